@@ -1,0 +1,30 @@
+(** * Axiom audit: each main theorem must print
+    "Closed under the global context" (checked by check-no-admits.sh). *)
+From BabyCUDA Require Import Theorem1.
+
+Print Assumptions Theorem1.exec_macc.
+Print Assumptions Theorem1.thread_phase_iff.
+Print Assumptions Theorem1.theorem1.
+Print Assumptions Theorem1.map_race_is_real.
+From BabyCUDA Require Import SyncTheorem.
+Print Assumptions SyncTheorem.krun_sim.
+Print Assumptions SyncTheorem.sync_phases.
+Print Assumptions SyncTheorem.sync_phase_iff.
+Print Assumptions SyncTheorem.theorem1_sync.
+Print Assumptions SyncTheorem.proto_phases_exist.
+From BabyCUDA Require Import OverApprox.
+Print Assumptions OverApprox.exec_approx.
+Print Assumptions OverApprox.approx_drf_sound.
+Print Assumptions OverApprox.approx_no_missed_race.
+From BabyCUDA Require Import Infer.
+Print Assumptions Infer.infer_sound.
+Print Assumptions Infer.theorem1_infer.
+Print Assumptions Infer.theorem1_sync_infer.
+Print Assumptions OverApprox.approx_exact_typed.
+From BabyCUDA Require Import OverApproxSync.
+Print Assumptions OverApproxSync.krun_arun.
+Print Assumptions OverApproxSync.approx_sync_drf_sound.
+From BabyCUDA Require Import Examples SyncExamples.
+Print Assumptions Examples.fig3_every_run_racy.
+Print Assumptions Examples.fig4_every_run_drf.
+Print Assumptions SyncExamples.loop_sync_drf.

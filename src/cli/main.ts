@@ -1,0 +1,356 @@
+/**
+ * The `faial-ts` command line: verify, infer, smt, run.
+ *
+ * Every command goes through runCli, which writes through an IO object and
+ * returns the exit code, so tests run the real CLI in-process; `main` binds
+ * it to the process. Nothing here calls process.exit: pending output (and Z3's
+ * worker threads) must be allowed to finish.
+ */
+import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import type { Launch } from '../encode/query.js';
+import { EncodingLimit, printScript, symbol } from '../encode/smtlib.js';
+import type { KernelMap } from '../map/map.js';
+import { showMap } from '../map/print.js';
+import { showPhases } from '../phases/print.js';
+import { splitPhases } from '../phases/split.js';
+import { parseProgram } from '../syntax/parse.js';
+import { checkedKernels, type FileResult } from '../verify/pipeline.js';
+import { DEFAULT_TIMEOUT_MS, divergenceQueries, raceQueries, verifyKernel } from '../verify/verify.js';
+import type { KernelResult } from '../verify/result.js';
+import type { Query } from '../encode/query.js';
+import { colourWanted, colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
+import { textReport } from '../report/text.js';
+import { reportJson } from '../report/json.js';
+import { violationText } from '../report/describe.js';
+import { runCommand } from './run.js';
+import { EXIT_BAD_INPUT, EXIT_DRF, verifyExitCode } from './exit.js';
+import { UsageError, collect, dimOf, inputFiles, launchFor, naturalOf, paramsOf } from './options.js';
+
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  /** colour the text output (a terminal, NO_COLOR unset) */
+  readonly colour: boolean;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface CliResult {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const DEFAULT_MAX_RACES = 20;
+
+interface LaunchFlags {
+  kernel?: string;
+  param: string[];
+  blockDim?: string;
+  gridDim?: string;
+}
+
+interface VerifyFlags extends LaunchFlags {
+  json?: boolean;
+  timeout: string;
+  maxRaces: string;
+}
+
+interface InferFlags {
+  kernel?: string;
+  phases?: boolean;
+}
+
+interface RunFlags extends LaunchFlags {
+  init: string[];
+  json?: boolean;
+  seed?: string;
+}
+
+/** The checked kernels of every input, with the files that failed before inference. */
+interface Loaded {
+  readonly failed: FileResult[];
+  readonly kernels: KernelMap[];
+  /** in input order, so reports list files as given */
+  readonly order: { readonly path: string; readonly maps: KernelMap[] | null }[];
+}
+
+function version(): string {
+  try {
+    const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    if (typeof pkg === 'object' && pkg !== null && 'version' in pkg && typeof pkg.version === 'string') return pkg.version;
+  } catch {
+    // a missing package.json must not break --version
+  }
+  return 'unknown';
+}
+
+async function textOf(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read '${path}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+async function loaded(args: readonly string[], kernel: string | undefined): Promise<Loaded> {
+  const failed: FileResult[] = [];
+  const kernels: KernelMap[] = [];
+  const order: Loaded['order'][number][] = [];
+  const names: string[] = [];
+  for (const path of await inputFiles(args)) {
+    const text = await textOf(path);
+    const checked = checkedKernels(path, text, kernel);
+    if (!checked.ok) {
+      failed.push({ ok: false, path, diagnostics: checked.diagnostics });
+      order.push({ path, maps: null });
+      continue;
+    }
+    kernels.push(...checked.kernels);
+    order.push({ path, maps: [...checked.kernels] });
+    if (kernel !== undefined && checked.kernels.length === 0) names.push(...parseProgram(path, text).kernels.map((k) => k.name.text));
+  }
+  if (kernel !== undefined && kernels.length === 0 && failed.length === 0) {
+    throw new UsageError(`no kernel named '${kernel}'`, [`the kernels are: ${names.join(', ')}`]);
+  }
+  return { failed, kernels, order };
+}
+
+function signature(map: KernelMap): string {
+  return `${map.name}(${map.params.join(', ')})`;
+}
+
+/** The launch from the options; a -p that no selected kernel has is a usage error. */
+function launchOf(flags: LaunchFlags, kernels: readonly KernelMap[]): Launch {
+  const params = paramsOf(flags.param);
+  for (const name of params.keys()) {
+    if (kernels.length > 0 && !kernels.some((k) => k.params.includes(name))) {
+      const which = kernels.length === 1 ? `kernel ${kernels[0]!.name} has` : 'no kernel has';
+      throw new UsageError(`-p ${name}: ${which} no parameter '${name}'`, [
+        `parameters: ${kernels.map((k) => (k.params.length === 0 ? `${k.name} has none` : signature(k))).join('; ')}`,
+      ]);
+    }
+  }
+  return {
+    params,
+    blockDim: flags.blockDim === undefined ? null : dimOf(flags.blockDim, '--block-dim'),
+    gridDim: flags.gridDim === undefined ? null : dimOf(flags.gridDim, '--grid-dim'),
+  };
+}
+
+async function verifyCommand(args: readonly string[], flags: VerifyFlags, io: CliIO): Promise<number> {
+  const timeoutMs = naturalOf(flags.timeout, '--timeout', 1);
+  const maxRaces = naturalOf(flags.maxRaces, '--max-races', 1);
+  const input = await loaded(args, flags.kernel);
+  const launch = launchOf(flags, input.kernels);
+  const launches = new Map<KernelResult, Launch>();
+  const files: FileResult[] = [];
+  for (const entry of input.order) {
+    if (entry.maps === null) {
+      files.push(input.failed.find((f) => f.path === entry.path)!);
+      continue;
+    }
+    const kernels: KernelResult[] = [];
+    for (const map of entry.maps) {
+      const own = launchFor(map.params, launch);
+      const result = await verifyKernel(map, { launch: own, timeoutMs, maxRaces });
+      launches.set(result, own);
+      kernels.push(result);
+    }
+    files.push({ ok: true, path: entry.path, kernels });
+  }
+  if (flags.json) io.out(`${JSON.stringify(reportJson(files), null, 2)}\n`);
+  else io.out(textReport(files, { colour: io.colour, launchOf: (r) => launches.get(r) ?? null }));
+  return verifyExitCode(files);
+}
+
+async function inferCommand(file: string, flags: InferFlags, io: CliIO): Promise<number> {
+  const input = await loaded([file], flags.kernel);
+  for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
+  if (input.failed.length > 0) return EXIT_BAD_INPUT;
+  const c = colorsOf(io.colour);
+  const blocks = input.kernels.map((map) => {
+    const typing =
+      map.violations.length === 0
+        ? [`${c.green('well-typed')}: yes — indices, conditions and loop bounds use only parameters, thread ids and loop variables`]
+        : [`${c.yellow('well-typed')}: no — data-dependent values are used where the type system needs V:`, ...map.violations.map((v) => `  ${violationText(map.file, v)}`)];
+    const parts = [`${c.bold(`kernel ${map.name}`)} (${map.file.path})`, ...typing, showMap(map)];
+    if (flags.phases) parts.push(showPhases(map, splitPhases(map)));
+    return parts.join('\n');
+  });
+  io.out(`${blocks.join('\n\n')}\n`);
+  return EXIT_DRF;
+}
+
+/** One query as a standalone SMT-LIB 2 script that asks for its model. */
+export function queryScript(q: Query): string {
+  const names = q.declarations.map((d) => symbol(d.name));
+  return [
+    `; query ${q.id}`,
+    printScript(q.declarations, q.assertions, q.encoding),
+    '(check-sat)',
+    ...(names.length === 0 ? [] : [`(get-value (${names.join(' ')}))`]),
+  ].join('\n');
+}
+
+async function smtCommand(file: string, flags: LaunchFlags, io: CliIO): Promise<number> {
+  const input = await loaded([file], flags.kernel);
+  for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
+  if (input.failed.length > 0) return EXIT_BAD_INPUT;
+  const launch = launchOf(flags, input.kernels);
+  const scripts: string[] = [];
+  for (const map of input.kernels) {
+    const own = launchFor(map.params, launch);
+    try {
+      const queries = [...divergenceQueries(map, own), ...raceQueries(map, splitPhases(map), own).map((r) => r.query)];
+      if (queries.length === 0) scripts.push(`; kernel ${map.name}: no query (nothing can race or diverge)`);
+      for (const q of queries) scripts.push(queryScript(q));
+    } catch (e) {
+      // An encoding limit stops this kernel's queries, not the other kernels'.
+      if (!(e instanceof EncodingLimit)) throw e;
+      scripts.push(`; kernel ${map.name}: queries not printed: ${e.message}`);
+    }
+  }
+  // (reset) between scripts keeps the whole output runnable as one file too.
+  io.out(`${scripts.join('\n(reset)\n')}\n`);
+  return EXIT_DRF;
+}
+
+async function runSubcommand(args: readonly string[], flags: RunFlags, io: CliIO): Promise<number> {
+  const params = paramsOf(flags.param);
+  return runCommand(
+    [...(await inputFiles(args))],
+    {
+      ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
+      params: Object.fromEntries(params),
+      ...(flags.blockDim === undefined ? {} : { blockDim: dimOf(flags.blockDim, '--block-dim') }),
+      ...(flags.gridDim === undefined ? {} : { gridDim: dimOf(flags.gridDim, '--grid-dim') }),
+      init: flags.init,
+      json: flags.json === true,
+      ...(flags.seed === undefined ? {} : { seed: naturalOf(flags.seed, '--seed') }),
+    },
+    io,
+  );
+}
+
+function withLaunchOptions(cmd: Command): Command {
+  return cmd
+    .option('--kernel <NAME>', 'only the kernel NAME')
+    .option('-p, --param <NAME=VALUE>', 'fix a parameter (repeatable)', collect, [])
+    .option('--block-dim <D>', 'fix blockDim: N, X,Y,Z or [X,Y,Z]')
+    .option('--grid-dim <D>', 'fix gridDim: N, X,Y,Z or [X,Y,Z]');
+}
+
+function program(io: CliIO, setExit: (code: number) => void): Command {
+  const root = new Command('faial-ts')
+    .description('Static data-race verification for GPU kernels written in BabyCUDA (.bcu)')
+    .version(version(), '-V, --version')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
+    .showHelpAfterError('(run with --help for usage)');
+
+  withLaunchOptions(
+    root
+      .command('verify')
+      .description('prove kernels data-race free, or report races and barrier divergences with witnesses')
+      .argument('<FILE...>', '.bcu files or directories (every .bcu below, sorted)'),
+  )
+    .option('--json', 'print a JSON report instead of text')
+    .option('--timeout <MS>', 'solver timeout per query, in milliseconds', String(DEFAULT_TIMEOUT_MS))
+    .option('--max-races <N>', 'stop after N races per kernel', String(DEFAULT_MAX_RACES))
+    .addHelpText('after', '\nExit codes: 0 every kernel DRF, 1 a race or divergence, 2 bad input or usage, 3 no alarm but something not proved.')
+    .action(async (files: string[], flags: VerifyFlags) => setExit(await verifyCommand(files, flags, io)));
+
+  root
+    .command('infer')
+    .description('print the typing verdict and the memory access protocol (MAP) of each kernel')
+    .argument('<FILE>', '.bcu file')
+    .option('--kernel <NAME>', 'only the kernel NAME')
+    .option('--phases', 'also print the barrier phases')
+    .action(async (file: string, flags: InferFlags) => setExit(await inferCommand(file, flags, io)));
+
+  withLaunchOptions(
+    root
+      .command('smt')
+      .description('print every solver query as a standalone SMT-LIB 2 script')
+      .argument('<FILE>', '.bcu file'),
+  ).action(async (file: string, flags: LaunchFlags) => setExit(await smtCommand(file, flags, io)));
+
+  withLaunchOptions(
+    root
+      .command('run')
+      .description('run kernels on one concrete launch with the reference interpreter and report what happened')
+      .argument('<FILE...>', '.bcu files or directories'),
+  )
+    .addOption(new Option('--init <A=1,2,3|A=random:SEED>', 'initial contents of an array (repeatable)').default([]).argParser(collect))
+    .option('--json', 'print a JSON report instead of text')
+    .option('--seed <S>', 'seed of random contents; arrays without --init get random contents too')
+    .action(async (files: string[], flags: RunFlags) => setExit(await runSubcommand(files, flags, io)));
+
+  return root;
+}
+
+/** Runs the CLI on `argv` (without node and script) and returns the exit code; never throws. */
+export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  let exit = EXIT_DRF;
+  try {
+    const root = program(io, (code) => void (exit = code));
+    if (argv.length === 0) {
+      io.out(root.helpInformation());
+      return EXIT_BAD_INPUT;
+    }
+    await root.parseAsync([...argv], { from: 'user' });
+    return exit;
+  } catch (e) {
+    return failureExitCode(e, io);
+  }
+}
+
+function failureExitCode(e: unknown, io: CliIO): number {
+  const c = colorsOf(io.colour);
+  if (e instanceof CommanderError) {
+    // commander has already printed its message (or the help / version)
+    return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help' ? EXIT_DRF : EXIT_BAD_INPUT;
+  }
+  if (e instanceof UsageError) {
+    io.err(`${c.bold(c.red('error'))}: ${e.message}\n`);
+    for (const h of e.hints) io.err(`${c.bold(c.green('hint'))}: ${h}\n`);
+    return EXIT_BAD_INPUT;
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  io.err(`${c.bold(c.red('internal error'))}: ${message.replace(/^internal error: /, '')}\n`);
+  io.err(`${c.bold(c.green('hint'))}: this is a bug in faial-ts; please report it with the input file (set FAIAL_DEBUG=1 for the stack trace)\n`);
+  if (io.env['FAIAL_DEBUG'] && e instanceof Error && e.stack) io.err(`${e.stack}\n`);
+  return EXIT_BAD_INPUT;
+}
+
+/** For tests: the CLI with captured output and no colour. */
+export async function cliResult(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const exitCode = await runCli(argv, {
+    out: (t) => void (stdout += t),
+    err: (t) => void (stderr += t),
+    colour: false,
+    env,
+  });
+  return { exitCode, stdout, stderr };
+}
+
+export function main(argv: string[]): void {
+  const io: CliIO = {
+    out: (t) => void process.stdout.write(t),
+    err: (t) => void process.stderr.write(t),
+    colour: colourWanted(process.stdout),
+    env: process.env,
+  };
+  runCli(argv, io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.exitCode = failureExitCode(e, io);
+    },
+  );
+}

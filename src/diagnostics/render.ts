@@ -1,0 +1,170 @@
+/**
+ * The one printer of diagnostics, rustc/tsc style:
+ *
+ *   error[E0103]: unknown variable 'y'
+ *    --> k.bcu:4:9
+ *     3 |   let x = 1 in
+ *   > 4 |   A[y] := x
+ *       |     ^ not in scope
+ *   hint: declare it with `let y = … in`
+ *
+ * Reports reuse the span frames (framedSpan, framedSpans), so a race shows
+ * both of its accesses the way an error shows its span.
+ */
+import { codeFrameColumns } from '@babel/code-frame';
+import pc from 'picocolors';
+import { positionAt, type Position, type SourceFile, type Span } from '../syntax/source.js';
+import type { Diagnostic, Severity } from './diagnostic.js';
+import { assertNever } from '../util/assert.js';
+
+export type Colors = ReturnType<typeof pc.createColors>;
+
+export function colorsOf(colour: boolean): Colors {
+  return pc.createColors(colour);
+}
+
+/** Colour only for a terminal, and never when the user opted out (https://no-color.org). */
+export function colourWanted(stream: { readonly isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  const noColor = env['NO_COLOR'];
+  return stream.isTTY === true && (noColor === undefined || noColor === '');
+}
+
+export interface Marked {
+  readonly span: Span;
+  readonly label?: string;
+}
+
+/** `path:line:col` of the span's start, as editors and terminals link it. */
+export function locationOf(file: SourceFile, span: Span): string {
+  const p = positionAt(file, span.start);
+  return `${file.path}:${p.line}:${p.column}`;
+}
+
+/** `line:col` of the span's start. */
+export function lineColOf(file: SourceFile, span: Span): string {
+  const p = positionAt(file, span.start);
+  return `${p.line}:${p.column}`;
+}
+
+/** Start and (exclusive) end; an empty span still gets one caret. */
+function endpoints(file: SourceFile, span: Span): { start: Position; end: Position } {
+  const start = positionAt(file, span.start);
+  const end = positionAt(file, Math.max(span.end, span.start));
+  const empty = end.line === start.line && end.column <= start.column;
+  return { start, end: empty ? { line: start.line, column: start.column + 1 } : end };
+}
+
+/** Colours the caret rows of a plain frame: babel would otherwise highlight the code as JavaScript. */
+function colouredFrame(frame: string, c: Colors, caret: (s: string) => string): string {
+  return frame
+    .split('\n')
+    .map((line) => {
+      const marker = /^(\s*\|\s*)([\^\-]+)(.*)$/.exec(line);
+      if (marker) return `${c.dim(marker[1]!)}${caret(marker[2]!)}${caret(marker[3]!)}`;
+      const code = /^(>?)(\s*\d+ \|)(.*)$/.exec(line);
+      if (code) return `${caret(code[1]!)}${c.dim(code[2]!)}${code[3]!}`;
+      return line;
+    })
+    .join('\n');
+}
+
+/** A code frame with one span marked and labelled. */
+export function framedSpan(file: SourceFile, span: Span, label: string | undefined, colour: boolean, caret?: (s: string) => string): string {
+  const { start, end } = endpoints(file, span);
+  const frame = codeFrameColumns(
+    file.text,
+    { start: { line: start.line, column: start.column }, end: { line: end.line, column: end.column } },
+    { highlightCode: false, linesAbove: 1, linesBelow: 1, ...(label === undefined ? {} : { message: label }) },
+  );
+  const c = colorsOf(colour);
+  return colour ? colouredFrame(frame, c, caret ?? ((s) => c.bold(c.red(s)))) : frame;
+}
+
+/** Marks further apart than this get a frame each. */
+const NEARBY_LINES = 4;
+
+/**
+ * A code frame with several spans marked: one frame when they lie within a few
+ * lines of each other (both accesses of a race, usually), else one frame per
+ * span. A span running over several lines is marked on its first line.
+ */
+export function framedSpans(file: SourceFile, marks: readonly Marked[], colour: boolean): string {
+  if (marks.length === 0) return '';
+  if (marks.length === 1) return framedSpan(file, marks[0]!.span, marks[0]!.label, colour);
+  const lines = marks.map((m) => positionAt(file, m.span.start).line);
+  const first = Math.min(...lines);
+  const last = Math.max(...lines);
+  if (last - first > NEARBY_LINES) return marks.map((m) => framedSpan(file, m.span, m.label, colour)).join('\n');
+
+  const c = colorsOf(colour);
+  const caret = (s: string): string => c.bold(c.red(s));
+  const fileLines = file.text.split('\n');
+  const top = Math.max(1, first - 1);
+  const bottom = Math.min(fileLines.length, last + 1);
+  const width = String(bottom).length;
+  const out: string[] = [];
+  for (let n = top; n <= bottom; n++) {
+    const text = (fileLines[n - 1] ?? '').replace(/\r$/, '');
+    const here = marks.filter((_, i) => lines[i] === n);
+    const gutter = `${String(n).padStart(width)} |`;
+    out.push(`${here.length > 0 ? caret('>') : ' '} ${c.dim(gutter)}${text === '' ? '' : ` ${text}`}`);
+    if (here.length === 0) continue;
+    // Several marks on one line share a caret row; labels follow left to right.
+    const cols = here
+      .map((m) => {
+        const { start, end } = endpoints(file, m.span);
+        const stop = end.line === start.line ? end.column : text.length + 1;
+        return { from: start.column, to: Math.max(stop, start.column + 1), label: m.label };
+      })
+      .sort((a, b) => a.from - b.from);
+    let row = '';
+    for (const m of cols) {
+      if (row.length >= m.from) row += ' ';
+      row = row.padEnd(m.from - 1) + '^'.repeat(m.to - m.from);
+    }
+    const labels = cols.flatMap((m) => (m.label === undefined ? [] : [m.label])).join(', ');
+    out.push(`  ${c.dim(`${' '.repeat(width)} |`)} ${caret(row)}${labels === '' ? '' : ` ${caret(labels)}`}`);
+  }
+  return out.join('\n');
+}
+
+function severityText(severity: Severity, c: Colors): (s: string) => string {
+  switch (severity) {
+    case 'error':
+      return (s) => c.bold(c.red(s));
+    case 'warning':
+      return (s) => c.bold(c.yellow(s));
+    case 'note':
+      return (s) => c.bold(c.cyan(s));
+    default:
+      return assertNever(severity);
+  }
+}
+
+/** One diagnostic: headline, location, frame, related spans, hints; ends with a newline. */
+export function renderedDiagnostic(d: Diagnostic, colour: boolean): string {
+  const c = colorsOf(colour);
+  const paint = severityText(d.severity, c);
+  const out: string[] = [];
+  out.push(`${paint(`${d.severity}[${d.code}]`)}${c.bold(`: ${d.message}`)}`);
+  out.push(` ${c.blue('-->')} ${locationOf(d.file, d.span)}`);
+  out.push(indent(framedSpan(d.file, d.span, d.label, colour, paint)));
+  for (const r of d.related) {
+    out.push(`${c.bold(c.cyan('note'))}: ${r.message}`);
+    out.push(` ${c.blue('-->')} ${locationOf(d.file, r.span)}`);
+    out.push(indent(framedSpan(d.file, r.span, undefined, colour, (s) => c.cyan(s))));
+  }
+  for (const h of d.hints) out.push(`${c.bold(c.green('hint'))}: ${h}`);
+  return `${out.join('\n')}\n`;
+}
+
+export function renderedDiagnostics(ds: readonly Diagnostic[], colour: boolean): string {
+  return ds.map((d) => renderedDiagnostic(d, colour)).join('\n');
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? l : `  ${l}`))
+    .join('\n');
+}

@@ -1,0 +1,195 @@
+/**
+ * Program points of unsynchronised code (accesses and barriers) and the path
+ * that leads to each: the conditions taken, the loops entered, the shared
+ * binders, and the statements that must complete before it.
+ */
+import type { BExpr } from '../syntax/ast.js';
+import { bexprVars, exprVars } from '../syntax/exprs.js';
+import type { Access, Range, SyncSite } from '../map/map.js';
+import type { Code, Relation } from '../phases/code.js';
+import { assertNever } from '../util/assert.js';
+
+export type Step =
+  /** a statement before the point, in the same block, which must complete */
+  | { readonly kind: 'prefix'; readonly code: Code }
+  | { readonly kind: 'cond'; readonly cond: BExpr; readonly holds: boolean }
+  /** a loop of the thread's own: the point is in some iteration */
+  | { readonly kind: 'loop'; readonly var: string; readonly range: Range }
+  /** a variable shared by the threads of the phase */
+  | { readonly kind: 'bind'; readonly var: string; readonly relation: Relation; readonly range: Range };
+
+export type Target = { readonly kind: 'access'; readonly access: Access } | { readonly kind: 'mark'; readonly sync: SyncSite };
+
+export interface Point {
+  readonly target: Target;
+  readonly path: readonly Step[];
+}
+
+/**
+ * The points of the code and their paths. With `rest`, a point's path also
+ * requires the statements after it, up to the end of the code, to complete:
+ * the phase is one execution of the block, so a point counts only if its
+ * thread can run on to the barrier. This is what keeps the alternatives of a
+ * `choice` apart (their guards may come after the point).
+ */
+export function pointsOf(code: Code, rest: 'with-rest' | 'without-rest'): Point[] {
+  const out: Point[] = [];
+  const walk = (c: Code, path: readonly Step[], after: readonly Step[]): void => {
+    switch (c.kind) {
+      case 'access':
+      case 'mark':
+        out.push({ target: c, path: [...path, ...after] });
+        return;
+      case 'seq': {
+        const prefix: Step[] = [];
+        c.items.forEach((item, k) => {
+          const suffix: Step[] = rest === 'with-rest' ? c.items.slice(k + 1).map((code) => ({ kind: 'prefix', code })) : [];
+          walk(item, [...path, ...prefix], [...suffix, ...after]);
+          prefix.push({ kind: 'prefix', code: item });
+        });
+        return;
+      }
+      case 'if':
+        walk(c.then, [...path, { kind: 'cond', cond: c.cond, holds: true }], after);
+        walk(c.else, [...path, { kind: 'cond', cond: c.cond, holds: false }], after);
+        return;
+      case 'loop':
+        // the thread's own later iterations are not required to complete
+        walk(c.body, [...path, { kind: 'loop', var: c.var, range: c.range }], after);
+        return;
+      case 'bind':
+        walk(c.body, [...path, { kind: 'bind', var: c.var, relation: c.relation, range: c.range }], after);
+        return;
+      case 'choice':
+        c.options.forEach((o) => walk(o, path, after));
+        return;
+      case 'skip':
+      case 'assume':
+      case 'empty':
+      case 'erased':
+        return;
+      default:
+        return assertNever(c);
+    }
+  };
+  walk(code, [], []);
+  return out;
+}
+
+/** Names bound by shared binders anywhere in the code. */
+export function sharedVars(code: Code, out: Set<string> = new Set()): Set<string> {
+  switch (code.kind) {
+    case 'bind':
+      out.add(code.var);
+      return sharedVars(code.body, out);
+    case 'seq':
+      code.items.forEach((i) => sharedVars(i, out));
+      return out;
+    case 'choice':
+      code.options.forEach((i) => sharedVars(i, out));
+      return out;
+    case 'if':
+      sharedVars(code.then, out);
+      return sharedVars(code.else, out);
+    case 'loop':
+      return sharedVars(code.body, out);
+    case 'skip':
+    case 'access':
+    case 'assume':
+    case 'empty':
+    case 'mark':
+    case 'erased':
+      return out;
+    default:
+      return assertNever(code);
+  }
+}
+
+export function containsErased(code: Code): { span: { start: number; end: number } }[] {
+  switch (code.kind) {
+    case 'erased':
+      return [code];
+    case 'seq':
+      return code.items.flatMap(containsErased);
+    case 'choice':
+      return code.options.flatMap(containsErased);
+    case 'if':
+      return [...containsErased(code.then), ...containsErased(code.else)];
+    case 'loop':
+    case 'bind':
+      return containsErased(code.body);
+    case 'skip':
+    case 'access':
+    case 'assume':
+    case 'empty':
+    case 'mark':
+      return [];
+    default:
+      return assertNever(code);
+  }
+}
+
+function rangeVars(r: Range, out: Set<string>): void {
+  exprVars(r.from, out);
+  exprVars(r.to, out);
+  exprVars(r.step.amount, out);
+}
+
+/** Variables that decide whether code runs to its end (the indices it accesses do not). */
+function codeVars(c: Code, out: Set<string>): void {
+  switch (c.kind) {
+    case 'access':
+      return;
+    case 'seq':
+      c.items.forEach((i) => codeVars(i, out));
+      return;
+    case 'choice':
+      c.options.forEach((i) => codeVars(i, out));
+      return;
+    case 'if':
+      bexprVars(c.cond, out);
+      codeVars(c.then, out);
+      codeVars(c.else, out);
+      return;
+    case 'loop':
+    case 'bind':
+      rangeVars(c.range, out);
+      codeVars(c.body, out);
+      return;
+    case 'assume':
+      bexprVars(c.cond, out);
+      return;
+    case 'empty':
+      rangeVars(c.range, out);
+      return;
+    case 'skip':
+    case 'mark':
+    case 'erased':
+      return;
+    default:
+      return assertNever(c);
+  }
+}
+
+/** Every source variable that decides whether, and where, the point's access happens. */
+export function pointVars(p: Point): Set<string> {
+  const out = new Set<string>();
+  for (const s of p.path) {
+    switch (s.kind) {
+      case 'prefix':
+        codeVars(s.code, out);
+        break;
+      case 'cond':
+        bexprVars(s.cond, out);
+        break;
+      case 'loop':
+      case 'bind':
+        rangeVars(s.range, out);
+        break;
+      default:
+        assertNever(s);
+    }
+  }
+  if (p.target.kind === 'access') p.target.access.index.forEach((ix) => exprVars(ix, out));
+  return out;
+}

@@ -1,0 +1,504 @@
+/**
+ * Query construction. A race query asks for two threads, each at one access of
+ * the same array in the same phase, touching the same element, one writing.
+ * A divergence query asks for two threads of a block, one reaching a barrier
+ * and one not. Variables are named after what they are, so the SMT-LIB text
+ * reads on its own:
+ *   p.N            a kernel parameter         blockDim.x   a launch dimension
+ *   t1.threadIdx.x thread 1's id              s.i          a shared loop variable
+ *   t1.p3.y        thread 1's local y at point 3 (loop variable or value read)
+ */
+import type { Axis, BExpr, Expr } from '../syntax/ast.js';
+import { AXES } from '../syntax/ast.js';
+import type { KernelMap, Range, SyncSite, VarInfo } from '../map/map.js';
+import type { Code, Relation } from '../phases/code.js';
+import { assertNever } from '../util/assert.js';
+import { pointsOf, sharedVars, type Point, type Step } from './paths.js';
+import { chooseEncoding, termBits, type Declaration, type Encoding } from './smtlib.js';
+import { FALSE, TRUE, and, cmp, eq, not, num, op, or, tvar, type Formula, type Term } from './term.js';
+
+export type Thread = 1 | 2;
+
+export type VarRole =
+  | { readonly role: 'param'; readonly source: string }
+  | { readonly role: 'dim'; readonly source: string }
+  | { readonly role: 'thread'; readonly thread: Thread; readonly source: string }
+  | { readonly role: 'shared'; readonly var: string }
+  | { readonly role: 'local'; readonly thread: Thread; readonly point: number; readonly var: string; readonly info: VarInfo }
+  | { readonly role: 'selector'; readonly thread: Thread }
+  | { readonly role: 'index'; readonly thread: Thread; readonly dim: number }
+  | { readonly role: 'aux' };
+
+export interface QueryPoint {
+  readonly index: number;
+  readonly point: Point;
+  /** per thread: the path condition, and the index terms of an access */
+  readonly path: readonly [Formula, Formula];
+  readonly element: readonly [readonly Term[], readonly Term[]];
+  /** per thread: the pure lets in scope at an access, for the witness */
+  readonly locals: readonly [readonly Local[], readonly Local[]];
+}
+
+export interface Local {
+  readonly name: string;
+  readonly term: Term;
+}
+
+export interface Query {
+  readonly id: string;
+  readonly kernel: string;
+  readonly kind: 'race' | 'divergence';
+  readonly level: 'block' | 'grid';
+  readonly phase: number | null;
+  readonly array: string | null;
+  readonly sync: SyncSite | null;
+  readonly points: readonly QueryPoint[];
+  readonly declarations: readonly Declaration[];
+  readonly roles: ReadonlyMap<string, VarRole>;
+  readonly assertions: readonly Formula[];
+  readonly encoding: Encoding;
+  /** the over-approximated shifts: a model that violates `exact` relies on one */
+  readonly havocs: readonly { readonly name: string; readonly exact: Formula }[];
+}
+
+export interface Launch {
+  /** extra facts from the command line: parameter values and dimensions */
+  readonly params: ReadonlyMap<string, bigint>;
+  readonly blockDim: readonly bigint[] | null;
+  readonly gridDim: readonly bigint[] | null;
+}
+
+const INPUT_BITS = 32;
+/** shifts left by a variable amount are exact below this many bits */
+export const SHIFT_LIMIT = 64;
+
+/** One query under construction: its declarations and the roles of its variables. */
+class Builder {
+  readonly declarations = new Map<string, number>();
+  readonly roles = new Map<string, VarRole>();
+  /** facts that define helper variables, asserted once, never negated */
+  readonly definitions: Formula[] = [];
+  private readonly chains = new Map<string, Term[]>();
+  /** results of large shifts left unconstrained, and when the encoding is exact */
+  readonly havocs: { name: string; exact: Formula }[] = [];
+
+  constructor(
+    readonly map: KernelMap,
+    readonly vars: ReadonlyMap<string, VarInfo>,
+    readonly shared: ReadonlySet<string>,
+  ) {}
+
+  declare(name: string, bits: number, role: VarRole): Term {
+    if (!this.declarations.has(name)) {
+      this.declarations.set(name, bits);
+      this.roles.set(name, role);
+    }
+    return tvar(name);
+  }
+
+  bits(t: Term): number {
+    return termBits(t, (n) => this.declarations.get(n) ?? INPUT_BITS);
+  }
+
+  dim(kind: 'blockDim' | 'gridDim', axis: Axis): Term {
+    const name = `${kind}.${axis}` as const;
+    return this.map.symbolicDims.has(name) ? this.declare(name, INPUT_BITS, { role: 'dim', source: name }) : num(1);
+  }
+
+  threadId(kind: 'threadIdx' | 'blockIdx', axis: Axis, thread: Thread): Term {
+    const dim = kind === 'threadIdx' ? 'blockDim' : 'gridDim';
+    if (!this.map.symbolicDims.has(`${dim}.${axis}`)) return num(0);
+    return this.declare(`t${thread}.${kind}.${axis}`, INPUT_BITS, { role: 'thread', thread, source: `${kind}.${axis}` });
+  }
+
+  /**
+   * The values a geometric loop (`step *` or `step /`) can take: v0 = from,
+   * v(i+1) = v(i) * step (or / step) while v(i) is in range, frozen after.
+   * With constant bounds they are numbers; otherwise helper variables, shared
+   * by every point and thread that sees the same bounds.
+   */
+  chain(r: Range, l: { from: Term; to: Term; step: Term; bits: number; succ: (x: Term) => Term; continues: (x: Term) => Formula }): Term[] {
+    const up = r.step.op === '*';
+    const count = (up ? l.bits : this.bits(l.from)) + 1;
+    const key = `${r.step.op} ${JSON.stringify([l.from, l.step, l.to], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
+    const known = this.chains.get(key);
+    if (known) return known;
+    const chain: Term[] = [l.from];
+    if (l.from.k === 'num' && l.step.k === 'num') {
+      const limit = 1n << BigInt(up ? l.bits : this.bits(l.from));
+      for (let v = l.succ(l.from); chain.length < count && v.k === 'num' && v.v < limit && !chain.some((c) => c.k === 'num' && v.k === 'num' && c.v === v.v); v = l.succ(v)) {
+        chain.push(v);
+      }
+    } else {
+      const width = up ? l.bits + this.bits(l.step) : this.bits(l.from);
+      for (let i = 1; i < count; i++) {
+        const v = this.declare(`chain${this.chains.size}.v${i}`, width, { role: 'aux' });
+        const prev = chain[i - 1]!;
+        this.definitions.push(or([and([l.continues(prev), eq(v, l.succ(prev))]), and([not(l.continues(prev)), eq(v, prev)])]));
+        chain.push(v);
+      }
+    }
+    this.chains.set(key, chain);
+    return chain;
+  }
+
+  param(name: string): Term {
+    return this.declare(`p.${name}`, INPUT_BITS, { role: 'param', source: name });
+  }
+}
+
+/** How the variables of one thread at one program point are named. */
+class Scope {
+  constructor(
+    readonly b: Builder,
+    readonly thread: Thread,
+    readonly point: number,
+  ) {}
+
+  local(name: string): string {
+    return this.point < 0 ? `t${this.thread}.${name}` : `t${this.thread}.p${this.point}.${name}`;
+  }
+
+  variable(name: string): Term {
+    const info = this.b.vars.get(name);
+    if (!info) throw new Error(`encoding: unknown variable ${name}`);
+    if (info.kind === 'param') return this.b.param(name);
+    if (this.b.shared.has(name)) {
+      const t = `s.${name}`;
+      if (!this.b.declarations.has(t)) throw new Error(`encoding: shared variable ${name} used outside its binder`);
+      return tvar(t);
+    }
+    const local = this.local(name);
+    if (info.kind === 'data') return this.b.declare(local, INPUT_BITS, { role: 'local', thread: this.thread, point: this.point, var: name, info });
+    if (!this.b.declarations.has(local)) throw new Error(`encoding: loop variable ${name} used outside its loop`);
+    return tvar(local);
+  }
+
+  term(e: Expr): Term {
+    switch (e.kind) {
+      case 'nat':
+        return num(e.value);
+      case 'var':
+        return this.variable(e.name);
+      case 'builtin':
+        return e.name === 'blockDim' || e.name === 'gridDim' ? this.b.dim(e.name, e.axis) : this.b.threadId(e.name, e.axis, this.thread);
+      case 'binary': {
+        const a = this.term(e.left);
+        const b = this.term(e.right);
+        if (e.op === '<<' && b.k !== 'num') return this.shiftLeft(a, b);
+        if (e.op === '>>' && b.k !== 'num') return this.shiftRight(a, b);
+        return op(e.op, a, b);
+      }
+      default:
+        return assertNever(e);
+    }
+  }
+
+  /**
+   * a << b for a variable b, as a case split on b: exact for b < SHIFT_LIMIT,
+   * an unconstrained value beyond (sound; a witness that needs it is only possible).
+   */
+  private shiftLeft(a: Term, b: Term): Term {
+    const havoc = this.b.declare(this.local(`shift${this.b.havocs.length}`), this.b.bits(a) + SHIFT_LIMIT, { role: 'aux' });
+    this.b.havocs.push({ name: (havoc as { name: string }).name, exact: cmp('<', b, num(SHIFT_LIMIT)) });
+    let t: Term = havoc;
+    for (let i = SHIFT_LIMIT - 1; i >= 0; i--) t = { k: 'ite', c: eq(b, num(i)), a: op('*', a, num(1n << BigInt(i))), b: t };
+    return t;
+  }
+
+  /** a >> b for a variable b: every shift by bits(a) or more gives 0, so the case split is exact. */
+  private shiftRight(a: Term, b: Term): Term {
+    let t: Term = num(0);
+    for (let i = this.b.bits(a) - 1; i >= 0; i--) t = { k: 'ite', c: eq(b, num(i)), a: op('/', a, num(1n << BigInt(i))), b: t };
+    return t;
+  }
+
+  formula(c: BExpr): Formula {
+    switch (c.kind) {
+      case 'bool':
+        return c.value ? TRUE : FALSE;
+      case 'cmp':
+        return cmp(c.op, this.term(c.left), this.term(c.right));
+      case 'and':
+        return and([this.formula(c.left), this.formula(c.right)]);
+      case 'or':
+        return or([this.formula(c.left), this.formula(c.right)]);
+      case 'not':
+        return not(this.formula(c.operand));
+      default:
+        return assertNever(c);
+    }
+  }
+
+  /** The range's bounds, its next value after x, and whether a value keeps the loop going. */
+  loop(r: Range): { from: Term; to: Term; step: Term; bits: number; succ: (x: Term) => Term; continues: (x: Term) => Formula } {
+    const from = this.term(r.from);
+    const to = this.term(r.to);
+    const step = this.term(r.step.amount);
+    const up = r.direction === 'up';
+    const succOp = r.step.op === '+' ? '+' : r.step.op === '*' ? '*' : r.step.op === '-' ? '-' : '/';
+    return {
+      from,
+      to,
+      step,
+      bits: this.b.bits(up ? to : from),
+      succ: (x) => op(succOp, x, step),
+      continues: (x) => (up ? cmp('<', x, to) : cmp('>=', x, to)),
+    };
+  }
+
+  /**
+   * x is one of the values the loop visits (spec §3), without existential
+   * helpers, so that the condition can also be negated (divergence queries).
+   * Geometric loops use a chain of values defined once for the whole query.
+   */
+  member(x: Term, r: Range): Formula {
+    const l = this.loop(r);
+    switch (r.step.op) {
+      case '+':
+        // (x - from) % 0 = x - from, so a step of 0 visits `from` only
+        return and([cmp('>=', x, l.from), l.continues(x), eq(op('%', op('-', x, l.from), l.step), num(0))]);
+      case '-':
+        return or([
+          and([cmp('<=', x, l.from), l.continues(x), eq(op('%', op('-', l.from, x), l.step), num(0))]),
+          // truncated subtraction reaches 0 and stays there when the bound is 0
+          and([eq(l.to, num(0)), eq(x, num(0)), cmp('>=', l.step, num(1))]),
+        ]);
+      case '*':
+      case '/':
+        return or(this.b.chain(r, l).map((v) => and([l.continues(v), eq(x, v)])));
+      default:
+        return assertNever(r.step.op);
+    }
+  }
+
+  relation(x: Term, rel: Relation, r: Range): Formula {
+    switch (rel.kind) {
+      case 'member':
+        return this.member(x, r);
+      case 'first': {
+        const l = this.loop(r);
+        return and([eq(x, l.from), l.continues(l.from)]);
+      }
+      case 'last': {
+        const l = this.loop(r);
+        return and([this.member(x, r), not(l.continues(l.succ(x)))]);
+      }
+      case 'next': {
+        const l = this.loop(r);
+        return and([eq(x, l.succ(this.variable(rel.prev))), l.continues(x)]);
+      }
+      default:
+        return assertNever(rel);
+    }
+  }
+
+  bindShared(name: string, r: Range): Term {
+    const l = this.loop(r);
+    return this.b.declare(`s.${name}`, l.bits, { role: 'shared', var: name });
+  }
+
+  bindLocal(name: string, r: Range): Term {
+    const info = this.b.vars.get(name)!;
+    const l = this.loop(r);
+    return this.b.declare(this.local(name), l.bits, { role: 'local', thread: this.thread, point: this.point, var: name, info });
+  }
+
+  /** The condition under which a statement runs to its end. Loops of a thread are assumed to (an over-approximation). */
+  completes(c: Code): Formula {
+    switch (c.kind) {
+      case 'skip':
+      case 'access':
+      case 'mark':
+      case 'erased':
+      case 'loop':
+        return TRUE;
+      case 'seq':
+        return and(c.items.map((i) => this.completes(i)));
+      case 'choice':
+        return or(c.options.map((o) => this.completes(o)));
+      case 'if': {
+        const cond = this.formula(c.cond);
+        return or([and([cond, this.completes(c.then)]), and([not(cond), this.completes(c.else)])]);
+      }
+      case 'bind': {
+        const x = this.bindShared(c.var, c.range);
+        return and([this.relation(x, c.relation, c.range), this.completes(c.body)]);
+      }
+      case 'assume':
+        return this.formula(c.cond);
+      case 'empty': {
+        const l = this.loop(c.range);
+        return not(l.continues(l.from));
+      }
+      default:
+        return assertNever(c);
+    }
+  }
+
+  step(s: Step): Formula {
+    switch (s.kind) {
+      case 'prefix':
+        return this.completes(s.code);
+      case 'cond': {
+        const f = this.formula(s.cond);
+        return s.holds ? f : not(f);
+      }
+      case 'loop':
+        return this.member(this.bindLocal(s.var, s.range), s.range);
+      case 'bind':
+        return this.relation(this.bindShared(s.var, s.range), s.relation, s.range);
+      default:
+        return assertNever(s);
+    }
+  }
+}
+
+function launchFacts(b: Builder, launch: Launch): Formula[] {
+  const scope = new Scope(b, 1, 0);
+  const facts: Formula[] = b.map.preconditions.map((c) => scope.formula(c));
+  for (const [name, value] of launch.params) facts.push(eq(b.param(name), num(value)));
+  for (const [kind, given] of [['blockDim', launch.blockDim], ['gridDim', launch.gridDim]] as const) {
+    AXES.forEach((axis, i) => {
+      const d = b.dim(kind, axis);
+      facts.push(cmp('>=', d, num(1)));
+      if (given) facts.push(eq(d, num(given[i] ?? 1n)));
+    });
+  }
+  return facts;
+}
+
+function threadFacts(b: Builder, level: 'block' | 'grid'): Formula[] {
+  const facts: Formula[] = [];
+  for (const t of [1, 2] as const) {
+    const scope = new Scope(b, t, -1);
+    facts.push(...b.map.assumptions.map((c) => scope.formula(c)));
+    for (const axis of AXES) {
+      facts.push(cmp('<', b.threadId('threadIdx', axis, t), b.dim('blockDim', axis)));
+      facts.push(cmp('<', b.threadId('blockIdx', axis, t), b.dim('gridDim', axis)));
+    }
+  }
+  const differ = (kind: 'threadIdx' | 'blockIdx'): Formula =>
+    or(AXES.map((a) => not(eq(b.threadId(kind, a, 1), b.threadId(kind, a, 2)))));
+  if (level === 'block') {
+    facts.push(...AXES.map((a) => eq(b.threadId('blockIdx', a, 1), b.threadId('blockIdx', a, 2))), differ('threadIdx'));
+  } else {
+    facts.push(differ('blockIdx'));
+  }
+  return facts;
+}
+
+function selector(b: Builder, thread: Thread, count: number): Term {
+  return b.declare(`t${thread}.point`, Math.max(1, count.toString(2).length), { role: 'selector', thread });
+}
+
+export function pathOf(scope: Scope, p: Point): Formula {
+  return and(p.path.map((s) => scope.step(s)));
+}
+
+export interface RaceQuerySpec {
+  readonly map: KernelMap;
+  readonly vars: ReadonlyMap<string, VarInfo>;
+  readonly launch: Launch;
+  readonly code: Code;
+  readonly array: string;
+  readonly level: 'block' | 'grid';
+  readonly phase: number | null;
+}
+
+/** The race query of one array in one phase (block level) or in the whole kernel (grid level); null when no thread writes it. */
+export function raceQuery(spec: RaceQuerySpec): Query | null {
+  const points = pointsOf(spec.code, 'with-rest').filter((p) => p.target.kind === 'access' && p.target.access.array === spec.array);
+  if (!points.some((p) => p.target.kind === 'access' && p.target.access.mode === 'write')) return null;
+  const b = new Builder(spec.map, spec.vars, sharedVars(spec.code));
+  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level)];
+  const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
+  const qpoints: QueryPoint[] = points.map((point, index) => {
+    const path: Formula[] = [];
+    const element: Term[][] = [];
+    const locals: Local[][] = [];
+    for (const t of [1, 2] as const) {
+      const scope = new Scope(b, t, index);
+      path.push(pathOf(scope, point));
+      const access = point.target.kind === 'access' ? point.target.access : null;
+      element.push(access ? access.index.map((ix) => scope.term(ix)) : []);
+      locals.push(access ? access.locals.map((l) => ({ name: l.name, term: scope.term(l.value) })) : []);
+    }
+    return { index, point, path: [path[0]!, path[1]!], element: [element[0]!, element[1]!], locals: [locals[0]!, locals[1]!] };
+  });
+  for (const t of [1, 2] as const) {
+    const sel = selector(b, t, qpoints.length);
+    const indexVars = Array.from({ length: dims }, (_, d) =>
+      b.declare(`t${t}.index.${d}`, Math.max(...qpoints.map((q) => b.bits(q.element[t - 1]![d] ?? num(0)))), { role: 'index', thread: t, dim: d }),
+    );
+    assertions.push(
+      or(qpoints.map((q) => and([eq(sel, num(q.index)), q.path[t - 1]!, ...indexVars.map((v, d) => eq(v, q.element[t - 1]![d] ?? num(0)))]))),
+    );
+  }
+  for (let d = 0; d < dims; d++) assertions.push(eq(tvar(`t1.index.${d}`), tvar(`t2.index.${d}`)));
+  const writes = qpoints.filter((q) => q.point.target.kind === 'access' && q.point.target.access.mode === 'write');
+  assertions.push(or([1, 2].flatMap((t) => writes.map((q) => eq(tvar(`t${t}.point`), num(q.index))))));
+  return finish(b, {
+    id: `${spec.map.name}/${spec.level === 'block' ? `phase${spec.phase}` : 'grid'}/${spec.array}`,
+    kernel: spec.map.name,
+    kind: 'race',
+    level: spec.level,
+    phase: spec.phase,
+    array: spec.array,
+    sync: null,
+    points: qpoints,
+    assertions,
+  });
+}
+
+/** Both threads at points whose accesses are `a` and `b` (either way round): what a reported pair blocks. */
+export function pairSelected(q: Query, a: number, b: number): Formula {
+  const at = (t: Thread, access: number): Formula =>
+    or(q.points.filter((p) => p.point.target.kind === 'access' && p.point.target.access.id === access).map((p) => eq(tvar(`t${t}.point`), num(p.index))));
+  return or([and([at(1, a), at(2, b)]), and([at(1, b), at(2, a)])]);
+}
+
+export interface DivergenceQuerySpec {
+  readonly map: KernelMap;
+  readonly launch: Launch;
+  readonly code: Code;
+  readonly sync: SyncSite;
+}
+
+/**
+ * Thread 1 reaches the barrier and thread 2, of the same block, does not, in the
+ * same iteration of every loop around it. Thread 2's assumptions on the way
+ * hold (an assumption restricts the executions, it does not steer threads).
+ */
+export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
+  const points = pointsOf(spec.code, 'without-rest').filter((p) => p.target.kind === 'mark' && p.target.sync.id === spec.sync.id);
+  if (points.length === 0) return null;
+  const b = new Builder(spec.map, spec.map.vars, sharedVars(spec.code));
+  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block')];
+  const qpoints: QueryPoint[] = points.map((point, index) => {
+    const reach = pathOf(new Scope(b, 1, index), point);
+    const other = new Scope(b, 2, index);
+    const assumed = point.path.filter((s) => s.kind === 'prefix' && s.code.kind === 'assume');
+    const control = point.path.filter((s) => !(s.kind === 'prefix' && s.code.kind === 'assume'));
+    const missed = and([...assumed.map((s) => other.step(s)), not(and(control.map((s) => other.step(s))))]);
+    return { index, point, path: [reach, missed], element: [[], []], locals: [[], []] };
+  });
+  assertions.push(or(qpoints.map((q) => and([q.path[0], q.path[1]]))));
+  return finish(b, {
+    id: `${spec.map.name}/sync${spec.sync.id}`,
+    kernel: spec.map.name,
+    kind: 'divergence',
+    level: 'block',
+    phase: null,
+    array: null,
+    sync: spec.sync,
+    points: qpoints,
+    assertions,
+  });
+}
+
+function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding' | 'havocs'>): Query {
+  const declarations = [...b.declarations].map(([name, bits]) => ({ name, bits }));
+  const assertions = [...b.definitions, ...q.assertions].filter((f) => !(f.k === 'const' && f.v));
+  return { ...q, assertions, declarations, roles: b.roles, havocs: b.havocs, encoding: chooseEncoding(declarations, assertions) };
+}

@@ -1,0 +1,134 @@
+/**
+ * The logic the queries are written in: terms over naturals with the source
+ * language's operators (truncated `-`, C's `/` and `%` with x/0 = 0 and
+ * x%0 = x) and formulas over them. smtlib.ts prints them as integer or
+ * bit-vector SMT-LIB; evaluate.ts computes them on a model.
+ */
+import type { ArithOp, CmpOp } from '../syntax/ast.js';
+import { applyArith, applyCmp } from './evaluate.js';
+
+export type Term =
+  | { readonly k: 'num'; readonly v: bigint }
+  | { readonly k: 'var'; readonly name: string }
+  | { readonly k: 'op'; readonly op: ArithOp; readonly a: Term; readonly b: Term }
+  | { readonly k: 'ite'; readonly c: Formula; readonly a: Term; readonly b: Term };
+
+export type Formula =
+  | { readonly k: 'const'; readonly v: boolean }
+  | { readonly k: 'cmp'; readonly op: CmpOp; readonly a: Term; readonly b: Term }
+  | { readonly k: 'and'; readonly args: readonly Formula[] }
+  | { readonly k: 'or'; readonly args: readonly Formula[] }
+  | { readonly k: 'not'; readonly arg: Formula };
+
+export const TRUE: Formula = { k: 'const', v: true };
+export const FALSE: Formula = { k: 'const', v: false };
+
+export const num = (v: bigint | number): Term => ({ k: 'num', v: BigInt(v) });
+export const tvar = (name: string): Term => ({ k: 'var', name });
+/** An operation, computed when both sides are numbers and simplified when one is a unit. */
+export function op(o: ArithOp, a: Term, b: Term): Term {
+  if (a.k === 'num' && b.k === 'num') return num(applyArith(o, a.v, b.v));
+  const isNum = (t: Term, v: bigint): boolean => t.k === 'num' && t.v === v;
+  switch (o) {
+    case '+':
+    case '|':
+    case '^':
+      if (isNum(a, 0n)) return b;
+      if (isNum(b, 0n)) return a;
+      break;
+    case '-':
+    case '<<':
+    case '>>':
+      if (isNum(b, 0n)) return a;
+      break;
+    case '*':
+      if (isNum(a, 1n)) return b;
+      if (isNum(b, 1n)) return a;
+      if (isNum(a, 0n) || isNum(b, 0n)) return num(0);
+      break;
+    case '/':
+      if (isNum(b, 1n)) return a;
+      break;
+    case '%':
+      if (isNum(b, 1n)) return num(0);
+      break;
+    case '&':
+      if (isNum(a, 0n) || isNum(b, 0n)) return num(0);
+      break;
+  }
+  return { k: 'op', op: o, a, b };
+}
+
+export function cmp(o: CmpOp, a: Term, b: Term): Formula {
+  if (a.k === 'num' && b.k === 'num') return { k: 'const', v: applyCmp(o, a.v, b.v) };
+  if (a.k === 'var' && b.k === 'var' && a.name === b.name) return { k: 'const', v: o === '==' || o === '<=' || o === '>=' };
+  return { k: 'cmp', op: o, a, b };
+}
+export const eq = (a: Term, b: Term): Formula => cmp('==', a, b);
+
+export function and(args: readonly Formula[]): Formula {
+  const flat: Formula[] = [];
+  for (const f of args) {
+    if (f.k === 'const') {
+      if (!f.v) return FALSE;
+      continue;
+    }
+    if (f.k === 'and') flat.push(...f.args);
+    else flat.push(f);
+  }
+  if (flat.length === 0) return TRUE;
+  return flat.length === 1 ? flat[0]! : { k: 'and', args: flat };
+}
+
+export function or(args: readonly Formula[]): Formula {
+  const flat: Formula[] = [];
+  for (const f of args) {
+    if (f.k === 'const') {
+      if (f.v) return TRUE;
+      continue;
+    }
+    if (f.k === 'or') flat.push(...f.args);
+    else flat.push(f);
+  }
+  if (flat.length === 0) return FALSE;
+  return flat.length === 1 ? flat[0]! : { k: 'or', args: flat };
+}
+
+export function not(f: Formula): Formula {
+  if (f.k === 'const') return { k: 'const', v: !f.v };
+  if (f.k === 'not') return f.arg;
+  return { k: 'not', arg: f };
+}
+
+export function termVars(t: Term, out: Set<string> = new Set()): Set<string> {
+  switch (t.k) {
+    case 'num':
+      return out;
+    case 'var':
+      out.add(t.name);
+      return out;
+    case 'op':
+      termVars(t.a, out);
+      return termVars(t.b, out);
+    case 'ite':
+      formulaVars(t.c, out);
+      termVars(t.a, out);
+      return termVars(t.b, out);
+  }
+}
+
+export function formulaVars(f: Formula, out: Set<string> = new Set()): Set<string> {
+  switch (f.k) {
+    case 'const':
+      return out;
+    case 'cmp':
+      termVars(f.a, out);
+      return termVars(f.b, out);
+    case 'and':
+    case 'or':
+      f.args.forEach((a) => formulaVars(a, out));
+      return out;
+    case 'not':
+      return formulaVars(f.arg, out);
+  }
+}

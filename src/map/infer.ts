@@ -1,0 +1,181 @@
+/**
+ * Typing and MAP inference, the paper's judgement V ⊢ b ▶ u (Fig. 6) extended
+ * to the whole language. V holds parameters, builtins, loop variables and pure
+ * lets over them; a variable bound by a read is outside V. Instead of
+ * rejecting an ill-typed kernel, inference records each use of a variable
+ * outside V (a typing violation) and keeps the variable in the protocol as a
+ * per-thread unknown, which over-approximates the kernel's accesses.
+ */
+import type { Axis, BExpr, BuiltinName, Dim3, Expr, Kernel, Stmt } from '../syntax/ast.js';
+import type { SourceFile } from '../syntax/source.js';
+import { bexprBuiltins, bexprVars, exprBuiltins, exprVars, substBExpr, substExpr } from '../syntax/exprs.js';
+import { assertNever } from '../util/assert.js';
+import {
+  seq,
+  type Access,
+  type ArrayInfo,
+  type DimName,
+  type KernelMap,
+  type Proto,
+  type Range,
+  type SyncSite,
+  type TypingViolation,
+  type Use,
+  type VarInfo,
+} from './map.js';
+
+export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
+  const vars = new Map<string, VarInfo>();
+  const violations: TypingViolation[] = [];
+  const syncs: SyncSite[] = [];
+  const accesses: Access[] = [];
+  const arrays: ArrayInfo[] = kernel.arrays.map((a) => ({
+    name: a.name.text,
+    scope: a.scope,
+    dims: a.sizes.length,
+    span: a.span,
+  }));
+  const dimsOf = new Map<string, number>(arrays.map((a) => [a.name, a.dims]));
+  const builtins = new Set<`${BuiltinName}.${Axis}`>();
+  for (const p of kernel.params) vars.set(p.text, { kind: 'param' });
+
+  const sub = new Map<string, Expr>();
+  const locals: { name: string; value: Expr }[] = [];
+
+  const checkUse = (free: Set<string>, use: Use, span: { start: number; end: number }): void => {
+    for (const v of free) {
+      const info = vars.get(v);
+      if (info?.kind === 'data') violations.push({ variable: v, origin: info.origin, use, span });
+    }
+  };
+  const expr = (e: Expr, use: Use): Expr => {
+    exprBuiltins(e, builtins);
+    const out = substExpr(e, sub);
+    checkUse(exprVars(out), use, e.span);
+    return out;
+  };
+  const cond = (c: BExpr, use: Use): BExpr => {
+    bexprBuiltins(c, builtins);
+    const out = substBExpr(c, sub);
+    checkUse(bexprVars(out), use, c.span);
+    return out;
+  };
+  const access = (array: string, mode: Access['mode'], index: readonly Expr[], span: Access['span'], local: string | null): Proto => {
+    if (!dimsOf.get(array)) dimsOf.set(array, index.length);
+    const a: Access = { id: accesses.length, array, mode, index: index.map((ix) => expr(ix, 'index')), span, local, locals: [...locals] };
+    accesses.push(a);
+    return { kind: 'access', access: a };
+  };
+
+  const block = (stmts: readonly Stmt[]): Proto => seq(stmts.map(stmt));
+
+  const stmt = (s: Stmt): Proto => {
+    switch (s.kind) {
+      case 'skip':
+        return { kind: 'skip' };
+      case 'write':
+        exprBuiltins(s.value, builtins);
+        return access(s.array.text, 'write', s.index, s.target, null);
+      case 'read': {
+        const read = access(s.array.text, 'read', s.index, s.source, s.local.text);
+        vars.set(s.local.text, { kind: 'data', source: s.local.text, origin: { array: s.array.text, span: s.source } });
+        return seq([read, stmt(s.body)]);
+      }
+      case 'let': {
+        exprBuiltins(s.value, builtins);
+        const value = substExpr(s.value, sub);
+        sub.set(s.local.text, value);
+        locals.push({ name: s.local.text, value });
+        return stmt(s.body);
+      }
+      case 'if': {
+        const c = cond(s.cond, 'condition');
+        const mark = locals.length;
+        const thenP = block(s.then);
+        locals.length = mark;
+        const elseP = s.else ? block(s.else) : ({ kind: 'skip' } as const);
+        locals.length = mark;
+        return { kind: 'if', cond: c, then: thenP, else: elseP };
+      }
+      case 'for': {
+        const range: Range = {
+          from: expr(s.from, 'loop bound'),
+          to: expr(s.to, 'loop bound'),
+          direction: s.direction,
+          step: s.step
+            ? { op: s.step.op, amount: expr(s.step.amount, 'loop step') }
+            : { op: s.direction === 'up' ? '+' : '-', amount: { kind: 'nat', value: 1n, span: s.var.span } },
+        };
+        vars.set(s.var.text, { kind: 'loop', source: s.var.text });
+        const mark = locals.length;
+        const body = block(s.body);
+        locals.length = mark;
+        return { kind: 'loop', var: s.var.text, range, body, span: s.span };
+      }
+      case 'sync': {
+        const site: SyncSite = { id: syncs.length, span: s.span };
+        syncs.push(site);
+        return { kind: 'sync', sync: site };
+      }
+      case 'assume':
+        return { kind: 'assume', cond: cond(s.cond, 'assumption'), span: s.span };
+      default:
+        return assertNever(s);
+    }
+  };
+
+  const body = block(kernel.body);
+  const assumptions = body.kind === 'seq' ? body.items : [body];
+  const preconditions: BExpr[] = [...kernel.requires];
+  for (const r of kernel.requires) bexprBuiltins(r, builtins);
+  if (kernel.launch) {
+    preconditions.push(...dimEqualities('gridDim', kernel.launch.grid), ...dimEqualities('blockDim', kernel.launch.block));
+  }
+  const symbolicDims = new Set<`${DimName}.${Axis}`>(['blockDim.x']);
+  for (const b of builtins) {
+    const [name, axis] = b.split('.') as [string, Axis];
+    if (name === 'threadIdx' || name === 'blockDim') symbolicDims.add(`blockDim.${axis}`);
+    if (name === 'blockIdx' || name === 'gridDim') symbolicDims.add(`gridDim.${axis}`);
+  }
+  if (kernel.launch) {
+    for (const axis of ['x', 'y', 'z'] as const) {
+      symbolicDims.add(`blockDim.${axis}`);
+      symbolicDims.add(`gridDim.${axis}`);
+    }
+  }
+  return {
+    file,
+    name: kernel.name.text,
+    span: kernel.span,
+    params: kernel.params.map((p) => p.text),
+    arrays: arrays.map((a) => ({ ...a, dims: dimsOf.get(a.name) ?? 1 })),
+    vars,
+    preconditions,
+    assumptions: assumptions.flatMap((p) => (p.kind === 'assume' ? [p.cond] : [])),
+    symbolicDims,
+    body,
+    violations,
+    syncs,
+    accesses,
+  };
+}
+
+function dimEqualities(name: DimName, d: Dim3): BExpr[] {
+  const one: Expr = { kind: 'nat', value: 1n, span: d.span };
+  const parts: [Axis, Expr][] = [
+    ['x', d.x],
+    ['y', d.y ?? one],
+    ['z', d.z ?? one],
+  ];
+  return parts.map(([axis, e]) => ({
+    kind: 'cmp',
+    op: '==',
+    left: { kind: 'builtin', name, axis, span: e.span },
+    right: e,
+    span: e.span,
+  }));
+}
+
+export function isWellTyped(map: KernelMap): boolean {
+  return map.violations.length === 0;
+}

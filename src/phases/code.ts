@@ -1,0 +1,49 @@
+/**
+ * Unsynchronised code: what the threads of one block run between two barriers.
+ * Loops come in two kinds: `loop` is a thread's own loop (each thread may be in
+ * a different iteration), `bind` fixes a variable that every thread of the
+ * phase shares (the iteration of a loop with barriers, which barriers force
+ * all threads to agree on).
+ */
+import type { BExpr } from '../syntax/ast.js';
+import type { Span } from '../syntax/source.js';
+import type { Access, Range, SyncSite } from '../map/map.js';
+
+export type Relation =
+  | { readonly kind: 'member' }
+  | { readonly kind: 'first' }
+  | { readonly kind: 'last' }
+  | { readonly kind: 'next'; readonly prev: string };
+
+export type Code =
+  | { readonly kind: 'skip' }
+  | { readonly kind: 'access'; readonly access: Access }
+  | { readonly kind: 'seq'; readonly items: readonly Code[] }
+  | { readonly kind: 'if'; readonly cond: BExpr; readonly then: Code; readonly else: Code }
+  | { readonly kind: 'loop'; readonly var: string; readonly range: Range; readonly body: Code }
+  | { readonly kind: 'bind'; readonly var: string; readonly relation: Relation; readonly range: Range; readonly body: Code }
+  | { readonly kind: 'assume'; readonly cond: BExpr }
+  | { readonly kind: 'empty'; readonly range: Range }
+  | { readonly kind: 'choice'; readonly options: readonly Code[] }
+  /** a barrier, kept as a program point for the divergence check */
+  | { readonly kind: 'mark'; readonly sync: SyncSite }
+  /** a loop whose barriers were erased (see split.ts): alarms near it are only possible */
+  | { readonly kind: 'erased'; readonly span: Span };
+
+export const SKIP: Code = { kind: 'skip' };
+export const UNREACHABLE: Code = { kind: 'assume', cond: { kind: 'bool', value: false, span: { start: 0, end: 0 } } };
+
+export function seqCode(items: readonly Code[]): Code {
+  const flat: Code[] = [];
+  for (const c of items) {
+    if (c.kind === 'seq') flat.push(...c.items);
+    else if (c.kind !== 'skip') flat.push(c);
+  }
+  if (flat.length === 0) return SKIP;
+  if (flat.length === 1) return flat[0]!;
+  return { kind: 'seq', items: flat };
+}
+
+export function isUnreachable(c: Code): boolean {
+  return c.kind === 'assume' && c.cond.kind === 'bool' && !c.cond.value;
+}

@@ -1,0 +1,57 @@
+/** The phase split, each phase as the unsynchronised code between two barriers. */
+import { showBExpr } from '../syntax/exprs.js';
+import { positionAt } from '../syntax/source.js';
+import type { KernelMap, SyncSite } from '../map/map.js';
+import { showAccess, showRange } from '../map/print.js';
+import { assertNever } from '../util/assert.js';
+import type { Code } from './code.js';
+import type { PhaseSplit } from './split.js';
+
+function codeLines(c: Code, indent: string): string[] {
+  const inner = `${indent}  `;
+  switch (c.kind) {
+    case 'skip':
+      return [];
+    case 'access':
+      return [`${indent}${showAccess(c.access)}`];
+    case 'seq':
+      return c.items.flatMap((i) => codeLines(i, indent));
+    case 'if':
+      return [`${indent}if ${showBExpr(c.cond)} {`, ...codeLines(c.then, inner), `${indent}} else {`, ...codeLines(c.else, inner), `${indent}}`];
+    case 'loop':
+      return [`${indent}for ${c.var} ∈ ${showRange(c.range)} {`, ...codeLines(c.body, inner), `${indent}}`];
+    case 'bind': {
+      const rel = c.relation.kind === 'next' ? `the iteration after ${c.relation.prev}` : c.relation.kind === 'member' ? 'any iteration' : `the ${c.relation.kind} iteration`;
+      return [`${indent}shared ${c.var} ∈ ${showRange(c.range)}, ${rel} {`, ...codeLines(c.body, inner), `${indent}}`];
+    }
+    case 'assume':
+      return [`${indent}assume ${showBExpr(c.cond)}`];
+    case 'empty':
+      return [`${indent}assume ${showRange(c.range)} is empty`];
+    case 'choice':
+      return c.options.flatMap((o, i) => [`${indent}${i === 0 ? 'either' : 'or'} {`, ...codeLines(o, inner), `${indent}}`]);
+    case 'mark':
+      return [`${indent}(barrier)`];
+    case 'erased':
+      return [`${indent}(barriers of the next loop erased: over-approximated)`];
+    default:
+      return assertNever(c);
+  }
+}
+
+export function showPhases(map: KernelMap, split: PhaseSplit): string {
+  const where = (syncs: readonly SyncSite[], none: string): string =>
+    syncs.length === 0
+      ? none
+      : syncs.map((s) => {
+          const p = positionAt(map.file, s.span.start);
+          return `sync at ${p.line}:${p.column}`;
+        }).join(' or ');
+  const lines: string[] = [`kernel ${map.name}: ${split.phases.length} ${split.phases.length === 1 ? 'phase' : 'phases'}`];
+  for (const ph of split.phases) {
+    lines.push(`  phase ${ph.id}: from ${where(ph.opens, 'the start')} to ${where(ph.closes, 'the end')}`);
+    const body = codeLines(ph.code, '    ');
+    lines.push(...(body.length === 0 ? ['    (no accesses)'] : body));
+  }
+  return lines.join('\n');
+}

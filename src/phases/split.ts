@@ -1,0 +1,284 @@
+/**
+ * Phase split: the synchronised protocol becomes the set of barrier phases,
+ * each a piece of unsynchronised code that the threads of a block run between
+ * two barriers. Every statement is summarised by
+ *   noSync — what it runs on paths that meet no barrier,
+ *   first  — what it runs up to its first barrier,
+ *   last   — what it runs after its last barrier,
+ *   phases — the phases that lie wholly inside it.
+ * Conditions that decide whether a barrier is met are block-uniform (the
+ * divergence check proves it), so both threads of a query take the same
+ * alternative. A loop whose body always meets a barrier is aligned: the end
+ * of iteration x and the start of iteration succ(x) form one phase, and the
+ * loop may run zero times. A loop whose body may finish an iteration without a
+ * barrier has its barriers erased, a sound over-approximation whose alarms are
+ * reported as possible.
+ */
+import type { BExpr } from '../syntax/ast.js';
+import { substBExpr, substExpr } from '../syntax/exprs.js';
+import type { Access, KernelMap, Proto, Range, SyncSite, VarInfo } from '../map/map.js';
+import { assertNever } from '../util/assert.js';
+import { SKIP, UNREACHABLE, seqCode, type Code, type Relation } from './code.js';
+
+export interface Phase {
+  readonly id: number;
+  readonly code: Code;
+  /** the barriers that may open the phase; empty: the kernel's start */
+  readonly opens: readonly SyncSite[];
+  /** the barriers that may close the phase; empty: the kernel's end */
+  readonly closes: readonly SyncSite[];
+}
+
+export interface PhaseSplit {
+  readonly phases: readonly Phase[];
+  /** the kernel's variables, with the copies made by alignment */
+  readonly vars: ReadonlyMap<string, VarInfo>;
+}
+
+interface Cut {
+  readonly code: Code;
+  readonly syncs: readonly SyncSite[];
+}
+
+interface Summary {
+  readonly noSync: Code | null;
+  readonly first: Cut | null;
+  readonly last: Cut | null;
+  readonly phases: readonly Omit<Phase, 'id'>[];
+}
+
+export function splitPhases(map: KernelMap): PhaseSplit {
+  const vars = new Map(map.vars);
+  let fresh = 0;
+
+  /** A copy of `code` whose binders are renamed, with `loopVar` renamed to `to`. */
+  const copy = (code: Code, loopVar: string, to: string): Code => {
+    const renaming = new Map<string, string>([[loopVar, to]]);
+    for (const name of codeBinders(code)) {
+      if (name === loopVar || renaming.has(name)) continue;
+      const base = name.split('~')[0]!;
+      const renamed = `${base}~${++fresh}`;
+      renaming.set(name, renamed);
+      vars.set(renamed, vars.get(name)!);
+    }
+    return renameCode(code, renaming);
+  };
+  const freshVar = (loopVar: string): string => {
+    const name = `${loopVar.split('~')[0]}~${++fresh}`;
+    vars.set(name, vars.get(loopVar)!);
+    return name;
+  };
+
+  const summarise = (p: Proto): Summary => {
+    if (!hasSync(p)) return { noSync: codeOf(p), first: null, last: null, phases: [] };
+    switch (p.kind) {
+      case 'sync':
+        return { noSync: null, first: { code: SKIP, syncs: [p.sync] }, last: { code: SKIP, syncs: [p.sync] }, phases: [] };
+      case 'seq':
+        return p.items.map(summarise).reduce(sequence);
+      case 'if': {
+        const t = summarise(p.then);
+        const e = summarise(p.else);
+        const branch = (a: Code | null, b: Code | null): Code | null =>
+          a === null && b === null ? null : { kind: 'if', cond: p.cond, then: a ?? UNREACHABLE, else: b ?? UNREACHABLE };
+        const cut = (a: Cut | null, b: Cut | null): Cut | null => {
+          const code = branch(a?.code ?? null, b?.code ?? null);
+          return code === null ? null : { code, syncs: [...(a?.syncs ?? []), ...(b?.syncs ?? [])] };
+        };
+        const under = (cond: BExpr, ph: Omit<Phase, 'id'>): Omit<Phase, 'id'> => ({
+          ...ph,
+          code: seqCode([{ kind: 'assume', cond }, ph.code]),
+        });
+        const not: BExpr = { kind: 'not', operand: p.cond, span: p.cond.span };
+        return {
+          noSync: branch(t.noSync, e.noSync),
+          first: cut(t.first, e.first),
+          last: cut(t.last, e.last),
+          phases: [...t.phases.map((ph) => under(p.cond, ph)), ...e.phases.map((ph) => under(not, ph))],
+        };
+      }
+      case 'loop': {
+        const body = summarise(p.body);
+        if (body.noSync !== null || body.first === null || body.last === null) {
+          return {
+            noSync: seqCode([{ kind: 'erased', span: p.span }, codeOf(p)]),
+            first: null,
+            last: null,
+            phases: [],
+          };
+        }
+        const x = p.var;
+        const bind = (v: string, relation: Relation, code: Code): Code => ({ kind: 'bind', var: v, relation, range: p.range, body: code });
+        const firstVar = freshVar(x);
+        const lastVar = freshVar(x);
+        const nextVar = freshVar(x);
+        return {
+          noSync: { kind: 'empty', range: p.range },
+          first: { code: bind(firstVar, { kind: 'first' }, copy(body.first.code, x, firstVar)), syncs: body.first.syncs },
+          last: { code: bind(lastVar, { kind: 'last' }, copy(body.last.code, x, lastVar)), syncs: body.last.syncs },
+          phases: [
+            ...body.phases.map((ph) => ({ ...ph, code: bind(x, { kind: 'member' }, ph.code) })),
+            {
+              code: bind(x, { kind: 'member' }, bind(nextVar, { kind: 'next', prev: x }, seqCode([body.last.code, copy(body.first.code, x, nextVar)]))),
+              opens: body.last.syncs,
+              closes: body.first.syncs,
+            },
+          ],
+        };
+      }
+      case 'skip':
+      case 'access':
+      case 'assume':
+        throw new Error('phase split: a statement without barriers has no barrier summary');
+      default:
+        return assertNever(p);
+    }
+  };
+
+  const whole = summarise(map.body);
+  const phases: Omit<Phase, 'id'>[] = [];
+  if (whole.noSync !== null) phases.push({ code: whole.noSync, opens: [], closes: [] });
+  if (whole.first !== null) phases.push({ code: whole.first.code, opens: [], closes: whole.first.syncs });
+  phases.push(...whole.phases);
+  if (whole.last !== null) phases.push({ code: whole.last.code, opens: whole.last.syncs, closes: [] });
+  return { phases: phases.map((ph, id) => ({ id, ...ph })), vars };
+}
+
+function sequence(a: Summary, b: Summary): Summary {
+  const alt = (x: Cut | null, y: Cut | null): Cut | null => {
+    if (x === null) return y;
+    if (y === null) return x;
+    return { code: { kind: 'choice', options: [x.code, y.code] }, syncs: [...x.syncs, ...y.syncs] };
+  };
+  return {
+    noSync: a.noSync !== null && b.noSync !== null ? seqCode([a.noSync, b.noSync]) : null,
+    first: alt(a.first, a.noSync !== null && b.first !== null ? { code: seqCode([a.noSync, b.first.code]), syncs: b.first.syncs } : null),
+    last: alt(b.last, a.last !== null && b.noSync !== null ? { code: seqCode([a.last.code, b.noSync]), syncs: a.last.syncs } : null),
+    phases: [
+      ...a.phases,
+      ...b.phases,
+      ...(a.last !== null && b.first !== null
+        ? [{ code: seqCode([a.last.code, b.first.code]), opens: a.last.syncs, closes: b.first.syncs }]
+        : []),
+    ],
+  };
+}
+
+export function hasSync(p: Proto): boolean {
+  switch (p.kind) {
+    case 'sync':
+      return true;
+    case 'seq':
+      return p.items.some(hasSync);
+    case 'if':
+      return hasSync(p.then) || hasSync(p.else);
+    case 'loop':
+      return hasSync(p.body);
+    case 'skip':
+    case 'access':
+    case 'assume':
+      return false;
+    default:
+      return assertNever(p);
+  }
+}
+
+/**
+ * The protocol as unsynchronised code. With `barriers: 'erase'` barriers
+ * vanish (threads of different blocks, or an approximated loop); with
+ * `barriers: 'mark'` every loop around a barrier becomes a shared binder and
+ * each barrier a program point, which is what the divergence check asks about.
+ */
+export function codeOf(p: Proto, barriers: 'erase' | 'mark' = 'erase'): Code {
+  switch (p.kind) {
+    case 'skip':
+      return SKIP;
+    case 'access':
+      return p;
+    case 'sync':
+      return barriers === 'mark' ? { kind: 'mark', sync: p.sync } : SKIP;
+    case 'seq':
+      return seqCode(p.items.map((i) => codeOf(i, barriers)));
+    case 'if':
+      return { kind: 'if', cond: p.cond, then: codeOf(p.then, barriers), else: codeOf(p.else, barriers) };
+    case 'loop':
+      return barriers === 'mark' && hasSync(p.body)
+        ? { kind: 'bind', var: p.var, relation: { kind: 'member' }, range: p.range, body: codeOf(p.body, barriers) }
+        : { kind: 'loop', var: p.var, range: p.range, body: codeOf(p.body, barriers) };
+    case 'assume':
+      return { kind: 'assume', cond: p.cond };
+    default:
+      return assertNever(p);
+  }
+}
+
+/** Variables bound inside the code: loop and shared variables, and the locals of reads. */
+function codeBinders(c: Code, out: Set<string> = new Set()): Set<string> {
+  switch (c.kind) {
+    case 'access':
+      if (c.access.local !== null) out.add(c.access.local);
+      return out;
+    case 'seq':
+      c.items.forEach((i) => codeBinders(i, out));
+      return out;
+    case 'choice':
+      c.options.forEach((i) => codeBinders(i, out));
+      return out;
+    case 'if':
+      codeBinders(c.then, out);
+      return codeBinders(c.else, out);
+    case 'loop':
+    case 'bind':
+      out.add(c.var);
+      return codeBinders(c.body, out);
+    case 'skip':
+    case 'assume':
+    case 'empty':
+    case 'mark':
+    case 'erased':
+      return out;
+    default:
+      return assertNever(c);
+  }
+}
+
+function renameCode(c: Code, renaming: ReadonlyMap<string, string>): Code {
+  const sub = new Map([...renaming].map(([from, to]) => [from, { kind: 'var', name: to, span: { start: 0, end: 0 } }] as const));
+  const cond = (b: BExpr): BExpr => substBExpr(b, sub);
+  const range = (r: Range): Range => ({ ...r, from: substExpr(r.from, sub), to: substExpr(r.to, sub), step: { ...r.step, amount: substExpr(r.step.amount, sub) } });
+  const access = (a: Access): Access => ({
+    ...a,
+    index: a.index.map((ix) => substExpr(ix, sub)),
+    local: a.local === null ? null : (renaming.get(a.local) ?? a.local),
+    locals: a.locals.map((l) => ({ name: l.name, value: substExpr(l.value, sub) })),
+  });
+  const go = (x: Code): Code => {
+    switch (x.kind) {
+      case 'skip':
+      case 'mark':
+      case 'erased':
+        return x;
+      case 'access':
+        return { kind: 'access', access: access(x.access) };
+      case 'seq':
+        return { kind: 'seq', items: x.items.map(go) };
+      case 'choice':
+        return { kind: 'choice', options: x.options.map(go) };
+      case 'if':
+        return { kind: 'if', cond: cond(x.cond), then: go(x.then), else: go(x.else) };
+      case 'loop':
+        return { kind: 'loop', var: renaming.get(x.var) ?? x.var, range: range(x.range), body: go(x.body) };
+      case 'bind': {
+        const relation: Relation = x.relation.kind === 'next' ? { kind: 'next', prev: renaming.get(x.relation.prev) ?? x.relation.prev } : x.relation;
+        return { kind: 'bind', var: renaming.get(x.var) ?? x.var, relation, range: range(x.range), body: go(x.body) };
+      }
+      case 'assume':
+        return { kind: 'assume', cond: cond(x.cond) };
+      case 'empty':
+        return { kind: 'empty', range: range(x.range) };
+      default:
+        return assertNever(x);
+    }
+  };
+  return go(c);
+}

@@ -1,0 +1,213 @@
+/**
+ * The JSON report of `faial-ts verify --json`, with its io-ts codec: the codec
+ * is the documented shape, and tests decode real output with it.
+ *
+ * Locations are 1-based; endLine/endColumn point just past the span (as
+ * editors' ranges do). Naturals are JSON numbers when they are safe integers,
+ * else decimal strings, so that no value is rounded.
+ */
+import * as t from 'io-ts';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { positionAt, spanText, type SourceFile, type Span } from '../syntax/source.js';
+import type { FileResult } from '../verify/pipeline.js';
+import type { KernelResult, ThreadWitness, Witness } from '../verify/result.js';
+import { reasonText } from './describe.js';
+import { statusCounts } from './text.js';
+
+interface DecimalBrand {
+  readonly Decimal: unique symbol;
+}
+const Decimal = t.brand(t.string, (s): s is t.Branded<string, DecimalBrand> => /^-?\d+$/.test(s), 'Decimal');
+
+/** A natural too large for a JSON number travels as its decimal digits. */
+export const BigNat = t.union([t.Int, Decimal]);
+export type BigNat = t.TypeOf<typeof BigNat>;
+
+export function bigNatOf(v: bigint): BigNat {
+  const n = Number(v);
+  if (Number.isSafeInteger(n) && t.Int.is(n)) return n;
+  const s = v.toString();
+  if (Decimal.is(s)) return s;
+  throw new Error(`not a decimal: ${s}`);
+}
+
+export function bigintOf(v: BigNat): bigint {
+  return BigInt(v);
+}
+
+const Triple = t.tuple([BigNat, BigNat, BigNat]);
+
+const Range = t.type({ line: t.number, column: t.number, endLine: t.number, endColumn: t.number });
+
+const ThreadJson = t.type({ threadIdx: Triple, blockIdx: Triple, locals: t.record(t.string, BigNat) });
+
+export const WitnessJson = t.type({
+  parameters: t.record(t.string, BigNat),
+  blockDim: Triple,
+  gridDim: Triple,
+  /** the element both threads access; empty for a divergence */
+  index: t.array(BigNat),
+  threads: t.tuple([ThreadJson, ThreadJson]),
+});
+
+const Confidence = t.keyof({ confirmed: null, possible: null });
+
+export const RaceJson = t.type({
+  array: t.string,
+  kind: t.keyof({ 'write-write': null, 'read-write': null }),
+  confidence: Confidence,
+  reason: t.string,
+  level: t.keyof({ block: null, grid: null }),
+  phase: t.union([t.number, t.null]),
+  accesses: t.tuple([
+    t.intersection([t.type({ mode: t.keyof({ read: null, write: null }), text: t.string }), Range]),
+    t.intersection([t.type({ mode: t.keyof({ read: null, write: null }), text: t.string }), Range]),
+  ]),
+  witness: WitnessJson,
+});
+
+export const DivergenceJson = t.intersection([
+  Range,
+  t.type({
+    confidence: Confidence,
+    reason: t.string,
+    /** threads[0] reaches the barrier, threads[1] does not */
+    witness: WitnessJson,
+  }),
+]);
+
+export const ErrorJson = t.intersection([
+  Range,
+  t.type({ code: t.string, severity: t.string, message: t.string, hints: t.array(t.string) }),
+]);
+
+export const ViolationJson = t.type({
+  variable: t.string,
+  use: t.string,
+  line: t.number,
+  column: t.number,
+  readLine: t.number,
+  readColumn: t.number,
+  array: t.string,
+});
+
+export const StatusJson = t.keyof({ drf: null, racy: null, divergent: null, unknown: null, error: null });
+
+export const KernelJson = t.type({
+  file: t.string,
+  /** null when the file failed before its kernels were known */
+  kernel: t.union([t.string, t.null]),
+  status: StatusJson,
+  wellTyped: t.boolean,
+  races: t.array(RaceJson),
+  divergences: t.array(DivergenceJson),
+  unknowns: t.array(t.type({ query: t.string, reason: t.string })),
+  errors: t.array(ErrorJson),
+  violations: t.array(ViolationJson),
+  stats: t.type({ phases: t.number, arrays: t.number, queries: t.number, milliseconds: t.number }),
+});
+
+export const VerifyReport = t.type({
+  kernels: t.array(KernelJson),
+  summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, divergent: t.number, unknown: t.number, error: t.number }),
+});
+export type VerifyReport = t.TypeOf<typeof VerifyReport>;
+export type KernelJson = t.TypeOf<typeof KernelJson>;
+export type WitnessJson = t.TypeOf<typeof WitnessJson>;
+
+function rangeOf(file: SourceFile, span: Span): t.TypeOf<typeof Range> {
+  const s = positionAt(file, span.start);
+  const e = positionAt(file, span.end);
+  return { line: s.line, column: s.column, endLine: e.line, endColumn: e.column };
+}
+
+function tripleOf(v: readonly bigint[], fill: bigint): t.TypeOf<typeof Triple> {
+  return [bigNatOf(v[0] ?? fill), bigNatOf(v[1] ?? fill), bigNatOf(v[2] ?? fill)];
+}
+
+function recordOf(m: ReadonlyMap<string, bigint>): Record<string, BigNat> {
+  return Object.fromEntries([...m].map(([k, v]) => [k, bigNatOf(v)]));
+}
+
+function threadJson(w: ThreadWitness): t.TypeOf<typeof ThreadJson> {
+  return { threadIdx: tripleOf(w.threadIdx, 0n), blockIdx: tripleOf(w.blockIdx, 0n), locals: recordOf(w.locals) };
+}
+
+function witnessJson(w: Witness, index: readonly bigint[]): WitnessJson {
+  return {
+    parameters: recordOf(w.parameters),
+    blockDim: tripleOf(w.blockDim, 1n),
+    gridDim: tripleOf(w.gridDim, 1n),
+    index: index.map(bigNatOf),
+    threads: [threadJson(w.threads[0]), threadJson(w.threads[1])],
+  };
+}
+
+function errorJson(d: Diagnostic): t.TypeOf<typeof ErrorJson> {
+  return { code: d.code, severity: d.severity, message: d.message, ...rangeOf(d.file, d.span), hints: [...d.hints] };
+}
+
+const NO_STATS = { phases: 0, arrays: 0, queries: 0, milliseconds: 0 };
+
+export function kernelJson(r: KernelResult): KernelJson {
+  return {
+    file: r.file.path,
+    kernel: r.kernel,
+    status: r.status,
+    wellTyped: r.wellTyped,
+    races: r.races.map((race) => ({
+      array: race.array,
+      kind: race.kind,
+      confidence: race.confidence,
+      reason: reasonText(r.file, race.confidence, race.doubts),
+      level: race.level,
+      phase: race.phase,
+      accesses: [
+        { mode: race.accesses[0].mode, text: spanText(r.file, race.accesses[0].span), ...rangeOf(r.file, race.accesses[0].span) },
+        { mode: race.accesses[1].mode, text: spanText(r.file, race.accesses[1].span), ...rangeOf(r.file, race.accesses[1].span) },
+      ],
+      witness: witnessJson(race.witness, race.index),
+    })),
+    divergences: r.divergences.map((d) => ({
+      ...rangeOf(r.file, d.sync.span),
+      confidence: d.confidence,
+      reason: reasonText(r.file, d.confidence, d.doubts),
+      witness: witnessJson(d.witness, []),
+    })),
+    unknowns: r.unknowns.map((u) => ({ query: u.query, reason: u.reason })),
+    errors: r.errors.map(errorJson),
+    violations: r.violations.map((v) => {
+      const use = positionAt(r.file, v.span.start);
+      const read = positionAt(r.file, v.origin.span.start);
+      return { variable: v.variable, use: v.use, line: use.line, column: use.column, readLine: read.line, readColumn: read.column, array: v.origin.array };
+    }),
+    stats: { phases: r.stats.phases, arrays: r.stats.arrays, queries: r.stats.queries, milliseconds: Math.round(r.stats.milliseconds) },
+  };
+}
+
+export function reportJson(files: readonly FileResult[]): VerifyReport {
+  const kernels = files.flatMap((f): KernelJson[] =>
+    f.ok
+      ? f.kernels.map(kernelJson)
+      : [
+          {
+            file: f.path,
+            kernel: null,
+            status: 'error',
+            wellTyped: false,
+            races: [],
+            divergences: [],
+            unknowns: [],
+            errors: f.diagnostics.map(errorJson),
+            violations: [],
+            stats: NO_STATS,
+          },
+        ],
+  );
+  const { total, byStatus } = statusCounts(files);
+  const count = (s: 'drf' | 'racy' | 'divergent' | 'unknown' | 'error'): number => byStatus.get(s) ?? 0;
+  return {
+    kernels,
+    summary: { kernels: total, drf: count('drf'), racy: count('racy'), divergent: count('divergent'), unknown: count('unknown'), error: count('error') },
+  };
+}

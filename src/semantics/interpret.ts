@@ -1,0 +1,783 @@
+/**
+ * The executable concrete semantics of BabyCUDA: runs one kernel for one
+ * launch and records its access history, following Figure 5 of Liew,
+ * Cogumbreiro and Lange, "Provable GPU Data-Races in Static Race Detection"
+ * (PLACES 2022).
+ *
+ * - Each block runs on its own. Its threads run one barrier phase at a time:
+ *   every thread runs up to its next `sync` (or its end); then the barrier is
+ *   checked (all threads at the same `sync`, or all finished — otherwise
+ *   barrier divergence) and the phase's writes are committed.
+ * - Within a phase threads do not see each other's writes (paper's lastwrite):
+ *   a read returns the thread's own last write to the element in the current
+ *   phase, else the block's committed value from earlier phases, else the
+ *   initial content. This holds for shared arrays (one copy per block) and
+ *   for global arrays, where a block sees its own earlier phases' writes and
+ *   never another block's. When several threads write one element in the same
+ *   phase (a race), the thread with the highest linear id wins the commit.
+ * - Races (paper Definition 1): two distinct threads of one block in the same
+ *   phase access the same element, one writes. On global arrays, two threads
+ *   of different blocks race whenever they access the same element and one
+ *   writes, whatever the phases.
+ *
+ * Deterministic: blocks and threads run in linear order (x fastest, then y,
+ * then z).
+ */
+import type { Kernel, Launch as LaunchClause, Scope, Stmt } from '../syntax/ast.js';
+import type { Span } from '../syntax/source.js';
+import { EvalError, evalBExpr, evalExpr, type BuiltinValues, type ValueEnv, type Vec3 } from './values.js';
+import { defaultStep, loopContinues, loopNext, type LoopShape } from './loops.js';
+
+// ---------------------------------------------------------------------------
+// Inputs
+
+/** One launch: parameter values and dimensions. A dimension left out comes from the kernel's launch clause, else is 1 (grid) or required (block). */
+export interface Launch {
+  readonly params: Readonly<Record<string, bigint>>;
+  readonly gridDim?: Vec3;
+  readonly blockDim?: Vec3;
+}
+
+/** Initial contents of one array; elements not given are 0. */
+export type InitContent =
+  /** the first elements, in row-major order of the declared sizes (index [i] when the array declares no sizes) */
+  | { readonly kind: 'list'; readonly values: readonly bigint[] }
+  /** element key (see {@link elementKey}) → value */
+  | { readonly kind: 'elements'; readonly values: ReadonlyMap<string, bigint> }
+  /** every element pseudo-random in [0, bound), a function of seed, array and element only */
+  | { readonly kind: 'random'; readonly seed: number; readonly bound?: bigint };
+
+export interface RunOptions {
+  /** array name → initial contents; absent arrays are all 0 */
+  readonly init?: Readonly<Record<string, InitContent>>;
+  /** statements and loop iterations executed, over all threads (default {@link DEFAULT_MAX_STEPS}) */
+  readonly maxSteps?: number;
+  /** threads in the grid (default {@link DEFAULT_MAX_THREADS}) */
+  readonly maxThreads?: number;
+  /** races and uninitialised reads kept, each (default {@link DEFAULT_MAX_REPORTS}) */
+  readonly maxReports?: number;
+}
+
+export const DEFAULT_MAX_STEPS = 1_000_000;
+export const DEFAULT_MAX_THREADS = 4096;
+export const DEFAULT_MAX_REPORTS = 1000;
+
+// ---------------------------------------------------------------------------
+// Results
+
+export interface ResolvedLaunch {
+  readonly params: Readonly<Record<string, bigint>>;
+  readonly gridDim: Vec3;
+  readonly blockDim: Vec3;
+}
+
+export interface ThreadRef {
+  readonly block: Vec3;
+  readonly thread: Vec3;
+}
+
+export type AccessKind = 'read' | 'write';
+
+/** One access of one thread: the value read, or the value written. */
+export interface Access {
+  readonly kind: AccessKind;
+  readonly array: string;
+  readonly index: readonly bigint[];
+  readonly value: bigint;
+  /** the `A[i]` of the statement */
+  readonly span: Span;
+}
+
+export interface ThreadPhase {
+  readonly thread: Vec3;
+  /** in program order */
+  readonly accesses: readonly Access[];
+}
+
+export type PhaseEnd =
+  | { readonly kind: 'sync'; readonly span: Span }
+  | { readonly kind: 'exit' }
+  /** the block stopped here: its threads did not agree on the barrier */
+  | { readonly kind: 'divergence' };
+
+export interface PhaseTrace {
+  readonly index: number;
+  readonly end: PhaseEnd;
+  /** threads with at least one access in this phase, in linear order */
+  readonly threads: readonly ThreadPhase[];
+}
+
+export interface BlockTrace {
+  readonly block: Vec3;
+  readonly phases: readonly PhaseTrace[];
+}
+
+export interface RaceAccess {
+  readonly block: Vec3;
+  readonly thread: Vec3;
+  readonly kind: AccessKind;
+  readonly span: Span;
+  /** the phase of its block in which the access happened */
+  readonly phase: number;
+}
+
+export interface Race {
+  readonly array: string;
+  readonly scope: Scope;
+  readonly index: readonly bigint[];
+  /** two threads of one block in one phase, or two threads of different blocks (global arrays) */
+  readonly between: 'threads' | 'blocks';
+  readonly first: RaceAccess;
+  readonly second: RaceAccess;
+}
+
+export interface Divergence {
+  readonly block: Vec3;
+  /** the phase that ends at the disputed barrier */
+  readonly phase: number;
+  /** the `sync` that `reached` waits at */
+  readonly sync: Span;
+  readonly reached: Vec3;
+  readonly notReached: Vec3;
+  /** where `notReached` is instead: at another `sync`, or finished */
+  readonly notReachedAt: { readonly kind: 'sync'; readonly span: Span } | { readonly kind: 'exit' };
+}
+
+/** A read of an element nobody wrote before and whose initial content was not given (so it read 0). */
+export interface UninitializedRead {
+  readonly array: string;
+  readonly index: readonly bigint[];
+  readonly block: Vec3;
+  readonly thread: Vec3;
+  readonly span: Span;
+}
+
+export interface Cell {
+  readonly array: string;
+  readonly index: readonly bigint[];
+  readonly value: bigint;
+}
+
+/** Final contents of the elements written: one entry per global array, one per (shared array, block). */
+export interface MemoryContents {
+  readonly array: string;
+  readonly scope: Scope;
+  /** the block owning this copy (shared arrays); null for global arrays */
+  readonly block: Vec3 | null;
+  readonly cells: readonly Cell[];
+}
+
+export interface Finished {
+  readonly kind: 'finished';
+  readonly launch: ResolvedLaunch;
+  /** the access history: for each block, its phases */
+  readonly blocks: readonly BlockTrace[];
+  readonly races: readonly Race[];
+  readonly divergences: readonly Divergence[];
+  readonly uninitializedReads: readonly UninitializedRead[];
+  readonly memory: readonly MemoryContents[];
+  /** some races or uninitialised reads were left out (options.maxReports) */
+  readonly truncated: boolean;
+  readonly steps: number;
+}
+
+export interface Infeasible {
+  readonly kind: 'infeasible';
+  readonly launch: ResolvedLaunch;
+  readonly message: string;
+  /** the `assume` that failed */
+  readonly span: Span;
+  readonly block: Vec3;
+  readonly thread: Vec3;
+}
+
+export interface LimitReached {
+  readonly kind: 'limit';
+  readonly limit: 'steps' | 'threads' | 'loop' | 'value';
+  readonly message: string;
+  readonly span: Span | null;
+  readonly at: ThreadRef | null;
+}
+
+export interface RunError {
+  readonly kind: 'error';
+  readonly reason: 'params' | 'dims' | 'requires' | 'unbound' | 'array' | 'init';
+  readonly message: string;
+  readonly span: Span | null;
+}
+
+export type RunResult = Finished | Infeasible | LimitReached | RunError;
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+/** The key of an element in maps: its indices joined by commas (`"2,0"`). */
+export function elementKey(index: readonly bigint[]): string {
+  return index.join(',');
+}
+
+export function vecText(v: Vec3): string {
+  return `(${v[0]},${v[1]},${v[2]})`;
+}
+
+function vecProduct(v: Vec3): bigint {
+  return v[0] * v[1] * v[2];
+}
+
+/** The vectors 0 ≤ v < dim in linear order, x fastest. */
+function vecRange(dim: Vec3): Vec3[] {
+  const out: Vec3[] = [];
+  for (let z = 0n; z < dim[2]; z++) for (let y = 0n; y < dim[1]; y++) for (let x = 0n; x < dim[0]; x++) out.push([x, y, z]);
+  return out;
+}
+
+function vecEqual(a: Vec3, b: Vec3): boolean {
+  return a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
+}
+
+/** A deterministic hash of a string to 32 bits (FNV-1a followed by a murmur3 finaliser). */
+function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+export const DEFAULT_RANDOM_BOUND = 256n;
+
+/** The value of element `index` of `array` under `random:seed` contents. */
+export function randomElement(seed: number, array: string, index: readonly bigint[], bound: bigint = DEFAULT_RANDOM_BOUND): bigint {
+  const hi = BigInt(hash32(`${seed}:${array}:${elementKey(index)}`));
+  const lo = BigInt(hash32(`${elementKey(index)}:${array}:${seed}`));
+  return bound <= 0n ? 0n : ((hi << 32n) | lo) % bound;
+}
+
+class Stop {
+  constructor(readonly result: LimitReached | RunError | Omit<Infeasible, 'launch'>) {}
+}
+
+type SyncStmt = Extract<Stmt, { kind: 'sync' }>;
+type ThreadRun = Generator<SyncStmt, void, undefined>;
+
+interface ThreadState {
+  readonly ref: ThreadRef;
+  readonly vars: Map<string, bigint>;
+  readonly env: ValueEnv;
+  /** this phase's writes, by cell key */
+  readonly phaseWrites: Map<string, Cell>;
+  accesses: Access[];
+  status: { kind: 'running' } | { kind: 'sync'; stmt: SyncStmt } | { kind: 'done' };
+}
+
+interface Site {
+  readonly key: string;
+  readonly kind: AccessKind;
+  readonly span: Span;
+}
+
+interface SiteRefs {
+  readonly site: Site;
+  /** at most two, pairwise distinct in the relevant sense (thread or block) */
+  readonly refs: RaceAccess[];
+}
+
+interface ElementSites {
+  readonly array: string;
+  readonly index: readonly bigint[];
+  readonly sites: Map<string, SiteRefs>;
+}
+
+function cellKey(array: string, index: readonly bigint[]): string {
+  return `${array}[${elementKey(index)}]`;
+}
+
+/**
+ * Runs `kernel` for one launch. Never throws for a problem of the program or
+ * launch: the result says what happened.
+ */
+export function runKernel(kernel: Kernel, launch: Launch, options: RunOptions = {}): RunResult {
+  return new KernelRun(kernel, launch, options).run();
+}
+
+function evalFailure(err: EvalError, at: ThreadRef | null): LimitReached | RunError {
+  return err.reason === 'too-large'
+    ? { kind: 'limit', limit: 'value', message: err.message, span: err.span, at }
+    : { kind: 'error', reason: 'unbound', message: err.message, span: err.span };
+}
+
+/** Resolves the launch dimensions: user-given ones must agree with the kernel's launch clause. */
+function resolveDims(kernel: Kernel, launch: Launch): { gridDim: Vec3; blockDim: Vec3 } {
+  const clause: LaunchClause | null = kernel.launch;
+  const paramEnv: ValueEnv = { vars: new Map(Object.entries(launch.params)), builtins: {} };
+  const fromClause = (which: 'grid' | 'block'): Vec3 | null => {
+    if (clause === null) return null;
+    const d = clause[which];
+    const ev = (e: typeof d.x | null): bigint => (e === null ? 1n : evalExpr(e, paramEnv));
+    return [ev(d.x), ev(d.y), ev(d.z)];
+  };
+  const pick = (which: 'grid' | 'block', given: Vec3 | undefined, fallback: Vec3 | null): Vec3 => {
+    const declared = fromClause(which);
+    const name = which === 'grid' ? 'gridDim' : 'blockDim';
+    if (declared !== null && given !== undefined && !vecEqual(declared, given)) {
+      throw new Stop({
+        kind: 'error',
+        reason: 'dims',
+        message: `${name} ${vecText(given)} disagrees with the kernel's launch clause, which gives ${vecText(declared)}`,
+        span: clause === null ? null : clause[which].span,
+      });
+    }
+    const dim = given ?? declared ?? fallback;
+    if (dim === null) {
+      throw new Stop({
+        kind: 'error',
+        reason: 'dims',
+        message: `the kernel has no launch clause: give ${name} (e.g. --block-dim 32)`,
+        span: kernel.name.span,
+      });
+    }
+    if (dim.some((c) => c < 1n)) {
+      throw new Stop({ kind: 'error', reason: 'dims', message: `${name} ${vecText(dim)}: every dimension must be at least 1`, span: clause === null ? null : clause[which].span });
+    }
+    return dim;
+  };
+  return { gridDim: pick('grid', launch.gridDim, [1n, 1n, 1n]), blockDim: pick('block', launch.blockDim, null) };
+}
+
+class KernelRun {
+  private readonly maxSteps: number;
+  private readonly maxThreads: number;
+  private readonly maxReports: number;
+  private readonly scopes = new Map<string, Scope>();
+  private readonly sizes = new Map<string, readonly bigint[]>();
+  private launch!: ResolvedLaunch;
+  /** whether threads of different blocks can race (on global arrays) */
+  private manyBlocks = false;
+  private steps = 0;
+  private truncated = false;
+  /** the phase being run, and its accesses by element, for races within the block */
+  private phase = 0;
+  private phaseSites = new Map<string, ElementSites>();
+
+  private readonly races: Race[] = [];
+  private readonly raceKeys = new Set<string>();
+  private readonly uninitialized: UninitializedRead[] = [];
+  private readonly uninitializedKeys = new Set<string>();
+  /** global arrays: every access of every block, for races between blocks */
+  private readonly gridSites = new Map<string, ElementSites>();
+  private readonly globalMemory = new Map<string, Cell>();
+
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly given: Launch,
+    private readonly options: RunOptions,
+  ) {
+    this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.maxThreads = options.maxThreads ?? DEFAULT_MAX_THREADS;
+    this.maxReports = options.maxReports ?? DEFAULT_MAX_REPORTS;
+    for (const a of kernel.arrays) this.scopes.set(a.name.text, a.scope);
+  }
+
+  run(): RunResult {
+    try {
+      return this.runLaunch();
+    } catch (err) {
+      if (err instanceof Stop) return err.result.kind === 'infeasible' ? { ...err.result, launch: this.launch } : err.result;
+      if (err instanceof EvalError) return evalFailure(err, null);
+      throw err;
+    }
+  }
+
+  private runLaunch(): RunResult {
+    const given = new Map(Object.entries(this.given.params));
+    const missing = this.kernel.params.filter((p) => !given.has(p.text));
+    if (missing.length > 0) {
+      return {
+        kind: 'error',
+        reason: 'params',
+        message: `parameter${missing.length > 1 ? 's' : ''} ${missing.map((p) => `'${p.text}'`).join(', ')} need${missing.length > 1 ? '' : 's'} a value (-p ${missing[0]!.text}=…)`,
+        span: missing[0]!.span,
+      };
+    }
+    const negative = this.kernel.params.find((p) => given.get(p.text)! < 0n);
+    if (negative !== undefined) {
+      return { kind: 'error', reason: 'params', message: `parameter '${negative.text}' must be a natural number`, span: negative.span };
+    }
+    const params: Record<string, bigint> = Object.fromEntries(this.kernel.params.map((p) => [p.text, given.get(p.text)!]));
+    const dims = resolveDims(this.kernel, { ...this.given, params });
+    this.launch = { params, ...dims };
+    this.manyBlocks = vecProduct(dims.gridDim) > 1n;
+
+    const launchEnv: ValueEnv = { vars: new Map(Object.entries(params)), builtins: { gridDim: dims.gridDim, blockDim: dims.blockDim } };
+    for (const r of this.kernel.requires) {
+      if (!evalBExpr(r, launchEnv)) {
+        return { kind: 'error', reason: 'requires', message: 'the launch violates this requires clause', span: r.span };
+      }
+    }
+    for (const a of this.kernel.arrays) this.sizes.set(a.name.text, a.sizes.map((s) => evalExpr(s, launchEnv)));
+    this.checkInit();
+
+    const threadCount = vecProduct(dims.gridDim) * vecProduct(dims.blockDim);
+    if (threadCount > BigInt(this.maxThreads)) {
+      return {
+        kind: 'limit',
+        limit: 'threads',
+        message: `the launch has ${threadCount} threads (grid ${vecText(dims.gridDim)} × block ${vecText(dims.blockDim)}), more than the limit of ${this.maxThreads}`,
+        span: null,
+        at: null,
+      };
+    }
+
+    const blocks: BlockTrace[] = [];
+    const divergences: Divergence[] = [];
+    const memory: MemoryContents[] = [];
+    for (const block of vecRange(dims.gridDim)) {
+      const b = this.runBlock(block);
+      blocks.push(b.trace);
+      if (b.divergence !== null) divergences.push(b.divergence);
+      memory.push(...b.shared);
+    }
+    for (const el of this.gridSites.values()) this.racesOf(el, 'blocks');
+
+    const globals = new Map<string, Cell[]>();
+    for (const cell of this.globalMemory.values()) {
+      const list = globals.get(cell.array) ?? [];
+      list.push(cell);
+      globals.set(cell.array, list);
+    }
+    for (const a of this.kernel.arrays) {
+      if (a.scope === 'global') memory.push({ array: a.name.text, scope: 'global', block: null, cells: globals.get(a.name.text) ?? [] });
+    }
+
+    return {
+      kind: 'finished',
+      launch: this.launch,
+      blocks,
+      races: this.races,
+      divergences,
+      uninitializedReads: this.uninitialized,
+      memory,
+      truncated: this.truncated,
+      steps: this.steps,
+    };
+  }
+
+  private checkInit(): void {
+    for (const name of Object.keys(this.options.init ?? {})) {
+      if (!this.scopes.has(name)) {
+        throw new Stop({ kind: 'error', reason: 'init', message: `initial contents given for '${name}', which kernel '${this.kernel.name.text}' does not declare`, span: null });
+      }
+    }
+  }
+
+  /** The initial content of an element, and whether it was given. */
+  private initial(array: string, index: readonly bigint[]): { value: bigint; given: boolean } {
+    const inits = this.options.init ?? {};
+    const init = Object.hasOwn(inits, array) ? inits[array] : undefined;
+    if (init === undefined) return { value: 0n, given: false };
+    switch (init.kind) {
+      case 'random':
+        return { value: randomElement(init.seed, array, index, init.bound), given: true };
+      case 'elements': {
+        const v = init.values.get(elementKey(index));
+        return v === undefined ? { value: 0n, given: false } : { value: v, given: true };
+      }
+      case 'list': {
+        const linear = this.rowMajor(array, index);
+        if (linear === null || linear >= BigInt(init.values.length)) return { value: 0n, given: false };
+        return { value: init.values[Number(linear)]!, given: true };
+      }
+    }
+  }
+
+  /** The row-major position of an element within the declared sizes, or null when it has none. */
+  private rowMajor(array: string, index: readonly bigint[]): bigint | null {
+    const sizes = this.sizes.get(array) ?? [];
+    if (sizes.length === 0) return index.length === 1 ? index[0]! : null;
+    if (sizes.length !== index.length) return null;
+    let linear = 0n;
+    for (let k = 0; k < index.length; k++) {
+      if (k > 0 && index[k]! >= sizes[k]!) return null;
+      linear = linear * sizes[k]! + index[k]!;
+    }
+    return linear;
+  }
+
+  private runBlock(block: Vec3): { trace: BlockTrace; divergence: Divergence | null; shared: MemoryContents[] } {
+    const { gridDim, blockDim, params } = this.launch;
+    const committed = new Map<string, Cell>();
+    const threads: ThreadState[] = vecRange(blockDim).map((thread) => {
+      const vars = new Map(Object.entries(params));
+      const builtins: BuiltinValues = { threadIdx: thread, blockIdx: block, blockDim, gridDim };
+      return { ref: { block, thread }, vars, env: { vars, builtins }, phaseWrites: new Map(), accesses: [], status: { kind: 'running' } };
+    });
+    // generators start running only at their first next(): one per thread, run phase by phase
+    const runs = threads.map((t) => this.execBlock(this.kernel.body, t, committed));
+
+    const phases: PhaseTrace[] = [];
+    let divergence: Divergence | null = null;
+    for (let phase = 0; ; phase++) {
+      this.phase = phase;
+      const phaseSites = new Map<string, ElementSites>();
+      this.phaseSites = phaseSites;
+      for (const [i, t] of threads.entries()) {
+        if (t.status.kind === 'done') continue;
+        const next = this.resume(t, runs[i]!);
+        t.status = next.done === true ? { kind: 'done' } : { kind: 'sync', stmt: next.value };
+      }
+      for (const el of phaseSites.values()) this.racesOf(el, 'threads');
+      divergence = barrierDivergence(block, phase, threads);
+      const allDone = threads.every((t) => t.status.kind === 'done');
+      const first = threads[0]!.status;
+      const end: PhaseEnd =
+        divergence !== null ? { kind: 'divergence' } : allDone || first.kind !== 'sync' ? { kind: 'exit' } : { kind: 'sync', span: first.stmt.span };
+      phases.push({
+        index: phase,
+        end,
+        threads: threads.filter((t) => t.accesses.length > 0).map((t) => ({ thread: t.ref.thread, accesses: t.accesses })),
+      });
+      // commit this phase's writes, in thread order
+      for (const t of threads) {
+        for (const [key, cell] of t.phaseWrites) committed.set(key, cell);
+        t.phaseWrites.clear();
+        t.accesses = [];
+      }
+      if (divergence !== null || allDone) break;
+    }
+
+    const shared = new Map<string, Cell[]>();
+    for (const [key, cell] of committed) {
+      if (this.scopes.get(cell.array) === 'global') {
+        this.globalMemory.set(key, cell);
+      } else {
+        const list = shared.get(cell.array) ?? [];
+        list.push(cell);
+        shared.set(cell.array, list);
+      }
+    }
+    const sharedContents: MemoryContents[] = this.kernel.arrays
+      .filter((a) => a.scope === 'shared')
+      .map((a) => ({ array: a.name.text, scope: 'shared', block, cells: shared.get(a.name.text) ?? [] }));
+    return { trace: { block, phases }, divergence, shared: sharedContents };
+  }
+
+  private resume(t: ThreadState, run: ThreadRun): IteratorResult<SyncStmt, void> {
+    try {
+      return run.next();
+    } catch (err) {
+      if (err instanceof EvalError) throw new Stop(evalFailure(err, t.ref));
+      throw err;
+    }
+  }
+
+  private tick(t: ThreadState, span: Span): void {
+    this.steps++;
+    if (this.steps > this.maxSteps) {
+      throw new Stop({
+        kind: 'limit',
+        limit: 'steps',
+        message: `stopped after ${this.maxSteps} steps (statements and loop iterations over all threads); raise the step limit or use a smaller launch`,
+        span,
+        at: t.ref,
+      });
+    }
+  }
+
+  private *execBlock(stmts: readonly Stmt[], t: ThreadState, committed: Map<string, Cell>): ThreadRun {
+    const bound: string[] = [];
+    for (const s of stmts) yield* this.execStmt(s, t, committed, bound);
+    for (const name of bound) t.vars.delete(name);
+  }
+
+  /** Runs one statement; `let` binders are added to `bound`, the enclosing block's, which removes them at its end. */
+  private *execStmt(s: Stmt, t: ThreadState, committed: Map<string, Cell>, bound: string[]): ThreadRun {
+    this.tick(t, s.span);
+    switch (s.kind) {
+      case 'skip':
+        return;
+      case 'write': {
+        const index = s.index.map((e) => evalExpr(e, t.env));
+        const value = evalExpr(s.value, t.env);
+        this.arrayScope(s.array.text, s.array.span);
+        const key = cellKey(s.array.text, index);
+        t.phaseWrites.delete(key); // keep the map in order of last write
+        t.phaseWrites.set(key, { array: s.array.text, index, value });
+        this.record(t, { kind: 'write', array: s.array.text, index, value, span: s.target });
+        return;
+      }
+      case 'read': {
+        const index = s.index.map((e) => evalExpr(e, t.env));
+        this.arrayScope(s.array.text, s.array.span);
+        const key = cellKey(s.array.text, index);
+        const own = t.phaseWrites.get(key) ?? committed.get(key);
+        let value: bigint;
+        if (own !== undefined) {
+          value = own.value;
+        } else {
+          const init = this.initial(s.array.text, index);
+          value = init.value;
+          if (!init.given) this.noteUninitialized(t, s.array.text, index, s.source);
+        }
+        this.record(t, { kind: 'read', array: s.array.text, index, value, span: s.source });
+        t.vars.set(s.local.text, value);
+        bound.push(s.local.text);
+        yield* this.execStmt(s.body, t, committed, bound);
+        return;
+      }
+      case 'let':
+        t.vars.set(s.local.text, evalExpr(s.value, t.env));
+        bound.push(s.local.text);
+        yield* this.execStmt(s.body, t, committed, bound);
+        return;
+      case 'if':
+        if (evalBExpr(s.cond, t.env)) yield* this.execBlock(s.then, t, committed);
+        else if (s.else !== null) yield* this.execBlock(s.else, t, committed);
+        return;
+      case 'for': {
+        const step = s.step === null ? defaultStep(s.direction) : { op: s.step.op, amount: evalExpr(s.step.amount, t.env) };
+        const shape: LoopShape = { direction: s.direction, op: step.op, amount: step.amount, from: evalExpr(s.from, t.env), to: evalExpr(s.to, t.env) };
+        const name = s.var.text;
+        for (let x = shape.from; loopContinues(shape, x); ) {
+          t.vars.set(name, x);
+          yield* this.execBlock(s.body, t, committed);
+          const next = nextLoopValue(shape, x, s.span);
+          if (next === x) {
+            throw new Stop({
+              kind: 'limit',
+              limit: 'loop',
+              message: `this loop does not terminate: '${name}' stays at ${x} (step ${shape.op} ${shape.amount}, bound ${shape.to})`,
+              span: s.span,
+              at: t.ref,
+            });
+          }
+          x = next;
+          this.tick(t, s.span);
+        }
+        t.vars.delete(name);
+        return;
+      }
+      case 'sync':
+        yield s;
+        return;
+      case 'assume':
+        if (!evalBExpr(s.cond, t.env)) {
+          throw new Stop({
+            kind: 'infeasible',
+            message: `thread ${vecText(t.ref.thread)} of block ${vecText(t.ref.block)} fails this assumption`,
+            span: s.span,
+            block: t.ref.block,
+            thread: t.ref.thread,
+          });
+        }
+        return;
+    }
+  }
+
+  private arrayScope(array: string, span: Span): Scope {
+    const scope = this.scopes.get(array);
+    if (scope === undefined) throw new Stop({ kind: 'error', reason: 'array', message: `unknown array '${array}'`, span });
+    return scope;
+  }
+
+  private record(t: ThreadState, access: Access): void {
+    t.accesses.push(access);
+    const site: Site = { key: `${access.kind}@${access.span.start}-${access.span.end}`, kind: access.kind, span: access.span };
+    const ref: RaceAccess = { block: t.ref.block, thread: t.ref.thread, kind: access.kind, span: access.span, phase: this.phase };
+    addSite(this.phaseSites, access, site, ref, (a, b) => vecEqual(a.thread, b.thread));
+    if (this.manyBlocks && this.scopes.get(access.array) === 'global') {
+      addSite(this.gridSites, access, site, ref, (a, b) => vecEqual(a.block, b.block));
+    }
+  }
+
+  private noteUninitialized(t: ThreadState, array: string, index: readonly bigint[], span: Span): void {
+    const key = `${cellKey(array, index)}@${span.start}`;
+    if (this.uninitializedKeys.has(key)) return;
+    if (this.uninitialized.length >= this.maxReports) {
+      this.truncated = true;
+      return;
+    }
+    this.uninitializedKeys.add(key);
+    this.uninitialized.push({ array, index, block: t.ref.block, thread: t.ref.thread, span });
+  }
+
+  /** Adds the races among the accesses to one element: for each pair of sites (one a write), one witness pair. */
+  private racesOf(el: ElementSites, between: 'threads' | 'blocks'): void {
+    const sites = [...el.sites.values()];
+    const apart = between === 'threads' ? (a: RaceAccess, b: RaceAccess) => !vecEqual(a.thread, b.thread) : (a: RaceAccess, b: RaceAccess) => !vecEqual(a.block, b.block);
+    for (let i = 0; i < sites.length; i++) {
+      for (let j = i; j < sites.length; j++) {
+        const a = sites[i]!;
+        const b = sites[j]!;
+        if (a.site.kind === 'read' && b.site.kind === 'read') continue;
+        const key = `${between}|${cellKey(el.array, el.index)}|${a.site.key}|${b.site.key}`;
+        if (this.raceKeys.has(key)) continue;
+        const pair = witnessPair(a.refs, b.refs, apart);
+        if (pair === null) continue;
+        if (this.races.length >= this.maxReports) {
+          this.truncated = true;
+          return;
+        }
+        this.raceKeys.add(key);
+        this.races.push({ array: el.array, scope: this.scopes.get(el.array)!, index: el.index, between, first: pair[0], second: pair[1] });
+      }
+    }
+  }
+}
+
+/** Records that `ref` accessed an element at `site`, keeping at most two pairwise-apart witnesses per site. */
+function addSite(table: Map<string, ElementSites>, access: Access, site: Site, ref: RaceAccess, same: (a: RaceAccess, b: RaceAccess) => boolean): void {
+  const key = cellKey(access.array, access.index);
+  let el = table.get(key);
+  if (el === undefined) {
+    el = { array: access.array, index: access.index, sites: new Map() };
+    table.set(key, el);
+  }
+  let refs = el.sites.get(site.key);
+  if (refs === undefined) {
+    refs = { site, refs: [] };
+    el.sites.set(site.key, refs);
+  }
+  if (refs.refs.length < 2 && !refs.refs.some((r) => same(r, ref))) refs.refs.push(ref);
+}
+
+/**
+ * Two apart accesses, one from each list. Keeping two apart witnesses per
+ * site is enough: if any apart pair exists, one exists among those kept.
+ */
+function witnessPair(as: readonly RaceAccess[], bs: readonly RaceAccess[], apart: (a: RaceAccess, b: RaceAccess) => boolean): [RaceAccess, RaceAccess] | null {
+  for (const a of as) for (const b of bs) if (apart(a, b)) return [a, b];
+  return null;
+}
+
+/** Barrier divergence at the end of a phase: threads not all at the same `sync`, and not all finished. */
+function barrierDivergence(block: Vec3, phase: number, threads: readonly ThreadState[]): Divergence | null {
+  const waiting = threads.find((t) => t.status.kind === 'sync');
+  if (waiting === undefined || waiting.status.kind !== 'sync') return null;
+  const sync = waiting.status.stmt;
+  const other = threads.find((t) => t.status.kind !== 'sync' || t.status.stmt !== sync);
+  if (other === undefined) return null;
+  return {
+    block,
+    phase,
+    sync: sync.span,
+    reached: waiting.ref.thread,
+    notReached: other.ref.thread,
+    notReachedAt: other.status.kind === 'sync' ? { kind: 'sync', span: other.status.stmt.span } : { kind: 'exit' },
+  };
+}
+
+/** The loop variable's next value; a value too large to hold is an {@link EvalError}. */
+function nextLoopValue(shape: LoopShape, x: bigint, span: Span): bigint {
+  try {
+    return loopNext(shape, x);
+  } catch (err) {
+    if (err instanceof RangeError) throw new EvalError('too-large', span, `the loop variable grows past what the interpreter holds (step ${shape.op} ${shape.amount} from ${x})`);
+    throw err;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The values a BabyCUDA loop visits (spec §3's table), shared by the
+ * interpreter and by anyone who needs the exact iteration sequence.
+ *
+ * | loop                              | values                         |
+ * |-----------------------------------|--------------------------------|
+ * | `for x in n..m`                   | n, n+1, … while x < m          |
+ * | `for x in n..m step + k`          | n, n+k, … while x < m          |
+ * | `for x in n..m step * k`          | n, n·k, n·k², … while x < m    |
+ * | `for x in n downto m`             | n, n−1, … while x ≥ m          |
+ * | `for x in n downto m step - k`    | n, n−k, … while x ≥ m          |
+ * | `for x in n downto m step / k`    | n, n/k, n/k², … while x ≥ m    |
+ *
+ * Subtraction is truncated and `x / 0` is 0 (see values.ts), so a loop that
+ * does not terminate always reaches a fixpoint: the next value equals the
+ * current one while the condition still holds (step + 0, step * 1, step * 0
+ * from 0, downto 0, step / 1, …).
+ */
+import type { DownStep, UpStep } from '../syntax/ast.js';
+import { applyArith } from './values.js';
+
+export type LoopDirection = 'up' | 'down';
+export type LoopOp = UpStep | DownStep;
+
+/** The loop's iteration: direction, step operator and amount, bounds, all evaluated. */
+export interface LoopShape {
+  readonly direction: LoopDirection;
+  readonly op: LoopOp;
+  readonly amount: bigint;
+  readonly from: bigint;
+  readonly to: bigint;
+}
+
+/** The step operator of a loop written without `step`: +1 up, −1 down. */
+export function defaultStep(direction: LoopDirection): { op: LoopOp; amount: bigint } {
+  return direction === 'up' ? { op: '+', amount: 1n } : { op: '-', amount: 1n };
+}
+
+/** Whether the body runs for this value of the loop variable. */
+export function loopContinues(shape: LoopShape, x: bigint): boolean {
+  return shape.direction === 'up' ? x < shape.to : x >= shape.to;
+}
+
+/** The value after x. */
+export function loopNext(shape: LoopShape, x: bigint): bigint {
+  return applyArith(shape.op, x, shape.amount);
+}
+
+export type LoopValues =
+  | { readonly kind: 'finite'; readonly values: readonly bigint[] }
+  /** the loop visits `values` and then stays at the last one forever */
+  | { readonly kind: 'nonterminating'; readonly values: readonly bigint[] }
+  /** more than `limit` values; `values` holds the first `limit` */
+  | { readonly kind: 'too-many'; readonly values: readonly bigint[] };
+
+/** The sequence of values the loop visits, up to `limit` of them. */
+export function loopValues(shape: LoopShape, limit: number): LoopValues {
+  const values: bigint[] = [];
+  let x = shape.from;
+  while (loopContinues(shape, x)) {
+    if (values.length >= limit) return { kind: 'too-many', values };
+    values.push(x);
+    const next = loopNext(shape, x);
+    if (next === x) return { kind: 'nonterminating', values };
+    x = next;
+  }
+  return { kind: 'finite', values };
+}

@@ -1,0 +1,164 @@
+/**
+ * Concrete values of BabyCUDA: unbounded naturals (bigint ≥ 0) and booleans.
+ *
+ * These are the project-wide arithmetic decisions; the verifier's encoding and
+ * its witness printing must agree with them:
+ * - `a - b` is truncated: 0 when b > a;
+ * - `a / 0` is 0 and `a % 0` is a; otherwise C's `/` and `%` on naturals;
+ * - `a << b` is a·2^b, `a >> b` is ⌊a / 2^b⌋; `& | ^` work on the binary
+ *   representation; nothing overflows.
+ *
+ * Everything here is pure: an expression's value depends only on the
+ * environment given.
+ */
+import type { ArithOp, Axis, BExpr, BuiltinName, CmpOp, Expr } from '../syntax/ast.js';
+import type { Span } from '../syntax/source.js';
+
+/** A value of each axis, in the order x, y, z. */
+export type Vec3 = readonly [bigint, bigint, bigint];
+
+/** The values of the CUDA builtins that are known; a missing one is unbound. */
+export interface BuiltinValues {
+  readonly threadIdx?: Vec3;
+  readonly blockIdx?: Vec3;
+  readonly blockDim?: Vec3;
+  readonly gridDim?: Vec3;
+}
+
+/** What an expression may refer to: local variables / parameters, and builtins. */
+export interface ValueEnv {
+  readonly vars: ReadonlyMap<string, bigint>;
+  readonly builtins: BuiltinValues;
+}
+
+/**
+ * Bigints past this many bits are refused rather than computed: V8 cannot hold
+ * numbers much larger (about 2^30 bits), and long before that a computation
+ * would take minutes.
+ */
+export const MAX_VALUE_BITS = 1n << 24n;
+
+export type EvalFailure = 'unbound' | 'too-large';
+
+/** An expression that cannot be evaluated: an unbound name, or a value too large to hold. */
+export class EvalError extends Error {
+  constructor(
+    readonly reason: EvalFailure,
+    readonly span: Span,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EvalError';
+  }
+}
+
+const AXIS_INDEX: Record<Axis, 0 | 1 | 2> = { x: 0, y: 1, z: 2 };
+
+export function axisValue(v: Vec3, axis: Axis): bigint {
+  return v[AXIS_INDEX[axis]];
+}
+
+/** The builtin's surface name: `threadIdx.x`. */
+export function builtinText(name: BuiltinName, axis: Axis): string {
+  return `${name}.${axis}`;
+}
+
+/**
+ * One arithmetic operator on naturals. Throws a RangeError when the result
+ * would exceed {@link MAX_VALUE_BITS} bits (only `<<` and `*` can get there).
+ */
+export function applyArith(op: ArithOp, a: bigint, b: bigint): bigint {
+  switch (op) {
+    case '+':
+      return a + b;
+    case '-':
+      return a >= b ? a - b : 0n;
+    case '*':
+      if (a !== 0n && b !== 0n && bitLength(a) + bitLength(b) > MAX_VALUE_BITS) throw new RangeError('product too large');
+      return a * b;
+    case '/':
+      return b === 0n ? 0n : a / b;
+    case '%':
+      return b === 0n ? a : a % b;
+    case '<<':
+      if (a === 0n) return 0n;
+      if (b + bitLength(a) > MAX_VALUE_BITS) throw new RangeError('shift too large');
+      return a << b;
+    case '>>':
+      return b >= bitLength(a) ? 0n : a >> b;
+    case '&':
+      return a & b;
+    case '|':
+      return a | b;
+    case '^':
+      return a ^ b;
+  }
+}
+
+export function applyCmp(op: CmpOp, a: bigint, b: bigint): boolean {
+  switch (op) {
+    case '==':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+  }
+}
+
+/** Number of binary digits of a natural (0 for 0). */
+export function bitLength(a: bigint): bigint {
+  return a === 0n ? 0n : BigInt(a.toString(2).length);
+}
+
+export function evalExpr(e: Expr, env: ValueEnv): bigint {
+  switch (e.kind) {
+    case 'nat':
+      return e.value;
+    case 'var': {
+      const v = env.vars.get(e.name);
+      if (v === undefined) throw new EvalError('unbound', e.span, `'${e.name}' has no value here`);
+      return v;
+    }
+    case 'builtin': {
+      const vec = env.builtins[e.name];
+      if (vec === undefined) {
+        throw new EvalError('unbound', e.span, `'${builtinText(e.name, e.axis)}' has no value here`);
+      }
+      return axisValue(vec, e.axis);
+    }
+    case 'binary': {
+      const a = evalExpr(e.left, env);
+      const b = evalExpr(e.right, env);
+      try {
+        return applyArith(e.op, a, b);
+      } catch (err) {
+        if (err instanceof RangeError) {
+          throw new EvalError('too-large', e.span, `the value of this '${e.op}' exceeds ${MAX_VALUE_BITS} bits, more than the interpreter holds`);
+        }
+        throw err;
+      }
+    }
+  }
+}
+
+export function evalBExpr(b: BExpr, env: ValueEnv): boolean {
+  switch (b.kind) {
+    case 'bool':
+      return b.value;
+    case 'cmp':
+      return applyCmp(b.op, evalExpr(b.left, env), evalExpr(b.right, env));
+    case 'and':
+      return evalBExpr(b.left, env) && evalBExpr(b.right, env);
+    case 'or':
+      return evalBExpr(b.left, env) || evalBExpr(b.right, env);
+    case 'not':
+      return !evalBExpr(b.operand, env);
+  }
+}

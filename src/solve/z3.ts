@@ -1,0 +1,44 @@
+/**
+ * The solver: z3-solver (WebAssembly), started once per process and reused.
+ * Every check has a timeout; `unknown` is returned as such, never as unsat.
+ */
+import type { Context } from 'z3-solver';
+
+export type Verdict =
+  | { readonly status: 'sat'; readonly model: ReadonlyMap<string, bigint> }
+  | { readonly status: 'unsat' }
+  | { readonly status: 'unknown'; readonly reason: string };
+
+let context: Promise<Context<'faial-ts'>> | undefined;
+
+function z3(): Promise<Context<'faial-ts'>> {
+  context ??= import('z3-solver').then(async ({ init }) => {
+    const { Context } = await init();
+    return new Context('faial-ts') as Context<'faial-ts'>;
+  });
+  return context;
+}
+
+/** Checks an SMT-LIB script made of declarations and assertions. */
+export async function check(script: string, timeoutMs: number): Promise<Verdict> {
+  const ctx = await z3();
+  const solver = new ctx.Solver();
+  try {
+    solver.set('timeout', timeoutMs);
+    solver.fromString(script);
+    const result = await solver.check();
+    if (result === 'unsat') return { status: 'unsat' };
+    if (result === 'unknown') return { status: 'unknown', reason: solver.reasonUnknown() };
+    const model = solver.model();
+    const values = new Map<string, bigint>();
+    for (const decl of model.decls()) {
+      // the model may also interpret helper functions of the solver's own; only constants are ours
+      if (decl.arity() !== 0) continue;
+      const value = model.get(decl);
+      if (ctx.isBitVecVal(value) || ctx.isIntVal(value)) values.set(String(decl.name()), value.value());
+    }
+    return { status: 'sat', model: values };
+  } finally {
+    solver.release();
+  }
+}

@@ -1,0 +1,153 @@
+/** Generic traversals of expressions: free variables, substitution, builtins used. */
+import type { BExpr, BuiltinName, Axis, Expr } from './ast.js';
+import { assertNever } from '../util/assert.js';
+
+export function exprVars(e: Expr, out: Set<string> = new Set()): Set<string> {
+  switch (e.kind) {
+    case 'nat':
+    case 'builtin':
+      return out;
+    case 'var':
+      out.add(e.name);
+      return out;
+    case 'binary':
+      exprVars(e.left, out);
+      exprVars(e.right, out);
+      return out;
+    default:
+      return assertNever(e);
+  }
+}
+
+export function bexprVars(c: BExpr, out: Set<string> = new Set()): Set<string> {
+  switch (c.kind) {
+    case 'bool':
+      return out;
+    case 'cmp':
+      exprVars(c.left, out);
+      exprVars(c.right, out);
+      return out;
+    case 'and':
+    case 'or':
+      bexprVars(c.left, out);
+      bexprVars(c.right, out);
+      return out;
+    case 'not':
+      return bexprVars(c.operand, out);
+    default:
+      return assertNever(c);
+  }
+}
+
+export type Substitution = ReadonlyMap<string, Expr>;
+
+export function substExpr(e: Expr, sub: Substitution): Expr {
+  if (sub.size === 0) return e;
+  switch (e.kind) {
+    case 'nat':
+    case 'builtin':
+      return e;
+    case 'var':
+      return sub.get(e.name) ?? e;
+    case 'binary':
+      return { ...e, left: substExpr(e.left, sub), right: substExpr(e.right, sub) };
+    default:
+      return assertNever(e);
+  }
+}
+
+export function substBExpr(c: BExpr, sub: Substitution): BExpr {
+  if (sub.size === 0) return c;
+  switch (c.kind) {
+    case 'bool':
+      return c;
+    case 'cmp':
+      return { ...c, left: substExpr(c.left, sub), right: substExpr(c.right, sub) };
+    case 'and':
+    case 'or':
+      return { ...c, left: substBExpr(c.left, sub), right: substBExpr(c.right, sub) };
+    case 'not':
+      return { ...c, operand: substBExpr(c.operand, sub) };
+    default:
+      return assertNever(c);
+  }
+}
+
+export function exprBuiltins(e: Expr, out: Set<`${BuiltinName}.${Axis}`> = new Set()): Set<`${BuiltinName}.${Axis}`> {
+  switch (e.kind) {
+    case 'nat':
+    case 'var':
+      return out;
+    case 'builtin':
+      out.add(`${e.name}.${e.axis}`);
+      return out;
+    case 'binary':
+      exprBuiltins(e.left, out);
+      exprBuiltins(e.right, out);
+      return out;
+    default:
+      return assertNever(e);
+  }
+}
+
+export function bexprBuiltins(c: BExpr, out: Set<`${BuiltinName}.${Axis}`> = new Set()): Set<`${BuiltinName}.${Axis}`> {
+  switch (c.kind) {
+    case 'bool':
+      return out;
+    case 'cmp':
+      exprBuiltins(c.left, out);
+      exprBuiltins(c.right, out);
+      return out;
+    case 'and':
+    case 'or':
+      bexprBuiltins(c.left, out);
+      bexprBuiltins(c.right, out);
+      return out;
+    case 'not':
+      return bexprBuiltins(c.operand, out);
+    default:
+      return assertNever(c);
+  }
+}
+
+const PRECEDENCE: Record<string, number> = { '|': 1, '^': 2, '&': 3, '<<': 4, '>>': 4, '+': 5, '-': 5, '*': 6, '/': 6, '%': 6 };
+
+/** Prints an expression in source syntax with the fewest parentheses C precedence allows. */
+export function showExpr(e: Expr, parent = 0, rightOperand = false): string {
+  switch (e.kind) {
+    case 'nat':
+      return e.value.toString();
+    case 'var':
+      return e.name;
+    case 'builtin':
+      return e.name === 'threadIdx' && e.axis === 'x' ? 'tid' : `${e.name}.${e.axis}`;
+    case 'binary': {
+      const p = PRECEDENCE[e.op]!;
+      const text = `${showExpr(e.left, p)} ${e.op} ${showExpr(e.right, p, true)}`;
+      return p < parent || (rightOperand && p === parent) ? `(${text})` : text;
+    }
+    default:
+      return assertNever(e);
+  }
+}
+
+export function showBExpr(c: BExpr, parent = 0): string {
+  switch (c.kind) {
+    case 'bool':
+      return c.value ? 'true' : 'false';
+    case 'cmp':
+      return `${showExpr(c.left)} ${c.op} ${showExpr(c.right)}`;
+    case 'and': {
+      const text = `${showBExpr(c.left, 2)} && ${showBExpr(c.right, 2)}`;
+      return parent > 2 ? `(${text})` : text;
+    }
+    case 'or': {
+      const text = `${showBExpr(c.left, 1)} || ${showBExpr(c.right, 1)}`;
+      return parent > 1 ? `(${text})` : text;
+    }
+    case 'not':
+      return c.operand.kind === 'bool' ? `!${showBExpr(c.operand)}` : `!(${showBExpr(c.operand)})`;
+    default:
+      return assertNever(c);
+  }
+}

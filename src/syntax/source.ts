@@ -1,0 +1,46 @@
+/** A source file and the conversions from offsets to line:column, computed once per file. */
+
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface SourceFile {
+  readonly path: string;
+  readonly text: string;
+  readonly lineStarts: readonly number[];
+}
+
+export interface Position {
+  /** 1-based */
+  readonly line: number;
+  /** 1-based, in UTF-16 code units as editors count them */
+  readonly column: number;
+}
+
+export function sourceFile(path: string, text: string): SourceFile {
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  }
+  return { path, text, lineStarts };
+}
+
+export function positionAt(file: SourceFile, offset: number): Position {
+  let lo = 0;
+  let hi = file.lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (file.lineStarts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - file.lineStarts[lo]! + 1 };
+}
+
+export function spanText(file: SourceFile, span: Span): string {
+  return file.text.slice(span.start, span.end);
+}
+
+export function joinSpans(a: Span, b: Span): Span {
+  return { start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
+}

@@ -1,0 +1,88 @@
+/** What `verify` finds, per kernel: the data every output format is made from. */
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Mode, ReadOrigin, SyncSite, TypingViolation } from '../map/map.js';
+import type { SourceFile, Span } from '../syntax/source.js';
+
+export type Status = 'drf' | 'racy' | 'divergent' | 'unknown' | 'error';
+export type Confidence = 'confirmed' | 'possible';
+
+export interface AccessSite {
+  readonly id: number;
+  readonly mode: Mode;
+  readonly span: Span;
+}
+
+export interface ThreadWitness {
+  readonly threadIdx: readonly bigint[];
+  readonly blockIdx: readonly bigint[];
+  /** loop variables, pure lets and values read, by source name */
+  readonly locals: ReadonlyMap<string, bigint>;
+}
+
+export interface Witness {
+  readonly parameters: ReadonlyMap<string, bigint>;
+  readonly blockDim: readonly bigint[];
+  readonly gridDim: readonly bigint[];
+  readonly threads: readonly [ThreadWitness, ThreadWitness];
+}
+
+/** Why an alarm is only possible. */
+export type Doubt =
+  | { readonly kind: 'data'; readonly variable: string; readonly origin: ReadOrigin }
+  | { readonly kind: 'approximated-loop'; readonly span: Span }
+  | { readonly kind: 'large-shift' };
+
+export interface Race {
+  readonly array: string;
+  readonly kind: 'write-write' | 'read-write';
+  readonly level: 'block' | 'grid';
+  readonly phase: number | null;
+  readonly confidence: Confidence;
+  readonly doubts: readonly Doubt[];
+  readonly accesses: readonly [AccessSite, AccessSite];
+  readonly index: readonly bigint[];
+  readonly witness: Witness;
+}
+
+export interface Divergence {
+  readonly sync: SyncSite;
+  readonly confidence: Confidence;
+  readonly doubts: readonly Doubt[];
+  /** thread 1 reaches the barrier, thread 2 does not */
+  readonly witness: Witness;
+}
+
+export interface Unknown {
+  readonly query: string;
+  readonly reason: string;
+}
+
+export interface Stats {
+  readonly phases: number;
+  readonly arrays: number;
+  readonly queries: number;
+  readonly milliseconds: number;
+  readonly solverMilliseconds: number;
+}
+
+export interface KernelResult {
+  readonly file: SourceFile;
+  readonly kernel: string;
+  readonly span: Span;
+  readonly status: Status;
+  readonly wellTyped: boolean;
+  readonly violations: readonly TypingViolation[];
+  readonly races: readonly Race[];
+  readonly divergences: readonly Divergence[];
+  readonly unknowns: readonly Unknown[];
+  readonly errors: readonly Diagnostic[];
+  readonly stats: Stats;
+}
+
+export function statusOf(r: Pick<KernelResult, 'errors' | 'divergences' | 'races' | 'unknowns'>): Status {
+  if (r.errors.length > 0) return 'error';
+  if (r.divergences.length > 0) return 'divergent';
+  if (r.races.length > 0) return 'racy';
+  if (r.unknowns.length > 0) return 'unknown';
+  return 'drf';
+}

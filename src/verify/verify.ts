@@ -1,0 +1,151 @@
+/**
+ * The verify pipeline for one kernel: MAP inference, the divergence check of
+ * every barrier, the phase split, one race query per phase and array (and per
+ * global array across blocks), and classification of every alarm.
+ */
+import type { KernelMap, SyncSite } from '../map/map.js';
+import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
+import { containsErased, pointVars } from '../encode/paths.js';
+import { divergenceQuery, pairSelected, raceQuery, type Launch, type Query } from '../encode/query.js';
+import { printScript, EncodingLimit } from '../encode/smtlib.js';
+import { not, type Formula } from '../encode/term.js';
+import { check } from '../solve/z3.js';
+import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, witnessOf } from './witness.js';
+import { statusOf, type Divergence, type Doubt, type KernelResult, type Race, type Unknown } from './result.js';
+
+export interface VerifyOptions {
+  readonly launch: Launch;
+  readonly timeoutMs: number;
+  readonly maxRaces: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** The race queries of a kernel, as `faial-ts smt` prints them and `verify` asks them. */
+export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): { query: Query; erased: Doubt[] }[] {
+  const out: { query: Query; erased: Doubt[] }[] = [];
+  for (const phase of split.phases) {
+    const erased: Doubt[] = containsErased(phase.code).map((e) => ({ kind: 'approximated-loop', span: e.span }));
+    for (const array of map.arrays) {
+      const query = raceQuery({ map, vars: split.vars, launch, code: phase.code, array: array.name, level: 'block', phase: phase.id });
+      if (query) out.push({ query, erased });
+    }
+  }
+  const whole = codeOf(map.body, 'erase');
+  for (const array of map.arrays.filter((a) => a.scope === 'global')) {
+    const query = raceQuery({ map, vars: map.vars, launch, code: whole, array: array.name, level: 'grid', phase: null });
+    if (query && hasManyBlocks(map, launch)) out.push({ query, erased: [] });
+  }
+  return out;
+}
+
+/** Threads of different blocks exist only when some grid dimension may exceed 1. */
+function hasManyBlocks(map: KernelMap, launch: Launch): boolean {
+  if (launch.gridDim) return launch.gridDim.some((d) => d > 1n);
+  return ['x', 'y', 'z'].some((a) => map.symbolicDims.has(`gridDim.${a as 'x'}`));
+}
+
+export function divergenceQueries(map: KernelMap, launch: Launch): Query[] {
+  const code = codeOf(map.body, 'mark');
+  return map.syncs.flatMap((sync: SyncSite) => {
+    const q = divergenceQuery({ map, launch, code, sync });
+    return q ? [q] : [];
+  });
+}
+
+export async function verifyKernel(map: KernelMap, options: VerifyOptions): Promise<KernelResult> {
+  const started = performance.now();
+  let solverMs = 0;
+  let queries = 0;
+  const races: Race[] = [];
+  const divergences: Divergence[] = [];
+  const unknowns: Unknown[] = [];
+
+  const ask = async (q: Query, blocked: readonly Formula[]) => {
+    queries++;
+    const t0 = performance.now();
+    const verdict = await check(printScript(q.declarations, [...q.assertions, ...blocked], q.encoding), options.timeoutMs);
+    solverMs += performance.now() - t0;
+    if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions: [...q.assertions, ...blocked] }, verdict.model)) {
+      throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
+    }
+    return verdict;
+  };
+
+  const run = async (): Promise<{ phases: number; arrays: number }> => {
+    for (const q of divergenceQueries(map, options.launch)) {
+      const verdict = await ask(q, []);
+      if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });
+      if (verdict.status !== 'sat') continue;
+      const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
+      const doubts = [...(point ? dataDoubts(map.vars, pointVars(point.point)) : []), ...shiftDoubts(q, verdict.model)];
+      divergences.push({
+        sync: q.sync!,
+        confidence: doubts.length === 0 ? 'confirmed' : 'possible',
+        doubts,
+        witness: witnessOf(q, verdict.model, [point, point]),
+      });
+    }
+    if (divergences.length > 0) return { phases: 0, arrays: 0 };
+
+    const split = splitPhases(map);
+    const reported = new Set<string>();
+    const all = raceQueries(map, split, options.launch);
+    for (const { query: q, erased } of all) {
+      const blocked: Formula[] = [];
+      const pairKey = (a: number, b: number): string => (a < b ? `${q.level}:${a}:${b}` : `${q.level}:${b}:${a}`);
+      for (const key of reported) {
+        const [level, a, b] = key.split(':');
+        if (level === q.level) blocked.push(not(pairSelected(q, Number(a), Number(b))));
+      }
+      while (races.length < options.maxRaces) {
+        const verdict = await ask(q, blocked);
+        if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });
+        if (verdict.status !== 'sat') break;
+        const [p1, p2] = selectedPoints(q, verdict.model);
+        if (p1.point.target.kind !== 'access' || p2.point.target.kind !== 'access') throw new Error('race witness without accesses');
+        const a1 = p1.point.target.access;
+        const a2 = p2.point.target.access;
+        const doubts = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model)];
+        const witness = witnessOf(q, verdict.model, [p1, p2]);
+        races.push({
+          array: q.array!,
+          kind: a1.mode === 'write' && a2.mode === 'write' ? 'write-write' : 'read-write',
+          level: q.level,
+          phase: q.phase,
+          confidence: doubts.length === 0 ? 'confirmed' : 'possible',
+          doubts,
+          accesses: [
+            { id: a1.id, mode: a1.mode, span: a1.span },
+            { id: a2.id, mode: a2.mode, span: a2.span },
+          ],
+          index: Array.from({ length: p1.element[0].length }, (_, d) => verdict.model.get(`t1.index.${d}`) ?? 0n),
+          witness,
+        });
+        reported.add(pairKey(a1.id, a2.id));
+        blocked.push(not(pairSelected(q, a1.id, a2.id)));
+      }
+    }
+    return { phases: split.phases.length, arrays: new Set(all.map((x) => x.query.array)).size };
+  };
+
+  let counts = { phases: 0, arrays: 0 };
+  const errors: KernelResult['errors'] = [];
+  try {
+    counts = await run();
+  } catch (e) {
+    if (!(e instanceof EncodingLimit)) throw e;
+    unknowns.push({ query: map.name, reason: e.message });
+  }
+  const base = { divergences, races, unknowns, errors };
+  return {
+    file: map.file,
+    kernel: map.name,
+    span: map.span,
+    status: statusOf(base),
+    wellTyped: map.violations.length === 0,
+    violations: map.violations,
+    ...base,
+    stats: { ...counts, queries, milliseconds: performance.now() - started, solverMilliseconds: solverMs },
+  };
+}

@@ -1,0 +1,80 @@
+/** Reading a solver's model back into source terms, and checking it. */
+import { AXES } from '../syntax/ast.js';
+import type { Query, QueryPoint, Thread } from '../encode/query.js';
+import { evalFormula, evalTerm, type Valuation } from '../encode/evaluate.js';
+import type { Doubt, ThreadWitness, Witness } from './result.js';
+import type { VarInfo } from '../map/map.js';
+
+/** Variables a solver left out of its model can take any value; 0 is the one we show. */
+export function valuation(model: ReadonlyMap<string, bigint>): Valuation {
+  return (name) => model.get(name) ?? 0n;
+}
+
+/** A model that fails its own query means the encoding and the evaluator disagree: a bug to report, not a verdict. */
+export function modelSatisfies(q: Query, model: ReadonlyMap<string, bigint>): boolean {
+  const value = valuation(model);
+  return q.assertions.every((a) => evalFormula(a, value)) && q.declarations.every((d) => value(d.name) < 1n << BigInt(d.bits));
+}
+
+const sourceName = (v: string): string => v.split('~')[0]!;
+
+function dims(q: Query, value: Valuation, kind: 'blockDim' | 'gridDim'): bigint[] {
+  return AXES.map((a) => (q.roles.has(`${kind}.${a}`) ? value(`${kind}.${a}`) : 1n));
+}
+
+function threadWitness(q: Query, value: Valuation, thread: Thread, point: QueryPoint | null): ThreadWitness {
+  const ids = (kind: 'threadIdx' | 'blockIdx'): bigint[] => AXES.map((a) => (q.roles.has(`t${thread}.${kind}.${a}`) ? value(`t${thread}.${kind}.${a}`) : 0n));
+  const locals = new Map<string, bigint>();
+  if (point) {
+    for (const step of point.point.path) {
+      if (step.kind === 'loop') locals.set(sourceName(step.var), value(`t${thread}.p${point.index}.${step.var}`));
+      if (step.kind === 'bind') locals.set(sourceName(step.var), value(`s.${step.var}`));
+    }
+    for (const l of point.locals[thread - 1]!) locals.set(l.name, evalTerm(l.term, value));
+    for (const [name, role] of q.roles) {
+      if (role.role === 'local' && role.thread === thread && role.point === point.index && role.info.kind === 'data') {
+        locals.set(sourceName(role.var), value(name));
+      }
+    }
+  }
+  return { threadIdx: ids('threadIdx'), blockIdx: ids('blockIdx'), locals };
+}
+
+export function witnessOf(q: Query, model: ReadonlyMap<string, bigint>, points: readonly [QueryPoint | null, QueryPoint | null]): Witness {
+  const value = valuation(model);
+  const parameters = new Map<string, bigint>();
+  for (const [name, role] of q.roles) if (role.role === 'param') parameters.set(role.source, value(name));
+  return {
+    parameters,
+    blockDim: dims(q, value, 'blockDim'),
+    gridDim: dims(q, value, 'gridDim'),
+    threads: [threadWitness(q, value, 1, points[0]), threadWitness(q, value, 2, points[1])],
+  };
+}
+
+/** The point each thread of a race query selected. */
+export function selectedPoints(q: Query, model: ReadonlyMap<string, bigint>): [QueryPoint, QueryPoint] {
+  const pick = (t: Thread): QueryPoint => {
+    const index = Number(model.get(`t${t}.point`) ?? 0n);
+    const p = q.points[index];
+    if (!p) throw new Error(`witness: thread ${t} selected no access`);
+    return p;
+  };
+  return [pick(1), pick(2)];
+}
+
+/** The data-dependent variables among the source variables an alarm depends on, with the reads they come from. */
+export function dataDoubts(vars: ReadonlyMap<string, VarInfo>, sources: Iterable<string>): Doubt[] {
+  const seen = new Map<string, Doubt>();
+  for (const v of sources) {
+    const info = vars.get(v);
+    if (info?.kind === 'data' && !seen.has(info.source)) seen.set(info.source, { kind: 'data', variable: info.source, origin: info.origin });
+  }
+  return [...seen.values()];
+}
+
+/** A witness that relies on a shift the encoding left unconstrained is only possible. */
+export function shiftDoubts(q: Query, model: ReadonlyMap<string, bigint>): Doubt[] {
+  const value = valuation(model);
+  return q.havocs.some((h) => !evalFormula(h.exact, value)) ? [{ kind: 'large-shift' }] : [];
+}
