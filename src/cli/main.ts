@@ -14,10 +14,9 @@ import { EncodingLimit, printScript, symbol } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
 import { showMap } from '../map/print.js';
 import { showPhases } from '../phases/print.js';
-import { splitPhases } from '../phases/split.js';
 import { parseProgram } from '../syntax/parse.js';
 import { checkedKernels, type FileResult } from '../verify/pipeline.js';
-import { DEFAULT_TIMEOUT_MS, divergenceQueries, raceQueries, verifyKernel } from '../verify/verify.js';
+import { DEFAULT_TIMEOUT_MS, divergenceQueries, phasesOf, raceQueries, verifyKernel } from '../verify/verify.js';
 import type { KernelResult } from '../verify/result.js';
 import type { Query } from '../encode/query.js';
 import { colourWanted, colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
@@ -170,15 +169,17 @@ async function inferCommand(file: string, flags: InferFlags, io: CliIO): Promise
   for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
   const c = colorsOf(io.colour);
-  const blocks = input.kernels.map((map) => {
+  const noLaunch: Launch = { params: new Map(), blockDim: null, gridDim: null };
+  const blocks: string[] = [];
+  for (const map of input.kernels) {
     const typing =
       map.violations.length === 0
         ? [`${c.green('well-typed')}: yes — indices, conditions and loop bounds use only parameters, thread ids and loop variables`]
         : [`${c.yellow('well-typed')}: no — data-dependent values are used where the type system needs V:`, ...map.violations.map((v) => `  ${violationText(map.file, v)}`)];
     const parts = [`${c.bold(`kernel ${map.name}`)} (${map.file.path})`, ...typing, showMap(map)];
-    if (flags.phases) parts.push(showPhases(map, splitPhases(map)));
-    return parts.join('\n');
-  });
+    if (flags.phases) parts.push(showPhases(map, await phasesOf(map, noLaunch, DEFAULT_TIMEOUT_MS)));
+    blocks.push(parts.join('\n'));
+  }
   io.out(`${blocks.join('\n\n')}\n`);
   return EXIT_DRF;
 }
@@ -203,7 +204,7 @@ async function smtCommand(file: string, flags: LaunchFlags, io: CliIO): Promise<
   for (const map of input.kernels) {
     const own = launchFor(map.params, launch);
     try {
-      const queries = [...divergenceQueries(map, own), ...raceQueries(map, splitPhases(map), own).map((r) => r.query)];
+      const queries = [...divergenceQueries(map, own), ...raceQueries(map, await phasesOf(map, own, DEFAULT_TIMEOUT_MS), own).map((r) => r.query)];
       if (queries.length === 0) scripts.push(`; kernel ${map.name}: no query (nothing can race or diverge)`);
       for (const q of queries) scripts.push(queryScript(q));
     } catch (e) {

@@ -49,7 +49,12 @@ export function lineColOf(file: SourceFile, span: Span): string {
 /** Start and (exclusive) end; an empty span still gets one caret. */
 function endpoints(file: SourceFile, span: Span): { start: Position; end: Position } {
   const start = positionAt(file, span.start);
-  const end = positionAt(file, Math.max(span.end, span.start));
+  let end = positionAt(file, Math.max(span.end, span.start));
+  // A span that takes its line's newline would otherwise mark an empty next line.
+  if (end.column === 1 && end.line > start.line) {
+    const previous = end.line - 1;
+    end = { line: previous, column: file.lineStarts[previous]! - file.lineStarts[previous - 1]! };
+  }
   const empty = end.line === start.line && end.column <= start.column;
   return { start, end: empty ? { line: start.line, column: start.column + 1 } : end };
 }

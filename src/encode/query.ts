@@ -70,7 +70,7 @@ export interface Launch {
 
 const INPUT_BITS = 32;
 /** shifts left by a variable amount are exact below this many bits */
-export const SHIFT_LIMIT = 64;
+export const SHIFT_LIMIT = 32;
 
 /** One query under construction: its declarations and the roles of its variables. */
 class Builder {
@@ -149,10 +149,15 @@ class Builder {
 
 /** How the variables of one thread at one program point are named. */
 class Scope {
+  /**
+   * @param negated the formulas built here will be negated, so they may not
+   * introduce helper variables (an existential under a negation is not one)
+   */
   constructor(
     readonly b: Builder,
     readonly thread: Thread,
     readonly point: number,
+    readonly negated = false,
   ) {}
 
   local(name: string): string {
@@ -195,13 +200,16 @@ class Scope {
   }
 
   /**
-   * a << b for a variable b, as a case split on b: exact for b < SHIFT_LIMIT,
-   * an unconstrained value beyond (sound; a witness that needs it is only possible).
+   * a << b for a variable b, as a case split on b: exact for b < SHIFT_LIMIT;
+   * beyond, a nonzero a gives some value of at least 2^SHIFT_LIMIT, left
+   * unconstrained otherwise (sound; a witness that needs it is only possible).
    */
   private shiftLeft(a: Term, b: Term): Term {
-    const havoc = this.b.declare(this.local(`shift${this.b.havocs.length}`), this.b.bits(a) + SHIFT_LIMIT, { role: 'aux' });
-    this.b.havocs.push({ name: (havoc as { name: string }).name, exact: cmp('<', b, num(SHIFT_LIMIT)) });
-    let t: Term = havoc;
+    const huge = 1n << BigInt(SHIFT_LIMIT);
+    const havoc = this.b.declare(this.local(`shift${this.b.havocs.length}`), this.b.bits(a) + SHIFT_LIMIT + 1, { role: 'aux' });
+    this.b.definitions.push(cmp('>=', havoc, num(huge)));
+    this.b.havocs.push({ name: (havoc as { name: string }).name, exact: or([cmp('<', b, num(SHIFT_LIMIT)), eq(a, num(0))]) });
+    let t: Term = { k: 'ite', c: eq(a, num(0)), a: num(0), b: havoc };
     for (let i = SHIFT_LIMIT - 1; i >= 0; i--) t = { k: 'ite', c: eq(b, num(i)), a: op('*', a, num(1n << BigInt(i))), b: t };
     return t;
   }
@@ -252,15 +260,23 @@ class Scope {
    * helpers, so that the condition can also be negated (divergence queries).
    * Geometric loops use a chain of values defined once for the whole query.
    */
-  member(x: Term, r: Range): Formula {
+  member(x: Term, r: Range, tag: string): Formula {
     const l = this.loop(r);
     switch (r.step.op) {
-      case '+':
+      case '+': {
+        if (!this.negated && l.step.k !== 'num') {
+          // x = from + step * j reads better to the solver than a remainder by a variable
+          const j = this.b.declare(this.local(`${tag}.j`), l.bits, { role: 'aux' });
+          return and([eq(x, op('+', l.from, op('*', l.step, j))), l.continues(x)]);
+        }
         // (x - from) % 0 = x - from, so a step of 0 visits `from` only
         return and([cmp('>=', x, l.from), l.continues(x), eq(op('%', op('-', x, l.from), l.step), num(0))]);
+      }
       case '-':
         return or([
-          and([cmp('<=', x, l.from), l.continues(x), eq(op('%', op('-', l.from, x), l.step), num(0))]),
+          !this.negated && l.step.k !== 'num'
+            ? and([eq(op('+', x, op('*', l.step, this.b.declare(this.local(`${tag}.j`), this.b.bits(l.from), { role: 'aux' }))), l.from), l.continues(x)])
+            : and([cmp('<=', x, l.from), l.continues(x), eq(op('%', op('-', l.from, x), l.step), num(0))]),
           // truncated subtraction reaches 0 and stays there when the bound is 0
           and([eq(l.to, num(0)), eq(x, num(0)), cmp('>=', l.step, num(1))]),
         ]);
@@ -272,17 +288,17 @@ class Scope {
     }
   }
 
-  relation(x: Term, rel: Relation, r: Range): Formula {
+  relation(x: Term, rel: Relation, r: Range, tag: string): Formula {
     switch (rel.kind) {
       case 'member':
-        return this.member(x, r);
+        return this.member(x, r, tag);
       case 'first': {
         const l = this.loop(r);
         return and([eq(x, l.from), l.continues(l.from)]);
       }
       case 'last': {
         const l = this.loop(r);
-        return and([this.member(x, r), not(l.continues(l.succ(x)))]);
+        return and([this.member(x, r, tag), not(l.continues(l.succ(x)))]);
       }
       case 'next': {
         const l = this.loop(r);
@@ -323,7 +339,7 @@ class Scope {
       }
       case 'bind': {
         const x = this.bindShared(c.var, c.range);
-        return and([this.relation(x, c.relation, c.range), this.completes(c.body)]);
+        return and([this.relation(x, c.relation, c.range, c.var), this.completes(c.body)]);
       }
       case 'assume':
         return this.formula(c.cond);
@@ -345,9 +361,9 @@ class Scope {
         return s.holds ? f : not(f);
       }
       case 'loop':
-        return this.member(this.bindLocal(s.var, s.range), s.range);
+        return this.member(this.bindLocal(s.var, s.range), s.range, s.var);
       case 'bind':
-        return this.relation(this.bindShared(s.var, s.range), s.relation, s.range);
+        return this.relation(this.bindShared(s.var, s.range), s.relation, s.range, s.var);
       default:
         return assertNever(s);
     }
@@ -477,7 +493,7 @@ export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block')];
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const reach = pathOf(new Scope(b, 1, index), point);
-    const other = new Scope(b, 2, index);
+    const other = new Scope(b, 2, index, true);
     const assumed = point.path.filter((s) => s.kind === 'prefix' && s.code.kind === 'assume');
     const control = point.path.filter((s) => !(s.kind === 'prefix' && s.code.kind === 'assume'));
     const missed = and([...assumed.map((s) => other.step(s)), not(and(control.map((s) => other.step(s))))]);
@@ -501,4 +517,27 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
   const declarations = [...b.declarations].map(([name, bits]) => ({ name, bits }));
   const assertions = [...b.definitions, ...q.assertions].filter((f) => !(f.k === 'const' && f.v));
   return { ...q, assertions, declarations, roles: b.roles, havocs: b.havocs, encoding: chooseEncoding(declarations, assertions) };
+}
+
+/**
+ * Can some thread run `code` to its end? Used to prove that every iteration of
+ * a loop meets a barrier (the code is the loop's barrier-free paths, bound to
+ * a shared iteration). Conditions deciding barriers are uniform, so one
+ * thread speaks for the block.
+ */
+export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInfo>, launch: Launch, code: Code): Query {
+  const b = new Builder(map, vars, sharedVars(code));
+  const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block')];
+  assertions.push(new Scope(b, 1, 0).completes(code));
+  return finish(b, {
+    id: `${map.name}/completes`,
+    kernel: map.name,
+    kind: 'divergence',
+    level: 'block',
+    phase: null,
+    array: null,
+    sync: null,
+    points: [],
+    assertions,
+  });
 }

@@ -47,7 +47,16 @@ interface Summary {
   readonly phases: readonly Omit<Phase, 'id'>[];
 }
 
-export function splitPhases(map: KernelMap): PhaseSplit {
+/**
+ * Decides whether a loop body's barrier-free paths are infeasible for every
+ * iteration (the solver can prove it); `noSync` is what such a path runs.
+ */
+export type AlwaysSyncs = (loop: Extract<Proto, { kind: 'loop' }>, noSync: Code) => Promise<boolean>;
+
+/** Without a solver, a loop body that may miss its barriers is approximated. */
+export const neverProved: AlwaysSyncs = () => Promise.resolve(false);
+
+export async function splitPhases(map: KernelMap, alwaysSyncs: AlwaysSyncs = neverProved): Promise<PhaseSplit> {
   const vars = new Map(map.vars);
   let fresh = 0;
 
@@ -69,16 +78,19 @@ export function splitPhases(map: KernelMap): PhaseSplit {
     return name;
   };
 
-  const summarise = (p: Proto): Summary => {
+  const summarise = async (p: Proto): Promise<Summary> => {
     if (!hasSync(p)) return { noSync: codeOf(p), first: null, last: null, phases: [] };
     switch (p.kind) {
       case 'sync':
         return { noSync: null, first: { code: SKIP, syncs: [p.sync] }, last: { code: SKIP, syncs: [p.sync] }, phases: [] };
-      case 'seq':
-        return p.items.map(summarise).reduce(sequence);
+      case 'seq': {
+        let acc = await summarise(p.items[0]!);
+        for (const item of p.items.slice(1)) acc = sequence(acc, await summarise(item));
+        return acc;
+      }
       case 'if': {
-        const t = summarise(p.then);
-        const e = summarise(p.else);
+        const t = await summarise(p.then);
+        const e = await summarise(p.else);
         const branch = (a: Code | null, b: Code | null): Code | null =>
           a === null && b === null ? null : { kind: 'if', cond: p.cond, then: a ?? UNREACHABLE, else: b ?? UNREACHABLE };
         const cut = (a: Cut | null, b: Cut | null): Cut | null => {
@@ -98,7 +110,8 @@ export function splitPhases(map: KernelMap): PhaseSplit {
         };
       }
       case 'loop': {
-        const body = summarise(p.body);
+        const summary = await summarise(p.body);
+        const body = summary.noSync !== null && (await alwaysSyncs(p, summary.noSync)) ? { ...summary, noSync: null } : summary;
         if (body.noSync !== null || body.first === null || body.last === null) {
           return {
             noSync: seqCode([{ kind: 'erased', span: p.span }, codeOf(p)]),
@@ -135,7 +148,7 @@ export function splitPhases(map: KernelMap): PhaseSplit {
     }
   };
 
-  const whole = summarise(map.body);
+  const whole = await summarise(map.body);
   const phases: Omit<Phase, 'id'>[] = [];
   if (whole.noSync !== null) phases.push({ code: whole.noSync, opens: [], closes: [] });
   if (whole.first !== null) phases.push({ code: whole.first.code, opens: [], closes: whole.first.syncs });

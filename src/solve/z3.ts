@@ -19,12 +19,37 @@ function z3(): Promise<Context<'faial-ts'>> {
   return context;
 }
 
+/**
+ * Z3's run time on nonlinear queries swings by orders of magnitude with its
+ * configuration and random seed, so a check is a short portfolio run in
+ * sequence, sharing the timeout: the first attempt that decides wins.
+ */
+const ATTEMPTS: readonly { readonly share: number; readonly logic: boolean; readonly seed: number }[] = [
+  { share: 0.15, logic: true, seed: 0 },
+  { share: 0.25, logic: false, seed: 0 },
+  { share: 0.6, logic: true, seed: 7 },
+];
+
 /** Checks an SMT-LIB script made of declarations and assertions. */
 export async function check(script: string, timeoutMs: number): Promise<Verdict> {
+  const reasons: string[] = [];
+  for (const attempt of ATTEMPTS) {
+    // Z3 parses bit-vector sorts only under a declared logic
+    if (!attempt.logic && script.includes('(_ BitVec')) continue;
+    const text = attempt.logic ? script : script.replace(/^\(set-logic [^)]*\)$/m, '');
+    const verdict = await checkOnce(text, Math.max(1, Math.round(timeoutMs * attempt.share)), attempt.seed);
+    if (verdict.status !== 'unknown') return verdict;
+    reasons.push(verdict.reason);
+  }
+  return { status: 'unknown', reason: [...new Set(reasons)].join(', ') };
+}
+
+async function checkOnce(script: string, timeoutMs: number, seed: number): Promise<Verdict> {
   const ctx = await z3();
   const solver = new ctx.Solver();
   try {
     solver.set('timeout', timeoutMs);
+    solver.set('random_seed', seed);
     solver.fromString(script);
     const result = await solver.check();
     if (result === 'unsat') return { status: 'unsat' };

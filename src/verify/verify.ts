@@ -5,8 +5,9 @@
  */
 import type { KernelMap, SyncSite } from '../map/map.js';
 import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
+import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
-import { divergenceQuery, pairSelected, raceQuery, type Launch, type Query } from '../encode/query.js';
+import { completionQuery, divergenceQuery, pairSelected, raceQuery, type Launch, type Query } from '../encode/query.js';
 import { printScript, EncodingLimit } from '../encode/smtlib.js';
 import { not, type Formula } from '../encode/term.js';
 import { check } from '../solve/z3.js';
@@ -53,6 +54,20 @@ export function divergenceQueries(map: KernelMap, launch: Launch): Query[] {
   });
 }
 
+/**
+ * The phase split, with the solver deciding which loops meet a barrier in
+ * every iteration (those are aligned exactly; the others approximated).
+ */
+export async function phasesOf(map: KernelMap, launch: Launch, timeoutMs: number): Promise<PhaseSplit> {
+  const vars = new Map(map.vars);
+  return splitPhases(map, async (loop, noSync) => {
+    const code: Code = { kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync };
+    const q = completionQuery(map, vars, launch, code);
+    const verdict = await check(printScript(q.declarations, q.assertions, q.encoding), timeoutMs);
+    return verdict.status === 'unsat';
+  });
+}
+
 export async function verifyKernel(map: KernelMap, options: VerifyOptions): Promise<KernelResult> {
   const started = performance.now();
   let solverMs = 0;
@@ -88,7 +103,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     }
     if (divergences.length > 0) return { phases: 0, arrays: 0 };
 
-    const split = splitPhases(map);
+    const split = await phasesOf(map, options.launch, options.timeoutMs);
     const reported = new Set<string>();
     const all = raceQueries(map, split, options.launch);
     for (const { query: q, erased } of all) {
