@@ -39,13 +39,29 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
   const builtins = new Set<`${BuiltinName}.${Axis}`>();
   for (const p of kernel.params) vars.set(p.text, { kind: 'param' });
 
-  const sub = new Map<string, Expr>();
+  // Source names map to what they stand for: a pure let to its inlined value,
+  // a loop variable or a read's local to a variable named once in the kernel
+  // (a name may be bound again after its scope ends: the later binding is
+  // renamed x@2, x@3, ...). Blocks restore the map when they end.
+  let sub = new Map<string, Expr>();
+  const bindings = new Map<string, number>();
+  const nextName = (name: string): string => {
+    const n = (bindings.get(name) ?? 0) + 1;
+    return n === 1 ? name : `${name}@${n}`;
+  };
+  const bind = (name: string, span: Expr['span']): string => {
+    const internal = nextName(name);
+    bindings.set(name, (bindings.get(name) ?? 0) + 1);
+    sub.set(name, { kind: 'var', name: internal, span });
+    return internal;
+  };
   const locals: { name: string; value: Expr }[] = [];
+  const loops: string[] = [];
 
   const checkUse = (free: Set<string>, use: Use, span: { start: number; end: number }): void => {
     for (const v of free) {
       const info = vars.get(v);
-      if (info?.kind === 'data') violations.push({ variable: v, origin: info.origin, use, span });
+      if (info?.kind === 'data') violations.push({ variable: info.source, origin: info.origin, use, span });
     }
   };
   const expr = (e: Expr, use: Use): Expr => {
@@ -62,12 +78,28 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
   };
   const access = (array: string, mode: Access['mode'], index: readonly Expr[], span: Access['span'], local: string | null): Proto => {
     if (!dimsOf.get(array)) dimsOf.set(array, index.length);
-    const a: Access = { id: accesses.length, array, mode, index: index.map((ix) => expr(ix, 'index')), span, local, locals: [...locals] };
+    const a: Access = {
+      id: accesses.length,
+      array,
+      mode,
+      index: index.map((ix) => expr(ix, 'index')),
+      span,
+      local,
+      locals: [...locals],
+      loops: [...loops],
+    };
     accesses.push(a);
     return { kind: 'access', access: a };
   };
 
-  const block = (stmts: readonly Stmt[]): Proto => seq(stmts.map(stmt));
+  const block = (stmts: readonly Stmt[]): Proto => {
+    const saved = new Map(sub);
+    const mark = locals.length;
+    const out = seq(stmts.map(stmt));
+    sub = saved;
+    locals.length = mark;
+    return out;
+  };
 
   const stmt = (s: Stmt): Proto => {
     switch (s.kind) {
@@ -77,8 +109,11 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
         exprBuiltins(s.value, builtins);
         return access(s.array.text, 'write', s.index, s.target, null);
       case 'read': {
-        const read = access(s.array.text, 'read', s.index, s.source, s.local.text);
-        vars.set(s.local.text, { kind: 'data', source: s.local.text, origin: { array: s.array.text, span: s.source } });
+        // the index is read before the local is bound
+        const local = nextName(s.local.text);
+        const read = access(s.array.text, 'read', s.index, s.source, local);
+        bind(s.local.text, s.local.span);
+        vars.set(local, { kind: 'data', source: s.local.text, origin: { array: s.array.text, span: s.source } });
         return seq([read, stmt(s.body)]);
       }
       case 'let': {
@@ -90,11 +125,8 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
       }
       case 'if': {
         const c = cond(s.cond, 'condition');
-        const mark = locals.length;
         const thenP = block(s.then);
-        locals.length = mark;
         const elseP = s.else ? block(s.else) : ({ kind: 'skip' } as const);
-        locals.length = mark;
         return { kind: 'if', cond: c, then: thenP, else: elseP };
       }
       case 'for': {
@@ -106,11 +138,14 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
             ? { op: s.step.op, amount: expr(s.step.amount, 'loop step') }
             : { op: s.direction === 'up' ? '+' : '-', amount: { kind: 'nat', value: 1n, span: s.var.span } },
         };
-        vars.set(s.var.text, { kind: 'loop', source: s.var.text });
-        const mark = locals.length;
+        const saved = new Map(sub);
+        const x = bind(s.var.text, s.var.span);
+        vars.set(x, { kind: 'loop', source: s.var.text });
+        loops.push(x);
         const body = block(s.body);
-        locals.length = mark;
-        return { kind: 'loop', var: s.var.text, range, body, span: s.span };
+        loops.pop();
+        sub = saved;
+        return { kind: 'loop', var: x, range, body, span: s.span };
       }
       case 'sync': {
         const site: SyncSite = { id: syncs.length, span: s.span };
@@ -148,7 +183,7 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
     name: kernel.name.text,
     span: kernel.span,
     params: kernel.params.map((p) => p.text),
-    arrays: arrays.map((a) => ({ ...a, dims: dimsOf.get(a.name) ?? 1 })),
+    arrays: arrays.map((a) => ({ ...a, dims: dimsOf.get(a.name) || 1 })),
     vars,
     preconditions,
     assumptions: assumptions.flatMap((p) => (p.kind === 'assume' ? [p.cond] : [])),

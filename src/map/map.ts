@@ -27,6 +27,8 @@ export interface Access {
   readonly span: Span;
   /** the variable a read binds (`let y = A[i] in …`), null for writes */
   readonly local: string | null;
+  /** the loop variables around the access, outermost first, shown in witnesses */
+  readonly loops: readonly string[];
   /** pure lets in scope, already inlined, shown in witnesses */
   readonly locals: readonly { readonly name: string; readonly value: Expr }[];
 }

@@ -250,7 +250,8 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 function closestName(target: string, candidates: readonly string[]): string | null {
   let best: string | null = null;
-  let bestDistance = Math.max(1, Math.floor(target.length / 3)) + 1;
+  // a one-letter name is close to every other one: suggest only a change of case
+  let bestDistance = (target.length <= 1 ? 0 : target.length <= 4 ? 1 : 2) + 1;
   for (const c of candidates) {
     const d = editDistance(target.toLowerCase(), c.toLowerCase());
     if (d < bestDistance) {

@@ -20,6 +20,11 @@ import type { Access, KernelMap, Proto, Range, SyncSite, VarInfo } from '../map/
 import { assertNever } from '../util/assert.js';
 import { SKIP, UNREACHABLE, seqCode, type Code, type Relation } from './code.js';
 
+/** The source name of a variable: copies are named x~N, rebindings x@N. */
+export function sourceName(v: string): string {
+  return v.split(/[~@]/)[0]!;
+}
+
 export interface Phase {
   readonly id: number;
   readonly code: Code;
@@ -65,7 +70,7 @@ export async function splitPhases(map: KernelMap, alwaysSyncs: AlwaysSyncs = nev
     const renaming = new Map<string, string>([[loopVar, to]]);
     for (const name of codeBinders(code)) {
       if (name === loopVar || renaming.has(name)) continue;
-      const base = name.split('~')[0]!;
+      const base = sourceName(name);
       const renamed = `${base}~${++fresh}`;
       renaming.set(name, renamed);
       vars.set(renamed, vars.get(name)!);
@@ -73,7 +78,7 @@ export async function splitPhases(map: KernelMap, alwaysSyncs: AlwaysSyncs = nev
     return renameCode(code, renaming);
   };
   const freshVar = (loopVar: string): string => {
-    const name = `${loopVar.split('~')[0]}~${++fresh}`;
+    const name = `${sourceName(loopVar)}~${++fresh}`;
     vars.set(name, vars.get(loopVar)!);
     return name;
   };
@@ -263,6 +268,7 @@ function renameCode(c: Code, renaming: ReadonlyMap<string, string>): Code {
     ...a,
     index: a.index.map((ix) => substExpr(ix, sub)),
     local: a.local === null ? null : (renaming.get(a.local) ?? a.local),
+    loops: a.loops.map((v) => renaming.get(v) ?? v),
     locals: a.locals.map((l) => ({ name: l.name, value: substExpr(l.value, sub) })),
   });
   const go = (x: Code): Code => {

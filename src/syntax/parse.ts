@@ -72,7 +72,8 @@ function shortenExpected(expected: string): string {
     .replace(/^one of /, '')
     .split(/, or |, | or /)
     .map((s) => s.trim())
-    .filter((s) => s.length > 0 && !/^(an? )?(letter|alnum|digit|space|"_")/.test(s));
+    .filter((s) => s.length > 0 && !/^(an? )?(alnum|space|"_")/.test(s))
+    .map((s) => (/^(an? )?digit/.test(s) ? 'a number' : /^(an? )?letter/.test(s) ? 'a name' : s));
   const unique = [...new Set(items)];
   if (unique.length === 0) return expected;
   if (unique.length <= 6) return unique.length === 1 ? unique[0]! : `${unique.slice(0, -1).join(', ')} or ${unique.at(-1)}`;
@@ -88,7 +89,7 @@ function syntaxHints(text: string, offset: number): string[] {
   if (/\}\s*$/.test(before) && /^\s*[A-Za-z_]/.test(text.slice(offset))) {
     hints.push('statements are separated by `;`');
   }
-  if (/^\s*[A-Za-z_]\w*\s*\[/.test(text.slice(offset)) && /[-+*/%&|^<>(=]\s*$/.test(before)) {
+  if (/^\s*\[/.test(text.slice(offset)) && /(:=|[-+*/%&|^<>(=!\[,]|\bif|\brequires|\bassume)\s*[A-Za-z_]\w*\s*$/.test(before)) {
     hints.push('expressions cannot read arrays: bind the value first with `let x = A[i] in …`');
   }
   return hints;

@@ -4,6 +4,8 @@ import type { Query, QueryPoint, Thread } from '../encode/query.js';
 import { evalFormula, evalTerm, type Valuation } from '../encode/evaluate.js';
 import type { Doubt, ThreadWitness, Witness } from './result.js';
 import type { VarInfo } from '../map/map.js';
+import { sourceName } from '../phases/split.js';
+import { termVars } from '../encode/term.js';
 
 /** Variables a solver left out of its model can take any value; 0 is the one we show. */
 export function valuation(model: ReadonlyMap<string, bigint>): Valuation {
@@ -16,7 +18,6 @@ export function modelSatisfies(q: Query, model: ReadonlyMap<string, bigint>): bo
   return q.assertions.every((a) => evalFormula(a, value)) && q.declarations.every((d) => value(d.name) < 1n << BigInt(d.bits));
 }
 
-const sourceName = (v: string): string => v.split('~')[0]!;
 
 function dims(q: Query, value: Valuation, kind: 'blockDim' | 'gridDim'): bigint[] {
   return AXES.map((a) => (q.roles.has(`${kind}.${a}`) ? value(`${kind}.${a}`) : 1n));
@@ -25,16 +26,23 @@ function dims(q: Query, value: Valuation, kind: 'blockDim' | 'gridDim'): bigint[
 function threadWitness(q: Query, value: Valuation, thread: Thread, point: QueryPoint | null): ThreadWitness {
   const ids = (kind: 'threadIdx' | 'blockIdx'): bigint[] => AXES.map((a) => (q.roles.has(`t${thread}.${kind}.${a}`) ? value(`t${thread}.${kind}.${a}`) : 0n));
   const locals = new Map<string, bigint>();
-  if (point) {
-    for (const step of point.point.path) {
-      if (step.kind === 'loop') locals.set(sourceName(step.var), value(`t${thread}.p${point.index}.${step.var}`));
-      if (step.kind === 'bind') locals.set(sourceName(step.var), value(`s.${step.var}`));
+  if (point?.point.target.kind === 'access') {
+    const access = point.point.target.access;
+    // the loop variables of the access's own iteration (a phase may hold two)
+    for (const v of access.loops) {
+      locals.set(sourceName(v), value(q.roles.has(`s.${v}`) ? `s.${v}` : `t${thread}.p${point.index}.${v}`));
     }
     for (const l of point.locals[thread - 1]!) locals.set(l.name, evalTerm(l.term, value));
-    for (const [name, role] of q.roles) {
-      if (role.role === 'local' && role.thread === thread && role.point === point.index && role.info.kind === 'data') {
-        locals.set(sourceName(role.var), value(name));
-      }
+    // values read that decide the element
+    const used = new Set<string>();
+    for (const t of [...point.element[thread - 1]!, ...point.locals[thread - 1]!.map((l) => l.term)]) termVars(t, used);
+    for (const name of used) {
+      const role = q.roles.get(name);
+      if (role?.role === 'local' && role.info.kind === 'data') locals.set(sourceName(role.var), value(name));
+    }
+  } else if (point) {
+    for (const step of point.point.path) {
+      if (step.kind === 'bind') locals.set(sourceName(step.var), value(`s.${step.var}`));
     }
   }
   return { threadIdx: ids('threadIdx'), blockIdx: ids('blockIdx'), locals };

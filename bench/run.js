@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Benchmarks (npm run bench): end-to-end time of one small kernel as a process
+// (Node start, Z3 start, verify), then every example in one process, where Z3
+// is started once. Writes bench/results/latest.json; prints a table.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const root = new URL('..', import.meta.url).pathname;
+process.chdir(root);
+execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+const { verifyText } = await import('../dist/verify/pipeline.js');
+
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const small = 'examples/paper/figure3.bcu';
+const processTimes = [];
+for (let i = 0; i < runs; i++) {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, ['bin/faial-ts.js', 'verify', small], { encoding: 'utf8' });
+  processTimes.push(performance.now() - t0);
+  if (r.status !== 1) throw new Error(`unexpected exit ${r.status} for ${small}: ${r.stderr}`);
+}
+processTimes.sort((a, b) => a - b);
+const median = (xs) => xs[Math.floor(xs.length / 2)];
+
+const files = (dir) =>
+  readdirSync(dir).sort().flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : n.endsWith('.bcu') ? [p] : [];
+  });
+
+const rows = [];
+const t0 = performance.now();
+for (const path of files('examples')) {
+  const result = await verifyText(path, readFileSync(path, 'utf8'), {
+    launch: { params: new Map(), blockDim: null, gridDim: null },
+    timeoutMs: 10_000,
+    maxRaces: 20,
+  });
+  if (!result.ok) throw new Error(`${path} does not check`);
+  for (const k of result.kernels) {
+    rows.push({ path, kernel: k.kernel, status: k.status, queries: k.stats.queries, ms: Math.round(k.stats.milliseconds), solverMs: Math.round(k.stats.solverMilliseconds) });
+  }
+}
+const total = performance.now() - t0;
+
+console.log(`\none small kernel (${small}) as a process, ${runs} runs: median ${median(processTimes).toFixed(0)} ms, min ${processTimes[0].toFixed(0)} ms, max ${processTimes.at(-1).toFixed(0)} ms`);
+console.log(`\nall examples in one process (Z3 started once): ${rows.length} kernels, ${(total / 1000).toFixed(1)} s total\n`);
+console.log('ms'.padStart(7), 'solver'.padStart(7), 'queries'.padStart(7), 'status'.padEnd(10), 'kernel');
+for (const r of rows) console.log(String(r.ms).padStart(7), String(r.solverMs).padStart(7), String(r.queries).padStart(7), r.status.padEnd(10), `${r.path} ${r.kernel}`);
+const solver = rows.reduce((s, r) => s + r.solverMs, 0);
+console.log(`\nsolver share of the examples' time: ${((100 * solver) / total).toFixed(1)}%`);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/latest.json', JSON.stringify({ date: new Date().toISOString(), processTimes, total, rows }, null, 2));

@@ -1,0 +1,78 @@
+/**
+ * Every example states its outcome on its first line (`// expect: …`); a
+ * kernel the verifier may not decide in the default time also says so on a
+ * `// verifier: unknown (why)` line: it may then come out unknown, but never
+ * with a wrong verdict.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { verifyText } from '../../src/verify/pipeline.js';
+import { DEFAULT_TIMEOUT_MS } from '../../src/verify/verify.js';
+
+export type Expectation = 'drf' | 'racy confirmed' | 'racy possible' | 'divergent';
+
+export interface Example {
+  readonly path: string;
+  readonly expected: Expectation;
+  readonly knownUnknown: boolean;
+}
+
+function bcuFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return bcuFiles(path);
+      return name.endsWith('.bcu') ? [path] : [];
+    });
+}
+
+export function examples(): Example[] {
+  return bcuFiles('examples').map((path) => {
+    const text = readFileSync(path, 'utf8');
+    const match = /^\/\/ expect: (drf|racy confirmed|racy possible|divergent)\s*$/m.exec(text.split('\n')[0] ?? '');
+    if (!match) throw new Error(`${path}: the first line must be \`// expect: drf|racy confirmed|racy possible|divergent\``);
+    return { path, expected: match[1] as Expectation, knownUnknown: /^\/\/ verifier: unknown/m.test(text) };
+  });
+}
+
+/**
+ * Solver time varies with the machine's load (CI runs two test workers on two
+ * cores), so decidable examples get three times the default per query; the
+ * known-unknown ones get the default, which they must exhaust.
+ */
+export async function checkExample(example: Example): Promise<void> {
+  const result = await verifyText(example.path, readFileSync(example.path, 'utf8'), {
+    launch: { params: new Map(), blockDim: null, gridDim: null },
+    timeoutMs: example.knownUnknown ? DEFAULT_TIMEOUT_MS : 3 * DEFAULT_TIMEOUT_MS,
+    maxRaces: 20,
+  });
+  if (!result.ok) throw new Error(`${example.path}: ${result.diagnostics.map((d) => d.message).join('; ')}`);
+  expect(result.kernels.length).toBeGreaterThan(0);
+  for (const k of result.kernels) {
+    const label = `${example.path} ${k.kernel}`;
+    if (example.knownUnknown && k.status === 'unknown') {
+      expect(k.races.length + k.divergences.length, label).toBe(0);
+      continue;
+    }
+    switch (example.expected) {
+      case 'drf':
+        expect(k.status, label).toBe('drf');
+        break;
+      case 'divergent':
+        expect(k.status, label).toBe('divergent');
+        break;
+      case 'racy confirmed':
+        expect(k.status, label).toBe('racy');
+        expect(k.races.some((r) => r.confidence === 'confirmed'), label).toBe(true);
+        break;
+      case 'racy possible':
+        expect(k.status, label).toBe('racy');
+        expect(k.races.every((r) => r.confidence === 'possible'), label).toBe(true);
+        break;
+    }
+    // Theorem 1: a well-typed kernel has only confirmed alarms
+    if (k.wellTyped) expect(k.races.every((r) => r.confidence === 'confirmed'), label).toBe(true);
+  }
+}

@@ -1,0 +1,232 @@
+import { describe, expect, it } from 'vitest';
+import { and, cmp, eq, not, num, op, or, tvar, type Formula } from '../../src/encode/term.js';
+import { applyArith, evalFormula, evalTerm } from '../../src/encode/evaluate.js';
+import { chooseEncoding, printFormula, printScript, printTerm, type Declaration, type Encoding } from '../../src/encode/smtlib.js';
+import { check } from '../../src/solve/z3.js';
+import { parseProgram } from '../../src/syntax/parse.js';
+import { wellFormednessErrors } from '../../src/names/check.js';
+import { inferMap } from '../../src/map/infer.js';
+import { verifyKernel } from '../../src/verify/verify.js';
+import type { KernelResult } from '../../src/verify/result.js';
+import { loopValues, type LoopShape } from '../../src/semantics/loops.js';
+
+const x = tvar('x');
+const y = tvar('y');
+const decls = (bits = 8): Declaration[] => [
+  { name: 'x', bits },
+  { name: 'y', bits },
+];
+const logicOf = (...fs: Formula[]): string => chooseEncoding(decls(), fs).logic;
+const INT: Encoding = { logic: 'QF_NIA', width: null };
+const BV: Encoding = { logic: 'QF_BV', width: 20 };
+
+async function solve(fs: readonly Formula[], enc: Encoding = chooseEncoding(decls(), fs)): Promise<string> {
+  const verdict = await check(printScript(decls(), fs, enc), 10_000);
+  if (verdict.status === 'sat') {
+    // the model satisfies the formulas under the language's semantics
+    const value = (n: string): bigint => verdict.model.get(n) ?? 0n;
+    for (const f of fs) expect(evalFormula(f, value), printFormula(f, enc)).toBe(true);
+  }
+  return verdict.status;
+}
+
+describe('chooseEncoding', () => {
+  it('picks QF_LIA for linear arithmetic', () => {
+    expect(logicOf(eq(op('*', x, num(2)), y))).toBe('QF_LIA');
+    expect(logicOf(cmp('<', op('+', x, y), num(3)), eq(op('-', x, y), num(0)))).toBe('QF_LIA');
+    expect(logicOf(eq(op('/', x, num(4)), op('%', y, num(3))))).toBe('QF_LIA');
+    expect(chooseEncoding(decls(), [eq(x, y)]).width).toBeNull();
+  });
+
+  it('picks QF_NIA for a product, quotient or remainder of variables', () => {
+    expect(logicOf(eq(op('*', x, y), num(6)))).toBe('QF_NIA');
+    expect(logicOf(eq(op('/', x, y), num(6)))).toBe('QF_NIA');
+    expect(logicOf(eq(op('%', x, y), num(6)))).toBe('QF_NIA');
+    expect(logicOf(eq(x, num(1)), not(eq(op('*', x, y), num(6))))).toBe('QF_NIA');
+  });
+
+  it('picks QF_BV for xor, or, and a mask that is not 2^k - 1', () => {
+    expect(logicOf(eq(op('^', x, y), num(0)))).toBe('QF_BV');
+    expect(logicOf(eq(op('|', x, num(1)), y))).toBe('QF_BV');
+    expect(logicOf(eq(op('&', x, num(6)), y))).toBe('QF_BV');
+    expect(logicOf(eq(op('&', x, y), num(0)))).toBe('QF_BV');
+    expect(logicOf(eq(op('<<', x, y), num(8)))).toBe('QF_BV');
+  });
+
+  it('keeps x & 7 and x << 3, x >> 3 over the integers', () => {
+    expect(logicOf(eq(op('&', x, num(7)), y))).toBe('QF_LIA');
+    expect(logicOf(eq(op('&', num(15), x), y))).toBe('QF_LIA');
+    expect(logicOf(eq(op('<<', x, num(3)), y))).toBe('QF_LIA');
+    expect(logicOf(eq(op('>>', x, num(3)), y))).toBe('QF_LIA');
+    expect(printTerm(op('&', x, num(7)), INT)).toBe('(mod x 8)');
+    expect(printTerm(op('<<', x, num(3)), INT)).toBe('(* x 8)');
+    expect(printTerm(op('>>', x, num(3)), INT)).toBe('(div x 8)');
+  });
+
+  it('sizes bit-vectors from the variables and operations so nothing wraps', () => {
+    const enc = chooseEncoding(decls(8), [eq(op('^', op('*', x, y), num(1)), num(0))]);
+    expect(enc.logic).toBe('QF_BV');
+    // x * y needs 16 bits, plus a spare one
+    expect(enc.width).toBeGreaterThanOrEqual(17);
+  });
+});
+
+describe('evaluate: the language semantics', () => {
+  it('truncates subtraction, divides by 0 to 0, leaves x % 0 = x', () => {
+    expect(applyArith('-', 3n, 5n)).toBe(0n);
+    expect(applyArith('-', 5n, 3n)).toBe(2n);
+    expect(applyArith('/', 7n, 0n)).toBe(0n);
+    expect(applyArith('%', 7n, 0n)).toBe(7n);
+    expect(applyArith('/', 7n, 2n)).toBe(3n);
+    expect(applyArith('%', 7n, 3n)).toBe(1n);
+    expect(applyArith('<<', 3n, 4n)).toBe(48n);
+    expect(applyArith('>>', 49n, 4n)).toBe(3n);
+    expect(applyArith('&', 12n, 10n)).toBe(8n);
+    expect(applyArith('|', 12n, 10n)).toBe(14n);
+    expect(applyArith('^', 12n, 10n)).toBe(6n);
+  });
+
+  it('evaluates terms and formulas on a valuation', () => {
+    const v = (n: string): bigint => (n === 'x' ? 3n : 5n);
+    expect(evalTerm(op('-', x, y), v)).toBe(0n);
+    expect(evalTerm(op('/', y, op('-', x, y)), v)).toBe(0n);
+    expect(evalTerm(op('%', y, op('-', x, y)), v)).toBe(5n);
+    expect(evalTerm({ k: 'ite', c: cmp('<', x, y), a: num(1), b: num(2) }, v)).toBe(1n);
+    expect(evalFormula(and([cmp('<', x, y), not(eq(x, y)), or([eq(x, num(0)), cmp('>=', y, num(5))])]), v)).toBe(true);
+    expect(evalFormula(cmp('!=', op('-', x, y), num(0)), v)).toBe(false);
+  });
+
+  it('computes constant operations when building terms', () => {
+    expect(op('-', num(2), num(5))).toEqual(num(0));
+    expect(op('/', num(2), num(0))).toEqual(num(0));
+    expect(op('%', num(9), num(0))).toEqual(num(9));
+    expect(op('+', x, num(0))).toEqual(x);
+    expect(op('*', x, num(0))).toEqual(num(0));
+    expect(cmp('<=', x, x)).toEqual({ k: 'const', v: true });
+    expect(and([eq(x, y), { k: 'const', v: false }])).toEqual({ k: 'const', v: false });
+  });
+});
+
+describe('SMT-LIB scripts in Z3', () => {
+  it('prints the integer encoding of truncated subtraction and division by a variable', () => {
+    expect(printTerm(op('-', x, y), INT)).toBe('(ite (<= y x) (- x y) 0)');
+    expect(printTerm(op('/', x, y), INT)).toBe('(ite (= y 0) 0 (div x y))');
+    expect(printTerm(op('%', x, y), INT)).toBe('(ite (= y 0) x (mod x y))');
+  });
+
+  it('declares every variable as a natural below its bound', async () => {
+    const script = printScript(decls(4), [cmp('>=', x, num(16))], { logic: 'QF_LIA', width: null });
+    expect(script).toContain('(declare-const x Int)');
+    expect(script).toContain('(assert (and (<= 0 x) (< x 16)))');
+    expect((await check(script, 10_000)).status).toBe('unsat');
+  });
+
+  it('answers sat and unsat for tiny formulas, with a model that satisfies them', async () => {
+    expect(await solve([eq(op('+', x, y), num(7)), cmp('<', x, y)])).toBe('sat');
+    expect(await solve([eq(op('*', x, num(2)), num(7))])).toBe('unsat');
+    expect(await solve([eq(op('*', x, y), num(12)), cmp('>', x, y), cmp('>', y, num(1))])).toBe('sat');
+    expect(await solve([eq(op('^', x, y), num(0)), not(eq(x, y))])).toBe('unsat');
+    expect(await solve([eq(op('^', x, y), num(5)), cmp('>', x, num(8))])).toBe('sat');
+    expect(await solve([eq(op('&', x, num(7)), num(5)), cmp('<', x, num(8)), not(eq(x, num(5)))])).toBe('unsat');
+  });
+
+  const agree: [string, Formula[], 'sat' | 'unsat'][] = [
+    ['x - y = 0 with x < y (truncated)', [eq(op('-', x, y), num(0)), cmp('<', x, y)], 'sat'],
+    ['(x - y) + y = x with x < y', [eq(op('+', op('-', x, y), y), x), cmp('<', x, y)], 'unsat'],
+    ['x / 0 != 0', [not(eq(op('/', x, num(0)), num(0)))], 'unsat'],
+    ['x / y != 0 with y = 0', [not(eq(op('/', x, y), num(0))), eq(y, num(0))], 'unsat'],
+    ['x % y != x with y = 0', [not(eq(op('%', x, y), x)), eq(y, num(0))], 'unsat'],
+    ['x % y = 3 with y = 5, x > 10', [eq(op('%', x, y), num(3)), eq(y, num(5)), cmp('>', x, num(10))], 'sat'],
+    ['x << 3 = 24 with x != 3', [eq(op('<<', x, num(3)), num(24)), not(eq(x, num(3)))], 'unsat'],
+    ['x >> 1 = 3 with x not 6 or 7', [eq(op('>>', x, num(1)), num(3)), not(eq(x, num(6))), not(eq(x, num(7)))], 'unsat'],
+    ['x & 7 = x % 8', [not(eq(op('&', x, num(7)), op('%', x, num(8))))], 'unsat'],
+    ['x * y = 12, x > y > 1', [eq(op('*', x, y), num(12)), cmp('>', x, y), cmp('>', y, num(1))], 'sat'],
+  ];
+  it.each(agree)('integer and bit-vector encodings agree: %s', async (_name, fs, expected) => {
+    expect(await solve(fs, INT)).toBe(expected);
+    expect(await solve(fs, BV)).toBe(expected);
+  });
+});
+
+// --- loop membership, end to end --------------------------------------------------
+
+async function verify(text: string, params: Record<string, number> = {}): Promise<KernelResult> {
+  const program = parseProgram('t.bcu', text);
+  expect(wellFormednessErrors(program)).toEqual([]);
+  const map = inferMap(program.file, program.kernels[0]!);
+  return verifyKernel(map, {
+    launch: { params: new Map(Object.entries(params).map(([k, v]) => [k, BigInt(v)])), blockDim: null, gridDim: null },
+    timeoutMs: 10_000,
+    maxRaces: 4,
+  });
+}
+
+/** Thread 0 writes A[i] for each i the loop visits; every other thread reads A[probe]. */
+const probeKernel = (range: string, probe: number): string =>
+  `kernel k(N, M, S) { shared A; for i in ${range} { if (tid = 0) { A[i] := 1 } else { let v = A[${probe}] in skip } } }`;
+
+interface LoopCase {
+  readonly name: string;
+  readonly literal: string;
+  readonly symbolic: string;
+  readonly shape: LoopShape;
+  /** values to probe: some visited, some not */
+  readonly probes: readonly number[];
+}
+
+const LOOPS: readonly LoopCase[] = [
+  { name: 'up', literal: '2..7', symbolic: 'N..M', shape: { direction: 'up', op: '+', amount: 1n, from: 2n, to: 7n }, probes: [1, 2, 6, 7] },
+  { name: 'step + k', literal: '2..11 step + 3', symbolic: 'N..M step + S', shape: { direction: 'up', op: '+', amount: 3n, from: 2n, to: 11n }, probes: [8, 7, 11] },
+  { name: 'step * k', literal: '1..10 step * 3', symbolic: 'N..M step * S', shape: { direction: 'up', op: '*', amount: 3n, from: 1n, to: 10n }, probes: [9, 8, 6] },
+  { name: 'downto', literal: '7 downto 3', symbolic: 'N downto M', shape: { direction: 'down', op: '-', amount: 1n, from: 7n, to: 3n }, probes: [3, 2, 8] },
+  { name: 'step - k', literal: '10 downto 2 step - 3', symbolic: 'N downto M step - S', shape: { direction: 'down', op: '-', amount: 3n, from: 10n, to: 2n }, probes: [4, 1, 5] },
+  { name: 'step / k', literal: '20 downto 3 step / 2', symbolic: 'N downto M step / S', shape: { direction: 'down', op: '/', amount: 2n, from: 20n, to: 3n }, probes: [5, 4, 2] },
+];
+
+describe('loop membership is exact', () => {
+  it('agrees with the interpreter on the example values', () => {
+    const visited = (c: LoopCase): bigint[] => [...loopValues(c.shape, 100).values];
+    expect(LOOPS.map(visited)).toEqual([[2n, 3n, 4n, 5n, 6n], [2n, 5n, 8n], [1n, 3n, 9n], [7n, 6n, 5n, 4n, 3n], [10n, 7n, 4n], [20n, 10n, 5n]]);
+  });
+
+  it('races on A[9] for `for i in 1..10 step * 3` but not on A[8]', async () => {
+    const racy = await verify(probeKernel('1..10 step * 3', 9));
+    expect(racy.status).toBe('racy');
+    const [race] = racy.races;
+    expect(race!.index).toEqual([9n]);
+    const writer = race!.witness.threads.find((t) => t.threadIdx[0] === 0n);
+    expect(writer?.locals.get('i')).toBe(9n);
+    expect((await verify(probeKernel('1..10 step * 3', 8))).status).toBe('drf');
+  });
+
+  for (const c of LOOPS) {
+    const visited = new Set(loopValues(c.shape, 100).values.map(Number));
+    for (const probe of c.probes) {
+      const expected = visited.has(probe) ? 'racy' : 'drf';
+      it(`${c.name}: probe ${probe} is ${expected} (literal bounds and fixed parameters)`, async () => {
+        const literal = await verify(probeKernel(c.literal, probe));
+        expect(literal.status).toBe(expected);
+        expect(literal.unknowns).toEqual([]);
+        const fixed = await verify(probeKernel(c.symbolic, probe), { N: Number(c.shape.from), M: Number(c.shape.to), S: Number(c.shape.amount) });
+        expect(fixed.status).toBe(expected);
+        if (expected === 'racy') {
+          const race = fixed.races[0]!;
+          expect(race.index).toEqual([BigInt(probe)]);
+          expect(race.witness.parameters.get('N')).toBe(c.shape.from);
+          expect(race.witness.parameters.get('S')).toBe(c.shape.amount);
+        }
+      });
+    }
+  }
+
+  it('visits 0 forever once a downward loop with bound 0 reaches it (truncated subtraction)', async () => {
+    expect((await verify(probeKernel('10 downto 0 step - 3', 0))).status).toBe('racy');
+    expect((await verify(probeKernel('10 downto 0 step - 3', 2))).status).toBe('drf');
+    expect((await verify(probeKernel('20 downto 0 step / 2', 0))).status).toBe('racy');
+  });
+
+  it('visits nothing for an empty range', async () => {
+    expect((await verify(probeKernel('5..5', 5))).status).toBe('drf');
+    expect((await verify(probeKernel('2 downto 5', 2))).status).toBe('drf');
+  });
+});

@@ -1,0 +1,46 @@
+// Bugs found by the stage tests, each kept as the kernel that showed it.
+import { describe, expect, it } from 'vitest';
+import { verifyText } from '../../src/verify/pipeline.js';
+import type { KernelResult } from '../../src/verify/result.js';
+
+async function verify(text: string, params: Record<string, number> = {}): Promise<KernelResult> {
+  const r = await verifyText('t.bcu', text, {
+    launch: { params: new Map(Object.entries(params).map(([k, v]) => [k, BigInt(v)])), blockDim: null, gridDim: null },
+    timeoutMs: 10_000,
+    maxRaces: 10,
+  });
+  if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
+  return r.kernels[0]!;
+}
+
+describe('regressions', () => {
+  it('a pure let does not outlive its block: a later loop variable of the same name is not inlined', async () => {
+    const r = await verify('kernel k() { shared A; if (tid < 1) { let x = tid in skip }; for x in 0..2 { A[x] := 1 } }');
+    expect(r.status).toBe('racy');
+    expect(r.races[0]!.kind).toBe('write-write');
+  });
+
+  it('a later read-bound local of the same name is data-dependent, not the earlier let', async () => {
+    const r = await verify('kernel k(N) { shared A; if (N < 1) { let x = 5 in skip } else { let x = A[0] in A[x] := 1 } }');
+    expect(r.wellTyped).toBe(false);
+    expect(r.status).toBe('racy');
+    expect(r.races.every((race) => race.confidence === 'possible')).toBe(true);
+  });
+
+  it('a loop variable is not mistaken for a later read of the same name', async () => {
+    const r = await verify('kernel k() { shared A; for v in 0..2 { if (v = tid) { skip } }; let v = A[0] in A[1] := v }');
+    expect(r.wellTyped).toBe(true);
+    expect(r.races.length).toBeGreaterThan(0);
+    expect(r.races.every((race) => race.confidence === 'confirmed')).toBe(true);
+  });
+
+  it("a witness shows the loop variable of the access's own iteration", async () => {
+    const r = await verify('kernel k(N) { shared A; for i in 0..N { A[i] := tid; sync; let v = A[i + 1] in skip } }', { N: 2 });
+    const race = r.races.find((x) => x.kind === 'read-write')!;
+    expect(race.index).toEqual([1n]);
+    for (const [t, site] of race.accesses.entries()) {
+      // the write of A[1] is in iteration 1, the read of A[1] in iteration 0
+      expect(race.witness.threads[t]!.locals.get('i')).toBe(site.mode === 'write' ? 1n : 0n);
+    }
+  });
+});
