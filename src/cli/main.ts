@@ -10,20 +10,29 @@ import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import type { Launch } from '../encode/query.js';
-import { EncodingLimit, printScript, symbol } from '../encode/smtlib.js';
+import { EncodingLimit, printScript } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
 import { showMap } from '../map/print.js';
 import { showPhases } from '../phases/print.js';
 import { parseProgram } from '../syntax/parse.js';
-import { checkedKernels, type FileResult } from '../verify/pipeline.js';
-import { DEFAULT_TIMEOUT_MS, divergenceQueries, phasesOf, raceQueries, verifyKernel } from '../verify/verify.js';
+import type { FileResult } from '../verify/pipeline.js';
+import { DEFAULT_TIMEOUT_MS, divergenceQueries, phasesOf, raceQueries } from '../verify/verify.js';
 import type { KernelResult } from '../verify/result.js';
 import type { Query } from '../encode/query.js';
 import { colourWanted, colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
 import { textReport } from '../report/text.js';
 import { reportJson } from '../report/json.js';
+import { sarifLog } from '../report/sarif.js';
 import { violationText } from '../report/describe.js';
 import { runCommand } from './run.js';
+import { checkedSafely } from './batch.js';
+import { writtenQueryFiles } from './smt-out.js';
+import { standaloneScript } from '../solve/script.js';
+import { verifiedFiles, type Progress } from './jobs.js';
+import { SOLVER_NAMES, solverOf, type SolverChoice, type SolverName } from '../solve/solver.js';
+import { SolverUnavailable } from '../solve/process.js';
+import { commandWords } from '../solve/command.js';
+import { fixCommand } from './fix.js';
 import { EXIT_BAD_INPUT, EXIT_DRF, verifyExitCode } from './exit.js';
 import { UsageError, collect, dimOf, inputFiles, launchFor, naturalOf, paramsOf } from './options.js';
 
@@ -33,6 +42,8 @@ export interface CliIO {
   /** colour the text output (a terminal, NO_COLOR unset) */
   readonly colour: boolean;
   readonly env: NodeJS.ProcessEnv;
+  /** show how far a long run is on stderr (a terminal) */
+  readonly progress?: boolean;
 }
 
 export interface CliResult {
@@ -52,8 +63,23 @@ interface LaunchFlags {
 
 interface VerifyFlags extends LaunchFlags {
   json?: boolean;
+  sarif?: boolean;
+  barriers?: boolean;
+  replay?: boolean;
   timeout: string;
   maxRaces: string;
+  jobs: string;
+  solver?: SolverName;
+  solverCmd?: string;
+}
+
+interface FixFlags extends LaunchFlags {
+  output?: string;
+  timeout: string;
+}
+
+interface SmtFlags extends LaunchFlags {
+  out?: string;
 }
 
 interface InferFlags {
@@ -100,7 +126,7 @@ async function loaded(args: readonly string[], kernel: string | undefined): Prom
   const names: string[] = [];
   for (const path of await inputFiles(args)) {
     const text = await textOf(path);
-    const checked = checkedKernels(path, text, kernel);
+    const checked = checkedSafely(path, text, kernel ?? null);
     if (!checked.ok) {
       failed.push({ ok: false, path, diagnostics: checked.diagnostics });
       order.push({ path, maps: null });
@@ -141,27 +167,68 @@ function launchOf(flags: LaunchFlags, kernels: readonly KernelMap[]): Launch {
 async function verifyCommand(args: readonly string[], flags: VerifyFlags, io: CliIO): Promise<number> {
   const timeoutMs = naturalOf(flags.timeout, '--timeout', 1);
   const maxRaces = naturalOf(flags.maxRaces, '--max-races', 1);
+  const jobs = naturalOf(flags.jobs, '--jobs', 1);
+  const solver = await solverChoiceOf(flags);
   const input = await loaded(args, flags.kernel);
   const launch = launchOf(flags, input.kernels);
-  const launches = new Map<KernelResult, Launch>();
-  const files: FileResult[] = [];
-  for (const entry of input.order) {
-    if (entry.maps === null) {
-      files.push(input.failed.find((f) => f.path === entry.path)!);
-      continue;
-    }
-    const kernels: KernelResult[] = [];
-    for (const map of entry.maps) {
-      const own = launchFor(map.params, launch);
-      const result = await verifyKernel(map, { launch: own, timeoutMs, maxRaces });
-      launches.set(result, own);
-      kernels.push(result);
-    }
-    files.push({ ok: true, path: entry.path, kernels });
-  }
+  const job = { kernel: flags.kernel ?? null, launch, timeoutMs, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true };
+  const toVerify = input.order.filter((entry) => entry.maps !== null);
+  const outcomes = await verifiedFiles(toVerify.map((entry) => ({ ...job, path: entry.path })), jobs, progressOf(io));
+  let next = 0;
+  const files = input.order.map((entry) => (entry.maps === null ? input.failed.find((f) => f.path === entry.path)! : outcomes[next++]!.file));
+  const replayFailures = outcomes.flatMap((o) => o.replayFailures);
+  const launches = launchesOf(input.order, files, launch);
   if (flags.json) io.out(`${JSON.stringify(reportJson(files), null, 2)}\n`);
+  else if (flags.sarif) io.out(`${JSON.stringify(sarifLog(files, { version: version(), launchOf: (r) => launches.get(r) ?? null }), null, 2)}\n`);
   else io.out(textReport(files, { colour: io.colour, launchOf: (r) => launches.get(r) ?? null }));
+  // a confirmed alarm the interpreter does not reproduce is a verifier bug, not a verdict
+  if (replayFailures.length > 0) {
+    const c = colorsOf(io.colour);
+    for (const f of replayFailures) io.err(`${c.bold(c.red('internal error'))}: ${f}\n`);
+    io.err(`${c.bold(c.green('hint'))}: this is a bug in faial-ts; please report it with the input file\n`);
+    return EXIT_BAD_INPUT;
+  }
   return verifyExitCode(files);
+}
+
+/** The launch facts that concern each kernel result, as the text report names them. */
+function launchesOf(order: Loaded['order'], files: readonly FileResult[], launch: Launch): Map<KernelResult, Launch> {
+  const launches = new Map<KernelResult, Launch>();
+  order.forEach((entry, i) => {
+    const file = files[i]!;
+    if (!file.ok) return;
+    for (const r of file.kernels) {
+      const map = entry.maps?.find((m) => m.name === r.kernel);
+      if (map !== undefined) launches.set(r, launchFor(map.params, launch));
+    }
+  });
+  return launches;
+}
+
+/** A line on stderr that says how far a run of many files is, rewritten in place; erased at the end. */
+function progressOf(io: CliIO): Progress {
+  if (io.progress !== true) return () => undefined;
+  return (done, total, path) => {
+    if (total > 1) io.err(done === total ? '\r\u001b[K' : `\r\u001b[K${done}/${total} files verified (last: ${path})`);
+  };
+}
+
+/** The solver the flags name; a solver binary that cannot be started is a usage error, found before any work. */
+async function solverChoiceOf(flags: VerifyFlags): Promise<SolverChoice> {
+  if (flags.solverCmd !== undefined && commandWords(flags.solverCmd).length === 0) throw new UsageError('--solver-cmd: the command is empty');
+  const choice: SolverChoice = flags.solverCmd !== undefined ? { kind: 'command', command: flags.solverCmd } : { kind: flags.solver ?? 'z3-wasm' };
+  if (choice.kind === 'z3-wasm') return choice;
+  const probe = await solverOf(choice)
+    .check('(declare-const x Int)\n(assert (= x 1))', 10_000)
+    .catch((e: unknown) => {
+      if (e instanceof SolverUnavailable) throw new UsageError(e.message, [choice.kind === 'command' ? 'check the command of --solver-cmd' : `install it: apt-get install -y ${choice.kind}`]);
+      throw e;
+    });
+  if (probe.status !== 'sat' || probe.model.get('x') !== 1n) {
+    const said = probe.status === 'unknown' ? probe.reason : probe.status;
+    throw new UsageError(`the solver ${solverOf(choice).name} does not answer SMT-LIB as expected (${said})`, ['it must read an SMT-LIB 2 script and answer check-sat and get-value']);
+  }
+  return choice;
 }
 
 async function inferCommand(file: string, flags: InferFlags, io: CliIO): Promise<number> {
@@ -186,20 +253,20 @@ async function inferCommand(file: string, flags: InferFlags, io: CliIO): Promise
 
 /** One query as a standalone SMT-LIB 2 script that asks for its model. */
 export function queryScript(q: Query): string {
-  const names = q.declarations.map((d) => symbol(d.name));
-  return [
-    `; query ${q.id}`,
-    printScript(q.declarations, q.assertions, q.encoding),
-    '(check-sat)',
-    ...(names.length === 0 ? [] : [`(get-value (${names.join(' ')}))`]),
-  ].join('\n');
+  return `; query ${q.id}\n${standaloneScript(printScript(q.declarations, q.assertions, q.encoding))}`;
 }
 
-async function smtCommand(file: string, flags: LaunchFlags, io: CliIO): Promise<number> {
+async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Promise<number> {
   const input = await loaded([file], flags.kernel);
   for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
   const launch = launchOf(flags, input.kernels);
+  if (flags.out !== undefined) {
+    const written = await writtenQueryFiles(input.kernels, launch, flags.out);
+    for (const s of written.skipped) io.err(`warning: ${s}\n`);
+    io.out(written.files.map((f) => `${f}\n`).join(''));
+    return EXIT_DRF;
+  }
   const scripts: string[] = [];
   for (const map of input.kernels) {
     const own = launchFor(map.params, launch);
@@ -216,6 +283,16 @@ async function smtCommand(file: string, flags: LaunchFlags, io: CliIO): Promise<
   // (reset) between scripts keeps the whole output runnable as one file too.
   io.out(`${scripts.join('\n(reset)\n')}\n`);
   return EXIT_DRF;
+}
+
+async function fixSubcommand(file: string, flags: FixFlags, io: CliIO): Promise<number> {
+  const timeoutMs = naturalOf(flags.timeout, '--timeout', 1);
+  const launch = launchOf(flags, (await loaded([file], flags.kernel)).kernels);
+  return fixCommand(
+    file,
+    { ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }), launch, timeoutMs, ...(flags.output === undefined ? {} : { output: flags.output }) },
+    io,
+  );
 }
 
 async function runSubcommand(args: readonly string[], flags: RunFlags, io: CliIO): Promise<number> {
@@ -257,9 +334,15 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
       .description('prove kernels data-race free, or report races and barrier divergences with witnesses')
       .argument('<FILE...>', '.bcu files or directories (every .bcu below, sorted)'),
   )
-    .option('--json', 'print a JSON report instead of text')
+    .addOption(new Option('--json', 'print a JSON report instead of text').conflicts('sarif'))
+    .option('--sarif', 'print a SARIF 2.1.0 log instead of text (for code-scanning services)')
+    .option('--barriers', 'also prove, for each barrier of a DRF kernel, whether removing it keeps the kernel DRF (redundant barriers are warnings)')
+    .option('--replay', 'run the witness of every confirmed alarm with the interpreter (made small first if needed) and mark it replayed')
     .option('--timeout <MS>', 'solver timeout per query, in milliseconds', String(DEFAULT_TIMEOUT_MS))
     .option('--max-races <N>', 'stop after N races per kernel', String(DEFAULT_MAX_RACES))
+    .option('--jobs <N>', 'verify N files at a time, each in a worker process', '1')
+    .addOption(new Option('--solver <NAME>', 'the SMT solver: z3-wasm (built in), or the z3 or cvc5 binary').choices(SOLVER_NAMES))
+    .addOption(new Option('--solver-cmd <COMMAND>', 'any SMT-LIB 2 solver: the script on stdin, or in a file where an argument is {file}').conflicts('solver'))
     .addHelpText('after', '\nExit codes: 0 every kernel DRF, 1 a race or divergence, 2 bad input or usage, 3 no alarm but something not proved.')
     .action(async (files: string[], flags: VerifyFlags) => setExit(await verifyCommand(files, flags, io)));
 
@@ -276,7 +359,20 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
       .command('smt')
       .description('print every solver query as a standalone SMT-LIB 2 script')
       .argument('<FILE>', '.bcu file'),
-  ).action(async (file: string, flags: LaunchFlags) => setExit(await smtCommand(file, flags, io)));
+  )
+    .option('--out <DIR>', 'write one .smt2 file per query into DIR (also the loop checks of the phase split) and list them')
+    .action(async (file: string, flags: SmtFlags) => setExit(await smtCommand(file, flags, io)));
+
+  withLaunchOptions(
+    root
+      .command('fix')
+      .description('repair a racy kernel with one inserted barrier, proved DRF by the verifier; print the change as a unified diff')
+      .argument('<FILE>', '.bcu file'),
+  )
+    .option('-o, --output <OUT>', 'write the repaired file to OUT')
+    .option('--timeout <MS>', 'solver timeout per query, in milliseconds', String(DEFAULT_TIMEOUT_MS))
+    .addHelpText('after', '\nExit codes (for the kernels as repaired): 0 every kernel DRF, 1 a race or divergence left, 2 bad input or usage, 3 something not proved.')
+    .action(async (file: string, flags: FixFlags) => setExit(await fixSubcommand(file, flags, io)));
 
   withLaunchOptions(
     root
@@ -345,6 +441,7 @@ export function main(argv: string[]): void {
     err: (t) => void process.stderr.write(t),
     colour: colourWanted(process.stdout),
     env: process.env,
+    progress: process.stderr.isTTY === true,
   };
   runCli(argv, io).then(
     (code) => {

@@ -1,52 +1,10 @@
 /**
- * Terms and formulas computed on natural numbers, the language's semantics:
- * used to read a solver's model back into source values and to check that a
- * witness really satisfies its query.
+ * Terms and formulas computed on natural numbers with the interpreter's
+ * arithmetic: used to read a solver's model back into source values and to
+ * check that a witness really satisfies its query.
  */
-import type { ArithOp, CmpOp } from '../syntax/ast.js';
+import { applyArith, applyCmp } from '../semantics/values.js';
 import type { Formula, Term } from './term.js';
-
-export function applyArith(op: ArithOp, a: bigint, b: bigint): bigint {
-  switch (op) {
-    case '+':
-      return a + b;
-    case '-':
-      return a >= b ? a - b : 0n;
-    case '*':
-      return a * b;
-    case '/':
-      return b === 0n ? 0n : a / b;
-    case '%':
-      return b === 0n ? a : a % b;
-    case '<<':
-      return a << b;
-    case '>>':
-      return a >> b;
-    case '&':
-      return a & b;
-    case '|':
-      return a | b;
-    case '^':
-      return a ^ b;
-  }
-}
-
-export function applyCmp(op: CmpOp, a: bigint, b: bigint): boolean {
-  switch (op) {
-    case '==':
-      return a === b;
-    case '!=':
-      return a !== b;
-    case '<':
-      return a < b;
-    case '<=':
-      return a <= b;
-    case '>':
-      return a > b;
-    case '>=':
-      return a >= b;
-  }
-}
 
 export type Valuation = (name: string) => bigint;
 

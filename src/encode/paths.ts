@@ -6,7 +6,7 @@
 import type { BExpr } from '../syntax/ast.js';
 import { bexprVars, exprVars } from '../syntax/exprs.js';
 import type { Access, Range, SyncSite } from '../map/map.js';
-import type { Code, Relation } from '../phases/code.js';
+import { codeChildren, type Code, type Relation } from '../phases/code.js';
 import { assertNever } from '../util/assert.js';
 
 export type Step =
@@ -78,55 +78,14 @@ export function pointsOf(code: Code, rest: 'with-rest' | 'without-rest'): Point[
 
 /** Names bound by shared binders anywhere in the code. */
 export function sharedVars(code: Code, out: Set<string> = new Set()): Set<string> {
-  switch (code.kind) {
-    case 'bind':
-      out.add(code.var);
-      return sharedVars(code.body, out);
-    case 'seq':
-      code.items.forEach((i) => sharedVars(i, out));
-      return out;
-    case 'choice':
-      code.options.forEach((i) => sharedVars(i, out));
-      return out;
-    case 'if':
-      sharedVars(code.then, out);
-      return sharedVars(code.else, out);
-    case 'loop':
-      return sharedVars(code.body, out);
-    case 'skip':
-    case 'access':
-    case 'assume':
-    case 'empty':
-    case 'mark':
-    case 'erased':
-      return out;
-    default:
-      return assertNever(code);
-  }
+  if (code.kind === 'bind') out.add(code.var);
+  for (const child of codeChildren(code)) sharedVars(child, out);
+  return out;
 }
 
+/** The loops whose barriers were erased, anywhere in the code. */
 export function containsErased(code: Code): { span: { start: number; end: number } }[] {
-  switch (code.kind) {
-    case 'erased':
-      return [code];
-    case 'seq':
-      return code.items.flatMap(containsErased);
-    case 'choice':
-      return code.options.flatMap(containsErased);
-    case 'if':
-      return [...containsErased(code.then), ...containsErased(code.else)];
-    case 'loop':
-    case 'bind':
-      return containsErased(code.body);
-    case 'skip':
-    case 'access':
-    case 'assume':
-    case 'empty':
-    case 'mark':
-      return [];
-    default:
-      return assertNever(code);
-  }
+  return code.kind === 'erased' ? [code] : codeChildren(code).flatMap(containsErased);
 }
 
 function rangeVars(r: Range, out: Set<string>): void {
@@ -137,38 +96,9 @@ function rangeVars(r: Range, out: Set<string>): void {
 
 /** Variables that decide whether code runs to its end (the indices it accesses do not). */
 function codeVars(c: Code, out: Set<string>): void {
-  switch (c.kind) {
-    case 'access':
-      return;
-    case 'seq':
-      c.items.forEach((i) => codeVars(i, out));
-      return;
-    case 'choice':
-      c.options.forEach((i) => codeVars(i, out));
-      return;
-    case 'if':
-      bexprVars(c.cond, out);
-      codeVars(c.then, out);
-      codeVars(c.else, out);
-      return;
-    case 'loop':
-    case 'bind':
-      rangeVars(c.range, out);
-      codeVars(c.body, out);
-      return;
-    case 'assume':
-      bexprVars(c.cond, out);
-      return;
-    case 'empty':
-      rangeVars(c.range, out);
-      return;
-    case 'skip':
-    case 'mark':
-    case 'erased':
-      return;
-    default:
-      return assertNever(c);
-  }
+  if (c.kind === 'if' || c.kind === 'assume') bexprVars(c.cond, out);
+  if (c.kind === 'loop' || c.kind === 'bind' || c.kind === 'empty') rangeVars(c.range, out);
+  for (const child of codeChildren(c)) codeVars(child, out);
 }
 
 /** Every source variable that decides whether, and where, the point's access happens. */

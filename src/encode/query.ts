@@ -86,7 +86,17 @@ class Builder {
     readonly map: KernelMap,
     readonly vars: ReadonlyMap<string, VarInfo>,
     readonly shared: ReadonlySet<string>,
+    readonly launch: Launch,
   ) {}
+
+  /**
+   * A dimension is a variable when the kernel mentions it or the command line
+   * fixes it; otherwise it is 1 (spec §5), and so is its thread coordinate 0.
+   */
+  private isVariable(kind: 'blockDim' | 'gridDim', axis: Axis): boolean {
+    const given = kind === 'blockDim' ? this.launch.blockDim : this.launch.gridDim;
+    return this.map.symbolicDims.has(`${kind}.${axis}`) || given !== null;
+  }
 
   declare(name: string, bits: number, role: VarRole): Term {
     if (!this.declarations.has(name)) {
@@ -102,12 +112,12 @@ class Builder {
 
   dim(kind: 'blockDim' | 'gridDim', axis: Axis): Term {
     const name = `${kind}.${axis}` as const;
-    return this.map.symbolicDims.has(name) ? this.declare(name, INPUT_BITS, { role: 'dim', source: name }) : num(1);
+    return this.isVariable(kind, axis) ? this.declare(name, INPUT_BITS, { role: 'dim', source: name }) : num(1);
   }
 
   threadId(kind: 'threadIdx' | 'blockIdx', axis: Axis, thread: Thread): Term {
     const dim = kind === 'threadIdx' ? 'blockDim' : 'gridDim';
-    if (!this.map.symbolicDims.has(`${dim}.${axis}`)) return num(0);
+    if (!this.isVariable(dim, axis)) return num(0);
     return this.declare(`t${thread}.${kind}.${axis}`, INPUT_BITS, { role: 'thread', thread, source: `${kind}.${axis}` });
   }
 
@@ -150,8 +160,10 @@ class Builder {
 /** How the variables of one thread at one program point are named. */
 class Scope {
   /**
-   * @param negated the formulas built here will be negated, so they may not
-   * introduce helper variables (an existential under a negation is not one)
+   * @param negated the formulas built here will be negated (thread 2 of a
+   * divergence query), so they may not introduce helper variables (an
+   * existential under a negation is not one) and assumptions in them count
+   * as true (they restrict executions, they do not steer the thread)
    */
   constructor(
     readonly b: Builder,
@@ -342,7 +354,7 @@ class Scope {
         return and([this.relation(x, c.relation, c.range, c.var), this.completes(c.body)]);
       }
       case 'assume':
-        return this.formula(c.cond);
+        return this.negated ? TRUE : this.formula(c.cond);
       case 'empty': {
         const l = this.loop(c.range);
         return not(l.continues(l.from));
@@ -426,7 +438,7 @@ export interface RaceQuerySpec {
 export function raceQuery(spec: RaceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'with-rest').filter((p) => p.target.kind === 'access' && p.target.access.array === spec.array);
   if (!points.some((p) => p.target.kind === 'access' && p.target.access.mode === 'write')) return null;
-  const b = new Builder(spec.map, spec.vars, sharedVars(spec.code));
+  const b = new Builder(spec.map, spec.vars, sharedVars(spec.code), spec.launch);
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level)];
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
   const qpoints: QueryPoint[] = points.map((point, index) => {
@@ -483,20 +495,19 @@ export interface DivergenceQuerySpec {
 
 /**
  * Thread 1 reaches the barrier and thread 2, of the same block, does not, in the
- * same iteration of every loop around it. Thread 2's assumptions on the way
- * hold (an assumption restricts the executions, it does not steer threads).
+ * same iteration of every loop around it. Only control can keep thread 2 away:
+ * an assumption restricts the executions, it does not steer threads, so in
+ * thread 2's (negated) path assumptions count as true; the kernel's top-level
+ * ones hold for both threads anyway.
  */
 export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'without-rest').filter((p) => p.target.kind === 'mark' && p.target.sync.id === spec.sync.id);
   if (points.length === 0) return null;
-  const b = new Builder(spec.map, spec.map.vars, sharedVars(spec.code));
+  const b = new Builder(spec.map, spec.map.vars, sharedVars(spec.code), spec.launch);
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block')];
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const reach = pathOf(new Scope(b, 1, index), point);
-    const other = new Scope(b, 2, index, true);
-    const assumed = point.path.filter((s) => s.kind === 'prefix' && s.code.kind === 'assume');
-    const control = point.path.filter((s) => !(s.kind === 'prefix' && s.code.kind === 'assume'));
-    const missed = and([...assumed.map((s) => other.step(s)), not(and(control.map((s) => other.step(s))))]);
+    const missed = not(pathOf(new Scope(b, 2, index, true), point));
     return { index, point, path: [reach, missed], element: [[], []], locals: [[], []] };
   });
   assertions.push(or(qpoints.map((q) => and([q.path[0], q.path[1]]))));
@@ -526,7 +537,7 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
  * thread speaks for the block.
  */
 export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInfo>, launch: Launch, code: Code): Query {
-  const b = new Builder(map, vars, sharedVars(code));
+  const b = new Builder(map, vars, sharedVars(code), launch);
   const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block')];
   assertions.push(new Scope(b, 1, 0).completes(code));
   return finish(b, {

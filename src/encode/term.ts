@@ -5,7 +5,7 @@
  * bit-vector SMT-LIB; evaluate.ts computes them on a model.
  */
 import type { ArithOp, CmpOp } from '../syntax/ast.js';
-import { applyArith, applyCmp } from './evaluate.js';
+import { applyArith, applyCmp } from '../semantics/values.js';
 
 export type Term =
   | { readonly k: 'num'; readonly v: bigint }

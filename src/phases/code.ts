@@ -8,6 +8,7 @@
 import type { BExpr } from '../syntax/ast.js';
 import type { Span } from '../syntax/source.js';
 import type { Access, Range, SyncSite } from '../map/map.js';
+import { assertNever } from '../util/assert.js';
 
 export type Relation =
   | { readonly kind: 'member' }
@@ -46,4 +47,28 @@ export function seqCode(items: readonly Code[]): Code {
 
 export function isUnreachable(c: Code): boolean {
   return c.kind === 'assume' && c.cond.kind === 'bool' && !c.cond.value;
+}
+
+/** The code directly inside a piece of code. */
+export function codeChildren(c: Code): readonly Code[] {
+  switch (c.kind) {
+    case 'seq':
+      return c.items;
+    case 'choice':
+      return c.options;
+    case 'if':
+      return [c.then, c.else];
+    case 'loop':
+    case 'bind':
+      return [c.body];
+    case 'skip':
+    case 'access':
+    case 'assume':
+    case 'empty':
+    case 'mark':
+    case 'erased':
+      return [];
+    default:
+      return assertNever(c);
+  }
 }

@@ -18,7 +18,7 @@ import type { BExpr } from '../syntax/ast.js';
 import { substBExpr, substExpr } from '../syntax/exprs.js';
 import type { Access, KernelMap, Proto, Range, SyncSite, VarInfo } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
-import { SKIP, UNREACHABLE, seqCode, type Code, type Relation } from './code.js';
+import { SKIP, UNREACHABLE, codeChildren, seqCode, type Code, type Relation } from './code.js';
 
 /** The source name of a variable: copies are named x~N, rebindings x@N. */
 export function sourceName(v: string): string {
@@ -232,32 +232,10 @@ export function codeOf(p: Proto, barriers: 'erase' | 'mark' = 'erase'): Code {
 
 /** Variables bound inside the code: loop and shared variables, and the locals of reads. */
 function codeBinders(c: Code, out: Set<string> = new Set()): Set<string> {
-  switch (c.kind) {
-    case 'access':
-      if (c.access.local !== null) out.add(c.access.local);
-      return out;
-    case 'seq':
-      c.items.forEach((i) => codeBinders(i, out));
-      return out;
-    case 'choice':
-      c.options.forEach((i) => codeBinders(i, out));
-      return out;
-    case 'if':
-      codeBinders(c.then, out);
-      return codeBinders(c.else, out);
-    case 'loop':
-    case 'bind':
-      out.add(c.var);
-      return codeBinders(c.body, out);
-    case 'skip':
-    case 'assume':
-    case 'empty':
-    case 'mark':
-    case 'erased':
-      return out;
-    default:
-      return assertNever(c);
-  }
+  if (c.kind === 'access' && c.access.local !== null) out.add(c.access.local);
+  if (c.kind === 'loop' || c.kind === 'bind') out.add(c.var);
+  for (const child of codeChildren(c)) codeBinders(child, out);
+  return out;
 }
 
 function renameCode(c: Code, renaming: ReadonlyMap<string, string>): Code {

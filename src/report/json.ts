@@ -10,8 +10,9 @@ import * as t from 'io-ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { positionAt, spanText, type SourceFile, type Span } from '../syntax/source.js';
 import type { FileResult } from '../verify/pipeline.js';
-import type { KernelResult, ThreadWitness, Witness } from '../verify/result.js';
+import type { KernelResult, ReplayRecord, ThreadWitness, Witness } from '../verify/result.js';
 import { reasonText } from './describe.js';
+import { barrierReasonText } from './barriers.js';
 import { statusCounts } from './text.js';
 
 interface DecimalBrand {
@@ -52,7 +53,16 @@ export const WitnessJson = t.type({
 
 const Confidence = t.keyof({ confirmed: null, possible: null });
 
-export const RaceJson = t.type({
+/** Present on confirmed alarms when `--replay` asked: whether the interpreter reproduced the witness. */
+const ReplayJson = t.partial({
+  replayed: t.boolean,
+  /** why it did not replay */
+  replayNote: t.string,
+  /** the small witness that was replayed, when the reported one was too large to run */
+  minimisedWitness: WitnessJson,
+});
+
+export const RaceJson = t.intersection([t.type({
   array: t.string,
   kind: t.keyof({ 'write-write': null, 'read-write': null }),
   confidence: Confidence,
@@ -64,7 +74,7 @@ export const RaceJson = t.type({
     t.intersection([t.type({ mode: t.keyof({ read: null, write: null }), text: t.string }), Range]),
   ]),
   witness: WitnessJson,
-});
+}), ReplayJson]);
 
 export const DivergenceJson = t.intersection([
   Range,
@@ -74,7 +84,17 @@ export const DivergenceJson = t.intersection([
     /** threads[0] reaches the barrier, threads[1] does not */
     witness: WitnessJson,
   }),
+  ReplayJson,
 ]);
+
+function replayJson(r: ReplayRecord | undefined): t.TypeOf<typeof ReplayJson> {
+  if (r === undefined) return {};
+  return {
+    replayed: r.replayed,
+    ...(r.note === null ? {} : { replayNote: r.note }),
+    ...(r.minimised === null ? {} : { minimisedWitness: witnessJson(r.minimised.witness, r.minimised.index) }),
+  };
+}
 
 export const ErrorJson = t.intersection([
   Range,
@@ -93,7 +113,12 @@ export const ViolationJson = t.type({
 
 export const StatusJson = t.keyof({ drf: null, racy: null, divergent: null, unknown: null, error: null });
 
-export const KernelJson = t.type({
+/** `--barriers`: what removing each barrier alone does; null when the kernel is not DRF */
+const BarriersJson = t.partial({
+  barriers: t.union([t.array(t.intersection([Range, t.type({ verdict: t.keyof({ redundant: null, needed: null, 'not-proved': null }), reason: t.string })])), t.null]),
+});
+
+export const KernelJson = t.intersection([t.type({
   file: t.string,
   /** null when the file failed before its kernels were known */
   kernel: t.union([t.string, t.null]),
@@ -105,7 +130,7 @@ export const KernelJson = t.type({
   errors: t.array(ErrorJson),
   violations: t.array(ViolationJson),
   stats: t.type({ phases: t.number, arrays: t.number, queries: t.number, milliseconds: t.number }),
-});
+}), BarriersJson]);
 
 export const VerifyReport = t.type({
   kernels: t.array(KernelJson),
@@ -167,12 +192,14 @@ export function kernelJson(r: KernelResult): KernelJson {
         { mode: race.accesses[1].mode, text: spanText(r.file, race.accesses[1].span), ...rangeOf(r.file, race.accesses[1].span) },
       ],
       witness: witnessJson(race.witness, race.index),
+      ...replayJson(race.replay),
     })),
     divergences: r.divergences.map((d) => ({
       ...rangeOf(r.file, d.sync.span),
       confidence: d.confidence,
       reason: reasonText(r.file, d.confidence, d.doubts),
       witness: witnessJson(d.witness, []),
+      ...replayJson(d.replay),
     })),
     unknowns: r.unknowns.map((u) => ({ query: u.query, reason: u.reason })),
     errors: r.errors.map(errorJson),
@@ -182,6 +209,7 @@ export function kernelJson(r: KernelResult): KernelJson {
       return { variable: v.variable, use: v.use, line: use.line, column: use.column, readLine: read.line, readColumn: read.column, array: v.origin.array };
     }),
     stats: { phases: r.stats.phases, arrays: r.stats.arrays, queries: r.stats.queries, milliseconds: Math.round(r.stats.milliseconds) },
+    ...(r.barriers === undefined ? {} : { barriers: r.barriers === null ? null : r.barriers.map((b) => ({ ...rangeOf(r.file, b.sync.span), verdict: b.verdict, reason: barrierReasonText(r, b) })) }),
   };
 }
 

@@ -6,8 +6,9 @@
 import type { Launch } from '../encode/query.js';
 import { colorsOf, framedSpan, framedSpans, lineColOf, renderedDiagnostics, type Colors } from '../diagnostics/render.js';
 import type { FileResult } from '../verify/pipeline.js';
-import type { Divergence, KernelResult, Race, Status, Witness } from '../verify/result.js';
+import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
+import { barriersText } from './barriers.js';
 import { dimText, elementText, idText, launchText, plural, reasonText, wellTypedText } from './describe.js';
 
 export interface TextOptions {
@@ -37,7 +38,8 @@ function statusName(s: Status): string {
 
 export function textReport(files: readonly FileResult[], options: TextOptions): string {
   const blocks = files.flatMap((f) => (f.ok ? f.kernels.map((k) => kernelText(k, options)) : [fileErrorText(f, options.colour)]));
-  return `${[...blocks, summaryText(files, options.colour)].join('\n')}\n`;
+  const table = statusCounts(files).total > 1 ? [summaryTable(files, options.colour)] : [];
+  return `${[...blocks, ...table, summaryText(files, options.colour)].join('\n')}\n`;
 }
 
 function fileErrorText(f: Extract<FileResult, { ok: false }>, colour: boolean): string {
@@ -56,6 +58,7 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
   const launch = options.launchOf?.(r) ?? null;
   const given = launch === null ? null : launchText(launch);
   const scope = given === null ? 'for all parameters and launches' : `for all parameters and launches with ${given}`;
+  const found = given === null ? 'found' : `found with ${given}`;
   const lines: string[] = [];
   switch (r.status) {
     case 'drf':
@@ -63,12 +66,15 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
       lines.push(wellTypedText(r));
       break;
     case 'racy':
-      lines.push(`${c.red('✗')} ${name}: ${c.red('racy')} — ${plural(r.races.length, 'data race')} ${scope}: ${statsText(r)}`);
+      lines.push(`${c.red('✗')} ${name}: ${c.red('racy')} — ${plural(r.races.length, 'data race')} ${found}: ${statsText(r)}`);
       lines.push(wellTypedText(r));
-      for (const race of r.races) lines.push(raceText(r, race, c, options.colour));
+      for (const group of raceGroups(r.races)) {
+        lines.push(c.bold(`data races on ${group[0]!.array}: ${plural(group.length, 'access pair')}`));
+        for (const race of group) lines.push(raceText(r, race, c, options.colour));
+      }
       break;
     case 'divergent':
-      lines.push(`${c.red('✗')} ${name}: ${c.red('divergent')} — ${plural(r.divergences.length, 'barrier divergence')} ${scope}: ${statsText(r)}`);
+      lines.push(`${c.red('✗')} ${name}: ${c.red('divergent')} — ${plural(r.divergences.length, 'barrier divergence')} ${found}: ${statsText(r)}`);
       lines.push(wellTypedText(r));
       for (const d of r.divergences) lines.push(divergenceText(r, d, c, options.colour));
       break;
@@ -83,6 +89,7 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
     default:
       return assertNever(r.status);
   }
+  if (r.barriers !== undefined) lines.push(barriersText(r, r.barriers, scope, options.colour));
   // An alarm does not need every query answered, but what was not answered is still not proved.
   if (r.unknowns.length > 0) {
     if (r.status !== 'unknown') lines.push(c.yellow(`also not proved (${plural(r.unknowns.length, 'query', 'queries')} without an answer):`));
@@ -90,6 +97,26 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
     if (r.unknowns.some((u) => /timeout|canceled/i.test(u.reason))) lines.push(`${c.green('hint')}: a larger --timeout may help`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Races by array, in the order the arrays were first reported; within an
+ * array by where the pair of accesses is in the source.
+ */
+export function raceGroups(races: readonly Race[]): Race[][] {
+  const groups = new Map<string, Race[]>();
+  for (const race of races) groups.set(race.array, [...(groups.get(race.array) ?? []), race]);
+  const place = (race: Race): [number, number] => {
+    const [a, b] = race.accesses.map((x) => x.span.start).sort((x, y) => x - y);
+    return [a!, b!];
+  };
+  return [...groups.values()].map((g) =>
+    [...g].sort((x, y) => {
+      const [x1, x2] = place(x);
+      const [y1, y2] = place(y);
+      return x1 - y1 || x2 - y2;
+    }),
+  );
 }
 
 function raceText(r: KernelResult, race: Race, c: Colors, colour: boolean): string {
@@ -106,7 +133,16 @@ function raceText(r: KernelResult, race: Race, c: Colors, colour: boolean): stri
           { span: a1.span, label: `${a1.mode} (thread 1)` },
           { span: a2.span, label: `${a2.mode} (thread 2)` },
         ];
-  return [head, accesses, indent(framedSpans(r.file, marks, colour)), indent(witnessTable(race.witness, ['thread 1', 'thread 2'], c))].join('\n');
+  const replay = race.replay === undefined ? [] : replayLines(race.replay, ['thread 1', 'thread 2'], c);
+  return [head, accesses, indent(framedSpans(r.file, marks, colour)), indent(witnessTable(race.witness, ['thread 1', 'thread 2'], c)), ...replay].join('\n');
+}
+
+/** The outcome of `--replay`, with the small witness that was run when the reported one was too large. */
+function replayLines(r: ReplayRecord, heads: readonly [string, string], c: Colors): string[] {
+  const verdict = r.replayed ? `  ${c.green('replayed')}: the interpreter reproduces it` : `  ${c.yellow('not replayed')}: ${r.note ?? 'no reason given'}`;
+  if (r.minimised === null) return [verdict];
+  const element = r.minimised.index.length === 0 ? '' : ` (element [${r.minimised.index.join('][')}])`;
+  return [`  minimised witness${element}, the one replayed:`, indent(indent(witnessTable(r.minimised.witness, heads, c))), verdict];
 }
 
 function divergenceText(r: KernelResult, d: Divergence, c: Colors, colour: boolean): string {
@@ -114,7 +150,9 @@ function divergenceText(r: KernelResult, d: Divergence, c: Colors, colour: boole
   const why = d.confidence === 'possible' ? `: ${reasonText(r.file, d.confidence, d.doubts)}` : '';
   const head = `${c.red('✗')} barrier divergence at ${lineColOf(r.file, d.sync.span)} (${confidence}${why})`;
   const frame = framedSpan(r.file, d.sync.span, 'thread 1 reaches this barrier, thread 2 does not', colour);
-  return [head, indent(frame), indent(witnessTable(d.witness, ['thread 1 (reaches)', 'thread 2 (does not)'], c))].join('\n');
+  const heads = ['thread 1 (reaches)', 'thread 2 (does not)'] as const;
+  const replay = d.replay === undefined ? [] : replayLines(d.replay, heads, c);
+  return [head, indent(frame), indent(witnessTable(d.witness, heads, c)), ...replay].join('\n');
 }
 
 /** Parameters and dimensions, then one column per thread. */
@@ -161,6 +199,25 @@ export function summaryText(files: readonly FileResult[], colour: boolean): stri
   const { total, byStatus } = statusCounts(files);
   const parts = STATUSES.filter((s) => (byStatus.get(s) ?? 0) > 0).map((s) => `${byStatus.get(s)} ${statusName(s)}`);
   return c.bold(`${plural(total, 'kernel')}: ${parts.length === 0 ? 'nothing verified' : parts.join(', ')}`);
+}
+
+/** One row per kernel (a file that failed before inference is one row), for runs over many kernels. */
+export function summaryTable(files: readonly FileResult[], colour: boolean): string {
+  const c = colorsOf(colour);
+  const paint = (s: Status, text: string): string => (s === 'drf' ? c.green(text) : s === 'unknown' ? c.yellow(text) : s === 'error' ? c.bold(text) : c.red(text));
+  const rows = files.flatMap((f): { status: Status; cells: string[] }[] =>
+    f.ok
+      ? f.kernels.map((k) => ({
+          status: k.status,
+          cells: [statusName(k.status), k.kernel, f.path, String(k.races.length + k.divergences.length), String(k.unknowns.length), String(k.stats.queries), `${Math.round(k.stats.milliseconds)} ms`],
+        }))
+      : [{ status: 'error', cells: [statusName('error'), '—', f.path, '—', '—', '—', '—'] }],
+  );
+  const head = ['status', 'kernel', 'file', 'alarms', 'unknown', 'queries', 'time'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r.cells[i]!.length)));
+  // text columns flush left, counts flush right
+  const line = (cells: readonly string[]): string => cells.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  return [c.bold(line(head)), ...rows.map((r) => paint(r.status, r.cells[0]!.padEnd(widths[0]!)) + line(r.cells).slice(widths[0]!))].join('\n');
 }
 
 function indent(text: string): string {

@@ -6,7 +6,7 @@
  *
  * - Each block runs on its own. Its threads run one barrier phase at a time:
  *   every thread runs up to its next `sync` (or its end); then the barrier is
- *   checked (all threads at the same `sync`, or all finished — otherwise
+ *   checked (all threads at the same `sync` in the same iteration of the loops around it, or all finished — otherwise
  *   barrier divergence) and the phase's writes are committed.
  * - Within a phase threads do not see each other's writes (paper's lastwrite):
  *   a read returns the thread's own last write to the element in the current
@@ -56,6 +56,14 @@ export interface RunOptions {
   readonly maxThreads?: number;
   /** races and uninitialised reads kept, each (default {@link DEFAULT_MAX_REPORTS}) */
   readonly maxReports?: number;
+  /**
+   * What a failed `assume` means. 'launch' (the default): the launch is
+   * infeasible. 'thread': only that thread leaves the run, and the barriers
+   * of its block no longer wait for it — the verifier's reading, where an
+   * assumption constrains only the threads whose paths cross it (witness
+   * replay uses it).
+   */
+  readonly assume?: 'launch' | 'thread';
 }
 
 export const DEFAULT_MAX_STEPS = 1_000_000;
@@ -259,6 +267,9 @@ export function randomElement(seed: number, array: string, index: readonly bigin
   return bound <= 0n ? 0n : ((hi << 32n) | lo) % bound;
 }
 
+/** A thread failed an assumption under `assume: 'thread'`. */
+class Dropped {}
+
 class Stop {
   constructor(readonly result: LimitReached | RunError | Omit<Infeasible, 'launch'>) {}
 }
@@ -273,7 +284,10 @@ interface ThreadState {
   /** this phase's writes, by cell key */
   readonly phaseWrites: Map<string, Cell>;
   accesses: Access[];
-  status: { kind: 'running' } | { kind: 'sync'; stmt: SyncStmt } | { kind: 'done' };
+  /** the iteration of every loop around the point reached, outermost first */
+  readonly iteration: bigint[];
+  /** at a barrier: which one, and in which iteration of the loops around it (`iteration` joined) */
+  status: { kind: 'running' } | { kind: 'sync'; stmt: SyncStmt; instance: string } | { kind: 'done' } | { kind: 'dropped' };
 }
 
 interface Site {
@@ -515,7 +529,7 @@ class KernelRun {
     const threads: ThreadState[] = vecRange(blockDim).map((thread) => {
       const vars = new Map(Object.entries(params));
       const builtins: BuiltinValues = { threadIdx: thread, blockIdx: block, blockDim, gridDim };
-      return { ref: { block, thread }, vars, env: { vars, builtins }, phaseWrites: new Map(), accesses: [], status: { kind: 'running' } };
+      return { ref: { block, thread }, vars, env: { vars, builtins }, phaseWrites: new Map(), accesses: [], iteration: [], status: { kind: 'running' } };
     });
     // generators start running only at their first next(): one per thread, run phase by phase
     const runs = threads.map((t) => this.execBlock(this.kernel.body, t, committed));
@@ -527,14 +541,14 @@ class KernelRun {
       const phaseSites = new Map<string, ElementSites>();
       this.phaseSites = phaseSites;
       for (const [i, t] of threads.entries()) {
-        if (t.status.kind === 'done') continue;
+        if (t.status.kind === 'done' || t.status.kind === 'dropped') continue;
         const next = this.resume(t, runs[i]!);
-        t.status = next.done === true ? { kind: 'done' } : { kind: 'sync', stmt: next.value };
+        t.status = next === 'dropped' ? { kind: 'dropped' } : next.done === true ? { kind: 'done' } : { kind: 'sync', stmt: next.value, instance: t.iteration.join(',') };
       }
       for (const el of phaseSites.values()) this.racesOf(el, 'threads');
       divergence = barrierDivergence(block, phase, threads);
-      const allDone = threads.every((t) => t.status.kind === 'done');
-      const first = threads[0]!.status;
+      const allDone = threads.every((t) => t.status.kind === 'done' || t.status.kind === 'dropped');
+      const first = threads.find((t) => t.status.kind !== 'dropped')?.status ?? { kind: 'done' };
       const end: PhaseEnd =
         divergence !== null ? { kind: 'divergence' } : allDone || first.kind !== 'sync' ? { kind: 'exit' } : { kind: 'sync', span: first.stmt.span };
       phases.push({
@@ -567,10 +581,11 @@ class KernelRun {
     return { trace: { block, phases }, divergence, shared: sharedContents };
   }
 
-  private resume(t: ThreadState, run: ThreadRun): IteratorResult<SyncStmt, void> {
+  private resume(t: ThreadState, run: ThreadRun): IteratorResult<SyncStmt, void> | 'dropped' {
     try {
       return run.next();
     } catch (err) {
+      if (err instanceof Dropped) return 'dropped';
       if (err instanceof EvalError) throw new Stop(evalFailure(err, t.ref));
       throw err;
     }
@@ -643,8 +658,10 @@ class KernelRun {
         const step = s.step === null ? defaultStep(s.direction) : { op: s.step.op, amount: evalExpr(s.step.amount, t.env) };
         const shape: LoopShape = { direction: s.direction, op: step.op, amount: step.amount, from: evalExpr(s.from, t.env), to: evalExpr(s.to, t.env) };
         const name = s.var.text;
+        const depth = t.iteration.length;
         for (let x = shape.from; loopContinues(shape, x); ) {
           t.vars.set(name, x);
+          t.iteration[depth] = x;
           yield* this.execBlock(s.body, t, committed);
           const next = nextLoopValue(shape, x, s.span);
           if (next === x) {
@@ -659,6 +676,7 @@ class KernelRun {
           x = next;
           this.tick(t, s.span);
         }
+        t.iteration.length = depth;
         t.vars.delete(name);
         return;
       }
@@ -667,6 +685,7 @@ class KernelRun {
         return;
       case 'assume':
         if (!evalBExpr(s.cond, t.env)) {
+          if (this.options.assume === 'thread') throw new Dropped();
           throw new Stop({
             kind: 'infeasible',
             message: `thread ${vecText(t.ref.thread)} of block ${vecText(t.ref.block)} fails this assumption`,
@@ -755,12 +774,14 @@ function witnessPair(as: readonly RaceAccess[], bs: readonly RaceAccess[], apart
   return null;
 }
 
-/** Barrier divergence at the end of a phase: threads not all at the same `sync`, and not all finished. */
+/** Barrier divergence at the end of a phase: threads not all at the same `sync` in the same loop iteration, and not all finished. */
 function barrierDivergence(block: Vec3, phase: number, threads: readonly ThreadState[]): Divergence | null {
   const waiting = threads.find((t) => t.status.kind === 'sync');
   if (waiting === undefined || waiting.status.kind !== 'sync') return null;
   const sync = waiting.status.stmt;
-  const other = threads.find((t) => t.status.kind !== 'sync' || t.status.stmt !== sync);
+  const instance = waiting.status.instance;
+  // one barrier in different iterations of a loop around it is two barriers: the threads do not meet
+  const other = threads.find((t) => t.status.kind !== 'dropped' && (t.status.kind !== 'sync' || t.status.stmt !== sync || t.status.instance !== instance));
   if (other === undefined) return null;
   return {
     block,

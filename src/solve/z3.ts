@@ -1,13 +1,10 @@
 /**
- * The solver: z3-solver (WebAssembly), started once per process and reused.
- * Every check has a timeout; `unknown` is returned as such, never as unsat.
+ * The default solver, `z3-wasm`: z3-solver (WebAssembly), started once per
+ * process and reused. Every check has a timeout; `unknown` is returned as
+ * such, never as unsat.
  */
 import type { Context } from 'z3-solver';
-
-export type Verdict =
-  | { readonly status: 'sat'; readonly model: ReadonlyMap<string, bigint> }
-  | { readonly status: 'unsat' }
-  | { readonly status: 'unknown'; readonly reason: string };
+import type { Solver, Verdict } from './solver.js';
 
 let context: Promise<Context<'faial-ts'>> | undefined;
 
@@ -43,6 +40,8 @@ export async function check(script: string, timeoutMs: number): Promise<Verdict>
   }
   return { status: 'unknown', reason: [...new Set(reasons)].join(', ') };
 }
+
+export const z3Wasm: Solver = { name: 'z3-wasm', check };
 
 async function checkOnce(script: string, timeoutMs: number, seed: number): Promise<Verdict> {
   const ctx = await z3();

@@ -2,41 +2,45 @@
 import type { BExpr, BuiltinName, Axis, Expr } from './ast.js';
 import { assertNever } from '../util/assert.js';
 
-export function exprVars(e: Expr, out: Set<string> = new Set()): Set<string> {
+/** The leaves of an expression: numbers, variables and builtins. */
+export function exprLeaves(e: Expr): Expr[] {
   switch (e.kind) {
     case 'nat':
-    case 'builtin':
-      return out;
     case 'var':
-      out.add(e.name);
-      return out;
+    case 'builtin':
+      return [e];
     case 'binary':
-      exprVars(e.left, out);
-      exprVars(e.right, out);
-      return out;
+      return [...exprLeaves(e.left), ...exprLeaves(e.right)];
     default:
       return assertNever(e);
   }
 }
 
-export function bexprVars(c: BExpr, out: Set<string> = new Set()): Set<string> {
+/** The arithmetic expressions a condition compares. */
+export function bexprOperands(c: BExpr): Expr[] {
   switch (c.kind) {
     case 'bool':
-      return out;
+      return [];
     case 'cmp':
-      exprVars(c.left, out);
-      exprVars(c.right, out);
-      return out;
+      return [c.left, c.right];
     case 'and':
     case 'or':
-      bexprVars(c.left, out);
-      bexprVars(c.right, out);
-      return out;
+      return [...bexprOperands(c.left), ...bexprOperands(c.right)];
     case 'not':
-      return bexprVars(c.operand, out);
+      return bexprOperands(c.operand);
     default:
       return assertNever(c);
   }
+}
+
+export function exprVars(e: Expr, out: Set<string> = new Set()): Set<string> {
+  for (const leaf of exprLeaves(e)) if (leaf.kind === 'var') out.add(leaf.name);
+  return out;
+}
+
+export function bexprVars(c: BExpr, out: Set<string> = new Set()): Set<string> {
+  for (const e of bexprOperands(c)) exprVars(e, out);
+  return out;
 }
 
 export type Substitution = ReadonlyMap<string, Expr>;
@@ -74,40 +78,13 @@ export function substBExpr(c: BExpr, sub: Substitution): BExpr {
 }
 
 export function exprBuiltins(e: Expr, out: Set<`${BuiltinName}.${Axis}`> = new Set()): Set<`${BuiltinName}.${Axis}`> {
-  switch (e.kind) {
-    case 'nat':
-    case 'var':
-      return out;
-    case 'builtin':
-      out.add(`${e.name}.${e.axis}`);
-      return out;
-    case 'binary':
-      exprBuiltins(e.left, out);
-      exprBuiltins(e.right, out);
-      return out;
-    default:
-      return assertNever(e);
-  }
+  for (const leaf of exprLeaves(e)) if (leaf.kind === 'builtin') out.add(`${leaf.name}.${leaf.axis}`);
+  return out;
 }
 
 export function bexprBuiltins(c: BExpr, out: Set<`${BuiltinName}.${Axis}`> = new Set()): Set<`${BuiltinName}.${Axis}`> {
-  switch (c.kind) {
-    case 'bool':
-      return out;
-    case 'cmp':
-      exprBuiltins(c.left, out);
-      exprBuiltins(c.right, out);
-      return out;
-    case 'and':
-    case 'or':
-      bexprBuiltins(c.left, out);
-      bexprBuiltins(c.right, out);
-      return out;
-    case 'not':
-      return bexprBuiltins(c.operand, out);
-    default:
-      return assertNever(c);
-  }
+  for (const e of bexprOperands(c)) exprBuiltins(e, out);
+  return out;
 }
 
 const PRECEDENCE: Record<string, number> = { '|': 1, '^': 2, '&': 3, '<<': 4, '>>': 4, '+': 5, '-': 5, '*': 6, '/': 6, '%': 6 };

@@ -32,6 +32,16 @@ export type Doubt =
   | { readonly kind: 'approximated-loop'; readonly span: Span }
   | { readonly kind: 'large-shift' };
 
+/** What `verify --replay` found when the interpreter ran a confirmed alarm's witness. */
+export interface ReplayRecord {
+  /** the interpreter saw the alarm */
+  readonly replayed: boolean;
+  /** why not, when it did not */
+  readonly note: string | null;
+  /** the small witness replayed instead of the reported one (too large to run), with its element */
+  readonly minimised: { readonly witness: Witness; readonly index: readonly bigint[] } | null;
+}
+
 export interface Race {
   readonly array: string;
   readonly kind: 'write-write' | 'read-write';
@@ -42,6 +52,7 @@ export interface Race {
   readonly accesses: readonly [AccessSite, AccessSite];
   readonly index: readonly bigint[];
   readonly witness: Witness;
+  readonly replay?: ReplayRecord;
 }
 
 export interface Divergence {
@@ -50,6 +61,7 @@ export interface Divergence {
   readonly doubts: readonly Doubt[];
   /** thread 1 reaches the barrier, thread 2 does not */
   readonly witness: Witness;
+  readonly replay?: ReplayRecord;
 }
 
 export interface Unknown {
@@ -65,6 +77,21 @@ export interface Stats {
   readonly solverMilliseconds: number;
 }
 
+/**
+ * What removing one barrier, and only that one, does to a DRF kernel:
+ * `redundant` when the kernel without it is proved DRF and divergence-free,
+ * `needed` when it then has a confirmed race or divergence, `not-proved`
+ * when it has only possible alarms or unanswered queries.
+ */
+export type BarrierVerdict = 'redundant' | 'needed' | 'not-proved';
+
+export interface BarrierCheck {
+  readonly sync: SyncSite;
+  readonly verdict: BarrierVerdict;
+  /** the kernel without this barrier, as verified: the proof, or why there is none */
+  readonly without: KernelResult;
+}
+
 export interface KernelResult {
   readonly file: SourceFile;
   readonly kernel: string;
@@ -77,6 +104,11 @@ export interface KernelResult {
   readonly unknowns: readonly Unknown[];
   readonly errors: readonly Diagnostic[];
   readonly stats: Stats;
+  /**
+   * When `--barriers` asked: one check per barrier, in source order; null
+   * when the kernel is not DRF, as then no barrier can be judged by it
+   */
+  readonly barriers?: readonly BarrierCheck[] | null;
 }
 
 export function statusOf(r: Pick<KernelResult, 'errors' | 'divergences' | 'races' | 'unknowns'>): Status {

@@ -10,7 +10,8 @@ import { containsErased, pointVars } from '../encode/paths.js';
 import { completionQuery, divergenceQuery, pairSelected, raceQuery, type Launch, type Query } from '../encode/query.js';
 import { printScript, EncodingLimit } from '../encode/smtlib.js';
 import { not, type Formula } from '../encode/term.js';
-import { check } from '../solve/z3.js';
+import type { Solver } from '../solve/solver.js';
+import { z3Wasm } from '../solve/z3.js';
 import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, witnessOf } from './witness.js';
 import { statusOf, type Divergence, type Doubt, type KernelResult, type Race, type Unknown } from './result.js';
 
@@ -18,6 +19,8 @@ export interface VerifyOptions {
   readonly launch: Launch;
   readonly timeoutMs: number;
   readonly maxRaces: number;
+  /** z3-wasm when not given */
+  readonly solver?: Solver;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -58,12 +61,12 @@ export function divergenceQueries(map: KernelMap, launch: Launch): Query[] {
  * The phase split, with the solver deciding which loops meet a barrier in
  * every iteration (those are aligned exactly; the others approximated).
  */
-export async function phasesOf(map: KernelMap, launch: Launch, timeoutMs: number): Promise<PhaseSplit> {
+export async function phasesOf(map: KernelMap, launch: Launch, timeoutMs: number, solver: Solver = z3Wasm): Promise<PhaseSplit> {
   const vars = new Map(map.vars);
   return splitPhases(map, async (loop, noSync) => {
     const code: Code = { kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync };
     const q = completionQuery(map, vars, launch, code);
-    const verdict = await check(printScript(q.declarations, q.assertions, q.encoding), timeoutMs);
+    const verdict = await solver.check(printScript(q.declarations, q.assertions, q.encoding), timeoutMs);
     return verdict.status === 'unsat';
   });
 }
@@ -79,7 +82,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   const ask = async (q: Query, blocked: readonly Formula[]) => {
     queries++;
     const t0 = performance.now();
-    const verdict = await check(printScript(q.declarations, [...q.assertions, ...blocked], q.encoding), options.timeoutMs);
+    const verdict = await (options.solver ?? z3Wasm).check(printScript(q.declarations, [...q.assertions, ...blocked], q.encoding), options.timeoutMs);
     solverMs += performance.now() - t0;
     if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions: [...q.assertions, ...blocked] }, verdict.model)) {
       throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
@@ -103,7 +106,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     }
     if (divergences.length > 0) return { phases: 0, arrays: 0 };
 
-    const split = await phasesOf(map, options.launch, options.timeoutMs);
+    const split = await phasesOf(map, options.launch, options.timeoutMs, options.solver);
     const reported = new Set<string>();
     const all = raceQueries(map, split, options.launch);
     for (const { query: q, erased } of all) {

@@ -52,7 +52,7 @@ describe('faial-ts smt', () => {
     const all = scripts(racy.stdout);
     expect(all).toHaveLength(1);
     const script = all[0]!;
-    expect(script).toMatch(/^; query fig3\/phase0\/A\n; fragment: QF_LIA\n\(set-logic ALL\)\n/);
+    expect(script).toMatch(/^; query fig3\/phase0\/A\n; fragment: QF_LIA\n\(set-option :produce-models true\)\n\(set-logic ALL\)\n/);
     expect(script).toContain('(check-sat)');
     expect(script.trimEnd()).toMatch(/\(get-value \(blockDim\.x [^)]*t1\.threadIdx\.x[^)]*\)\)$/);
     // the commands are standard; the declarations and assertions are what the solver checks

@@ -278,6 +278,14 @@ describe('barrier divergence', () => {
     expect(r.blocks[0]!.phases.map((p) => p.end.kind)).toEqual(['sync', 'sync', 'sync', 'exit']);
   });
 
+  it('one sync met in different iterations of a loop around it is divergence, even when the counts agree', () => {
+    // thread 0 meets the sync at i = 0, thread 1 at i = 2: one barrier each, but not the same one
+    const src = `kernel k(N) { for i in tid..N { if (i == tid + tid) { sync } } }`;
+    const r = finished(run(src, { params: { N: 3n }, block: 2 }));
+    expect(r.divergences).toHaveLength(1);
+    expect(r.divergences[0]!.notReachedAt.kind).toBe('sync');
+  });
+
   it('each block is checked on its own; other blocks run on', () => {
     const src = `kernel k() { if (blockIdx.x = 1 && tid = 0) { sync } else { skip } }`;
     const r = finished(run(src, { block: 2, grid: 3 }));
@@ -301,6 +309,13 @@ describe('assume', () => {
     const src = `kernel k(N) { shared A; assume tid < N; A[0] := tid }`;
     const r = finished(run(src, { params: { N: 4n }, block: 4 }));
     expect(r.races).toHaveLength(1);
+  });
+
+  it("with assume: 'thread', a thread failing an assumption leaves the run and barriers stop waiting for it", () => {
+    const src = `kernel k() { shared A; assume tid > 0; A[tid] := 1; sync; let v = A[tid - 1] in skip }`;
+    const r = finished(runKernel(kernelOf(src), { params: {}, blockDim: dim(3) }, { assume: 'thread' }));
+    expect(r.divergences).toEqual([]);
+    expect(history(r)).toEqual([{ 1: ['wr A[1]=1'], 2: ['wr A[2]=1'] }, { 1: ['rd A[0]=0'], 2: ['rd A[1]=1'] }]);
   });
 
   it('only threads that reach the assumption must satisfy it', () => {

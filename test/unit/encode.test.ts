@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { and, cmp, eq, not, num, op, or, tvar, type Formula } from '../../src/encode/term.js';
-import { applyArith, evalFormula, evalTerm } from '../../src/encode/evaluate.js';
+import { evalFormula, evalTerm } from '../../src/encode/evaluate.js';
+import { applyArith } from '../../src/semantics/values.js';
 import { chooseEncoding, printFormula, printScript, printTerm, type Declaration, type Encoding } from '../../src/encode/smtlib.js';
 import { check } from '../../src/solve/z3.js';
 import { parseProgram } from '../../src/syntax/parse.js';

@@ -44,3 +44,31 @@ describe('regressions', () => {
     }
   });
 });
+
+describe('regressions found by the differential tests', () => {
+  const verifyAt = async (text: string, blockDim: bigint[] | null, gridDim: bigint[] | null): Promise<KernelResult> => {
+    const r = await verifyText('t.bcu', text, { launch: { params: new Map(), blockDim, gridDim }, timeoutMs: 10_000, maxRaces: 10 });
+    if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
+    return r.kernels[0]!;
+  };
+
+  it('a block dimension the kernel never mentions, fixed above 1 on the command line, has threads of its own', async () => {
+    const r = await verifyAt('kernel k() { shared S0; S0[tid] := tid }', [2n, 2n, 1n], null);
+    expect(r.status).toBe('racy');
+    const [t1, t2] = r.races[0]!.witness.threads;
+    expect(t1.threadIdx[0]).toBe(t2.threadIdx[0]);
+    expect(t1.threadIdx[1]).not.toBe(t2.threadIdx[1]);
+  });
+
+  it('a grid dimension the kernel never mentions, fixed above 1, has blocks that race on global arrays', async () => {
+    const r = await verifyAt('kernel k() { global G; if (tid = 0) { G[0] := 1 } }', [1n, 1n, 1n], [2n, 1n, 1n]);
+    expect(r.status).toBe('racy');
+    expect(r.races[0]!.level).toBe('grid');
+  });
+
+  it('an assumption under a condition does not keep a thread from a barrier', async () => {
+    const r = await verify('kernel k(N) {\n  shared A;\n  if (N == 0) { assume tid > 0 };\n  sync;\n  A[tid] := 1\n}');
+    expect(r.divergences).toEqual([]);
+    expect(r.status).toBe('drf');
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * `faial-ts smt FILE --out DIR`: every solver query of every kernel as its
+ * own standalone SMT-LIB 2 file (fragment comment, logic, declarations,
+ * assertions, check-sat, get-value), named kernel.phaseN.ARRAY.smt2,
+ * kernel.grid.ARRAY.smt2, kernel.syncN.smt2 and kernel.completesN.smt2 for
+ * the loop checks of the phase split, so that an artefact can ship them and
+ * any solver can run them.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Launch } from '../encode/query.js';
+import { EncodingLimit } from '../encode/smtlib.js';
+import type { KernelMap } from '../map/map.js';
+import { standaloneScript } from '../solve/script.js';
+import { z3Wasm } from '../solve/z3.js';
+import { queryScripts } from '../verify/scripts.js';
+import { DEFAULT_TIMEOUT_MS } from '../verify/verify.js';
+import { launchFor } from './options.js';
+
+export interface Written {
+  readonly files: readonly string[];
+  /** kernels whose queries could not be encoded, with why */
+  readonly skipped: readonly string[];
+}
+
+export async function writtenQueryFiles(maps: readonly KernelMap[], launch: Launch, dir: string): Promise<Written> {
+  await mkdir(dir, { recursive: true });
+  const files: string[] = [];
+  const skipped: string[] = [];
+  for (const map of maps) {
+    let scripts;
+    try {
+      scripts = await queryScripts(map, launchFor(map.params, launch), DEFAULT_TIMEOUT_MS, z3Wasm);
+    } catch (e) {
+      if (!(e instanceof EncodingLimit)) throw e;
+      skipped.push(`kernel ${map.name}: queries not written: ${e.message}`);
+      continue;
+    }
+    for (const s of scripts) {
+      const path = join(dir, `${s.name}.smt2`);
+      await writeFile(path, `; query ${s.name}\n${standaloneScript(s.script)}\n`);
+      files.push(path);
+    }
+  }
+  return { files, skipped };
+}

@@ -1,0 +1,249 @@
+/**
+ * The SARIF 2.1.0 report of `faial-ts verify --sarif`, for CI systems that
+ * annotate pull requests. It is made from the same KernelResult data as the
+ * text and JSON reports; one run, one result per finding:
+ *
+ *   faial/data-race           error (confirmed) or warning (possible)
+ *   faial/barrier-divergence  error (confirmed) or warning (possible)
+ *   faial/unknown             warning: a kernel without an alarm that is not proved
+ *   faial/input-error         error: the file or kernel could not be verified
+ *   faial/redundant-barrier   warning (with --barriers): a proved-redundant sync
+ *
+ * A possible alarm is a warning, not an error: it may come from an
+ * over-approximation (a data-dependent value, an erased loop), so a CI gate
+ * on errors fails only on proved bugs. An unknown is a warning too: nothing
+ * was found, but nothing was proved either.
+ *
+ * A race's primary location is thread 1's access; both accesses are related
+ * locations 1 and 2, which its message links to. The witness and the other
+ * fields of the `--json` entry are in the result's properties.
+ * partialFingerprints hold a hash of what identifies a finding apart from its
+ * line (kernel, array, the accesses' text and ordinal), so that it stays the
+ * same across runs and when unrelated lines move.
+ */
+import { createHash } from 'node:crypto';
+import { isAbsolute, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Launch } from '../encode/query.js';
+import { positionAt, spanText, type SourceFile, type Span } from '../syntax/source.js';
+import type { FileResult } from '../verify/pipeline.js';
+import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
+import { elementText, launchText, plural } from './describe.js';
+import { kernelJson, type KernelJson } from './json.js';
+import { raceGroups } from './text.js';
+
+export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+export type RuleId = 'faial/data-race' | 'faial/barrier-divergence' | 'faial/unknown' | 'faial/input-error' | 'faial/redundant-barrier';
+
+interface Rule {
+  readonly id: RuleId;
+  readonly name: string;
+  readonly short: string;
+  readonly full: string;
+  readonly level: 'error' | 'warning';
+}
+
+const RULES: readonly Rule[] = [
+  {
+    id: 'faial/data-race',
+    name: 'DataRace',
+    short: 'Two threads access the same array element, at least one writes, with no barrier between them.',
+    full: 'Two threads may access the same element of a shared or global array in the same barrier phase (or in different blocks), and at least one access is a write. A confirmed race has a witness that is a real execution; a possible one relies on an over-approximation (data read from memory, an erased loop).',
+    level: 'error',
+  },
+  {
+    id: 'faial/barrier-divergence',
+    name: 'BarrierDivergence',
+    short: 'Some threads of a block reach a barrier that others do not.',
+    full: 'Thread 1 reaches the barrier and thread 2 of the same block does not, in the same iteration of every enclosing loop: the block deadlocks or behaves undefinedly. Confirmed when the witness is a real execution, possible when it depends on data read from memory.',
+    level: 'error',
+  },
+  {
+    id: 'faial/unknown',
+    name: 'NotProved',
+    short: 'The kernel has no alarm but was not proved data-race free.',
+    full: 'Some solver queries got no answer (time-out or an encoding limit): nothing was found, and nothing was proved.',
+    level: 'warning',
+  },
+  {
+    id: 'faial/input-error',
+    name: 'InputError',
+    short: 'The input could not be verified.',
+    full: 'A syntax, name or kernel error stopped verification before the solver.',
+    level: 'error',
+  },
+  {
+    id: 'faial/redundant-barrier',
+    name: 'RedundantBarrier',
+    short: 'The barrier can be removed: the kernel stays data-race free and divergence-free.',
+    full: 'The kernel without this barrier (and only it) was proved data-race free and free of barrier divergence, for every launch its requires clauses allow. A barrier costs time; removing several redundant barriers at once needs its own proof.',
+    level: 'warning',
+  },
+];
+
+export interface SarifOptions {
+  readonly version: string;
+  /** the facts the command line fixed for this kernel, named in proofs' scope */
+  readonly launchOf?: (r: KernelResult) => Launch | null;
+}
+
+export function sarifLog(files: readonly FileResult[], options: SarifOptions): Log {
+  const results = files.flatMap((f) => (f.ok ? f.kernels.flatMap((k) => kernelResults(k, options)) : f.diagnostics.map((d) => inputErrorResult(d, null))));
+  const paths = [...new Set(files.map((f) => f.path))];
+  return {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'faial-ts',
+            version: options.version,
+            semanticVersion: options.version,
+            rules: RULES.map(descriptorOf),
+          },
+        },
+        artifacts: paths.map((p) => ({ location: artifactLocationOf(p) })),
+        columnKind: 'utf16CodeUnits',
+        results,
+      },
+    ],
+  };
+}
+
+function descriptorOf(rule: Rule): ReportingDescriptor {
+  return {
+    id: rule.id,
+    name: rule.name,
+    shortDescription: { text: rule.short },
+    fullDescription: { text: rule.full },
+    defaultConfiguration: { level: rule.level },
+  };
+}
+
+function ruleIndexOf(id: RuleId): number {
+  return RULES.findIndex((r) => r.id === id);
+}
+
+/** A relative path stays relative to the checkout (%SRCROOT%), as code-scanning services expect. */
+function artifactLocationOf(path: string): { uri: string; uriBaseId?: string } {
+  if (isAbsolute(path)) return { uri: pathToFileURL(path).href };
+  return { uri: path.split(sep).join('/').split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+}
+
+function locationOf(file: SourceFile, span: Span, message: string | null, id?: number): Location {
+  const s = positionAt(file, span.start);
+  const e = positionAt(file, Math.max(span.end, span.start + 1));
+  return {
+    ...(id === undefined ? {} : { id }),
+    physicalLocation: {
+      artifactLocation: artifactLocationOf(file.path),
+      region: { startLine: s.line, startColumn: s.column, endLine: e.line, endColumn: e.column, snippet: { text: spanText(file, span) } },
+    },
+    ...(message === null ? {} : { message: { text: message } }),
+  };
+}
+
+function fingerprintOf(parts: readonly string[]): Record<string, string> {
+  return { 'faialFinding/v1': createHash('sha256').update(parts.join('\u0000')).digest('hex') };
+}
+
+function levelOf(confidence: Confidence): 'error' | 'warning' {
+  return confidence === 'confirmed' ? 'error' : 'warning';
+}
+
+/** `Confirmed: the witness …` */
+function confidenceText(confidence: Confidence, reason: string): string {
+  return `${confidence === 'confirmed' ? 'Confirmed' : 'Possible'}: ${reason}.`;
+}
+
+function result(rule: RuleId, level: 'error' | 'warning', message: string, rest: Omit<Result, 'ruleId' | 'ruleIndex' | 'level' | 'message'>): Result {
+  return { ruleId: rule, ruleIndex: ruleIndexOf(rule), level, message: { text: message }, ...rest };
+}
+
+function scopeText(r: KernelResult, options: SarifOptions): string {
+  const launch = options.launchOf?.(r) ?? null;
+  const given = launch === null ? null : launchText(launch);
+  return given === null ? 'for all parameters and launches' : `for all parameters and launches with ${given}`;
+}
+
+function kernelResults(r: KernelResult, options: SarifOptions): Result[] {
+  const json = kernelJson(r);
+  const out: Result[] = [];
+  out.push(...r.errors.map((d) => inputErrorResult(d, r.kernel)));
+  const raceJson = new Map(r.races.map((race, i) => [race, json.races[i]!]));
+  // in the text report's order, so that the log does not change with the order the solver found them in
+  out.push(...raceGroups(r.races).flatMap((group) => group.map((race) => raceResult(r, race, raceJson.get(race)!))));
+  out.push(...r.divergences.map((d, i) => divergenceResult(r, d, json.divergences[i]!)));
+  if (r.status === 'unknown') out.push(unknownResult(r));
+  for (const b of r.barriers ?? []) if (b.verdict === 'redundant') out.push(redundantResult(r, b, options));
+  return out;
+}
+
+function accessText(r: KernelResult, a: AccessSite): string {
+  return `${a.mode}:${spanText(r.file, a.span)}#${a.id}`;
+}
+
+function raceResult(r: KernelResult, race: Race, json: KernelJson['races'][number]): Result {
+  const [a1, a2] = race.accesses;
+  const where = race.level === 'block' ? `within a block, phase ${race.phase ?? '?'}` : 'between blocks';
+  // link texts hold no brackets, which SARIF would need escaped
+  const message =
+    `Data race on ${elementText(race.array, race.index)} in kernel ${r.kernel} (${race.kind}): ` +
+    `thread 1 [${a1.mode}s](1) ${spanText(r.file, a1.span)} and thread 2 [${a2.mode}s](2) ${spanText(r.file, a2.span)}, ${where}. ` +
+    `${confidenceText(race.confidence, json.reason)}`;
+  const { accesses: _accesses, ...properties } = json;
+  return result('faial/data-race', levelOf(race.confidence), message, {
+    locations: [locationOf(r.file, a1.span, `thread 1 ${a1.mode}s ${race.array}`)],
+    relatedLocations: [locationOf(r.file, a1.span, `${a1.mode} by thread 1`, 1), locationOf(r.file, a2.span, `${a2.mode} by thread 2`, 2)],
+    partialFingerprints: fingerprintOf(['faial/data-race', r.kernel, race.array, race.level, ...[accessText(r, a1), accessText(r, a2)].sort()]),
+    properties: { kernel: r.kernel, wellTyped: r.wellTyped, ...properties },
+  });
+}
+
+function divergenceResult(r: KernelResult, d: Divergence, json: KernelJson['divergences'][number]): Result {
+  const message = `Barrier divergence in kernel ${r.kernel}: thread 1 reaches this barrier, thread 2 of the same block does not. ${confidenceText(d.confidence, json.reason)}`;
+  return result('faial/barrier-divergence', levelOf(d.confidence), message, {
+    locations: [locationOf(r.file, d.sync.span, 'thread 1 reaches this barrier, thread 2 does not')],
+    partialFingerprints: fingerprintOf(['faial/barrier-divergence', r.kernel, String(d.sync.id)]),
+    properties: { kernel: r.kernel, wellTyped: r.wellTyped, confidence: json.confidence, reason: json.reason, witness: json.witness },
+  });
+}
+
+function unknownResult(r: KernelResult): Result {
+  const message = `Kernel ${r.kernel} is not proved data-race free: ${plural(r.unknowns.length, 'solver query', 'solver queries')} got no answer (${r.unknowns.map((u) => u.reason || 'no reason given').join('; ')}). A larger --timeout may help.`;
+  return result('faial/unknown', 'warning', message, {
+    locations: [locationOf(r.file, kernelHead(r.file, r.span), null)],
+    partialFingerprints: fingerprintOf(['faial/unknown', r.kernel]),
+    properties: { kernel: r.kernel, unknowns: r.unknowns.map((u) => ({ query: u.query, reason: u.reason })) },
+  });
+}
+
+function redundantResult(r: KernelResult, b: BarrierCheck, options: SarifOptions): Result {
+  const message =
+    `Redundant barrier in kernel ${r.kernel}: without it the kernel is still proved data-race free and free of barrier divergence, ` +
+    `${scopeText(r, options)} that its requires clauses allow (this barrier alone removed).`;
+  return result('faial/redundant-barrier', 'warning', message, {
+    locations: [locationOf(r.file, b.sync.span, 'this barrier can be removed')],
+    partialFingerprints: fingerprintOf(['faial/redundant-barrier', r.kernel, String(b.sync.id)]),
+    properties: { kernel: r.kernel, queries: b.without.stats.queries },
+  });
+}
+
+function inputErrorResult(d: Diagnostic, kernel: string | null): Result {
+  return result('faial/input-error', 'error', `${d.code}: ${d.message}${d.hints.map((h) => `\nhint: ${h}`).join('')}`, {
+    locations: [locationOf(d.file, d.span, d.label ?? null)],
+    relatedLocations: d.related.map((rel, i) => locationOf(d.file, rel.span, rel.message, i + 1)),
+    partialFingerprints: fingerprintOf(['faial/input-error', d.code, kernel ?? '', d.message]),
+    properties: { code: d.code, kernel, hints: [...d.hints] },
+  });
+}
+
+/** The first line of the kernel: an annotation on the whole body would cover the file. */
+function kernelHead(file: SourceFile, span: Span): Span {
+  const newline = file.text.indexOf('\n', span.start);
+  return { start: span.start, end: newline === -1 || newline > span.end ? span.end : newline };
+}

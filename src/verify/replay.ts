@@ -1,0 +1,234 @@
+/**
+ * Witness replay: a confirmed alarm claims that a concrete launch makes two
+ * threads race (or diverge). The reference interpreter runs that launch and
+ * must see the same thing: both threads at the reported access sites, on the
+ * reported element, in one barrier phase of one block (block level) or in
+ * two blocks (grid level); or, for a divergence, the block disagreeing at a
+ * barrier. An alarm that does not replay is a bug of the verifier.
+ *
+ * Solver witnesses often pick huge sizes (blockDim.x = 2^31) that no
+ * interpreter can run, although the race needs only a few threads; such a
+ * witness is first made small by asking the solver again under tightening
+ * bounds on the launch, and the small one is replayed.
+ */
+import type { Kernel } from '../syntax/ast.js';
+import { parseProgram } from '../syntax/parse.js';
+import type { KernelMap } from '../map/map.js';
+import { runKernel, type Finished } from '../semantics/interpret.js';
+import type { Vec3 } from '../semantics/values.js';
+import { pairSelected, type Launch, type Query } from '../encode/query.js';
+import { printScript } from '../encode/smtlib.js';
+import { cmp, num, op, tvar, type Formula, type Term } from '../encode/term.js';
+import { check } from '../solve/z3.js';
+import { assertNever } from '../util/assert.js';
+import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from './result.js';
+import { divergenceQueries, phasesOf, raceQueries } from './verify.js';
+import { modelSatisfies, selectedPoints, witnessOf } from './witness.js';
+
+/** A witness the interpreter runs as is: few threads, small parameters (loops bounded by them stay short). */
+const MAX_REPLAY_THREADS = 256n;
+const MAX_REPLAY_PARAM = 64n;
+/** Bounds tried, in order, on every dimension and parameter of a witness being made small. */
+const BOUND_LADDER: readonly bigint[] = [1n, 2n, 4n, 8n, 16n, 64n];
+/** Rounds of "a smaller sum of sizes and parameters" after the first bounded witness. */
+const TIGHTEN_ROUNDS = 4;
+
+export type ReplayVerdict =
+  /** the interpreter saw the alarm */
+  | { readonly kind: 'replayed' }
+  /** the interpreter ran the witness and did not see the alarm: a bug */
+  | { readonly kind: 'mismatch'; readonly message: string }
+  /** the witness could not be run (too large, a limit of the interpreter) */
+  | { readonly kind: 'unrunnable'; readonly message: string };
+
+export interface Replay {
+  readonly verdict: ReplayVerdict;
+  /** the small witness that was replayed instead of the reported one, with its element */
+  readonly minimised: { readonly witness: Witness; readonly index: readonly bigint[] } | null;
+}
+
+export interface ReplayOptions {
+  readonly launch: Launch;
+  readonly timeoutMs: number;
+}
+
+/** The kernel's syntax tree, which the interpreter runs (the map keeps the source text). */
+export function kernelOfMap(map: KernelMap): Kernel {
+  const kernel = parseProgram(map.file.path, map.file.text).kernels.find((k) => k.name.text === map.name);
+  if (kernel === undefined) throw new Error(`internal error: kernel ${map.name} not found in its own file`);
+  return kernel;
+}
+
+export function isSmallWitness(w: Witness): boolean {
+  const threads = [...w.blockDim, ...w.gridDim].reduce((a, b) => a * b, 1n);
+  return threads <= MAX_REPLAY_THREADS && [...w.parameters.values()].every((v) => v <= MAX_REPLAY_PARAM);
+}
+
+export async function replayRace(map: KernelMap, race: Race, options: ReplayOptions): Promise<Replay> {
+  if (isSmallWitness(race.witness)) return { verdict: raceSeen(map, race.witness, race.index, race), minimised: null };
+  const queries = raceQueries(map, await phasesOf(map, options.launch, options.timeoutMs), options.launch).map((r) => r.query);
+  const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array);
+  if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no race query matches the alarm' }, minimised: null };
+  const model = await smallModel(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options.timeoutMs);
+  if (model === null) return { verdict: { kind: 'unrunnable', message: 'the solver found no small witness in time' }, minimised: null };
+  const points = selectedPoints(q, model);
+  const witness = witnessOf(q, model, points);
+  const index = race.index.map((_, d) => model.get(`t1.index.${d}`) ?? 0n);
+  const ids = points.map((p) => (p.point.target.kind === 'access' ? p.point.target.access.id : -1));
+  // the solver may name the two threads the other way round
+  const accesses: Race['accesses'] = ids[0] === race.accesses[0].id ? race.accesses : [race.accesses[1], race.accesses[0]];
+  return { verdict: raceSeen(map, witness, index, { ...race, accesses }), minimised: { witness, index } };
+}
+
+export async function replayDivergence(map: KernelMap, d: Divergence, options: ReplayOptions): Promise<Replay> {
+  if (isSmallWitness(d.witness)) return { verdict: divergenceSeen(map, d.witness), minimised: null };
+  const q = divergenceQueries(map, options.launch).find((x) => x.sync?.id === d.sync.id);
+  if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no divergence query matches the alarm' }, minimised: null };
+  const model = await smallModel(q, [], options.timeoutMs);
+  if (model === null) return { verdict: { kind: 'unrunnable', message: 'the solver found no small witness in time' }, minimised: null };
+  const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
+  const witness = witnessOf(q, model, [point, point]);
+  return { verdict: divergenceSeen(map, witness), minimised: { witness, index: [] } };
+}
+
+/** The launch variables of a query that a small witness keeps small: dimensions and parameters. */
+function sizeTerms(q: Query): Term[] {
+  return [...q.roles].filter(([, role]) => role.role === 'dim' || role.role === 'param').map(([name]) => tvar(name));
+}
+
+/**
+ * A model of the query with small sizes: the first bound of the ladder under
+ * which one exists, then a few rounds asking for a smaller sum of them.
+ */
+async function smallModel(q: Query, extra: readonly Formula[], timeoutMs: number): Promise<ReadonlyMap<string, bigint> | null> {
+  const sizes = sizeTerms(q);
+  const ask = async (more: readonly Formula[]): Promise<ReadonlyMap<string, bigint> | null> => {
+    const assertions = [...q.assertions, ...extra, ...more];
+    const verdict = await check(printScript(q.declarations, assertions, q.encoding), timeoutMs);
+    if (verdict.status !== 'sat') return null;
+    if (!modelSatisfies({ ...q, assertions }, verdict.model)) throw new Error(`internal error: the solver's small witness for ${q.id} does not satisfy the query`);
+    return verdict.model;
+  };
+  for (const bound of BOUND_LADDER) {
+    const bounds = sizes.map((t) => cmp('<=', t, num(bound)));
+    let model = await ask(bounds);
+    if (model === null) continue;
+    const sum = sizes.reduce<Term>((acc, t) => op('+', acc, t), num(0));
+    for (let round = 0; round < TIGHTEN_ROUNDS; round++) {
+      const current = sizes.reduce((acc, t) => acc + (t.k === 'var' ? (model!.get(t.name) ?? 0n) : 0n), 0n);
+      const smaller = await ask([...bounds, cmp('<', sum, num(current))]);
+      if (smaller === null) break;
+      model = smaller;
+    }
+    return model;
+  }
+  return null;
+}
+
+function launchText(w: Witness): string {
+  const params = [...w.parameters].map(([k, v]) => `${k} = ${v}, `).join('');
+  return `${params}blockDim = (${w.blockDim.join(', ')}), gridDim = (${w.gridDim.join(', ')})`;
+}
+
+/** The interpreter's run of a witness's launch; parameters the witness leaves free are 0. */
+function runWitness(map: KernelMap, w: Witness): Finished | ReplayVerdict {
+  const params = Object.fromEntries(map.params.map((p) => [p, w.parameters.get(p) ?? 0n]));
+  const result = runKernel(kernelOfMap(map), { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) }, { assume: 'thread' });
+  switch (result.kind) {
+    case 'finished':
+      return result;
+    case 'limit':
+      return { kind: 'unrunnable', message: `the interpreter stopped: ${result.message}` };
+    case 'infeasible':
+    case 'error':
+      return { kind: 'mismatch', message: `the interpreter cannot run the witness: ${result.message}` };
+    default:
+      return assertNever(result);
+  }
+}
+
+/** Whether the run shows the race: both threads at the reported sites on the element, in one phase of their block or in two blocks. */
+function raceSeen(map: KernelMap, w: Witness, index: readonly bigint[], race: Race): ReplayVerdict {
+  const run = runWitness(map, w);
+  if (!('blocks' in run)) return run;
+  const phasesOf = (t: 0 | 1): Set<number> => {
+    const thread = w.threads[t];
+    const site = race.accesses[t];
+    const block = run.blocks.find((b) => sameVec(b.block, thread.blockIdx));
+    const phases = new Set<number>();
+    for (const p of block?.phases ?? []) {
+      const own = p.threads.find((x) => sameVec(x.thread, thread.threadIdx));
+      const hit = own?.accesses.some(
+        (a) => a.kind === site.mode && a.array === race.array && a.span.start === site.span.start && a.span.end === site.span.end && sameVec(a.index, index),
+      );
+      if (hit === true) phases.add(p.index);
+    }
+    return phases;
+  };
+  const first = phasesOf(0);
+  const second = phasesOf(1);
+  const element = `${race.array}[${index.join('][')}]`;
+  if (first.size === 0 || second.size === 0) {
+    const who = first.size === 0 ? 'thread 1' : 'thread 2';
+    return { kind: 'mismatch', message: `with ${launchText(w)}, ${who} of the witness never makes its reported access to ${element}` };
+  }
+  if (race.level === 'block' && ![...first].some((p) => second.has(p))) {
+    return { kind: 'mismatch', message: `with ${launchText(w)}, the two threads access ${element} in different barrier phases (${[...first].join(', ')} and ${[...second].join(', ')})` };
+  }
+  return { kind: 'replayed' };
+}
+
+function divergenceSeen(map: KernelMap, w: Witness): ReplayVerdict {
+  const run = runWitness(map, w);
+  if (!('blocks' in run)) return run;
+  const block = w.threads[0].blockIdx;
+  return run.divergences.some((d) => sameVec(d.block, block))
+    ? { kind: 'replayed' }
+    : { kind: 'mismatch', message: `with ${launchText(w)}, block (${block.join(', ')}) of the witness meets its barriers without divergence` };
+}
+
+function vec(v: readonly bigint[]): Vec3 {
+  return [v[0] ?? 1n, v[1] ?? 1n, v[2] ?? 1n];
+}
+
+/** Equal as vectors, where missing trailing components are 0 (ids) — both sides have the same length in practice. */
+function sameVec(a: readonly bigint[], b: readonly bigint[]): boolean {
+  const n = Math.max(a.length, b.length);
+  for (let i = 0; i < n; i++) if ((a[i] ?? 0n) !== (b[i] ?? 0n)) return false;
+  return true;
+}
+
+/** The record of a replay: a witness that could not be run did not replay either, but is not a bug. */
+export function replayRecord(r: Replay): ReplayRecord {
+  const note = r.verdict.kind === 'replayed' ? null : r.verdict.message;
+  return { replayed: r.verdict.kind === 'replayed', note, minimised: r.minimised };
+}
+
+/** The kernel's result with every confirmed alarm replayed, and the alarms that did not replay although they ran (bugs). */
+export async function replayAlarms(map: KernelMap, result: KernelResult, options: ReplayOptions): Promise<{ result: KernelResult; failures: string[] }> {
+  const failures: string[] = [];
+  const note = (what: string, r: Replay): void => {
+    if (r.verdict.kind === 'mismatch') failures.push(`${map.name}: the confirmed ${what} does not replay: ${r.verdict.message}`);
+  };
+  const races: Race[] = [];
+  for (const race of result.races) {
+    if (race.confidence !== 'confirmed') {
+      races.push(race);
+      continue;
+    }
+    const r = await replayRace(map, race, options);
+    note(`race on ${race.array}[${race.index.join('][')}]`, r);
+    races.push({ ...race, replay: replayRecord(r) });
+  }
+  const divergences: Divergence[] = [];
+  for (const d of result.divergences) {
+    if (d.confidence !== 'confirmed') {
+      divergences.push(d);
+      continue;
+    }
+    const r = await replayDivergence(map, d, options);
+    note('barrier divergence', r);
+    divergences.push({ ...d, replay: replayRecord(r) });
+  }
+  return { result: { ...result, races, divergences }, failures };
+}

@@ -1,0 +1,117 @@
+/**
+ * `faial-ts fix`: every repair is applied with patch(1) from the printed diff
+ * and the result verified again; kernels no barrier can repair are explained.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { unifiedDiff } from '../../src/fix/diff.js';
+import { verifyText } from '../../src/verify/pipeline.js';
+import { cliResult } from './helpers.js';
+
+const run = promisify(execFile);
+// repairs are proved under test load: three times the default per query, as the examples test does
+const TIMEOUT = '30000';
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'faial-fix-'));
+});
+afterAll(async () => {
+  if (dir !== '') await rm(dir, { recursive: true, force: true });
+});
+
+async function verified(path: string): Promise<string[]> {
+  const r = await verifyText(path, await readFile(path, 'utf8'), { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 30_000, maxRaces: 1 });
+  if (!r.ok) throw new Error(`${path} does not parse`);
+  return r.kernels.map((k) => k.status);
+}
+
+describe('unifiedDiff', () => {
+  it('prints one hunk with three lines of context that patch applies', async () => {
+    const before = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+    const after = before.replace('line 6\n', 'line 6\n  sync;\n').replace('line 11\n', 'line eleven\n');
+    const diff = unifiedDiff(before, after, 'a.txt', 'a.txt');
+    const path = join(dir, 'a.txt');
+    await writeFile(path, before);
+    await writeFile(`${path}.new`, after);
+    // diff(1) exits 1 when the files differ
+    const reference = await run('diff', ['-u', '--label', 'a.txt', '--label', 'a.txt', path, `${path}.new`]).then(
+      (r) => r.stdout,
+      (e: { stdout: string }) => e.stdout,
+    );
+    expect(diff).toBe(reference);
+    expect(diff).toContain('@@ -4,9 +4,10 @@');
+    await writeFile(`${path}.diff`, diff);
+    await run('patch', ['-s', path, `${path}.diff`]);
+    expect(await readFile(path, 'utf8')).toBe(after);
+    expect(unifiedDiff(before, before, 'a', 'b')).toBe('');
+  });
+});
+
+describe('faial-ts fix', () => {
+  for (const example of ['examples/reductions/reduce-missing-sync.bcu', 'examples/loops/jacobi-one-sync.bcu']) {
+    it(`repairs ${example} with one barrier, and the patched file is proved DRF`, async () => {
+      const r = await cliResult(['fix', '--timeout', TIMEOUT, example]);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toMatch(/: repaired — \d+ races? fixed by a barrier inserted at \d+:\d+; the repaired kernel is proved DRF and free of barrier divergence for all parameters and launches/);
+      const diff = r.stdout.slice(0, r.stdout.indexOf('\n✓'));
+      expect(diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).join('\n')).toMatch(/sync/);
+      const copy = join(dir, 'patched.bcu');
+      await copyFile(example, copy);
+      await writeFile(`${copy}.diff`, `${diff}\n`);
+      await run('patch', ['-s', copy, `${copy}.diff`]);
+      expect(await verified(copy)).toEqual(['drf']);
+    });
+  }
+
+  it('splits a read-modify-write with a barrier after the let, and writes the file with -o', async () => {
+    const path = join(dir, 'rmw.bcu');
+    await writeFile(path, 'kernel rmw() {\n  shared A;\n  let v = A[tid + 1] in A[tid] := v\n}\n');
+    const out = join(dir, 'rmw-fixed.bcu');
+    const r = await cliResult(['fix', '--timeout', TIMEOUT, path, '-o', out]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`-  let v = A[tid + 1] in A[tid] := v\n+  let v = A[tid + 1] in sync; A[tid] := v\n`);
+    expect(r.stdout).toContain('rmw: repaired — 1 race fixed by a barrier inserted at 3:25');
+    expect(r.stdout).toContain(`wrote ${out}`);
+    expect(await verified(out)).toEqual(['drf']);
+  });
+
+  it('explains that no barrier separates a statement from itself, exit 1', async () => {
+    const path = join(dir, 'same.bcu');
+    await writeFile(path, 'kernel same() {\n  shared A;\n  A[0] := tid\n}\n');
+    const r = await cliResult(['fix', '--timeout', TIMEOUT, path]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('✗ same: not repaired (racy) — two threads run the same write at 3:3 on the same element: no barrier separates a statement from itself; the index must differ between threads\n');
+  });
+
+  it('explains that a race between blocks needs more than a barrier', async () => {
+    const path = join(dir, 'blocks.bcu');
+    await writeFile(path, 'kernel blocks() {\n  global G;\n  G[tid] := blockIdx.x\n}\n');
+    const r = await cliResult(['fix', '--timeout', TIMEOUT, path]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('not repaired (racy) — a race between threads of different blocks: a barrier orders only the threads of one block');
+  });
+
+  it('leaves a DRF kernel alone and a divergent one unrepaired', async () => {
+    const ok = await cliResult(['fix', '--timeout', TIMEOUT, 'examples/barriers/own-element.bcu']);
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stdout).toBe('✓ scale_own: already DRF — proved for all parameters and launches; nothing to repair\n');
+    const path = join(dir, 'diverge.bcu');
+    await writeFile(path, 'kernel diverge() {\n  shared A;\n  if (tid < 1) {\n    sync\n  }\n}\n');
+    const bad = await cliResult(['fix', '--timeout', TIMEOUT, path]);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stdout).toContain('not repaired (divergent) — the kernel has barrier divergence, which an inserted barrier cannot repair');
+  });
+
+  it('reports bad input as verify does, exit 2', async () => {
+    const path = join(dir, 'syntax.bcu');
+    await writeFile(path, 'kernel broken() {\n  shared A\n  A[0] := 1\n}\n');
+    const r = await cliResult(['fix', '--timeout', TIMEOUT, path]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('error[E0001]: syntax error');
+  });
+});

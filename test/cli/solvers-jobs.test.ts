@@ -1,0 +1,191 @@
+/** `verify --solver/--solver-cmd/--jobs`, robustness per kernel, and `smt --out`. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { isRight } from 'fp-ts/lib/Either.js';
+import { VerifyReport, type KernelJson } from '../../src/report/json.js';
+import { runCli } from '../../src/cli/main.js';
+import { cliResult, kernelDir, removeDir } from './helpers.js';
+
+const run = promisify(execFile);
+
+let dir = '';
+beforeAll(async () => {
+  dir = await kernelDir();
+  // a "solver" that says sat to everything, every value 1: its models satisfy the probe, never a race query
+  await writeFile(
+    join(dir, 'ones.mjs'),
+    `let s = '';
+process.stdin.on('data', (d) => (s += d)).on('end', () => {
+  const names = [...s.matchAll(/^\\(declare-const (\\S+) /gm)].map((m) => m[1]);
+  console.log('sat');
+  console.log('(' + names.map((n) => '(' + n + ' 1)').join(' ') + ')');
+});
+`,
+  );
+});
+afterAll(() => removeDir(dir));
+
+const file = (name: string): string => join(dir, name);
+
+function decoded(stdout: string): VerifyReport {
+  const result = VerifyReport.decode(JSON.parse(stdout));
+  if (!isRight(result)) throw new Error(`the JSON report does not match its codec: ${stdout}`);
+  return result.right;
+}
+
+/** What must not depend on the solver: per kernel, the status, and the pairs of accesses of its alarms with their confidence. */
+const verdicts = (r: VerifyReport): string[] =>
+  r.kernels.map((k: KernelJson) => {
+    const races = k.races.map((x) => `${x.array}:${x.accesses.map((a) => `${a.line}.${a.column}`).sort().join('/')}:${x.confidence}`).sort();
+    return `${k.file} ${k.kernel}: ${k.status} ${races.join(' ')} ${k.divergences.map((d) => `${d.line}:${d.confidence}`).join(' ')}`;
+  });
+
+/** The report without timings, which differ from run to run. */
+const timeless = (stdout: string): unknown => JSON.parse(stdout, (key, v: unknown) => (key === 'milliseconds' ? 0 : v));
+
+describe('verify --solver', () => {
+  it('z3 and cvc5 binaries give the verdicts and alarms of z3-wasm on the paper examples', async () => {
+    const wasm = await cliResult(['verify', 'examples/paper', '--json']);
+    for (const solver of ['z3', 'cvc5']) {
+      const r = await cliResult(['verify', 'examples/paper', '--json', '--solver', solver]);
+      expect(r.exitCode, solver).toBe(wasm.exitCode);
+      expect(verdicts(decoded(r.stdout)), solver).toEqual(verdicts(decoded(wasm.stdout)));
+    }
+  });
+
+  it('--solver-cmd runs any SMT-LIB solver, on stdin or on a {file}', async () => {
+    const wasm = verdicts(decoded((await cliResult(['verify', 'examples/paper/figure3.bcu', file('diverge.bcu'), '--json'])).stdout));
+    for (const cmd of ['z3 -in', 'cvc5 --lang=smt2 {file}']) {
+      const r = await cliResult(['verify', 'examples/paper/figure3.bcu', file('diverge.bcu'), '--json', '--solver-cmd', cmd]);
+      expect(verdicts(decoded(r.stdout)), cmd).toEqual(wasm);
+    }
+  });
+
+  it('rejects an unknown solver, a missing binary and both options at once, before any work, exit 2', async () => {
+    const bogus = await cliResult(['verify', file('drf.bcu'), '--solver', 'yices']);
+    expect(bogus.exitCode).toBe(2);
+    expect(bogus.stderr).toContain('z3-wasm, z3, cvc5');
+    const missing = await cliResult(['verify', file('drf.bcu'), '--solver-cmd', 'no-such-solver-faial']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toBe("error: cannot start the solver no-such-solver-faial: 'no-such-solver-faial' was not found\nhint: check the command of --solver-cmd\n");
+    expect(missing.stdout).toBe('');
+    const both = await cliResult(['verify', file('drf.bcu'), '--solver', 'z3', '--solver-cmd', 'z3 -in']);
+    expect(both.exitCode).toBe(2);
+    expect((await cliResult(['verify', file('drf.bcu'), '--solver-cmd', 'cat'])).stderr).toContain('does not answer SMT-LIB as expected');
+  });
+});
+
+describe('verify --jobs', () => {
+  const inputs = (): string[] => [file('two.bcu'), file('racy.bcu'), file('syntax.bcu'), file('tree'), 'examples/paper', file('diverge.bcu'), file('drf.bcu')];
+
+  it('gives the JSON of --jobs 1 with --jobs 2, files in input order', async () => {
+    // a solver process per query answers the same whatever was asked before, so even the witnesses match
+    const one = await cliResult(['verify', ...inputs(), '--json', '--solver', 'z3']);
+    const two = await cliResult(['verify', ...inputs(), '--json', '--solver', 'z3', '--jobs', '2']);
+    expect(two.exitCode).toBe(one.exitCode);
+    expect(two.stderr).toBe('');
+    expect(timeless(two.stdout)).toEqual(timeless(one.stdout));
+    expect(decoded(two.stdout).kernels.map((k) => k.kernel)).toEqual(['first', 'second', 'racy', null, 'a', 'b', 'eq2', 'fig3', 'fig4', 'diverge', 'drf']);
+  });
+
+  it('gives the verdicts of --jobs 1 with --jobs 2 on z3-wasm', async () => {
+    // Z3 in one process shares its terms between checks, so a model (not a verdict) may depend on the files verified before
+    const one = await cliResult(['verify', ...inputs(), '--json']);
+    const two = await cliResult(['verify', ...inputs(), '--json', '--jobs', '2']);
+    expect(two.exitCode).toBe(one.exitCode);
+    expect(verdicts(decoded(two.stdout))).toEqual(verdicts(decoded(one.stdout)));
+  });
+
+  it('ends the text report with a table of every kernel, then the summary line', async () => {
+    const r = await cliResult(['verify', file('drf.bcu'), file('racy.bcu'), file('syntax.bcu'), '--jobs', '3']);
+    expect(r.exitCode).toBe(2);
+    const tail = r.stdout.trimEnd().split('\n').slice(-5);
+    expect(tail[0]).toMatch(/^status\s+kernel\s+file\s+alarms\s+unknown\s+queries\s+time$/);
+    expect(tail[1]).toMatch(new RegExp(`^DRF\\s+drf\\s+${file('drf.bcu')}\\s+0\\s+0\\s+1\\s+\\d+ ms$`));
+    expect(tail[2]).toMatch(new RegExp(`^racy\\s+racy\\s+${file('racy.bcu')}\\s+1\\s+0\\s+\\d+\\s+\\d+ ms$`));
+    expect(tail[3]).toMatch(new RegExp(`^error\\s+—\\s+${file('syntax.bcu')}\\s+—\\s+—\\s+—\\s+—$`));
+    expect(tail[4]).toBe('3 kernels: 1 DRF, 1 racy, 1 error');
+    // one kernel: no table
+    expect((await cliResult(['verify', file('drf.bcu')])).stdout).not.toMatch(/^status\s+kernel/m);
+  });
+
+  it('says how far it is on a terminal, on one line rewritten in place and erased at the end', async () => {
+    let err = '';
+    const io = { out: () => undefined, err: (t: string) => void (err += t), colour: false, env: {}, progress: true };
+    expect(await runCli(['verify', file('drf.bcu'), file('racy.bcu'), '--jobs', '2'], io)).toBe(1);
+    expect(err).toMatch(new RegExp(`^\\r\\u001b\\[K1/2 files verified \\(last: .*(drf|racy)\\.bcu\\)\\r\\u001b\\[K$`));
+  });
+
+  it('rejects --jobs 0', async () => {
+    const r = await cliResult(['verify', file('drf.bcu'), '--jobs', '0']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--jobs 0: expected a number of at least 1');
+  });
+});
+
+describe('one kernel failing does not stop the run', () => {
+  it('an internal error (a solver model that is wrong) is that kernel’s error entry, with --jobs 1 and 2', async () => {
+    for (const jobs of ['1', '2']) {
+      const r = await cliResult(['verify', file('two.bcu'), file('drf.bcu'), '--json', '--jobs', jobs, '--solver-cmd', `node ${file('ones.mjs')}`]);
+      expect(r.exitCode, jobs).toBe(2);
+      const report = decoded(r.stdout);
+      expect(report.kernels.map((k) => [k.kernel, k.status])).toEqual([
+        ['first', 'error'],
+        ['second', 'error'],
+        ['drf', 'error'],
+      ]);
+      expect(report.kernels[0]!.errors[0]!).toMatchObject({ code: 'E0900', message: expect.stringMatching(/^internal error: the solver's witness for first\/\S+ does not satisfy the query/) });
+    }
+  });
+
+  it('a worker that dies costs only its file: its kernels are in error, the other files are verified', async () => {
+    // a solver that kills the worker running it on the queries of kernel first (parameter M), and is Z3 otherwise
+    const killer = `sh -c 'f=$(mktemp); cat > $f; if grep -q p.M $f; then kill -9 $PPID; fi; z3 -in < $f; rm -f $f'`;
+    const r = await cliResult(['verify', file('drf.bcu'), file('two.bcu'), file('racy.bcu'), file('diverge.bcu'), '--json', '--jobs', '2', '--solver-cmd', killer]);
+    expect(r.exitCode).toBe(2);
+    const report = decoded(r.stdout);
+    expect(report.kernels.map((k) => [k.kernel, k.status])).toEqual([
+      ['drf', 'drf'],
+      ['first', 'error'],
+      ['second', 'error'],
+      ['racy', 'racy'],
+      ['diverge', 'divergent'],
+    ]);
+    expect(report.kernels[1]!.errors[0]!.message).toBe('internal error: verification stopped: the worker process died (signal SIGKILL)');
+  });
+});
+
+describe('faial-ts smt --out', () => {
+  it('writes one standalone file per query, named after kernel, phase and array, that the z3 and cvc5 binaries run', async () => {
+    const out = join(dir, 'smt');
+    const r = await cliResult(['smt', 'examples/paper/figure3.bcu', '--out', out]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(`${join(out, 'fig3.phase0.A.smt2')}\n`);
+    const more = await cliResult(['smt', file('global.bcu'), '--out', out]);
+    const div = await cliResult(['smt', file('diverge.bcu'), '--out', out]);
+    expect(more.stdout.split('\n').filter(Boolean).map((p) => p.slice(out.length + 1))).toEqual(['blocks.phase0.G.smt2', 'blocks.grid.G.smt2']);
+    expect(div.stdout).toBe(`${join(out, 'diverge.sync0.smt2')}\n`);
+    const names = (await readdir(out)).sort();
+    expect(names).toEqual(['blocks.grid.G.smt2', 'blocks.phase0.G.smt2', 'diverge.sync0.smt2', 'fig3.phase0.A.smt2']);
+    const expected: Record<string, string> = { 'fig3.phase0.A.smt2': 'sat', 'blocks.phase0.G.smt2': 'unsat', 'blocks.grid.G.smt2': 'sat', 'diverge.sync0.smt2': 'sat' };
+    for (const name of names) {
+      const text = await readFile(join(out, name), 'utf8');
+      expect(text).toMatch(/^; query \S+\n; fragment: QF_\w+.*\n\(set-option :produce-models true\)\n\(set-logic ALL\)\n/);
+      expect(text.trimEnd()).toMatch(/\(check-sat\)\n\(get-value \([^)]+\)\)$/);
+      const z3 = await run('z3', ['-T:20', join(out, name)]).catch((e: { stdout: string }) => e);
+      expect(z3.stdout.split('\n')[0], `z3 ${name}`).toBe(expected[name]);
+      const cvc5 = await run('cvc5', ['--tlimit=20000', join(out, name)]).catch((e: { stdout: string }) => e);
+      expect(cvc5.stdout.split('\n')[0], `cvc5 ${name}`).toBe(expected[name]);
+    }
+  });
+
+  it('numbers the loop checks of the phase split', async () => {
+    const out = join(dir, 'smt-loops');
+    const r = await cliResult(['smt', 'examples/sorting/bitonic.bcu', '--out', out]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean).map((p) => p.slice(out.length + 1))).toContain('bitonic_sort.completes0.smt2');
+  });
+});

@@ -1,0 +1,398 @@
+/**
+ * Random BabyCUDA kernels for the differential properties.
+ *
+ * The generator builds a shape (statements, expressions, variable references
+ * as plain numbers) and prints it as source text; names are resolved only
+ * when printing. So every shape fast-check shrinks to is still a valid kernel:
+ * a reference picks among the variables in scope at that point (or becomes a
+ * constant), a barrier at a point that is not uniform becomes `skip` unless
+ * non-uniform barriers are wanted, and counterexamples read as source.
+ */
+import fc from 'fast-check';
+
+export interface GenConfig {
+  /** values read may flow into indices, conditions and loop bounds (ill-typed kernels) */
+  readonly dataFlow: boolean;
+  /** where `assume` may appear: nowhere, at the top level over parameters, or anywhere */
+  readonly assumes: 'none' | 'top' | 'any';
+  /** barriers may sit under conditions and loops that depend on the thread */
+  readonly nonUniformSync: boolean;
+}
+
+type BinOp = '+' | '-' | '*' | '/' | '%' | '&' | '|' | '^' | '<<' | '>>';
+type CmpOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
+type Axis = 'x' | 'y';
+
+export type GExpr =
+  | { readonly k: 'const'; readonly v: number }
+  | { readonly k: 'ref'; readonly n: number }
+  | { readonly k: 'builtin'; readonly name: 'threadIdx' | 'blockIdx' | 'blockDim' | 'gridDim'; readonly axis: Axis }
+  | { readonly k: 'bin'; readonly op: BinOp; readonly a: GExpr; readonly b: GExpr };
+
+export type GCond =
+  | { readonly k: 'cmp'; readonly op: CmpOp; readonly a: GExpr; readonly b: GExpr }
+  | { readonly k: 'and' | 'or'; readonly a: GCond; readonly b: GCond }
+  | { readonly k: 'not'; readonly a: GCond };
+
+export type LoopForm = 'up' | 'up+' | 'up*' | 'down' | 'down-' | 'down/';
+
+export type GStmt =
+  | { readonly k: 'write'; readonly arr: number; readonly idx: readonly GExpr[]; readonly val: GExpr }
+  | { readonly k: 'read'; readonly arr: number; readonly idx: readonly GExpr[] }
+  | { readonly k: 'let'; readonly val: GExpr }
+  | { readonly k: 'if'; readonly cond: GCond; readonly then: readonly GStmt[]; readonly else: readonly GStmt[] | null }
+  | { readonly k: 'for'; readonly form: LoopForm; readonly from: GExpr; readonly to: GExpr; readonly step: number; readonly body: readonly GStmt[] }
+  | { readonly k: 'sync' }
+  | { readonly k: 'assume'; readonly cond: GCond };
+
+export interface GArray {
+  readonly scope: 'shared' | 'global';
+  readonly dims: 1 | 2 | 3;
+  /** print declared sizes (which only the interpreter's initial contents use) */
+  readonly sized: boolean;
+}
+
+export interface GKernel {
+  readonly params: number;
+  readonly requires: readonly GCond[];
+  readonly arrays: readonly GArray[];
+  readonly body: readonly GStmt[];
+}
+
+/** A generated kernel: its shape, and its source text, which fast-check shows for a counterexample. */
+export class Generated {
+  constructor(
+    readonly shape: GKernel,
+    readonly source: string,
+    readonly config: GenConfig,
+  ) {}
+
+  toString(): string {
+    return `\n${this.source}`;
+  }
+
+  [fc.toStringMethod](): string {
+    return this.toString();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Arbitraries
+
+const smallConst = fc.integer({ min: 0, max: 4 }).map((v): GExpr => ({ k: 'const', v }));
+const ref = fc.nat({ max: 30 }).map((n): GExpr => ({ k: 'ref', n }));
+const builtin = fc
+  .record({
+    name: fc.constantFrom('threadIdx', 'threadIdx', 'threadIdx', 'blockIdx', 'blockDim', 'gridDim') as fc.Arbitrary<'threadIdx' | 'blockIdx' | 'blockDim' | 'gridDim'>,
+    axis: fc.constantFrom<Axis>('x', 'x', 'x', 'y'),
+  })
+  .map((b): GExpr => ({ k: 'builtin', ...b }));
+const binOp = fc.constantFrom<BinOp>('+', '+', '-', '*', '/', '%', '&', '|', '^', '<<', '>>');
+
+const leaf: fc.Arbitrary<GExpr> = fc.oneof(smallConst, ref, ref, builtin);
+
+/** Expressions up to two operators deep; the right side of a shift is a small constant (values stay small). */
+const expr: fc.Arbitrary<GExpr> = fc.oneof(
+  { weight: 3, arbitrary: leaf },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(binOp, leaf, leaf).map(([op, a, b]): GExpr => ({ k: 'bin', op, a, b: op === '<<' || op === '>>' ? shiftAmount(b) : b })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(binOp, fc.tuple(binOp, leaf, leaf), leaf).map(([op, [op2, a, b], c]): GExpr => ({
+      k: 'bin',
+      op,
+      a: { k: 'bin', op: op2, a, b: op2 === '<<' || op2 === '>>' ? shiftAmount(b) : b },
+      b: op === '<<' || op === '>>' ? shiftAmount(c) : c,
+    })),
+  },
+);
+
+function shiftAmount(e: GExpr): GExpr {
+  return { k: 'const', v: e.k === 'const' ? e.v % 3 : 1 };
+}
+
+/** Loop bounds: a constant, a variable, or a variable plus a constant. */
+const bound: fc.Arbitrary<GExpr> = fc.oneof(
+  smallConst,
+  ref,
+  builtin,
+  fc.tuple(ref, smallConst).map(([a, b]): GExpr => ({ k: 'bin', op: '+', a, b })),
+);
+
+const cmpOp = fc.constantFrom<CmpOp>('==', '!=', '<', '<=', '>', '>=');
+const atom: fc.Arbitrary<GCond> = fc.tuple(cmpOp, expr, expr).map(([op, a, b]): GCond => ({ k: 'cmp', op, a, b }));
+const cond: fc.Arbitrary<GCond> = fc.oneof(
+  { weight: 4, arbitrary: atom },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom<'and' | 'or'>('and', 'or'), atom, atom).map(([k, a, b]): GCond => ({ k, a, b })) },
+  { weight: 1, arbitrary: atom.map((a): GCond => ({ k: 'not', a })) },
+);
+
+const index = fc.array(expr, { minLength: 3, maxLength: 3 });
+const arrayRef = fc.nat({ max: 3 });
+
+function stmts(config: GenConfig, depth: number): fc.Arbitrary<GStmt[]> {
+  const simple: fc.Arbitrary<GStmt>[] = [
+    fc.record({ arr: arrayRef, idx: index, val: expr }).map((s): GStmt => ({ k: 'write', ...s })),
+    fc.record({ arr: arrayRef, idx: index, val: expr }).map((s): GStmt => ({ k: 'write', ...s })),
+    fc.record({ arr: arrayRef, idx: index }).map((s): GStmt => ({ k: 'read', ...s })),
+    expr.map((val): GStmt => ({ k: 'let', val })),
+    fc.constant<GStmt>({ k: 'sync' }),
+  ];
+  if (config.assumes === 'any') simple.push(cond.map((c): GStmt => ({ k: 'assume', cond: c })));
+  const stmt: fc.Arbitrary<GStmt> =
+    depth <= 0
+      ? fc.oneof(...simple)
+      : fc.oneof(
+          { weight: 6, arbitrary: fc.oneof(...simple) },
+          {
+            weight: 2,
+            arbitrary: fc
+              .record({ cond, then: stmts(config, depth - 1), else: fc.option(stmts(config, depth - 1), { nil: null }) })
+              .map((s): GStmt => ({ k: 'if', ...s })),
+          },
+          {
+            weight: 2,
+            arbitrary: fc
+              .record({
+                form: fc.constantFrom<LoopForm>('up', 'up', 'up+', 'up*', 'down', 'down-', 'down/'),
+                from: bound,
+                to: bound,
+                step: fc.integer({ min: 1, max: 3 }),
+                body: stmts(config, depth - 1),
+              })
+              .map((s): GStmt => ({ k: 'for', ...s })),
+          },
+        );
+  return fc.array(stmt, { minLength: 1, maxLength: depth >= 2 ? 5 : 3 });
+}
+
+export function kernelArbitrary(config: GenConfig): fc.Arbitrary<Generated> {
+  const array = fc.record({
+    scope: fc.constantFrom<'shared' | 'global'>('shared', 'global'),
+    dims: fc.constantFrom<1 | 2 | 3>(1, 1, 1, 2, 3),
+    sized: fc.boolean(),
+  });
+  const requires = fc.array(
+    fc.tuple(fc.nat({ max: 3 }), fc.constantFrom<CmpOp>('<', '<=', '>', '>=', '!='), fc.integer({ min: 0, max: 3 })).map(
+      ([p, op, v]): GCond => ({ k: 'cmp', op, a: { k: 'ref', n: p }, b: { k: 'const', v } }),
+    ),
+    { maxLength: 1 },
+  );
+  const top = config.assumes === 'top' ? fc.array(cond, { maxLength: 1 }) : fc.constant<GCond[]>([]);
+  return fc
+    .record({
+      params: fc.integer({ min: 0, max: 2 }),
+      requires,
+      arrays: fc.array(array, { minLength: 1, maxLength: 3 }),
+      assumes: top,
+      body: stmts(config, 2),
+    })
+    .map(({ assumes, ...k }) => {
+      // top-level assumptions speak of parameters only: every thread agrees on them
+      const shape: GKernel = { ...k, body: [...assumes.map((c): GStmt => ({ k: 'assume', cond: paramsOnly(c) })), ...k.body] };
+      return new Generated(shape, printKernel(shape, config), config);
+    });
+}
+
+function paramsOnly(c: GCond): GCond {
+  const e = (x: GExpr): GExpr => (x.k === 'builtin' ? { k: 'const', v: 1 } : x.k === 'bin' ? { ...x, a: e(x.a), b: e(x.b) } : x);
+  switch (c.k) {
+    case 'cmp':
+      return { ...c, a: e(c.a), b: e(c.b) };
+    case 'and':
+    case 'or':
+      return { ...c, a: paramsOnly(c.a), b: paramsOnly(c.b) };
+    case 'not':
+      return { ...c, a: paramsOnly(c.a) };
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Printing
+
+interface Var {
+  readonly name: string;
+  /** the same in every thread of a block */
+  readonly uniform: boolean;
+  /** bound by a read */
+  readonly data: boolean;
+}
+
+interface Ctx {
+  readonly config: GenConfig;
+  readonly arrays: readonly { readonly name: string; readonly dims: number }[];
+  /** variables in scope, outermost first */
+  readonly vars: Var[];
+  /** every enclosing condition and loop bound is uniform */
+  readonly uniform: boolean;
+  readonly depth: number;
+  readonly topLevel: boolean;
+}
+
+/** What an expression is printed for: data may flow into `value`s always, elsewhere only when the config allows. */
+type Place = 'value' | 'control';
+
+interface Printed {
+  readonly text: string;
+  readonly uniform: boolean;
+}
+
+function printExpr(e: GExpr, ctx: Ctx, place: Place): Printed {
+  switch (e.k) {
+    case 'const':
+      return { text: String(e.v), uniform: true };
+    case 'ref': {
+      const pool = ctx.vars.filter((v) => !v.data || place === 'value' || ctx.config.dataFlow);
+      if (pool.length === 0) return { text: String(e.n % 4), uniform: true };
+      const v = pool[pool.length - 1 - (e.n % pool.length)]!;
+      return { text: v.name, uniform: v.uniform };
+    }
+    case 'builtin': {
+      const text = e.name === 'threadIdx' && e.axis === 'x' ? 'tid' : `${e.name}.${e.axis}`;
+      return { text, uniform: e.name !== 'threadIdx' };
+    }
+    case 'bin': {
+      const a = printExpr(e.a, ctx, place);
+      const b = printExpr(e.b, ctx, place);
+      return { text: `(${a.text} ${e.op} ${b.text})`, uniform: a.uniform && b.uniform };
+    }
+  }
+}
+
+function printCond(c: GCond, ctx: Ctx): Printed {
+  switch (c.k) {
+    case 'cmp': {
+      const a = printExpr(c.a, ctx, 'control');
+      const b = printExpr(c.b, ctx, 'control');
+      return { text: `${a.text} ${c.op} ${b.text}`, uniform: a.uniform && b.uniform };
+    }
+    case 'and':
+    case 'or': {
+      const a = printCond(c.a, ctx);
+      const b = printCond(c.b, ctx);
+      return { text: `(${a.text}) ${c.k === 'and' ? '&&' : '||'} (${b.text})`, uniform: a.uniform && b.uniform };
+    }
+    case 'not': {
+      const a = printCond(c.a, ctx);
+      return { text: `!(${a.text})`, uniform: a.uniform };
+    }
+  }
+}
+
+function pad(depth: number): string {
+  return '  '.repeat(depth + 1);
+}
+
+/** The statements of one block; `let`s bind for the rest of the block, so a binder's body is the next statement. */
+function printBlock(body: readonly GStmt[], ctx: Ctx): string[] {
+  const mark = ctx.vars.length;
+  const lines: string[] = [];
+  let binders = 0;
+  body.forEach((s, i) => {
+    const last = i === body.length - 1;
+    const p = pad(ctx.depth);
+    switch (s.k) {
+      case 'read':
+      case 'let': {
+        // names repeat across sibling blocks (binders must be distinct only among those in scope)
+        const name = `${s.k === 'read' ? 'v' : 'a'}${ctx.depth}_${binders++}`;
+        let value: Printed;
+        if (s.k === 'read') {
+          const arr = ctx.arrays[s.arr % ctx.arrays.length]!;
+          const idx = s.idx.slice(0, arr.dims).map((e) => printExpr(e, ctx, 'control'));
+          value = { text: `${arr.name}${idx.map((x) => `[${x.text}]`).join('')}`, uniform: false };
+        } else {
+          value = printExpr(s.val, ctx, 'control');
+        }
+        lines.push(`${p}let ${name} = ${value.text} in${last ? ' skip' : ''}`);
+        ctx.vars.push(s.k === 'read' ? { name, uniform: false, data: true } : { name, uniform: value.uniform, data: isData(value.text, ctx) });
+        return;
+      }
+      default:
+        lines.push(`${p}${printStmt(s, ctx)}${last ? '' : ';'}`);
+    }
+  });
+  ctx.vars.length = mark;
+  return lines;
+}
+
+/** A pure let is data-dependent when its value mentions a variable bound by a read. */
+function isData(text: string, ctx: Ctx): boolean {
+  return ctx.vars.some((v) => v.data && new RegExp(`\\b${v.name}\\b`).test(text));
+}
+
+function printStmt(s: Exclude<GStmt, { k: 'read' | 'let' }>, ctx: Ctx): string {
+  const p = pad(ctx.depth);
+  switch (s.k) {
+    case 'write': {
+      const arr = ctx.arrays[s.arr % ctx.arrays.length]!;
+      const idx = s.idx.slice(0, arr.dims).map((e) => printExpr(e, ctx, 'control').text);
+      return `${arr.name}${idx.map((x) => `[${x}]`).join('')} := ${printExpr(s.val, ctx, 'value').text}`;
+    }
+    case 'sync':
+      return ctx.uniform || ctx.config.nonUniformSync ? 'sync' : 'skip';
+    case 'assume':
+      return ctx.config.assumes === 'any' || (ctx.config.assumes === 'top' && ctx.topLevel) ? `assume ${printCond(s.cond, ctx).text}` : 'skip';
+    case 'if': {
+      const c = printCond(s.cond, ctx);
+      const inner: Ctx = { ...ctx, uniform: ctx.uniform && c.uniform, depth: ctx.depth + 1, topLevel: false };
+      const thenLines = printBlock(s.then, inner);
+      const elseLines = s.else === null ? null : printBlock(s.else, inner);
+      return [`if (${c.text}) {`, ...thenLines, elseLines === null ? `${p}}` : `${p}} else {`, ...(elseLines === null ? [] : [...elseLines, `${p}}`])].join('\n');
+    }
+    case 'for': {
+      const from = printExpr(s.from, ctx, 'control');
+      const to = printExpr(s.to, ctx, 'control');
+      const name = `i${ctx.depth}`;
+      const uniform = from.uniform && to.uniform;
+      let head: string;
+      switch (s.form) {
+        case 'up':
+          head = `for ${name} in ${from.text}..${to.text}`;
+          break;
+        case 'up+':
+          head = `for ${name} in ${from.text}..${to.text} step + ${s.step}`;
+          break;
+        case 'up*':
+          // from 0 a geometric loop never moves: start at 1 or more
+          head = `for ${name} in ${from.text} + 1..${to.text} step * ${s.step + 1}`;
+          break;
+        case 'down':
+          // truncated subtraction stays at 0: a downward loop to 0 never ends
+          head = `for ${name} in ${from.text} downto ${to.text} + 1`;
+          break;
+        case 'down-':
+          head = `for ${name} in ${from.text} downto ${to.text} + 1 step - ${s.step}`;
+          break;
+        case 'down/':
+          head = `for ${name} in ${from.text} downto ${to.text} + 1 step / ${s.step + 1}`;
+          break;
+      }
+      const inner: Ctx = { ...ctx, uniform: ctx.uniform && uniform, depth: ctx.depth + 1, topLevel: false };
+      inner.vars.push({ name, uniform, data: isData(`${from.text} ${to.text}`, ctx) });
+      const body = printBlock(s.body, inner);
+      inner.vars.pop();
+      return [`${head} {`, ...body, `${p}}`].join('\n');
+    }
+  }
+}
+
+export function printKernel(k: GKernel, config: GenConfig): string {
+  const params = Array.from({ length: k.params }, (_, i) => ['N', 'M'][i]!);
+  const counts = { shared: 0, global: 0 };
+  const arrays = k.arrays.map((a) => ({ ...a, name: a.scope === 'shared' ? `S${counts.shared++}` : `G${counts.global++}` }));
+  const ctx: Ctx = {
+    config,
+    arrays,
+    vars: params.map((name) => ({ name, uniform: true, data: false })),
+    uniform: true,
+    depth: 0,
+    topLevel: true,
+  };
+  const requires = params.length === 0 ? [] : k.requires.map((r) => `requires ${printCond(r, ctx).text}`);
+  const decls = arrays.map((a) => `  ${a.scope} ${a.name}${a.sized ? '[8]'.repeat(a.dims) : ''};`);
+  const body = printBlock(k.body, ctx);
+  return [`kernel k(${params.join(', ')})`, ...requires.map((r) => `  ${r}`), '{', ...decls, ...body, '}'].join('\n') + '\n';
+}

@@ -1,0 +1,197 @@
+/**
+ * The differential properties, as functions of one generated kernel that
+ * throw with the kernel's source when they fail. The property tests run them
+ * on a fixed seed set; scripts/fuzz.ts runs them on long campaigns.
+ *
+ * Every launch of the small enumeration is run by the interpreter; the
+ * verifier is asked only with the launch fixed (parameters, blockDim and
+ * gridDim), which keeps its queries small.
+ */
+import type { Kernel } from '../../src/syntax/ast.js';
+import { parseProgram } from '../../src/syntax/parse.js';
+import { inferMap } from '../../src/map/infer.js';
+import type { KernelMap } from '../../src/map/map.js';
+import { wellFormednessErrors } from '../../src/names/check.js';
+import { runKernel, type Finished, type RunResult } from '../../src/semantics/interpret.js';
+import { evalMap, interpreterReads, type MapPhase } from '../../src/semantics/map-eval.js';
+import type { Vec3 } from '../../src/semantics/values.js';
+import type { Launch } from '../../src/encode/query.js';
+import { verifyKernel } from '../../src/verify/verify.js';
+import type { KernelResult } from '../../src/verify/result.js';
+import { replayAlarms } from '../../src/verify/replay.js';
+import type { Generated } from './generator.js';
+
+export const SOLVER_TIMEOUT_MS = 4000;
+
+export interface Loaded {
+  readonly kernel: Kernel;
+  readonly map: KernelMap;
+}
+
+export function load(g: Generated): Loaded {
+  const program = parseProgram('generated.bcu', g.source);
+  const errors = wellFormednessErrors(program);
+  if (errors.length > 0) fail(g, `the generator made an ill-formed kernel: ${errors.map((e) => e.message).join('; ')}`);
+  const kernel = program.kernels[0]!;
+  return { kernel, map: inferMap(program.file, kernel) };
+}
+
+export function fail(g: Generated, message: string): never {
+  throw new Error(`${message}\n--- kernel ---\n${g.source}`);
+}
+
+export interface ConcreteLaunch {
+  readonly params: Readonly<Record<string, bigint>>;
+  readonly blockDim: Vec3;
+  readonly gridDim: Vec3;
+}
+
+const BLOCK_DIMS: readonly Vec3[] = [[1n, 1n, 1n], [2n, 1n, 1n], [3n, 1n, 1n], [4n, 1n, 1n], [2n, 2n, 1n]];
+const GRID_DIMS: readonly Vec3[] = [[1n, 1n, 1n], [2n, 1n, 1n]];
+const PARAM_VALUES: readonly bigint[] = [0n, 1n, 2n, 3n];
+
+/** Every launch of the enumeration: blockDim.x 1–4 (and 2×2), gridDim 1–2, parameters 0–3. */
+export function launches(kernel: Kernel): ConcreteLaunch[] {
+  let params: Record<string, bigint>[] = [{}];
+  for (const p of kernel.params) params = params.flatMap((ps) => PARAM_VALUES.map((v) => ({ ...ps, [p.text]: v })));
+  return params.flatMap((ps) => GRID_DIMS.flatMap((gridDim) => BLOCK_DIMS.map((blockDim) => ({ params: ps, blockDim, gridDim }))));
+}
+
+export function interpret(kernel: Kernel, launch: ConcreteLaunch): RunResult {
+  return runKernel(kernel, launch, { maxSteps: 200_000, maxReports: 50 });
+}
+
+export function fixed(launch: ConcreteLaunch): Launch {
+  return { params: new Map(Object.entries(launch.params)), blockDim: [...launch.blockDim], gridDim: [...launch.gridDim] };
+}
+
+function launchText(l: ConcreteLaunch): string {
+  const ps = Object.entries(l.params).map(([k, v]) => `${k}=${v}`);
+  return `${ps.length === 0 ? '' : `${ps.join(' ')} `}blockDim=${l.blockDim.join(',')} gridDim=${l.gridDim.join(',')}`;
+}
+
+
+// ---------------------------------------------------------------------------
+// P1: Theorem 1, executable
+
+function phaseKeys(p: MapPhase): string[] {
+  return p.accesses.map((a) => `t${a.thread.join(',')} ${a.mode} ${a.array}[${a.index?.join('][') ?? '?'}] @${a.span.start}`).sort();
+}
+
+function interpreterKeys(run: Finished, block: number, phase: number): string[] {
+  const p = run.blocks[block]!.phases[phase]!;
+  return p.threads.flatMap((t) => t.accesses.map((a) => `t${t.thread.join(',')} ${a.kind} ${a.array}[${a.index.join('][')}] @${a.span.start}`)).sort();
+}
+
+/**
+ * For every launch the interpreter completes without divergence, the MAP
+ * evaluator gives the same accesses in every phase of every block: without
+ * help for a well-typed kernel, with the values the interpreter read for an
+ * ill-typed one. Returns how many launches were compared.
+ */
+export function checkTheorem1(g: Generated): number {
+  const { kernel, map } = load(g);
+  const wellTyped = map.violations.length === 0;
+  let compared = 0;
+  for (const launch of launches(kernel)) {
+    const run = interpret(kernel, launch);
+    if (run.kind !== 'finished' || run.divergences.length > 0) continue;
+    const evaluated = evalMap(map, launch, wellTyped ? {} : { reads: interpreterReads(run) });
+    if (evaluated.kind !== 'evaluated') fail(g, `at ${launchText(launch)} the interpreter finishes but the MAP evaluator stops: ${evaluated.kind}`);
+    for (const [b, block] of evaluated.blocks.entries()) {
+      if (block.misaligned) fail(g, `at ${launchText(launch)} block ${b}: the MAP's barriers are misaligned, the interpreter saw no divergence`);
+      const runPhases = run.blocks[b]!.phases.length;
+      if (block.phases.length !== runPhases) fail(g, `at ${launchText(launch)} block ${b}: ${block.phases.length} MAP phases, ${runPhases} interpreter phases`);
+      for (const phase of block.phases) {
+        if (phase.dependsOnData) fail(g, `at ${launchText(launch)} block ${b} phase ${phase.index} depends on data although the reads were given`);
+        const want = interpreterKeys(run, b, phase.index);
+        const got = phaseKeys(phase);
+        if (want.join('\n') !== got.join('\n')) {
+          fail(g, `at ${launchText(launch)} block ${b} phase ${phase.index}:\ninterpreter:\n  ${want.join('\n  ')}\nMAP:\n  ${got.join('\n  ')}`);
+        }
+      }
+    }
+    compared++;
+  }
+  return compared;
+}
+
+// ---------------------------------------------------------------------------
+// P2 and P4: the verifier against the interpreter, launch by launch
+
+export interface Finding {
+  readonly launch: ConcreteLaunch;
+  readonly run: Finished;
+}
+
+/** The first enumerated launch where the interpreter sees a race or a divergence, and one where it sees neither. */
+export function interestingLaunches(loaded: Loaded): { bad: Finding | null; good: Finding | null } {
+  let bad: Finding | null = null;
+  let good: Finding | null = null;
+  for (const launch of launches(loaded.kernel)) {
+    const run = interpret(loaded.kernel, launch);
+    if (run.kind !== 'finished') continue;
+    const alarm = run.races.length > 0 || run.divergences.length > 0;
+    if (alarm && bad === null) bad = { launch, run };
+    if (!alarm && good === null && launch.blockDim[0] > 1n) good = { launch, run };
+    if (bad !== null && good !== null) break;
+  }
+  return { bad, good };
+}
+
+export async function verifyAt(loaded: Loaded, launch: ConcreteLaunch): Promise<KernelResult> {
+  return verifyKernel(loaded.map, { launch: fixed(launch), timeoutMs: SOLVER_TIMEOUT_MS, maxRaces: 8 });
+}
+
+function raceSummary(run: Finished): string {
+  const r = run.races[0];
+  if (r !== undefined) return `race on ${r.array}[${r.index.join('][')}] (${r.between}) at spans ${r.first.span.start} and ${r.second.span.start}`;
+  const d = run.divergences[0]!;
+  return `divergence in block ${d.block.join(',')} at the barrier at ${d.sync.start}`;
+}
+
+/** P2: where the interpreter finds a race or divergence, `verify` with that launch fixed does not say DRF. */
+export async function checkSoundness(g: Generated, loaded: Loaded, bad: Finding): Promise<void> {
+  const result = await verifyAt(loaded, bad.launch);
+  if (result.status === 'drf') fail(g, `verify says DRF at ${launchText(bad.launch)}, but the interpreter finds a ${raceSummary(bad.run)}`);
+}
+
+/**
+ * P4: for a well-typed kernel, every confirmed alarm of `verify` at a fixed
+ * launch is seen by the interpreter at that launch: the same two access
+ * sites on the same element, or a divergence.
+ */
+export async function checkCompleteness(g: Generated, loaded: Loaded, at: Finding): Promise<void> {
+  const result = await verifyAt(loaded, at.launch);
+  for (const race of result.races) {
+    if (race.confidence !== 'confirmed') continue;
+    const sites = race.accesses.map((a) => `${a.mode}@${a.span.start}`).sort().join(' ');
+    const seen = at.run.races.some(
+      (r) =>
+        r.array === race.array &&
+        r.index.join(',') === race.index.join(',') &&
+        [r.first, r.second].map((a) => `${a.kind}@${a.span.start}`).sort().join(' ') === sites,
+    );
+    // the interpreter keeps one witness per pair of sites and element; a run that stopped early (divergence) may miss it
+    if (!seen && !at.run.truncated && at.run.divergences.length === 0) {
+      fail(g, `verify confirms a race on ${race.array}[${race.index.join('][')}] (${sites}) at ${launchText(at.launch)} that the interpreter does not see`);
+    }
+  }
+  for (const d of result.divergences) {
+    if (d.confidence === 'confirmed' && at.run.divergences.length === 0) {
+      fail(g, `verify confirms a divergence at the barrier at ${d.sync.span.start} at ${launchText(at.launch)}, the interpreter sees none`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// P3: every confirmed alarm replays
+
+/** P3: `verify` for all launches; every confirmed alarm's witness (made small if needed) replays in the interpreter. */
+export async function checkReplay(g: Generated, loaded: Loaded): Promise<number> {
+  const none: Launch = { params: new Map(), blockDim: null, gridDim: null };
+  const result = await verifyKernel(loaded.map, { launch: none, timeoutMs: SOLVER_TIMEOUT_MS, maxRaces: 4 });
+  const { failures, result: replayed } = await replayAlarms(loaded.map, result, { launch: none, timeoutMs: SOLVER_TIMEOUT_MS });
+  if (failures.length > 0) fail(g, failures.join('\n'));
+  return [...replayed.races, ...replayed.divergences].filter((a) => a.replay?.replayed === true).length;
+}

@@ -1,0 +1,211 @@
+/**
+ * `faial-ts verify --sarif` on real kernels, validated against the published
+ * SARIF 2.1.0 schema (vendored: test/fixtures/README.md says from where).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import AjvModule from 'ajv-draft-04';
+import formatsModule from 'ajv-formats';
+import type { Log, Result } from 'sarif';
+import { cliResult } from '../../src/cli/main.js';
+import { sarifLog } from '../../src/report/sarif.js';
+import { verifyText } from '../../src/verify/pipeline.js';
+
+// CommonJS modules whose TypeScript types name the class as `default`
+const Ajv = AjvModule.default;
+const addFormats = formatsModule.default;
+
+const schema: unknown = JSON.parse(readFileSync('test/fixtures/sarif-schema-2.1.0.json', 'utf8'));
+// The schema's `language` pattern has a stray `]`: valid as a plain RegExp, not with the u flag.
+const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
+addFormats(ajv);
+const validate = ajv.compile(schema as object);
+
+function valid(log: unknown): string[] {
+  return validate(log) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
+}
+
+const KERNELS: Record<string, string> = {
+  'racy.bcu': `kernel racy(N) requires N >= 1 {
+  shared A;
+  let v = A[tid + 1] in
+  A[tid] := v
+}
+`,
+  'diverge.bcu': `kernel diverge() {
+  shared A;
+  if (tid < 1) {
+    sync
+  }
+}
+`,
+  'own.bcu': `kernel own() {
+  shared s;
+  s[tid] := 1;
+  sync;
+  let x = s[tid] in
+  s[tid] := x + 1
+}
+`,
+  'syntax.bcu': `kernel broken() {
+  shared A
+  A[0] := 1
+}
+`,
+  'names.bcu': `kernel names() {
+  shared A;
+  A[y] := 1
+}
+`,
+  'two arrays.bcu': `kernel two() {
+  shared A, B;
+  A[0] := tid;
+  B[tid] := 1;
+  let x = B[0] in
+  A[1] := x
+}
+`,
+};
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'faial-sarif-'));
+  for (const [name, text] of Object.entries(KERNELS)) await writeFile(join(dir, name), text);
+});
+afterAll(async () => {
+  if (dir !== '') await rm(dir, { recursive: true, force: true });
+});
+
+const file = (name: string): string => join(dir, name);
+
+function logOf(stdout: string): Log {
+  return JSON.parse(stdout) as Log;
+}
+
+function results(log: Log): Result[] {
+  return log.runs[0]?.results ?? [];
+}
+
+describe('verify --sarif', () => {
+  it('is valid SARIF 2.1.0 for races, divergence, input errors and redundant barriers, with the usual exit code', async () => {
+    const r = await cliResult(['verify', '--sarif', '--barriers', ...Object.keys(KERNELS).map(file)]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe('');
+    const log = logOf(r.stdout);
+    expect(valid(log)).toEqual([]);
+    expect(log.version).toBe('2.1.0');
+    expect(log.runs).toHaveLength(1);
+    const rules = new Set(results(log).map((x) => x.ruleId));
+    expect(rules).toEqual(new Set(['faial/data-race', 'faial/barrier-divergence', 'faial/input-error', 'faial/redundant-barrier']));
+    const driver = log.runs[0]!.tool.driver;
+    for (const x of results(log)) expect(driver.rules?.[x.ruleIndex!]?.id).toBe(x.ruleId);
+    // every file given is an artifact, with the space in a name encoded
+    expect(log.runs[0]!.artifacts?.map((a) => a.location?.uri).some((u) => u?.endsWith('/two%20arrays.bcu'))).toBe(true);
+  });
+
+  it('gives a race both accesses, as the location and as related locations 1 and 2, and the witness', async () => {
+    const r = await cliResult(['verify', '--sarif', file('racy.bcu')]);
+    expect(r.exitCode).toBe(1);
+    const log = logOf(r.stdout);
+    expect(valid(log)).toEqual([]);
+    const [race] = results(log);
+    expect(race?.ruleId).toBe('faial/data-race');
+    expect(race?.level).toBe('error');
+    expect(race?.message.text).toMatch(/^Data race on A\[\d+\] in kernel racy \(read-write\): thread 1 \[(read|write)s\]\(1\) A\[tid( \+ 1)?\] and thread 2 \[(read|write)s\]\(2\)/);
+    expect(race?.message.text).toContain('Confirmed: the witness depends only on');
+    const related = race?.relatedLocations ?? [];
+    expect(related.map((l) => l.id)).toEqual([1, 2]);
+    const at = related.map((l) => `${l.physicalLocation?.region?.startLine}:${l.physicalLocation?.region?.startColumn} ${l.message?.text?.split(' by ')[0]}`);
+    expect([...at].sort()).toEqual(['3:11 read', '4:3 write']);
+    expect(related.map((l) => l.message?.text?.split(' by ')[1])).toEqual(['thread 1', 'thread 2']);
+    expect(race?.locations?.[0]?.physicalLocation?.region).toEqual(related[0]?.physicalLocation?.region);
+    expect(related[1]?.physicalLocation?.region?.snippet?.text).toMatch(/^A\[tid( \+ 1)?\]$/);
+    const props = race?.properties ?? {};
+    expect(props['kernel']).toBe('racy');
+    expect(props['confidence']).toBe('confirmed');
+    expect(props['witness']).toMatchObject({ parameters: { N: expect.any(Number) }, threads: [expect.any(Object), expect.any(Object)] });
+  });
+
+  it('lists every racing pair, each once, grouped by array in the text report', async () => {
+    const sarif = logOf((await cliResult(['verify', '--sarif', file('two arrays.bcu')])).stdout);
+    const json = JSON.parse((await cliResult(['verify', '--json', file('two arrays.bcu')])).stdout) as { kernels: { races: { array: string; accesses: { line: number; column: number }[] }[] }[] };
+    const text = (await cliResult(['verify', file('two arrays.bcu')])).stdout;
+    const pairs = (xs: { array: string; at: string[] }[]): string[] => xs.map((x) => `${x.array} ${[...x.at].sort().join(' ')}`).sort();
+    const fromJson = pairs(json.kernels[0]!.races.map((x) => ({ array: x.array, at: x.accesses.map((a) => `${a.line}:${a.column}`) })));
+    const fromSarif = pairs(
+      results(sarif).map((x) => ({
+        array: String(x.properties?.['array']),
+        at: (x.relatedLocations ?? []).map((l) => `${l.physicalLocation?.region?.startLine}:${l.physicalLocation?.region?.startColumn}`),
+      })),
+    );
+    // A[0] and A[1] each written by every thread; B[0] read while thread 0 writes it
+    expect(fromJson).toEqual(['A 3:3 3:3', 'A 6:3 6:3', 'B 4:3 5:11']);
+    expect(fromSarif).toEqual(fromJson);
+    expect(text).toContain('data races on A: 2 access pairs');
+    expect(text).toContain('data races on B: 1 access pair');
+  });
+
+  it('keeps partialFingerprints the same across runs and distinct across findings', async () => {
+    const args = ['verify', '--sarif', file('racy.bcu'), file('two arrays.bcu'), file('diverge.bcu')];
+    const prints = (log: Log): string[] => results(log).map((x) => JSON.stringify(x.partialFingerprints));
+    const first = prints(logOf((await cliResult(args)).stdout));
+    const second = prints(logOf((await cliResult(args)).stdout));
+    expect(second).toEqual(first);
+    expect(new Set(first).size).toBe(first.length);
+  });
+
+  it('makes a possible alarm a warning and a confirmed one an error', async () => {
+    const text = `kernel k() {
+  shared A;
+  global G;
+  let v = G[tid] in
+  A[v] := 1
+}
+`;
+    const path = file('possible.bcu');
+    await writeFile(path, text);
+    const log = logOf((await cliResult(['verify', '--sarif', path])).stdout);
+    expect(valid(log)).toEqual([]);
+    expect(results(log).map((x) => [x.ruleId, x.level, x.properties?.['confidence']])).toEqual([['faial/data-race', 'warning', 'possible']]);
+  });
+
+  it('reports a kernel that is not proved as a warning at its first line', async () => {
+    const verified = await verifyText('k.bcu', KERNELS['racy.bcu']!.replace('A[tid] := v', 'A[tid] := 0'), {
+      launch: { params: new Map(), blockDim: null, gridDim: null },
+      timeoutMs: 10_000,
+      maxRaces: 20,
+    });
+    if (!verified.ok) throw new Error('k.bcu should be valid');
+    const kernel = verified.kernels[0]!;
+    const unknown = { ...kernel, status: 'unknown' as const, races: [], unknowns: [{ query: 'race-A-0', reason: 'timeout' }] };
+    const log = sarifLog([{ ok: true, path: 'k.bcu', kernels: [unknown] }], { version: '0.0.0' });
+    expect(valid(log)).toEqual([]);
+    const [x] = results(log);
+    expect(x?.ruleId).toBe('faial/unknown');
+    expect(x?.level).toBe('warning');
+    expect(x?.message.text).toContain('got no answer (timeout)');
+    expect(x?.locations?.[0]?.physicalLocation?.region).toMatchObject({ startLine: 1, startColumn: 1, endLine: 1 });
+    // a relative path stays relative to the checkout
+    expect(x?.locations?.[0]?.physicalLocation?.artifactLocation).toEqual({ uri: 'k.bcu', uriBaseId: '%SRCROOT%' });
+  });
+
+  it('rejects a document that breaks the schema (the validator is live)', () => {
+    expect(valid({ version: '2.1.0', runs: [{ tool: { driver: {} } }] }).length).toBeGreaterThan(0);
+    expect(valid({ version: '2.0.0', runs: [] }).length).toBeGreaterThan(0);
+  });
+
+  it('writes relative input paths as relative URIs', async () => {
+    const path = relative(process.cwd(), file('own.bcu'));
+    const log = logOf((await cliResult(['verify', '--sarif', '--barriers', path])).stdout);
+    expect(valid(log)).toEqual([]);
+    const [x] = results(log);
+    expect(x?.ruleId).toBe('faial/redundant-barrier');
+    expect(x?.level).toBe('warning');
+    expect(x?.locations?.[0]?.physicalLocation?.region).toMatchObject({ startLine: 4, startColumn: 3, endColumn: 7 });
+    expect(x?.message.text).toContain('proved data-race free and free of barrier divergence, for all parameters and launches');
+    expect(x?.locations?.[0]?.physicalLocation?.artifactLocation?.uriBaseId).toBe('%SRCROOT%');
+  });
+});
