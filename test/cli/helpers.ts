@@ -2,6 +2,8 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { isRight } from 'fp-ts/lib/Either.js';
+import { VerifyReport } from '../../src/report/json.js';
 
 export { cliResult } from '../../src/cli/main.js';
 
@@ -71,3 +73,10 @@ export async function removeDir(dir: string): Promise<void> {
 
 /** Any ANSI escape (CSI). */
 export const ANSI = /\u001b\[/;
+
+/** The CLI's JSON output, decoded with the report's codec (which is the point: it must match). */
+export function decoded(stdout: string): VerifyReport {
+  const result = VerifyReport.decode(JSON.parse(stdout));
+  if (!isRight(result)) throw new Error(`the JSON report does not match its codec: ${stdout}`);
+  return result.right;
+}

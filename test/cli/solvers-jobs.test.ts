@@ -4,10 +4,9 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { isRight } from 'fp-ts/lib/Either.js';
-import { VerifyReport, type KernelJson } from '../../src/report/json.js';
+import type { KernelJson, VerifyReport } from '../../src/report/json.js';
 import { runCli } from '../../src/cli/main.js';
-import { cliResult, kernelDir, removeDir } from './helpers.js';
+import { cliResult, decoded, kernelDir, removeDir } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -29,12 +28,6 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
 afterAll(() => removeDir(dir));
 
 const file = (name: string): string => join(dir, name);
-
-function decoded(stdout: string): VerifyReport {
-  const result = VerifyReport.decode(JSON.parse(stdout));
-  if (!isRight(result)) throw new Error(`the JSON report does not match its codec: ${stdout}`);
-  return result.right;
-}
 
 /** What must not depend on the solver: per kernel, the status, and the pairs of accesses of its alarms with their confidence. */
 const verdicts = (r: VerifyReport): string[] =>

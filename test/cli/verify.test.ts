@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRight } from 'fp-ts/lib/Either.js';
 import { join } from 'node:path';
-import { VerifyReport, bigintOf } from '../../src/report/json.js';
-import { ANSI, cliResult, kernelDir, removeDir } from './helpers.js';
+import { bigintOf } from '../../src/report/json.js';
+import { ANSI, cliResult, decoded, kernelDir, removeDir } from './helpers.js';
 
 let dir = '';
 beforeAll(async () => {
@@ -11,12 +10,6 @@ beforeAll(async () => {
 afterAll(() => removeDir(dir));
 
 const file = (name: string): string => join(dir, name);
-
-function decoded(stdout: string): VerifyReport {
-  const result = VerifyReport.decode(JSON.parse(stdout));
-  if (!isRight(result)) throw new Error(`the JSON report does not match its codec: ${stdout}`);
-  return result.right;
-}
 
 describe('faial-ts verify (text)', () => {
   it('proves a DRF kernel, exit 0', async () => {
