@@ -7,6 +7,7 @@ import { verifyKernel } from '../../src/verify/verify.js';
 import { checkedKernels, verifyText } from '../../src/verify/pipeline.js';
 import type { KernelResult, Race } from '../../src/verify/result.js';
 import type { Launch } from '../../src/encode/query.js';
+import type { Solver } from '../../src/solve/solver.js';
 
 interface Options {
   readonly params?: Record<string, number>;
@@ -283,12 +284,26 @@ describe('barrier divergence', () => {
 });
 
 describe('solver limits', () => {
-  it('reports unknown, never DRF, when a heavy query times out', async () => {
-    const r = await verify('kernel k(N, M) { shared A; A[tid * tid * N + M * tid] := 1 }', { timeoutMs: 1 });
+  // A solver that never decides stands for a timeout, deterministically.
+  const undecided: Solver = { name: 'undecided', check: () => Promise.resolve({ status: 'unknown', reason: 'timeout' }) };
+
+  it('reports unknown, never DRF, when the solver decides nothing', async () => {
+    const program = parseProgram('t.bcu', 'kernel k(N) { shared A; A[tid * N] := 1 }');
+    const map = inferMap(program.file, program.kernels[0]!);
+    const r = await verifyKernel(map, { launch: launchOf({}), timeoutMs: 10_000, maxRaces: 10, solver: undecided });
     expect(r.status).toBe('unknown');
-    expect(r.unknowns).toHaveLength(1);
-    expect(r.unknowns[0]!.query).toBe('k/phase0/A');
+    expect(r.unknowns.map((u) => u.query)).toEqual(['k/phase0/A']);
+    expect(r.unknowns[0]!.reason).toBe('timeout');
     expect(r.races).toEqual([]);
+  });
+
+  it('a barrier check that is not decided is not divergence, and the kernel is not proved', async () => {
+    const program = parseProgram('t.bcu', 'kernel k() { shared A; if (tid < blockDim.x) { sync }; A[tid] := 1 }');
+    const map = inferMap(program.file, program.kernels[0]!);
+    const r = await verifyKernel(map, { launch: launchOf({}), timeoutMs: 10_000, maxRaces: 10, solver: undecided });
+    expect(r.divergences).toEqual([]);
+    expect(r.status).toBe('unknown');
+    expect(r.unknowns.map((u) => u.query)).toContain('k/sync0');
   });
 });
 
