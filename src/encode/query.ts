@@ -396,11 +396,18 @@ function launchFacts(b: Builder, launch: Launch): Formula[] {
   return facts;
 }
 
-function threadFacts(b: Builder, level: 'block' | 'grid'): Formula[] {
+/**
+ * The two threads: in bounds, and distinct (same block, or different blocks).
+ * With `assumptions`, the kernel's top-level assumptions hold for both: every
+ * thread reaches them when the barriers before them do not diverge, which
+ * race queries may take for granted and divergence queries may not (a
+ * diverging barrier before an assumption can keep threads from it).
+ */
+function threadFacts(b: Builder, level: 'block' | 'grid', assumptions: 'with-assumptions' | 'without-assumptions'): Formula[] {
   const facts: Formula[] = [];
   for (const t of [1, 2] as const) {
     const scope = new Scope(b, t, -1);
-    facts.push(...b.map.assumptions.map((c) => scope.formula(c)));
+    if (assumptions === 'with-assumptions') facts.push(...b.map.assumptions.map((c) => scope.formula(c)));
     for (const axis of AXES) {
       facts.push(cmp('<', b.threadId('threadIdx', axis, t), b.dim('blockDim', axis)));
       facts.push(cmp('<', b.threadId('blockIdx', axis, t), b.dim('gridDim', axis)));
@@ -439,7 +446,7 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'with-rest').filter((p) => p.target.kind === 'access' && p.target.access.array === spec.array);
   if (!points.some((p) => p.target.kind === 'access' && p.target.access.mode === 'write')) return null;
   const b = new Builder(spec.map, spec.vars, sharedVars(spec.code), spec.launch);
-  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level)];
+  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level, 'with-assumptions')];
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const path: Formula[] = [];
@@ -504,7 +511,7 @@ export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'without-rest').filter((p) => p.target.kind === 'mark' && p.target.sync.id === spec.sync.id);
   if (points.length === 0) return null;
   const b = new Builder(spec.map, spec.map.vars, sharedVars(spec.code), spec.launch);
-  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block')];
+  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block', 'without-assumptions')];
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const reach = pathOf(new Scope(b, 1, index), point);
     const missed = not(pathOf(new Scope(b, 2, index, true), point));
@@ -538,7 +545,7 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
  */
 export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInfo>, launch: Launch, code: Code): Query {
   const b = new Builder(map, vars, sharedVars(code), launch);
-  const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block')];
+  const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block', 'with-assumptions')];
   assertions.push(new Scope(b, 1, 0).completes(code));
   return finish(b, {
     id: `${map.name}/completes`,

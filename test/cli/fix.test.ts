@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { unifiedDiff } from '../../src/fix/diff.js';
 import { verifyText } from '../../src/verify/pipeline.js';
 import { cliResult } from './helpers.js';
+import { hasPrograms } from '../support/binaries.js';
 
 const run = promisify(execFile);
 // repairs are proved under test load: three times the default per query, as the examples test does
@@ -30,7 +31,7 @@ async function verified(path: string): Promise<string[]> {
   return r.kernels.map((k) => k.status);
 }
 
-describe('unifiedDiff', () => {
+describe.runIf(hasPrograms('patch'))('unifiedDiff', () => {
   it('prints one hunk with three lines of context that patch applies', async () => {
     const before = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
     const after = before.replace('line 6\n', 'line 6\n  sync;\n').replace('line 11\n', 'line eleven\n');
@@ -54,7 +55,7 @@ describe('unifiedDiff', () => {
 
 describe('faial-ts fix', () => {
   for (const example of ['examples/reductions/reduce-missing-sync.bcu', 'examples/loops/jacobi-one-sync.bcu']) {
-    it(`repairs ${example} with one barrier, and the patched file is proved DRF`, async () => {
+    it.runIf(hasPrograms('patch'))(`repairs ${example} with one barrier, and the patched file is proved DRF`, async () => {
       const r = await cliResult(['fix', '--timeout', TIMEOUT, example]);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toMatch(/: repaired — \d+ races? fixed by a barrier inserted at \d+:\d+; the repaired kernel is proved DRF and free of barrier divergence for all parameters and launches/);

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import type { KernelJson, VerifyReport } from '../../src/report/json.js';
 import { runCli } from '../../src/cli/main.js';
 import { cliResult, decoded, kernelDir, removeDir } from './helpers.js';
+import { hasPrograms } from '../support/binaries.js';
 
 const run = promisify(execFile);
 
@@ -40,7 +41,7 @@ const verdicts = (r: VerifyReport): string[] =>
 const timeless = (stdout: string): unknown => JSON.parse(stdout, (key, v: unknown) => (key === 'milliseconds' ? 0 : v));
 
 describe('verify --solver', () => {
-  it('z3 and cvc5 binaries give the verdicts and alarms of z3-wasm on the paper examples', async () => {
+  it.runIf(hasPrograms('z3', 'cvc5'))('z3 and cvc5 binaries give the verdicts and alarms of z3-wasm on the paper examples', async () => {
     const wasm = await cliResult(['verify', 'examples/paper', '--json']);
     for (const solver of ['z3', 'cvc5']) {
       const r = await cliResult(['verify', 'examples/paper', '--json', '--solver', solver]);
@@ -49,7 +50,7 @@ describe('verify --solver', () => {
     }
   });
 
-  it('--solver-cmd runs any SMT-LIB solver, on stdin or on a {file}', async () => {
+  it.runIf(hasPrograms('z3', 'cvc5'))('--solver-cmd runs any SMT-LIB solver, on stdin or on a {file}', async () => {
     const wasm = verdicts(decoded((await cliResult(['verify', 'examples/paper/figure3.bcu', file('diverge.bcu'), '--json'])).stdout));
     for (const cmd of ['z3 -in', 'cvc5 --lang=smt2 {file}']) {
       const r = await cliResult(['verify', 'examples/paper/figure3.bcu', file('diverge.bcu'), '--json', '--solver-cmd', cmd]);
@@ -74,7 +75,7 @@ describe('verify --solver', () => {
 describe('verify --jobs', () => {
   const inputs = (): string[] => [file('two.bcu'), file('racy.bcu'), file('syntax.bcu'), file('tree'), 'examples/paper', file('diverge.bcu'), file('drf.bcu')];
 
-  it('gives the JSON of --jobs 1 with --jobs 2, files in input order', async () => {
+  it.runIf(hasPrograms('z3'))('gives the JSON of --jobs 1 with --jobs 2, files in input order', async () => {
     // a solver process per query answers the same whatever was asked before, so even the witnesses match
     const one = await cliResult(['verify', ...inputs(), '--json', '--solver', 'z3']);
     const two = await cliResult(['verify', ...inputs(), '--json', '--solver', 'z3', '--jobs', '2']);
@@ -152,7 +153,7 @@ describe('one kernel failing does not stop the run', () => {
 });
 
 describe('faial-ts smt --out', () => {
-  it('writes one standalone file per query, named after kernel, phase and array, that the z3 and cvc5 binaries run', async () => {
+  it.runIf(hasPrograms('z3', 'cvc5'))('writes one standalone file per query, named after kernel, phase and array, that the z3 and cvc5 binaries run', async () => {
     const out = join(dir, 'smt');
     const r = await cliResult(['smt', 'examples/paper/figure3.bcu', '--out', out]);
     expect(r.exitCode).toBe(0);

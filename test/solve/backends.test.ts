@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { SolverUnavailable } from '../../src/solve/process.js';
 import { solverOf, type SolverChoice } from '../../src/solve/solver.js';
+import { hasPrograms } from '../support/binaries.js';
 
 const INT = '; fragment: QF_LIA\n(set-logic ALL)\n(declare-const x Int)\n(declare-const y Int)\n(assert (and (<= 0 x) (< x 200) (<= 0 y) (< y 200)))\n';
 const BV = '; fragment: QF_BV, width 8\n(set-logic ALL)\n(declare-const a (_ BitVec 8))\n(declare-const b (_ BitVec 8))\n';
@@ -16,7 +17,7 @@ const backends: [string, SolverChoice][] = [
   ['--solver-cmd with {file}', { kind: 'command', command: 'cvc5 --lang smt2 {file}' }],
 ];
 
-describe.each(backends)('%s', (_name, choice) => {
+describe.runIf(hasPrograms('z3', 'cvc5')).each(backends)('%s', (_name, choice) => {
   const solver = solverOf(choice);
 
   it('answers sat with a model of every constant, and unsat', async () => {

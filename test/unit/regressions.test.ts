@@ -71,4 +71,12 @@ describe('regressions found by the differential tests', () => {
     expect(r.divergences).toEqual([]);
     expect(r.status).toBe('drf');
   });
+
+  it('a top-level assumption after a diverging barrier does not hide the divergence', async () => {
+    const r = await verify(
+      'kernel k() {\n  shared S0;\n  if (tid == 0) {\n    if (tid == 1) { S0[0] := tid } else { sync }\n  };\n  sync;\n  assume 0 == 1;\n  S0[tid] := tid\n}',
+    );
+    expect(r.status).toBe('divergent');
+    expect(r.divergences[0]!.confidence).toBe('confirmed');
+  });
 });
