@@ -16,7 +16,9 @@ import { showMap } from '../map/print.js';
 import { showPhases } from '../phases/print.js';
 import { parseProgram } from '../syntax/parse.js';
 import type { FileResult } from '../verify/pipeline.js';
-import { DEFAULT_TIMEOUT_MS, divergenceQueries, phasesOf, raceQueries } from '../verify/verify.js';
+import { DEFAULT_TIMEOUT_MS, phasesOf } from '../verify/verify.js';
+import { queryScripts } from '../verify/scripts.js';
+import { z3Wasm } from '../solve/z3.js';
 import type { KernelResult } from '../verify/result.js';
 import type { Query } from '../encode/query.js';
 import { colourWanted, colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
@@ -271,7 +273,8 @@ async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Promise<num
   for (const map of input.kernels) {
     const own = launchFor(map.params, launch);
     try {
-      const queries = [...divergenceQueries(map, own), ...raceQueries(map, await phasesOf(map, own, DEFAULT_TIMEOUT_MS), own).map((r) => r.query)];
+      // the phase split's completion checks have no query id; `--out` writes them, this listing does not
+      const queries = (await queryScripts(map, own, DEFAULT_TIMEOUT_MS, z3Wasm)).flatMap((s) => (s.query === null ? [] : [s.query]));
       if (queries.length === 0) scripts.push(`; kernel ${map.name}: no query (nothing can race or diverge)`);
       for (const q of queries) scripts.push(queryScript(q));
     } catch (e) {

@@ -13,6 +13,7 @@ import type { Log, Result } from 'sarif';
 import { cliResult } from '../../src/cli/main.js';
 import { sarifLog } from '../../src/report/sarif.js';
 import { verifyText } from '../../src/verify/pipeline.js';
+import { KERNELS as CLI_KERNELS } from '../cli/helpers.js';
 
 // CommonJS modules whose TypeScript types name the class as `default`
 const Ajv = AjvModule.default;
@@ -28,20 +29,10 @@ function valid(log: unknown): string[] {
   return validate(log) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
 }
 
+// the CLI tests' kernels where they serve, and the ones SARIF needs besides
 const KERNELS: Record<string, string> = {
-  'racy.bcu': `kernel racy(N) requires N >= 1 {
-  shared A;
-  let v = A[tid + 1] in
-  A[tid] := v
-}
-`,
-  'diverge.bcu': `kernel diverge() {
-  shared A;
-  if (tid < 1) {
-    sync
-  }
-}
-`,
+  'racy.bcu': CLI_KERNELS['racy.bcu']!,
+  'diverge.bcu': CLI_KERNELS['diverge.bcu']!,
   'own.bcu': `kernel own() {
   shared s;
   s[tid] := 1;
@@ -50,16 +41,8 @@ const KERNELS: Record<string, string> = {
   s[tid] := x + 1
 }
 `,
-  'syntax.bcu': `kernel broken() {
-  shared A
-  A[0] := 1
-}
-`,
-  'names.bcu': `kernel names() {
-  shared A;
-  A[y] := 1
-}
-`,
+  'syntax.bcu': CLI_KERNELS['syntax.bcu']!,
+  'names.bcu': CLI_KERNELS['names.bcu']!,
   'two arrays.bcu': `kernel two() {
   shared A, B;
   A[0] := tid;
