@@ -12,10 +12,11 @@ import type { KernelMap } from '../map/map.js';
 import { solverOf, type SolverChoice } from '../solve/solver.js';
 import { sourceFile, type SourceFile, type Span } from '../syntax/source.js';
 import { withBarrierChecks } from '../verify/barriers.js';
-import { checkedKernels, type Checked, type FileResult } from '../verify/pipeline.js';
+import { checkedKernels, type Checked, type CheckStage, type FileResult } from '../verify/pipeline.js';
 import { replayAlarms } from '../verify/replay.js';
 import type { KernelResult } from '../verify/result.js';
 import { verifyKernel, type VerifyOptions } from '../verify/verify.js';
+import { StageClock } from '../util/clock.js';
 import { launchFor } from './options.js';
 
 export interface FileJob {
@@ -35,6 +36,14 @@ export interface FileOutcome {
   readonly file: FileResult;
   /** confirmed alarms the interpreter did not reproduce (--replay): verifier bugs */
   readonly replayFailures: readonly string[];
+  /** milliseconds spent on the whole file before verification (each kernel's stats have the rest) */
+  readonly checking: Readonly<Record<CheckStage, number>>;
+}
+
+const NOT_CHECKED: FileOutcome['checking'] = { parse: 0, typing: 0 };
+
+function checkingTimes(clock: StageClock<CheckStage>): FileOutcome['checking'] {
+  return { parse: clock.milliseconds('parse'), typing: clock.milliseconds('typing') };
 }
 
 const INTERNAL_ERROR = 'E0900';
@@ -66,14 +75,14 @@ export function kernelError(map: KernelMap, message: string): KernelResult {
     divergences: [],
     unknowns: [],
     errors: [internalError(map.file, nameSpan(map), message)],
-    stats: { phases: 0, arrays: 0, queries: 0, milliseconds: 0, solverMilliseconds: 0 },
+    stats: { accesses: map.accesses.length, phases: 0, arrays: 0, queries: 0, milliseconds: 0, stages: { phases: 0, encoding: 0, solving: 0, witnesses: 0 } },
   };
 }
 
 /** checkedKernels, with an exception of its own turned into a diagnostic on the file. */
-export function checkedSafely(path: string, text: string, kernel: string | null): Checked {
+export function checkedSafely(path: string, text: string, kernel: string | null, clock?: StageClock<CheckStage>): Checked {
   try {
-    return checkedKernels(path, text, kernel ?? undefined);
+    return checkedKernels(path, text, kernel ?? undefined, clock);
   } catch (e) {
     return { ok: false, diagnostics: [internalError(sourceFile(path, text), { start: 0, end: 0 }, messageOf(e))] };
   }
@@ -97,10 +106,13 @@ export async function fileOutcome(job: FileJob): Promise<FileOutcome> {
   try {
     text = await readFile(job.path, 'utf8');
   } catch (e) {
-    return { file: { ok: false, path: job.path, diagnostics: [internalError(sourceFile(job.path, ''), { start: 0, end: 0 }, `cannot read the file: ${messageOf(e)}`)] }, replayFailures: [] };
+    const diagnostic = internalError(sourceFile(job.path, ''), { start: 0, end: 0 }, `cannot read the file: ${messageOf(e)}`);
+    return { file: { ok: false, path: job.path, diagnostics: [diagnostic] }, replayFailures: [], checking: NOT_CHECKED };
   }
-  const checked = checkedSafely(job.path, text, job.kernel);
-  if (!checked.ok) return { file: { ok: false, path: job.path, diagnostics: checked.diagnostics }, replayFailures: [] };
+  const clock = new StageClock<CheckStage>();
+  const checked = checkedSafely(job.path, text, job.kernel, clock);
+  const checking = checkingTimes(clock);
+  if (!checked.ok) return { file: { ok: false, path: job.path, diagnostics: checked.diagnostics }, replayFailures: [], checking };
   const kernels: KernelResult[] = [];
   const replayFailures: string[] = [];
   for (const map of checked.kernels) {
@@ -108,7 +120,7 @@ export async function fileOutcome(job: FileJob): Promise<FileOutcome> {
     kernels.push(outcome.result);
     replayFailures.push(...outcome.replayFailures);
   }
-  return { file: { ok: true, path: job.path, kernels }, replayFailures };
+  return { file: { ok: true, path: job.path, kernels }, replayFailures, checking };
 }
 
 /** The outcome of a file whose worker died: every kernel of it in error, with the reason. */
@@ -117,7 +129,7 @@ export async function abandonedOutcome(job: FileJob, why: string): Promise<FileO
   const checked = checkedSafely(job.path, text, job.kernel);
   const message = `verification stopped: ${why}`;
   if (!checked.ok || checked.kernels.length === 0) {
-    return { file: { ok: false, path: job.path, diagnostics: [internalError(sourceFile(job.path, text), { start: 0, end: 0 }, message)] }, replayFailures: [] };
+    return { file: { ok: false, path: job.path, diagnostics: [internalError(sourceFile(job.path, text), { start: 0, end: 0 }, message)] }, replayFailures: [], checking: NOT_CHECKED };
   }
-  return { file: { ok: true, path: job.path, kernels: checked.kernels.map((m) => kernelError(m, message)) }, replayFailures: [] };
+  return { file: { ok: true, path: job.path, kernels: checked.kernels.map((m) => kernelError(m, message)) }, replayFailures: [], checking: NOT_CHECKED };
 }

@@ -1,15 +1,17 @@
 /**
- * `faial-ts fix FILE [-o OUT]`: print the repair as a unified diff, then one
- * line per kernel with the proof (or why there is no repair); with -o, write
- * the repaired file. Exit codes as verify's, for the kernels as repaired.
+ * `faial-ts fix FILE [-o OUT]`: print the repair as a unified diff, then per
+ * kernel what changed and the proof (or why there is no repair); with -o,
+ * write the repaired file. Exit codes as verify's, for the kernels as
+ * repaired.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
+import { colorsOf, lineColOf, renderedDiagnostics } from '../diagnostics/render.js';
 import { launchText, plural } from '../report/describe.js';
-import { sourceFile, positionAt } from '../syntax/source.js';
+import { sourceFile, type SourceFile, type Span } from '../syntax/source.js';
 import { checkedKernels } from '../verify/pipeline.js';
-import { fixKernel, type KernelFix } from '../fix/fix.js';
+import { fixKernel, type KernelFix, type Repair } from '../fix/fix.js';
 import { unifiedDiff } from '../fix/diff.js';
+import { DEFAULT_LIMITS, type Fewest } from '../fix/search.js';
 import { assertNever } from '../util/assert.js';
 import type { Launch } from '../encode/query.js';
 import type { CliIO } from './main.js';
@@ -21,19 +23,82 @@ export interface FixOptions {
   readonly launch: Launch;
   readonly timeoutMs: number;
   readonly output?: string;
+  readonly keepBarriers: boolean;
 }
 
-function fixLine(f: KernelFix, fixed: string, path: string, scope: string, colour: boolean): string {
+/**
+ * Races reported per kernel before the repair: each pair of accesses that
+ * races constrains where barriers can go, so the search and its explanations
+ * are better (and do not depend on which pairs the solver finds first) when
+ * all are known; the examples have at most 30.
+ */
+const FIX_MAX_RACES = 64;
+
+/** `12:5`, `12:5 and 20:3`, `12:5, 14:3 and 20:3` */
+function listText(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]!}`;
+}
+
+/** Where a fix's spans are: `original` is the file as given, `repaired` the file written; `shift` moves a kernel's repaired offsets to the repaired file. */
+interface Files {
+  readonly original: SourceFile;
+  readonly repaired: SourceFile;
+  readonly shift: number;
+}
+
+function fewestText(inserted: number, f: Fewest): string {
+  if (inserted === 1) return '1 barrier, the fewest: the kernel races without one';
+  const sets = `the sets of fewer barriers at the ${plural(f.places, 'candidate place')} that could order the races`;
+  const smaller =
+    f.verifiedSmaller === 0
+      ? `each of ${sets} leaves one of them unordered`
+      : `of ${sets}, ${f.verifiedSmaller} ${f.verifiedSmaller === 1 ? 'was' : 'were'} verified and rejected and the others leave a race unordered`;
+  return f.proved ? `${inserted} barriers, the fewest: ${smaller}` : `${inserted} barriers; fewer were not ruled out (a smaller set was not decided)`;
+}
+
+function repairLines(r: Repair, files: Files): string[] {
+  const at = (span: Span): string => lineColOf(files.original, span);
+  const lines: string[] = [];
+  for (const h of r.hoisted) {
+    lines.push(`hoisted: the diverging barrier at ${at(h.sync)} out of the thread-dependent ${h.branches.length === 1 ? 'branch' : 'branches'} at ${listText(h.branches.map(at))}`);
+  }
+  if (r.inserted.length > 0) {
+    const where = r.inserted.map((offset) => lineColOf(files.repaired, { start: offset + files.shift, end: offset + files.shift }));
+    lines.push(`inserted: ${plural(r.inserted.length, 'barrier')}, at ${listText(where)} of the repaired file`);
+  }
+  if (r.split.length > 0) lines.push(`split: the thread-dependent ${r.split.length === 1 ? 'branch' : 'branches'} at ${listText(r.split.map(at))}, to hoist a barrier out`);
+  if (r.fewest !== null) lines.push(`fewest: ${fewestText(r.inserted.length, r.fewest)}`);
+  if (r.removed.length > 0) {
+    lines.push(`removed: ${r.removed.length === 1 ? 'the redundant barrier' : `${r.removed.length} redundant barriers`} at ${listText(r.removed.map(at))} (each removal proved DRF in turn)`);
+  }
+  return lines;
+}
+
+function headline(f: Extract<KernelFix, { kind: 'fixed' }>, scope: string): string {
+  const proof = `proved DRF and free of barrier divergence ${scope}`;
+  switch (f.before.status) {
+    case 'racy':
+      return `repaired — ${plural(f.before.races.length, 'data race')} fixed; the repaired kernel is ${proof}`;
+    case 'divergent':
+      return `repaired — barrier divergence fixed; the repaired kernel is ${proof}`;
+    case 'drf':
+      return `already DRF — redundant barriers removed; the kernel without them is ${proof}`;
+    case 'unknown':
+    case 'error':
+      throw new Error(`fix: a kernel ${f.before.status} before cannot be repaired`);
+    default:
+      return assertNever(f.before.status);
+  }
+}
+
+function fixText(f: KernelFix, files: Files, scope: string, colour: boolean): string {
   const c = colorsOf(colour);
   switch (f.kind) {
     case 'drf':
-      return `${c.green('✓')} ${c.bold(f.kernel)}: already DRF — proved ${scope}; nothing to repair`;
+      return `${c.green('✓')} ${c.bold(f.kernel)}: already DRF — proved ${scope}; nothing to repair${f.barriersChecked ? ', and no barrier is redundant' : ''}`;
     case 'fixed': {
-      const at = positionAt(sourceFile(path, fixed), f.insertion.offset + f.insertion.text.indexOf('sync'));
-      return (
-        `${c.green('✓')} ${c.bold(f.kernel)}: repaired — ${plural(f.before.races.length, 'race')} fixed by a barrier inserted at ${at.line}:${at.column}; ` +
-        `the repaired kernel is proved DRF and free of barrier divergence ${scope} (${plural(f.tried, 'place')} tried, ${plural(f.after.stats.queries, 'query', 'queries')})`
-      );
+      const details = [...repairLines(f.repair, files), `work: ${plural(f.work.verifications, 'verification')}, ${plural(f.work.queries, 'solver query', 'solver queries')}`];
+      return [`${c.green('✓')} ${c.bold(f.kernel)}: ${headline(f, scope)}`, ...details.map((l) => `  ${l}`)].join('\n');
     }
     case 'not-fixed':
       return `${c.red('✗')} ${c.bold(f.kernel)}: not repaired (${f.before.status}) — ${f.why}`;
@@ -63,25 +128,35 @@ export async function fixCommand(path: string, options: FixOptions, io: CliIO): 
     return EXIT_BAD_INPUT;
   }
   if (checked.kernels.length === 0) throw new UsageError(`no kernel named '${options.kernel ?? ''}'`);
-  const fixes: KernelFix[] = [];
+  // Last kernel first: a repair changes only its own kernel's text, so each
+  // kernel is repaired in a text that is the original up to its end, and
+  // every position a repair reports about the original is one of the file.
+  const fixes: { fix: KernelFix; length: number }[] = [];
   let current = text;
-  for (const map of checked.kernels) {
-    // in file order, so that each repair is proved on the text with the earlier ones in it
+  for (const map of [...checked.kernels].reverse()) {
     const launch = launchFor(map.params, options.launch);
-    const { fix, text: next } = await fixKernel(path, current, map.name, { launch, timeoutMs: options.timeoutMs, maxRaces: 20 });
-    fixes.push(fix);
+    const { fix, text: next } = await fixKernel(path, current, map.name, {
+      launch,
+      timeoutMs: options.timeoutMs,
+      maxRaces: FIX_MAX_RACES,
+      keepBarriers: options.keepBarriers,
+      limits: DEFAULT_LIMITS,
+    });
+    fixes.unshift({ fix, length: next.length });
     current = next;
   }
   const diff = unifiedDiff(text, current, path, options.output ?? path);
   if (diff !== '') io.out(diff);
-  for (const f of fixes) {
-    const launch = launchText(launchFor(checked.kernels.find((k) => k.name === f.kernel)?.params ?? [], options.launch));
+  const original = sourceFile(path, text);
+  const repaired = sourceFile(options.output ?? path, current);
+  for (const { fix, length } of fixes) {
+    const launch = launchText(launchFor(checked.kernels.find((k) => k.name === fix.kernel)?.params ?? [], options.launch));
     const scope = launch === null ? 'for all parameters and launches' : `for all parameters and launches with ${launch}`;
-    io.out(`${fixLine(f, current, path, scope, io.colour)}\n`);
+    io.out(`${fixText(fix, { original, repaired, shift: current.length - length }, scope, io.colour)}\n`);
   }
   if (options.output !== undefined) {
     await writeFile(options.output, current);
     io.out(`wrote ${options.output}\n`);
   }
-  return exitOf(fixes);
+  return exitOf(fixes.map((f) => f.fix));
 }

@@ -53,9 +53,14 @@ async function inProcess(jobs: readonly FileJob[], progress: Progress): Promise<
   return out;
 }
 
+/** Whether verifiedFiles verifies in this process rather than in workers. */
+export function verifiesInProcess(workers: number, files: number): boolean {
+  return workers <= 1 || files <= 1;
+}
+
 /** The outcomes of the jobs in order, verified by up to `workers` processes (here, for one). */
 export async function verifiedFiles(jobs: readonly FileJob[], workers: number, progress: Progress): Promise<FileOutcome[]> {
-  if (workers <= 1 || jobs.length <= 1) return inProcess(jobs, progress);
+  if (verifiesInProcess(workers, jobs.length)) return inProcess(jobs, progress);
   const module = workerModule();
   const outcomes = new Array<FileOutcome | undefined>(jobs.length);
   let next = 0;

@@ -1,5 +1,5 @@
 /**
- * The `faial-ts` command line: verify, infer, smt, run.
+ * The `faial-ts` command line: verify, infer, smt, fix, run, experiment, gen.
  *
  * Every command goes through runCli, which writes through an IO object and
  * returns the exit code, so tests run the real CLI in-process; `main` binds
@@ -35,6 +35,9 @@ import { SOLVER_NAMES, solverOf, type SolverChoice, type SolverName } from '../s
 import { SolverUnavailable } from '../solve/process.js';
 import { commandWords } from '../solve/command.js';
 import { fixCommand } from './fix.js';
+import { experimentCommand } from './experiment.js';
+import { genCommand, type GenFlags } from './gen.js';
+import { FAMILIES } from '../gen/families.js';
 import { EXIT_BAD_INPUT, EXIT_DRF, verifyExitCode } from './exit.js';
 import { UsageError, collect, dimOf, inputFiles, launchFor, naturalOf, paramsOf } from './options.js';
 
@@ -78,6 +81,7 @@ interface VerifyFlags extends LaunchFlags {
 interface FixFlags extends LaunchFlags {
   output?: string;
   timeout: string;
+  keepBarriers?: boolean;
 }
 
 interface SmtFlags extends LaunchFlags {
@@ -87,6 +91,15 @@ interface SmtFlags extends LaunchFlags {
 interface InferFlags {
   kernel?: string;
   phases?: boolean;
+}
+
+interface ExperimentFlags {
+  out: string;
+  timeout: string;
+  maxRaces: string;
+  jobs: string;
+  solver?: SolverName;
+  solverCmd?: string;
 }
 
 interface RunFlags extends LaunchFlags {
@@ -216,7 +229,7 @@ function progressOf(io: CliIO): Progress {
 }
 
 /** The solver the flags name; a solver binary that cannot be started is a usage error, found before any work. */
-async function solverChoiceOf(flags: VerifyFlags): Promise<SolverChoice> {
+async function solverChoiceOf(flags: Pick<VerifyFlags, 'solver' | 'solverCmd'>): Promise<SolverChoice> {
   if (flags.solverCmd !== undefined && commandWords(flags.solverCmd).length === 0) throw new UsageError('--solver-cmd: the command is empty');
   const choice: SolverChoice = flags.solverCmd !== undefined ? { kind: 'command', command: flags.solverCmd } : { kind: flags.solver ?? 'z3-wasm' };
   if (choice.kind === 'z3-wasm') return choice;
@@ -293,9 +306,27 @@ async function fixSubcommand(file: string, flags: FixFlags, io: CliIO): Promise<
   const launch = launchOf(flags, (await loaded([file], flags.kernel)).kernels);
   return fixCommand(
     file,
-    { ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }), launch, timeoutMs, ...(flags.output === undefined ? {} : { output: flags.output }) },
+    {
+      ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
+      launch,
+      timeoutMs,
+      ...(flags.output === undefined ? {} : { output: flags.output }),
+      keepBarriers: flags.keepBarriers === true,
+    },
     io,
   );
+}
+
+async function experimentSubcommand(inputs: readonly string[], flags: ExperimentFlags, io: CliIO): Promise<number> {
+  const settings = {
+    out: flags.out,
+    timeoutMs: naturalOf(flags.timeout, '--timeout', 1),
+    maxRaces: naturalOf(flags.maxRaces, '--max-races', 1),
+    jobs: naturalOf(flags.jobs, '--jobs', 1),
+    solver: await solverChoiceOf(flags),
+    version: version(),
+  };
+  return experimentCommand(inputs, settings, io, progressOf(io));
 }
 
 async function runSubcommand(args: readonly string[], flags: RunFlags, io: CliIO): Promise<number> {
@@ -323,6 +354,16 @@ function withLaunchOptions(cmd: Command): Command {
     .option('--grid-dim <D>', 'fix gridDim: N, X,Y,Z or [X,Y,Z]');
 }
 
+/** The options of commands that verify many files: solver, timeout, races per kernel, worker processes. */
+function withSolvingOptions(cmd: Command): Command {
+  return cmd
+    .option('--timeout <MS>', 'solver timeout per query, in milliseconds', String(DEFAULT_TIMEOUT_MS))
+    .option('--max-races <N>', 'stop after N races per kernel', String(DEFAULT_MAX_RACES))
+    .option('--jobs <N>', 'verify N files at a time, each in a worker process', '1')
+    .addOption(new Option('--solver <NAME>', 'the SMT solver: z3-wasm (built in), or the z3 or cvc5 binary').choices(SOLVER_NAMES))
+    .addOption(new Option('--solver-cmd <COMMAND>', 'any SMT-LIB 2 solver: the script on stdin, or in a file where an argument is {file}').conflicts('solver'));
+}
+
 function program(io: CliIO, setExit: (code: number) => void): Command {
   const root = new Command('faial-ts')
     .description('Static data-race verification for GPU kernels written in BabyCUDA (.bcu)')
@@ -331,21 +372,18 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .showHelpAfterError('(run with --help for usage)');
 
-  withLaunchOptions(
-    root
-      .command('verify')
-      .description('prove kernels data-race free, or report races and barrier divergences with witnesses')
-      .argument('<FILE...>', '.bcu files or directories (every .bcu below, sorted)'),
+  withSolvingOptions(
+    withLaunchOptions(
+      root
+        .command('verify')
+        .description('prove kernels data-race free, or report races and barrier divergences with witnesses')
+        .argument('<FILE...>', '.bcu files or directories (every .bcu below, sorted)'),
+    ),
   )
     .addOption(new Option('--json', 'print a JSON report instead of text').conflicts('sarif'))
     .option('--sarif', 'print a SARIF 2.1.0 log instead of text (for code-scanning services)')
     .option('--barriers', 'also prove, for each barrier of a DRF kernel, whether removing it keeps the kernel DRF (redundant barriers are warnings)')
     .option('--replay', 'run the witness of every confirmed alarm with the interpreter (made small first if needed) and mark it replayed')
-    .option('--timeout <MS>', 'solver timeout per query, in milliseconds', String(DEFAULT_TIMEOUT_MS))
-    .option('--max-races <N>', 'stop after N races per kernel', String(DEFAULT_MAX_RACES))
-    .option('--jobs <N>', 'verify N files at a time, each in a worker process', '1')
-    .addOption(new Option('--solver <NAME>', 'the SMT solver: z3-wasm (built in), or the z3 or cvc5 binary').choices(SOLVER_NAMES))
-    .addOption(new Option('--solver-cmd <COMMAND>', 'any SMT-LIB 2 solver: the script on stdin, or in a file where an argument is {file}').conflicts('solver'))
     .addHelpText('after', '\nExit codes: 0 every kernel DRF, 1 a race or divergence, 2 bad input or usage, 3 no alarm but something not proved.')
     .action(async (files: string[], flags: VerifyFlags) => setExit(await verifyCommand(files, flags, io)));
 
@@ -369,10 +407,11 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
   withLaunchOptions(
     root
       .command('fix')
-      .description('repair a racy kernel with one inserted barrier, proved DRF by the verifier; print the change as a unified diff')
+      .description('repair a racy or divergent kernel with the fewest barriers and remove redundant ones, proved by the verifier; print the change as a unified diff')
       .argument('<FILE>', '.bcu file'),
   )
     .option('-o, --output <OUT>', 'write the repaired file to OUT')
+    .option('--keep-barriers', 'do not remove redundant barriers')
     .option('--timeout <MS>', 'solver timeout per query, in milliseconds', String(DEFAULT_TIMEOUT_MS))
     .addHelpText('after', '\nExit codes (for the kernels as repaired): 0 every kernel DRF, 1 a race or divergence left, 2 bad input or usage, 3 something not proved.')
     .action(async (file: string, flags: FixFlags) => setExit(await fixSubcommand(file, flags, io)));
@@ -387,6 +426,26 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .option('--json', 'print a JSON report instead of text')
     .option('--seed <S>', 'seed of random contents; arrays without --init get random contents too')
     .action(async (files: string[], flags: RunFlags) => setExit(await runSubcommand(files, flags, io)));
+
+  withSolvingOptions(
+    root
+      .command('experiment')
+      .description('verify every kernel and write a table of results (class, verdict, alarms, time per stage) and a summary')
+      .argument('<PATH...>', '.bcu files or directories (every .bcu below, sorted)')
+      .requiredOption('--out <DIR>', 'write results.csv, results.json and summary.md into DIR'),
+  )
+    .addHelpText('after', '\nExit code 0 once the files are written (verdicts are results, not failures), 2 for bad usage.')
+    .action(async (inputs: string[], flags: ExperimentFlags) => setExit(await experimentSubcommand(inputs, flags, io)));
+
+  root
+    .command('gen')
+    .description('print a kernel of a synthetic family of the scalability benchmark (DRF by construction, or with one race)')
+    .argument('[FAMILY]', FAMILIES.join(', '))
+    .option('--size <N>', 'number of accesses, barriers, conditionals or nested loops (at least 1)')
+    .option('--racy', 'the variant with exactly one racing pair of accesses')
+    .option('-o, --output <FILE>', 'write the kernel to FILE')
+    .option('--list', 'list the families')
+    .action(async (family: string | undefined, flags: GenFlags) => setExit(await genCommand(family, flags, io)));
 
   return root;
 }

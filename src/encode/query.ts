@@ -15,7 +15,7 @@ import type { Code, Relation } from '../phases/code.js';
 import { assertNever } from '../util/assert.js';
 import { pointsOf, sharedVars, type Point, type Step } from './paths.js';
 import { chooseEncoding, termBits, type Declaration, type Encoding } from './smtlib.js';
-import { FALSE, TRUE, and, cmp, eq, not, num, op, or, tvar, type Formula, type Term } from './term.js';
+import { FALSE, TRUE, and, cmp, eq, isTrue, not, num, op, or, tvar, type Formula, type Term } from './term.js';
 
 export type Thread = 1 | 2;
 
@@ -332,8 +332,16 @@ class Scope {
     return this.b.declare(this.local(name), l.bits, { role: 'local', thread: this.thread, point: this.point, var: name, info });
   }
 
-  /** The condition under which a statement runs to its end. Loops of a thread are assumed to (an over-approximation). */
-  completes(c: Code): Formula {
+  /**
+   * The condition under which a statement runs to its end. Loops of a thread
+   * are assumed to (an over-approximation). A `member` binder is one
+   * iteration (the completion query asks whether some iteration completes),
+   * except for a statement before a point (`whole`): there it is a loop with
+   * barriers of the divergence check's code, which runs whole, maybe zero
+   * times, like a thread's loop (phase code has no `member` binder before a point).
+   */
+  completes(c: Code, member: 'iteration' | 'whole' = 'iteration'): Formula {
+    const completes = (x: Code): Formula => this.completes(x, member);
     switch (c.kind) {
       case 'skip':
       case 'access':
@@ -342,16 +350,21 @@ class Scope {
       case 'loop':
         return TRUE;
       case 'seq':
-        return and(c.items.map((i) => this.completes(i)));
+        return and(c.items.map(completes));
       case 'choice':
-        return or(c.options.map((o) => this.completes(o)));
+        return or(c.options.map(completes));
       case 'if': {
+        const then = completes(c.then);
+        const otherwise = completes(c.else);
+        // c ∨ ¬c: left unsimplified, every `if` of a phase would restate its condition in the path of every other point
+        if (isTrue(then) && isTrue(otherwise)) return TRUE;
         const cond = this.formula(c.cond);
-        return or([and([cond, this.completes(c.then)]), and([not(cond), this.completes(c.else)])]);
+        return or([and([cond, then]), and([not(cond), otherwise])]);
       }
       case 'bind': {
+        if (member === 'whole' && c.relation.kind === 'member') return TRUE;
         const x = this.bindShared(c.var, c.range);
-        return and([this.relation(x, c.relation, c.range, c.var), this.completes(c.body)]);
+        return and([this.relation(x, c.relation, c.range, c.var), completes(c.body)]);
       }
       case 'assume':
         return this.negated ? TRUE : this.formula(c.cond);
@@ -367,7 +380,7 @@ class Scope {
   step(s: Step): Formula {
     switch (s.kind) {
       case 'prefix':
-        return this.completes(s.code);
+        return this.completes(s.code, 'whole');
       case 'cond': {
         const f = this.formula(s.cond);
         return s.holds ? f : not(f);

@@ -94,6 +94,8 @@ export function or(args: readonly Formula[]): Formula {
   return flat.length === 1 ? flat[0]! : { k: 'or', args: flat };
 }
 
+export const isTrue = (f: Formula): boolean => f.k === 'const' && f.v;
+
 export function not(f: Formula): Formula {
   if (f.k === 'const') return { k: 'const', v: !f.v };
   if (f.k === 'not') return f.arg;

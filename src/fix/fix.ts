@@ -1,174 +1,315 @@
 /**
- * `faial-ts fix`: the simplest repair of a racy kernel, one inserted `sync`.
- * The places tried are statement boundaries that every thread of a block
- * passes alike when the loops around them are uniform: between statements of
- * the kernel body, of a loop body (and at its start and end), and after the
- * `in` of a let, which splits a read-modify-write `let x = A[i+1] in A[i] := x`
- * into a read, a barrier and a write. Branches are not entered: a barrier
- * there diverges when the condition depends on the thread. A place counts
- * only when the verifier proves the whole kernel with the barrier DRF and
- * divergence-free; otherwise the kernel is reported as not repaired, with
- * the reason when it is a known dead end.
+ * `faial-ts fix`: repair a kernel with barriers, every step proved by the
+ * verifier on the rewritten text.
+ *
+ * 1. A barrier that diverges because it is under a thread-dependent branch
+ *    is hoisted out of the branch (the branch is split around it).
+ * 2. Races are repaired with a smallest set of inserted barriers (see
+ *    search.ts), each hoisted out of thread-dependent branches the same way.
+ * 3. Barriers of the kernel that are redundant are removed one at a time,
+ *    each removal proved on the text without the barriers removed before it
+ *    (two barriers that are each redundant may not be redundant together).
+ *
+ * A kernel is reported repaired only when the verifier proves the final text
+ * DRF and free of barrier divergence; otherwise it is left as it was, with
+ * the reason when it is known.
  */
 import type { KernelMap } from '../map/map.js';
-import type { Kernel, Stmt } from '../syntax/ast.js';
 import { parseProgram } from '../syntax/parse.js';
-import { positionAt, type SourceFile, type Span } from '../syntax/source.js';
+import { sourceFile, type SourceFile, type Span } from '../syntax/source.js';
+import { lineColOf } from '../diagnostics/render.js';
 import { assertNever } from '../util/assert.js';
+import { barrierVerdictOf } from '../verify/barriers.js';
 import { checkedKernels } from '../verify/pipeline.js';
-import type { KernelResult, Race } from '../verify/result.js';
+import type { KernelResult } from '../verify/result.js';
 import { verifyKernel, type VerifyOptions } from '../verify/verify.js';
+import { hopelessText, searchFailureText, stuckText, type Locate } from './explain.js';
+import { forwardOf, layoutOf, originOf, pointBefore, rewrite, type Layout, type Piece, type Point, type Rewrite } from './layout.js';
+import { constraintOf, searchBarriers, type Fewest, type Limits, type Verdict } from './search.js';
 
-/** A `sync` to insert: the text goes in at `offset`; the barrier itself lands at `at`. */
-export interface Insertion {
-  readonly offset: number;
-  readonly text: string;
-  /** the loop whose body the place is in; null at the top level */
-  readonly loop: Span | null;
+export interface FixOptions extends VerifyOptions {
+  /** leave redundant barriers in place */
+  readonly keepBarriers: boolean;
+  readonly limits: Limits;
+}
+
+/** A barrier that diverged, moved out of the thread-dependent branches around it. */
+export interface Hoist {
+  readonly sync: Span;
+  readonly branches: readonly Span[];
+}
+
+/** What changed. Spans are in the text given to fixKernel; `inserted` are offsets in the repaired text. */
+export interface Repair {
+  readonly hoisted: readonly Hoist[];
+  readonly inserted: readonly number[];
+  /** the branches split to hoist inserted barriers */
+  readonly split: readonly Span[];
+  /** why fewer inserted barriers do not work; null when none was inserted */
+  readonly fewest: Fewest | null;
+  readonly removed: readonly Span[];
+}
+
+/** Verifications of whole kernels done for the repair, and the solver queries they asked. */
+export interface Work {
+  readonly verifications: number;
+  readonly queries: number;
 }
 
 export type KernelFix =
-  | { readonly kind: 'drf'; readonly kernel: string; readonly result: KernelResult }
-  | { readonly kind: 'fixed'; readonly kernel: string; readonly before: KernelResult; readonly insertion: Insertion; readonly after: KernelResult; readonly tried: number }
-  | { readonly kind: 'not-fixed'; readonly kernel: string; readonly before: KernelResult; readonly why: string; readonly tried: number };
+  /** `barriersChecked`: whether its barriers were checked for redundancy (none was redundant) */
+  | { readonly kind: 'drf'; readonly kernel: string; readonly result: KernelResult; readonly barriersChecked: boolean; readonly work: Work }
+  | { readonly kind: 'fixed'; readonly kernel: string; readonly before: KernelResult; readonly after: KernelResult; readonly repair: Repair; readonly work: Work }
+  | { readonly kind: 'not-fixed'; readonly kernel: string; readonly before: KernelResult; readonly why: string; readonly work: Work };
 
-/** At most this many places are verified per kernel: each costs a whole verification. */
-export const MAX_TRIES = 16;
-
-/** The indentation of the line `offset` is on, when only whitespace precedes it there; else null. */
-function lineIndent(file: SourceFile, offset: number): string | null {
-  const line = positionAt(file, offset).line;
-  const before = file.text.slice(file.lineStarts[line - 1]!, offset);
-  return /^[ \t]*$/.test(before) ? before : null;
+/** The text being repaired, and the rewrites that led to it from the text given. */
+interface State {
+  readonly text: string;
+  readonly history: readonly (readonly Piece[])[];
 }
 
-function before(file: SourceFile, s: Stmt, loop: Span | null): Insertion {
-  const indent = lineIndent(file, s.span.start);
-  return { offset: s.span.start, text: indent === null ? 'sync; ' : `sync;\n${indent}`, loop };
+function inputOffset(state: State, offset: number): number | null {
+  let at: number | null = offset;
+  for (let i = state.history.length - 1; i >= 0 && at !== null; i--) at = originOf(state.history[i]!, at);
+  return at;
 }
 
-function after(file: SourceFile, s: Stmt, loop: Span): Insertion {
-  const start = file.lineStarts[positionAt(file, s.span.start).line - 1]!;
-  const indent = /^[ \t]*/.exec(file.text.slice(start))![0];
-  return { offset: s.span.end, text: `;\n${indent}sync`, loop };
+function inputSpan(state: State, span: Span): Span {
+  const start = inputOffset(state, span.start);
+  return start === null ? span : { start, end: start + span.end - span.start };
 }
 
-/** The places of a statement list; `loop` is the loop whose body it is, null for the kernel body. */
-function listPlaces(file: SourceFile, list: readonly Stmt[], loop: Span | null): Insertion[] {
-  const out: Insertion[] = [];
-  list.forEach((s, i) => {
-    if (i > 0 || loop !== null) out.push(before(file, s, loop));
-    out.push(...innerPlaces(file, s, loop));
-  });
-  const last = list[list.length - 1];
-  if (loop !== null && last !== undefined) out.push(after(file, last, loop));
-  return out;
+/** A span of the rewritten text in the text it was rewritten from; null when it is new text. */
+function originSpan(rw: Rewrite, span: Span): Span | null {
+  const start = originOf(rw.pieces, span.start);
+  return start === null ? null : { start, end: start + span.end - span.start };
 }
 
-function innerPlaces(file: SourceFile, s: Stmt, loop: Span | null): Insertion[] {
-  switch (s.kind) {
-    case 'read':
-    case 'let':
-      return [before(file, s.body, loop), ...innerPlaces(file, s.body, loop)];
-    case 'for':
-      return listPlaces(file, s.body, s.span);
-    case 'if':
-    case 'skip':
-    case 'write':
-    case 'sync':
-    case 'assume':
-      return [];
-    default:
-      return assertNever(s);
+function advanced(state: State, rw: Rewrite): State {
+  return { text: rw.text, history: [...state.history, rw.pieces] };
+}
+
+type Stage<T> = { readonly kind: 'done'; readonly state: State; readonly result: KernelResult; readonly value: T } | { readonly kind: 'stuck'; readonly why: string };
+
+interface Context {
+  readonly path: string;
+  readonly name: string;
+  readonly options: FixOptions;
+  /** `line:col` in the text given */
+  readonly input: SourceFile;
+  readonly verify: (map: KernelMap, maxRaces: number) => Promise<KernelResult>;
+}
+
+function kernelOf(ctx: Context, text: string): { map: KernelMap; layout: Layout } {
+  const checked = checkedKernels(ctx.path, text, ctx.name);
+  const map = checked.ok ? checked.kernels[0] : undefined;
+  if (map === undefined) throw new Error(`fix: no valid kernel ${ctx.name} in the rewritten text`);
+  const program = parseProgram(ctx.path, text);
+  return { map, layout: layoutOf(program.file, program.kernels.find((k) => k.name.text === ctx.name)!) };
+}
+
+function locator(ctx: Context, state: State): Locate {
+  return (span) => lineColOf(ctx.input, inputSpan(state, span));
+}
+
+/** The rewritten kernel, or why its text is not a valid kernel. */
+function rewrittenMap(ctx: Context, rw: Rewrite): KernelMap | string {
+  const checked = checkedKernels(ctx.path, rw.text, ctx.name);
+  if (!checked.ok) return checked.diagnostics[0]?.message ?? 'not a valid kernel';
+  return checked.kernels[0] ?? `no kernel ${ctx.name}`;
+}
+
+// ---------------------------------------------------------------------------
+// 1. Divergent barriers
+
+async function hoistDivergent(ctx: Context, state: State, result: KernelResult): Promise<Stage<Hoist[]>> {
+  const at = locator(ctx, state);
+  const { layout } = kernelOf(ctx, state.text);
+  const syncs = [...new Map(result.divergences.map((d) => [d.sync.span.start, d.sync.span])).values()];
+  const insert = new Set<number>();
+  const hoisted: Hoist[] = [];
+  for (const sync of syncs) {
+    const p = pointBefore(layout, sync.start);
+    if (p === null) throw new Error(`fix: no statement list holds the barrier at ${at(sync)}`);
+    const stuck = stuckText(p.block, at);
+    if (stuck !== null) return { kind: 'stuck', why: `the barrier at ${at(sync)} diverges and cannot be hoisted: ${stuck}` };
+    if (p.block.splits.length === 0) return { kind: 'stuck', why: `the barrier at ${at(sync)} diverges, and no thread-dependent branch around it can be split` };
+    insert.add(p.id);
+    hoisted.push({ sync: inputSpan(state, sync), branches: p.block.splits.map((s) => inputSpan(state, s.span)) });
+  }
+  const rw = rewrite(layout, { insert, remove: new Set(syncs.map((s) => s.start)) });
+  const where = syncs.map(at).join(', ');
+  const map = rewrittenMap(ctx, rw);
+  if (typeof map === 'string') return { kind: 'stuck', why: `hoisting the diverging barrier at ${where} out of its thread-dependent branch leaves a name out of scope (${map})` };
+  const after = await ctx.verify(map, ctx.options.maxRaces);
+  if (after.status === 'divergent') return { kind: 'stuck', why: `the kernel still has barrier divergence with the barrier at ${where} hoisted out of its thread-dependent branch` };
+  if (after.status === 'unknown' || after.status === 'error') {
+    return { kind: 'stuck', why: `with the diverging barrier at ${where} hoisted out of its thread-dependent branch, the kernel is not proved DRF (${after.status})` };
+  }
+  return { kind: 'done', state: advanced(state, rw), result: after, value: hoisted };
+}
+
+// ---------------------------------------------------------------------------
+// 2. Races
+
+interface Insertion {
+  readonly inserted: readonly number[];
+  readonly split: readonly Span[];
+  readonly fewest: Fewest;
+}
+
+async function insertBarriers(ctx: Context, state: State, result: KernelResult): Promise<Stage<Insertion>> {
+  const at = locator(ctx, state);
+  const { layout } = kernelOf(ctx, state.text);
+  const hopeless = hopelessText(result, layout, at);
+  if (hopeless !== null) return { kind: 'stuck', why: hopeless };
+  const constraints = result.races.map((r) => constraintOf(r, [r.accesses[0].span, r.accesses[1].span], layout.points));
+  // the last set verified DRF: the search stops at it
+  const proofs: { rw: Rewrite; result: KernelResult }[] = [];
+  const check = async (set: readonly Point[]): Promise<Verdict> => {
+    const rw = rewrite(layout, { insert: new Set(set.map((p) => p.id)), remove: new Set() });
+    const again = rewrittenMap(ctx, rw);
+    if (typeof again === 'string') return { kind: 'invalid', message: again };
+    const r = await ctx.verify(again, 1);
+    switch (r.status) {
+      case 'drf':
+        proofs.push({ rw, result: r });
+        return { kind: 'drf' };
+      case 'racy':
+        return {
+          kind: 'racy',
+          races: r.races.flatMap((race) => {
+            const a = originSpan(rw, race.accesses[0].span);
+            const b = originSpan(rw, race.accesses[1].span);
+            return a === null || b === null ? [] : [constraintOf(race, [a, b], layout.points)];
+          }),
+        };
+      case 'divergent': {
+        const sync = r.divergences[0]?.sync.span.start;
+        return { kind: 'divergent', culprit: set.find((p) => rw.barriers.get(p.id) === sync) ?? null };
+      }
+      case 'unknown':
+        return { kind: 'unknown' };
+      case 'error':
+        return { kind: 'invalid', message: r.errors[0]?.message ?? 'the kernel has errors' };
+      default:
+        return assertNever(r.status);
+    }
+  };
+  // a place whose barrier takes a name out of scope is ruled out by the name check alone, before any solving
+  const invalid = new Map<number, Verdict>();
+  for (const p of new Set(constraints.flatMap((c) => c.places))) {
+    const again = rewrittenMap(ctx, rewrite(layout, { insert: new Set([p.id]), remove: new Set() }));
+    if (typeof again === 'string') invalid.set(p.id, { kind: 'invalid', message: again });
+  }
+  const found = await searchBarriers(constraints, invalid, check, ctx.options.limits);
+  const proof = proofs[proofs.length - 1];
+  if (found.kind !== 'found' || proof === undefined) return { kind: 'stuck', why: found.kind === 'found' ? 'no proof' : searchFailureText(found, ctx.options.limits, at) };
+  return {
+    kind: 'done',
+    state: advanced(state, proof.rw),
+    result: proof.result,
+    value: { inserted: found.points.map((p) => proof.rw.barriers.get(p.id)!), split: proof.rw.splits.map((s) => inputSpan(state, s)), fewest: found.fewest },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// 3. Redundant barriers
+
+async function removeRedundant(ctx: Context, state: State, result: KernelResult): Promise<{ state: State; result: KernelResult; removed: Span[] }> {
+  let current = state;
+  let proof = result;
+  const removed: Span[] = [];
+  const judged = new Set<number>();
+  for (;;) {
+    const { map, layout } = kernelOf(ctx, current.text);
+    // the barriers of the kernel as given, in source order; those fix inserted are needed by construction
+    const next = map.syncs.map((s) => ({ sync: s, origin: inputOffset(current, s.span.start) })).find((x) => x.origin !== null && !judged.has(x.origin));
+    if (next === undefined || next.origin === null) return { state: current, result: proof, removed };
+    judged.add(next.origin);
+    const rw = rewrite(layout, { insert: new Set(), remove: new Set([next.sync.span.start]) });
+    const without = rewrittenMap(ctx, rw);
+    if (typeof without === 'string') continue;
+    const r = await ctx.verify(without, 1);
+    if (barrierVerdictOf(r) !== 'redundant') continue;
+    current = advanced(current, rw);
+    proof = r;
+    removed.push({ start: next.origin, end: next.origin + next.sync.span.end - next.sync.span.start });
   }
 }
 
-export function barrierPlaces(file: SourceFile, kernel: Kernel): Insertion[] {
-  return listPlaces(file, kernel.body, null);
-}
-
-function contains(outer: Span, inner: Span): boolean {
-  return outer.start <= inner.start && inner.end <= outer.end;
-}
-
-/**
- * Places between the race's two accesses first, in source order; then the
- * other places in the loops around either access, last first, so that the
- * end of an iteration (the usual place of a loop's barrier) comes first.
- */
-export function placesFor(race: Race, places: readonly Insertion[]): Insertion[] {
-  const [a, b] = race.accesses.map((x) => x.span);
-  const lo = Math.min(a!.start, b!.start);
-  const hi = Math.max(a!.end, b!.end);
-  const between = places.filter((p) => lo < p.offset && p.offset <= hi);
-  const around = places
-    .filter((p) => !between.includes(p) && p.loop !== null && (contains(p.loop, a!) || contains(p.loop, b!)))
-    .sort((x, y) => y.offset - x.offset);
-  return [...between, ...around];
-}
-
-/** Why no barrier can help, for the races where that is known without trying. */
-export function hopelessText(result: KernelResult, map: KernelMap): string | null {
-  if (result.races.some((r) => r.level === 'grid')) {
-    return 'a race between threads of different blocks: a barrier orders only the threads of one block';
-  }
-  const outsideLoops = (id: number): boolean => map.accesses.find((a) => a.id === id)?.loops.length === 0;
-  const same = result.races.find((r) => r.accesses[0].id === r.accesses[1].id && outsideLoops(r.accesses[0].id));
-  if (same !== undefined) {
-    const p = positionAt(result.file, same.accesses[0].span.start);
-    return `two threads run the same ${same.accesses[0].mode} at ${p.line}:${p.column} on the same element: no barrier separates a statement from itself; the index must differ between threads`;
-  }
-  return null;
-}
-
-export function insert(text: string, insertion: Insertion): string {
-  return text.slice(0, insertion.offset) + insertion.text + text.slice(insertion.offset);
-}
+// ---------------------------------------------------------------------------
 
 /**
  * The repair of the kernel `name` of a file, and the file's text with it. A
- * kernel that is not racy (DRF, divergent, not proved) is left alone and
- * reported as such.
+ * kernel that is not proved DRF for lack of an answer, or has errors, is
+ * left alone.
  */
-export async function fixKernel(path: string, text: string, name: string, options: VerifyOptions): Promise<{ fix: KernelFix; text: string }> {
-  const checked = checkedKernels(path, text, name);
-  const map = checked.ok ? checked.kernels[0] : undefined;
-  if (map === undefined) throw new Error(`fix: no valid kernel ${name} in ${path}`);
-  const before = await verifyKernel(map, options);
+export async function fixKernel(path: string, text: string, name: string, options: FixOptions): Promise<{ fix: KernelFix; text: string }> {
+  let verifications = 0;
+  let queries = 0;
+  const ctx: Context = {
+    path,
+    name,
+    options,
+    input: sourceFile(path, text),
+    verify: async (map, maxRaces) => {
+      const r = await verifyKernel(map, { ...options, maxRaces });
+      verifications++;
+      queries += r.stats.queries;
+      return r;
+    },
+  };
+  const work = (): Work => ({ verifications, queries });
+  const start: State = { text, history: [] };
+  const before = await ctx.verify(kernelOf(ctx, text).map, options.maxRaces);
   const unchanged = (fix: KernelFix): { fix: KernelFix; text: string } => ({ fix, text });
-  if (before.status === 'drf') return unchanged({ kind: 'drf', kernel: name, result: before });
-  if (before.status !== 'racy') return unchanged({ kind: 'not-fixed', kernel: name, before, why: notRacyText(before), tried: 0 });
-  const hopeless = hopelessText(before, map);
-  if (hopeless !== null) return unchanged({ kind: 'not-fixed', kernel: name, before, why: hopeless, tried: 0 });
+  const notFixed = (why: string): { fix: KernelFix; text: string } => unchanged({ kind: 'not-fixed', kernel: name, before, why, work: work() });
 
-  const kernel = parseProgram(path, text).kernels.find((k) => k.name.text === name)!;
-  const candidates = placesFor(before.races[0]!, barrierPlaces(map.file, kernel)).slice(0, MAX_TRIES);
-  let tried = 0;
-  for (const insertion of candidates) {
-    tried++;
-    const fixed = insert(text, insertion);
-    const again = checkedKernels(path, fixed, name);
-    if (!again.ok || again.kernels.length !== 1) continue;
-    // one race is enough to reject a place
-    const after = await verifyKernel(again.kernels[0]!, { ...options, maxRaces: 1 });
-    if (after.status === 'drf') return { fix: { kind: 'fixed', kernel: name, before, insertion, after, tried }, text: fixed };
-  }
-  const why = `no single barrier at a block-uniform statement boundary near the race makes the kernel DRF (${tried} ${tried === 1 ? 'place' : 'places'} tried); it may need a barrier inside a thread-dependent branch (restructure the branch) or more than one barrier`;
-  return unchanged({ kind: 'not-fixed', kernel: name, before, why, tried });
-}
-
-function notRacyText(r: KernelResult): string {
-  switch (r.status) {
-    case 'divergent':
-      return 'the kernel has barrier divergence, which an inserted barrier cannot repair';
-    case 'unknown':
-      return 'the kernel is not proved DRF, but no race was found: there is nothing to repair as far as the verifier knows';
+  let state = start;
+  let result = before;
+  let hoisted: Hoist[] = [];
+  let insertion: Insertion | null = null;
+  switch (before.status) {
     case 'error':
-      return 'the kernel has errors';
+      return notFixed('the kernel has errors');
+    case 'unknown':
+      return notFixed('the kernel is not proved DRF, but no race was found: there is nothing to repair as far as the verifier knows');
     case 'drf':
+      if (options.keepBarriers) return unchanged({ kind: 'drf', kernel: name, result: before, barriersChecked: false, work: work() });
+      break;
+    case 'divergent': {
+      const stage = await hoistDivergent(ctx, state, before);
+      if (stage.kind === 'stuck') return notFixed(stage.why);
+      ({ state, result } = stage);
+      hoisted = stage.value;
+      break;
+    }
     case 'racy':
-      throw new Error(`fix: status ${r.status} has no reason not to repair`);
+      break;
     default:
-      return assertNever(r.status);
+      return assertNever(before.status);
   }
+  if (result.status === 'racy') {
+    const stage = await insertBarriers(ctx, state, result);
+    if (stage.kind === 'stuck') return notFixed(hoisted.length === 0 ? stage.why : `with the diverging barriers hoisted, ${stage.why}`);
+    ({ state, result } = stage);
+    insertion = stage.value;
+  }
+  const kept = options.keepBarriers ? { state, result, removed: [] } : await removeRedundant(ctx, state, result);
+  if (kept.state.text === text && before.status === 'drf') return unchanged({ kind: 'drf', kernel: name, result: before, barriersChecked: true, work: work() });
+  // the inserted barriers' offsets, moved past the removals after them
+  const removals = kept.state.history.slice(state.history.length);
+  const inserted = (insertion?.inserted ?? []).map((offset) => removals.reduce<number | null>((at, pieces) => (at === null ? null : forwardOf(pieces, at)), offset)!);
+  return {
+    fix: {
+      kind: 'fixed',
+      kernel: name,
+      before,
+      after: kept.result,
+      repair: { hoisted, inserted, split: insertion?.split ?? [], fewest: insertion?.fewest ?? null, removed: kept.removed },
+      work: work(),
+    },
+    text: kept.state.text,
+  };
 }

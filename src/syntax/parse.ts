@@ -39,14 +39,18 @@ export function parseProgram(path: string, text: string): Program {
   return { file, kernels: programKernels(file, semanticsRoot(match)) };
 }
 
+let cachedSemantics: ohm.Semantics | undefined;
+
 /** Ohm exposes the CST only through a semantics; an identity operation hands us the root node. */
 function semanticsRoot(match: ohm.MatchResult): Node {
-  const semantics = grammar().createSemantics().addOperation<Node>('node', {
-    _nonterminal(this: Node) {
-      return this;
-    },
-  });
-  return semantics(match)['node']() as Node;
+  cachedSemantics ??= grammar()
+    .createSemantics()
+    .addOperation<Node>('node', {
+      _nonterminal(this: Node) {
+        return this;
+      },
+    });
+  return cachedSemantics(match)['node']() as Node;
 }
 
 function syntaxError(file: SourceFile, match: ohm.FailedMatchResult): ReturnType<typeof error> {
@@ -222,14 +226,12 @@ function bexp(node: Node): BExpr {
   const s = span(node);
   switch (node.ctorName) {
     case 'BExp':
+      return leftFolded(node, bexp, (left, _op, right, at) => ({ kind: 'or', left, right, span: at }));
     case 'BAnd':
+      return leftFolded(node, bexp, (left, _op, right, at) => ({ kind: 'and', left, right, span: at }));
     case 'BNot':
     case 'BAtom':
       return bexp(node.child(0));
-    case 'BExp_or':
-      return { kind: 'or', left: bexp(node.child(0)), right: bexp(node.child(2)), span: s };
-    case 'BAnd_and':
-      return { kind: 'and', left: bexp(node.child(0)), right: bexp(node.child(2)), span: s };
     case 'BNot_not':
       return { kind: 'not', operand: bexp(node.child(1)), span: s };
     case 'BAtom_cmp': {
@@ -247,21 +249,33 @@ function bexp(node: Node): BExpr {
   }
 }
 
-const BINARY_RULES = new Set(['BitOr_op', 'BitXor_op', 'BitAnd_op', 'Shift_op', 'Add_op', 'Mul_op']);
+/**
+ * A level of operators, `First (Op Next)*`, as the left-nested tree C's
+ * left associativity gives: each node spans from the first operand to its
+ * right operand, parentheses included.
+ */
+function leftFolded<T extends { readonly span: Span }>(node: Node, operand: (n: Node) => T, combine: (left: T, op: string, right: T, at: Span) => T): T {
+  const [first, ops, rest] = node.children as [Node, Node, Node];
+  let tree = operand(first);
+  ops.children.forEach((op, i) => {
+    // the operands' own spans leave out parentheses around them; the tree's do not
+    const right = rest.child(i);
+    tree = combine(tree, op.sourceString, operand(right), { start: first.source.startIdx, end: right.source.endIdx });
+  });
+  return tree;
+}
 
 function exp(node: Node): Expr {
   const s = span(node);
-  if (BINARY_RULES.has(node.ctorName)) {
-    return { kind: 'binary', op: node.child(1).sourceString as ArithOp, left: exp(node.child(0)), right: exp(node.child(2)), span: s };
-  }
   switch (node.ctorName) {
-    case 'Exp':
     case 'BitOr':
     case 'BitXor':
     case 'BitAnd':
     case 'Shift':
     case 'Add':
     case 'Mul':
+      return leftFolded(node, exp, (left, op, right, at) => ({ kind: 'binary', op: op as ArithOp, left, right, span: at }));
+    case 'Exp':
     case 'Prim':
       return exp(node.child(0));
     case 'Prim_paren':

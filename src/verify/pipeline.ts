@@ -8,6 +8,7 @@ import type { KernelMap } from '../map/map.js';
 import { wellFormednessErrors } from '../names/check.js';
 import { parseProgram } from '../syntax/parse.js';
 import type { SourceFile } from '../syntax/source.js';
+import { StageClock } from '../util/clock.js';
 import type { KernelResult } from './result.js';
 import { verifyKernel, type VerifyOptions } from './verify.js';
 
@@ -15,14 +16,17 @@ export type Checked =
   | { readonly ok: true; readonly file: SourceFile; readonly kernels: readonly KernelMap[] }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
+/** Parsing, and typing: names, well-formedness and MAP inference. */
+export type CheckStage = 'parse' | 'typing';
+
 /** Parsing, names and MAP inference: everything before the solver. */
-export function checkedKernels(path: string, text: string, only?: string): Checked {
+export function checkedKernels(path: string, text: string, only?: string, clock: StageClock<CheckStage> = new StageClock()): Checked {
   try {
-    const program = parseProgram(path, text);
-    const diagnostics = wellFormednessErrors(program);
+    const program = clock.timed('parse', () => parseProgram(path, text));
+    const diagnostics = clock.timed('typing', () => wellFormednessErrors(program));
     if (diagnostics.length > 0) return { ok: false, diagnostics };
     const kernels = program.kernels.filter((k) => only === undefined || k.name.text === only);
-    return { ok: true, file: program.file, kernels: kernels.map((k) => inferMap(program.file, k)) };
+    return { ok: true, file: program.file, kernels: clock.timed('typing', () => kernels.map((k) => inferMap(program.file, k))) };
   } catch (e) {
     if (e instanceof DiagnosticError) return { ok: false, diagnostics: e.diagnostics };
     throw e;

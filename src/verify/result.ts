@@ -69,12 +69,23 @@ export interface Unknown {
   readonly reason: string;
 }
 
+/**
+ * Where verifying a kernel spends its time: the phase split (its solver
+ * checks excepted), encoding (building queries and printing them as
+ * SMT-LIB), solving (every solver check), and witnesses (re-checking models,
+ * building witnesses, classifying alarms).
+ */
+export const VERIFY_STAGES = ['phases', 'encoding', 'solving', 'witnesses'] as const;
+export type VerifyStage = (typeof VERIFY_STAGES)[number];
+
 export interface Stats {
+  readonly accesses: number;
   readonly phases: number;
   readonly arrays: number;
   readonly queries: number;
   readonly milliseconds: number;
-  readonly solverMilliseconds: number;
+  /** milliseconds per stage; they add up to `milliseconds` */
+  readonly stages: Readonly<Record<VerifyStage, number>>;
 }
 
 /**

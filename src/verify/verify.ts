@@ -13,7 +13,8 @@ import { not, type Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
 import { z3Wasm } from '../solve/z3.js';
 import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, witnessOf } from './witness.js';
-import { statusOf, type Divergence, type Doubt, type KernelResult, type Race, type Unknown } from './result.js';
+import { statusOf, VERIFY_STAGES, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage } from './result.js';
+import { StageClock } from '../util/clock.js';
 
 export interface VerifyOptions {
   readonly launch: Launch;
@@ -61,19 +62,29 @@ export function divergenceQueries(map: KernelMap, launch: Launch): Query[] {
  * The phase split, with the solver deciding which loops meet a barrier in
  * every iteration (those are aligned exactly; the others approximated).
  */
-export async function phasesOf(map: KernelMap, launch: Launch, timeoutMs: number, solver: Solver = z3Wasm): Promise<PhaseSplit> {
+export async function phasesOf(
+  map: KernelMap,
+  launch: Launch,
+  timeoutMs: number,
+  solver: Solver = z3Wasm,
+  clock: StageClock<VerifyStage> = new StageClock(),
+): Promise<PhaseSplit> {
   const vars = new Map(map.vars);
-  return splitPhases(map, async (loop, noSync) => {
-    const code: Code = { kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync };
-    const q = completionQuery(map, vars, launch, code);
-    const verdict = await solver.check(printScript(q.declarations, q.assertions, q.encoding), timeoutMs);
-    return verdict.status === 'unsat';
-  });
+  return clock.timedAsync('phases', () =>
+    splitPhases(map, async (loop, noSync) => {
+      const script = clock.timed('encoding', () => {
+        const code: Code = { kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync };
+        const q = completionQuery(map, vars, launch, code);
+        return printScript(q.declarations, q.assertions, q.encoding);
+      });
+      const verdict = await clock.timedAsync('solving', () => solver.check(script, timeoutMs));
+      return verdict.status === 'unsat';
+    }),
+  );
 }
 
 export async function verifyKernel(map: KernelMap, options: VerifyOptions): Promise<KernelResult> {
-  const started = performance.now();
-  let solverMs = 0;
+  const clock = new StageClock<VerifyStage>();
   let queries = 0;
   const races: Race[] = [];
   const divergences: Divergence[] = [];
@@ -81,9 +92,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
 
   const ask = async (q: Query, blocked: readonly Formula[]) => {
     queries++;
-    const t0 = performance.now();
-    const verdict = await (options.solver ?? z3Wasm).check(printScript(q.declarations, [...q.assertions, ...blocked], q.encoding), options.timeoutMs);
-    solverMs += performance.now() - t0;
+    const script = clock.timed('encoding', () => printScript(q.declarations, [...q.assertions, ...blocked], q.encoding));
+    const verdict = await clock.timedAsync('solving', () => (options.solver ?? z3Wasm).check(script, options.timeoutMs));
     if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions: [...q.assertions, ...blocked] }, verdict.model)) {
       throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
     }
@@ -91,7 +101,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   };
 
   const run = async (): Promise<{ phases: number; arrays: number }> => {
-    for (const q of divergenceQueries(map, options.launch)) {
+    for (const q of clock.timed('encoding', () => divergenceQueries(map, options.launch))) {
       const verdict = await ask(q, []);
       if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });
       if (verdict.status !== 'sat') continue;
@@ -106,16 +116,17 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     }
     if (divergences.length > 0) return { phases: 0, arrays: 0 };
 
-    const split = await phasesOf(map, options.launch, options.timeoutMs, options.solver);
+    const split = await phasesOf(map, options.launch, options.timeoutMs, options.solver, clock);
     const reported = new Set<string>();
-    const all = raceQueries(map, split, options.launch);
+    const all = clock.timed('encoding', () => raceQueries(map, split, options.launch));
     for (const { query: q, erased } of all) {
-      const blocked: Formula[] = [];
       const pairKey = (a: number, b: number): string => (a < b ? `${q.level}:${a}:${b}` : `${q.level}:${b}:${a}`);
-      for (const key of reported) {
-        const [level, a, b] = key.split(':');
-        if (level === q.level) blocked.push(not(pairSelected(q, Number(a), Number(b))));
-      }
+      const blocked: Formula[] = clock.timed('encoding', () =>
+        [...reported].flatMap((key) => {
+          const [level, a, b] = key.split(':');
+          return level === q.level ? [not(pairSelected(q, Number(a), Number(b)))] : [];
+        }),
+      );
       while (races.length < options.maxRaces) {
         const verdict = await ask(q, blocked);
         if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });
@@ -141,7 +152,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
           witness,
         });
         reported.add(pairKey(a1.id, a2.id));
-        blocked.push(not(pairSelected(q, a1.id, a2.id)));
+        blocked.push(clock.timed('encoding', () => not(pairSelected(q, a1.id, a2.id))));
       }
     }
     return { phases: split.phases.length, arrays: new Set(all.map((x) => x.query.array)).size };
@@ -150,12 +161,19 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   let counts = { phases: 0, arrays: 0 };
   const errors: KernelResult['errors'] = [];
   try {
-    counts = await run();
+    // what no inner stage claims is making witnesses and classifying alarms
+    counts = await clock.timedAsync('witnesses', run);
   } catch (e) {
     if (!(e instanceof EncodingLimit)) throw e;
     unknowns.push({ query: map.name, reason: e.message });
   }
   const base = { divergences, races, unknowns, errors };
+  const stages: Record<VerifyStage, number> = {
+    phases: clock.milliseconds('phases'),
+    encoding: clock.milliseconds('encoding'),
+    solving: clock.milliseconds('solving'),
+    witnesses: clock.milliseconds('witnesses'),
+  };
   return {
     file: map.file,
     kernel: map.name,
@@ -164,6 +182,12 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     wellTyped: map.violations.length === 0,
     violations: map.violations,
     ...base,
-    stats: { ...counts, queries, milliseconds: performance.now() - started, solverMilliseconds: solverMs },
+    stats: {
+      ...counts,
+      accesses: map.accesses.length,
+      queries,
+      milliseconds: VERIFY_STAGES.reduce((sum, s) => sum + stages[s], 0),
+      stages,
+    },
   };
 }

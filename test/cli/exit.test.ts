@@ -19,7 +19,7 @@ function kernel(status: Status): KernelResult {
     divergences: [],
     unknowns: status === 'unknown' ? [{ query: 'k/phase0/A', reason: 'timeout' }] : [],
     errors: [],
-    stats: { phases: 1, arrays: 1, queries: 1, milliseconds: 1, solverMilliseconds: 1 },
+    stats: { accesses: 1, phases: 1, arrays: 1, queries: 1, milliseconds: 1, stages: { phases: 0, encoding: 0, solving: 1, witnesses: 0 } },
   };
 }
 

@@ -7,8 +7,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { verifyText } from '../../src/verify/pipeline.js';
-import { DEFAULT_TIMEOUT_MS } from '../../src/verify/verify.js';
+import { checkedKernels } from '../../src/verify/pipeline.js';
+import { replayAlarms } from '../../src/verify/replay.js';
+import { DEFAULT_TIMEOUT_MS, verifyKernel, type VerifyOptions } from '../../src/verify/verify.js';
 
 export type Expectation = 'drf' | 'racy confirmed' | 'racy possible' | 'divergent';
 
@@ -43,14 +44,16 @@ export function examples(): Example[] {
  * known-unknown ones get the default, which they must exhaust.
  */
 export async function checkExample(example: Example): Promise<void> {
-  const result = await verifyText(example.path, readFileSync(example.path, 'utf8'), {
+  const checked = checkedKernels(example.path, readFileSync(example.path, 'utf8'));
+  if (!checked.ok) throw new Error(`${example.path}: ${checked.diagnostics.map((d) => d.message).join('; ')}`);
+  expect(checked.kernels.length).toBeGreaterThan(0);
+  const options: VerifyOptions = {
     launch: { params: new Map(), blockDim: null, gridDim: null },
     timeoutMs: example.knownUnknown ? DEFAULT_TIMEOUT_MS : 3 * DEFAULT_TIMEOUT_MS,
     maxRaces: 20,
-  });
-  if (!result.ok) throw new Error(`${example.path}: ${result.diagnostics.map((d) => d.message).join('; ')}`);
-  expect(result.kernels.length).toBeGreaterThan(0);
-  for (const k of result.kernels) {
+  };
+  for (const map of checked.kernels) {
+    const k = await verifyKernel(map, options);
     const label = `${example.path} ${k.kernel}`;
     if (example.knownUnknown && k.status === 'unknown') {
       expect(k.races.length + k.divergences.length, label).toBe(0);
@@ -74,5 +77,11 @@ export async function checkExample(example: Example): Promise<void> {
     }
     // Theorem 1: a well-typed kernel has only confirmed alarms
     if (k.wellTyped) expect(k.races.every((r) => r.confidence === 'confirmed'), label).toBe(true);
+    // what `verify --replay` does: every confirmed alarm is run in the interpreter and seen there
+    const replayed = await replayAlarms(map, k, options);
+    expect(replayed.failures, label).toEqual([]);
+    for (const alarm of [...replayed.result.races, ...replayed.result.divergences]) {
+      if (alarm.confidence === 'confirmed') expect(alarm.replay, `${label}: ${alarm.replay?.note ?? 'not replayed'}`).toMatchObject({ replayed: true });
+    }
   }
 }

@@ -139,8 +139,8 @@ export function interestingLaunches(loaded: Loaded): { bad: Finding | null; good
   return { bad, good };
 }
 
-export async function verifyAt(loaded: Loaded, launch: ConcreteLaunch): Promise<KernelResult> {
-  return verifyKernel(loaded.map, { launch: fixed(launch), timeoutMs: SOLVER_TIMEOUT_MS, maxRaces: 8 });
+export async function verifyAt(loaded: Loaded, launch: ConcreteLaunch, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult> {
+  return verifyKernel(loaded.map, { launch: fixed(launch), timeoutMs, maxRaces: 8 });
 }
 
 function raceSummary(run: Finished): string {
@@ -150,21 +150,24 @@ function raceSummary(run: Finished): string {
   return `divergence in block ${d.block.join(',')} at the barrier at ${d.sync.start}`;
 }
 
-/** P2: where the interpreter finds a race or divergence, `verify` with that launch fixed does not say DRF. */
-export async function checkSoundness(g: Generated, loaded: Loaded, bad: Finding): Promise<void> {
-  const result = await verifyAt(loaded, bad.launch);
+/** P2: where the interpreter finds a race or divergence, `verify` with that launch fixed does not say DRF. Returns what it says. */
+export async function checkSoundness(g: Generated, loaded: Loaded, bad: Finding, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult['status']> {
+  const result = await verifyAt(loaded, bad.launch, timeoutMs);
   if (result.status === 'drf') fail(g, `verify says DRF at ${launchText(bad.launch)}, but the interpreter finds a ${raceSummary(bad.run)}`);
+  return result.status;
 }
 
 /**
  * P4: for a well-typed kernel, every confirmed alarm of `verify` at a fixed
  * launch is seen by the interpreter at that launch: the same two access
- * sites on the same element, or a divergence.
+ * sites on the same element, or a divergence. Returns how many were compared.
  */
-export async function checkCompleteness(g: Generated, loaded: Loaded, at: Finding): Promise<void> {
-  const result = await verifyAt(loaded, at.launch);
+export async function checkCompleteness(g: Generated, loaded: Loaded, at: Finding, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
+  const result = await verifyAt(loaded, at.launch, timeoutMs);
+  let compared = 0;
   for (const race of result.races) {
     if (race.confidence !== 'confirmed') continue;
+    compared++;
     const sites = race.accesses.map((a) => `${a.mode}@${a.span.start}`).sort().join(' ');
     const seen = at.run.races.some(
       (r) =>
@@ -178,20 +181,23 @@ export async function checkCompleteness(g: Generated, loaded: Loaded, at: Findin
     }
   }
   for (const d of result.divergences) {
-    if (d.confidence === 'confirmed' && at.run.divergences.length === 0) {
+    if (d.confidence !== 'confirmed') continue;
+    compared++;
+    if (at.run.divergences.length === 0) {
       fail(g, `verify confirms a divergence at the barrier at ${d.sync.span.start} at ${launchText(at.launch)}, the interpreter sees none`);
     }
   }
+  return compared;
 }
 
 // ---------------------------------------------------------------------------
 // P3: every confirmed alarm replays
 
-/** P3: `verify` for all launches; every confirmed alarm's witness (made small if needed) replays in the interpreter. */
-export async function checkReplay(g: Generated, loaded: Loaded): Promise<number> {
+/** P3: `verify` for all launches; every confirmed alarm's witness (made small if needed) replays in the interpreter. Returns how many replayed. */
+export async function checkReplay(g: Generated, loaded: Loaded, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
   const none: Launch = { params: new Map(), blockDim: null, gridDim: null };
-  const result = await verifyKernel(loaded.map, { launch: none, timeoutMs: SOLVER_TIMEOUT_MS, maxRaces: 4 });
-  const { failures, result: replayed } = await replayAlarms(loaded.map, result, { launch: none, timeoutMs: SOLVER_TIMEOUT_MS });
+  const result = await verifyKernel(loaded.map, { launch: none, timeoutMs, maxRaces: 4 });
+  const { failures, result: replayed } = await replayAlarms(loaded.map, result, { launch: none, timeoutMs });
   if (failures.length > 0) fail(g, failures.join('\n'));
   return [...replayed.races, ...replayed.divergences].filter((a) => a.replay?.replayed === true).length;
 }

@@ -50,3 +50,11 @@ describe('process solvers', () => {
     await expect(solverOf({ kind: 'command', command: 'no-such-solver-faial --x' }).check(INT, 1_000)).rejects.toBeInstanceOf(SolverUnavailable);
   });
 });
+
+describe('z3-wasm', () => {
+  it('answers unknown with Z3’s message, not a verdict or a crash, when Z3 rejects a script', async () => {
+    const v = await solverOf({ kind: 'z3-wasm' }).check(`${INT}(assert (undeclared x))`, 5_000);
+    expect(v.status).toBe('unknown');
+    expect(v.status === 'unknown' ? v.reason : '').toMatch(/z3 rejected the query: .*unknown constant undeclared/);
+  });
+});

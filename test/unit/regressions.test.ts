@@ -1,6 +1,8 @@
 // Bugs found by the stage tests, each kept as the kernel that showed it.
 import { describe, expect, it } from 'vitest';
-import { verifyText } from '../../src/verify/pipeline.js';
+import { checkedKernels, verifyText } from '../../src/verify/pipeline.js';
+import { replayAlarms } from '../../src/verify/replay.js';
+import { verifyKernel } from '../../src/verify/verify.js';
 import type { KernelResult } from '../../src/verify/result.js';
 
 async function verify(text: string, params: Record<string, number> = {}): Promise<KernelResult> {
@@ -78,5 +80,29 @@ describe('regressions found by the differential tests', () => {
     );
     expect(r.status).toBe('divergent');
     expect(r.divergences[0]!.confidence).toBe('confirmed');
+  });
+
+  it('a loop with barriers that runs zero times does not keep threads from a later barrier', async () => {
+    // thread (1,0) skips the branch and its barrier, thread (0,0) takes both
+    const text = 'kernel k() {\n  shared S0;\n  for i in 0..0 { sync };\n  if (threadIdx.y == tid) {\n    sync;\n    S0[tid] := tid\n  }\n}';
+    const r = await verifyAt(text, [2n, 1n, 1n], null);
+    expect(r.status).toBe('divergent');
+    expect(r.divergences.map((d) => d.sync.span.start)).toEqual([text.indexOf('sync;\n    S0')]);
+  });
+
+  it('a thread that runs fewer iterations of an earlier loop with barriers is not taken to miss a later barrier', async () => {
+    // shrunk by P3: the divergence at the last barrier was confirmed with a witness (blockDim 2) whose threads both reach it
+    const text = 'kernel k()\n{\n  shared S0;\n  for i0 in 0..tid {\n    if (((i0 + 0) >> 1) == 0) {\n      let v2_0 = S0[(i0 + i0)] in skip\n    } else {\n      sync\n    };\n    if (i0 == ((i0 + tid) + i0)) {\n      S0[i0] := (i0 + i0)\n    }\n  };\n  if (0 < 1) {\n    if (tid == 2) {\n      let a2_0 = 1 in skip\n    } else {\n      sync\n    };\n    S0[(0 + 1)] := (1 ^ 0)\n  };\n  S0[(1 + 1)] := 1\n}\n';
+    // with two threads neither barrier diverges: thread 1's one iteration takes the read, and both threads reach the last barrier
+    const r = await verifyAt(text, [2n, 1n, 1n], null);
+    expect(r.divergences).toEqual([]);
+    // for all launches, each divergence is confirmed and replays
+    const checked = checkedKernels('t.bcu', text);
+    if (!checked.ok) throw new Error('does not parse');
+    const map = checked.kernels[0]!;
+    const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10 };
+    const result = await verifyKernel(map, options);
+    expect(result.divergences.filter((d) => d.confidence === 'confirmed').length).toBe(2);
+    expect((await replayAlarms(map, result, options)).failures).toEqual([]);
   });
 });

@@ -1,0 +1,153 @@
+/**
+ * The scalability benchmark (`npm run bench:scaling`): each synthetic family
+ * verified at growing sizes in one process, time against size, and how it
+ * grows. The benchmark's script (bench/scaling.js) only loops and writes the
+ * files these functions make.
+ */
+import type { Launch } from '../encode/query.js';
+import { familyDescription, generatedKernel, type Family } from '../gen/families.js';
+import type { Solver } from '../solve/solver.js';
+import { assertNever } from '../util/assert.js';
+import { StageClock } from '../util/clock.js';
+import { checkedKernels, type CheckStage } from '../verify/pipeline.js';
+import type { Status } from '../verify/result.js';
+import { verifyKernel } from '../verify/verify.js';
+import { csvText } from './csv.js';
+import { bestFit, formulaText, growthFits, type Fit, type Model } from './fit.js';
+import { percent } from './results.js';
+import { STAGES, diagnosticLines, experimentRows, type StageTimes } from './rows.js';
+import { lineChartSvg } from './svg.js';
+
+export interface ScalingPoint {
+  readonly family: Family;
+  readonly size: number;
+  readonly verdict: Status;
+  readonly accesses: number;
+  readonly phases: number;
+  readonly queries: number;
+  readonly times: StageTimes;
+  readonly totalMs: number;
+}
+
+export interface ScalingRun {
+  readonly version: string;
+  readonly solver: string;
+  readonly timeoutMs: number;
+  readonly sizes: readonly number[];
+  /** measurements per point; the median is kept */
+  readonly runs: number;
+  /** the benchmark's own wall time */
+  readonly wallMs: number;
+}
+
+const MODELS: readonly Model[] = ['linear', 'quadratic', 'power', 'exponential'];
+
+const NO_LAUNCH: Launch = { params: new Map(), blockDim: null, gridDim: null };
+
+/** The share of a point's time spent outside the solver, in [0, 1]. */
+export function outsideSolver(p: Pick<ScalingPoint, 'times' | 'totalMs'>): number {
+  return p.totalMs === 0 ? 0 : (p.totalMs - p.times.solving) / p.totalMs;
+}
+
+/** One family's DRF kernel at one size, checked and verified in this process, timed by stage. */
+export async function scalingPoint(family: Family, size: number, options: { readonly timeoutMs: number; readonly solver?: Solver }): Promise<ScalingPoint> {
+  const { kernel, source } = generatedKernel(family, size, false);
+  const path = `${kernel}.bcu`;
+  const clock = new StageClock<CheckStage>();
+  const checked = checkedKernels(path, source, undefined, clock);
+  if (!checked.ok) throw new Error(`internal error: the generated kernel ${kernel} does not check:\n${diagnosticLines(checked.diagnostics)}`);
+  const result = await verifyKernel(checked.kernels[0]!, { launch: NO_LAUNCH, timeoutMs: options.timeoutMs, maxRaces: 1, ...(options.solver ? { solver: options.solver } : {}) });
+  const [row] = experimentRows({ ok: true, path, kernels: [result] }, { parse: clock.milliseconds('parse'), typing: clock.milliseconds('typing') });
+  if (row?.kind !== 'kernel') throw new Error(`internal error: no result for ${kernel}`);
+  return { family, size, verdict: row.verdict, accesses: row.accesses, phases: row.phases, queries: row.queries, times: row.times, totalMs: row.totalMs };
+}
+
+export function scalingCsv(points: readonly ScalingPoint[]): string {
+  return csvText(
+    ['family', 'size', 'verdict', 'accesses', 'phases', 'queries', ...STAGES.map((s) => `${s}_ms`), 'total_ms', 'outside_solver'],
+    points.map((p) => [p.family, p.size, p.verdict, p.accesses, p.phases, p.queries, ...STAGES.map((s) => p.times[s]), p.totalMs, Number(outsideSolver(p).toFixed(4))]),
+  );
+}
+
+const familiesOf = (points: readonly ScalingPoint[]): Family[] => [...new Set(points.map((p) => p.family))];
+
+export function scalingSvg(points: readonly ScalingPoint[]): string {
+  return lineChartSvg({
+    title: 'Verification time against size, per synthetic family',
+    xLabel: 'size n (accesses, barriers, conditionals or nested loops)',
+    yLabel: 'time (ms)',
+    series: familiesOf(points).map((f) => ({ name: f, points: points.filter((p) => p.family === f).map((p) => ({ x: p.size, y: p.totalMs })) })),
+  });
+}
+
+/** Of repeated measurements of one point, the one whose total time is the median (the lower one of an even count). */
+export function medianPoint(runs: readonly ScalingPoint[]): ScalingPoint {
+  if (runs.length === 0) throw new RangeError('no measurement');
+  return [...runs].sort((a, b) => a.totalMs - b.totalMs)[Math.floor((runs.length - 1) / 2)]!;
+}
+
+/** What the best fit says of the growth: linear, quadratic, exponential, or a power of n, called linear when the exponent is near 1. */
+export function growthText(best: Fit | null): string {
+  if (best === null) return 'not enough sizes to fit';
+  switch (best.model) {
+    case 'linear':
+      return 'linear';
+    case 'quadratic':
+      return 'quadratic';
+    case 'power':
+      return `${best.b < 0.8 ? 'sublinear' : best.b < 1.25 ? 'linear' : 'polynomial'} (n^${best.b.toFixed(2)})`;
+    case 'exponential':
+      return `exponential (×${Math.exp(best.b).toFixed(3)} per size step)`;
+    default:
+      return assertNever(best);
+  }
+}
+
+export function scalingReport(points: readonly ScalingPoint[], run: ScalingRun): string {
+  const families = familiesOf(points);
+  const shown = [...new Set([run.sizes[0]!, 10, run.sizes.at(-1)!])].filter((n) => run.sizes.includes(n)).sort((a, b) => a - b);
+  const msAt = (f: Family, n: number): string => points.find((p) => p.family === f && p.size === n)?.totalMs.toFixed(1) ?? '—';
+  const fitsOf = (f: Family): Fit[] => growthFits(points.filter((p) => p.family === f).map((p) => ({ x: p.size, y: p.totalMs })));
+  const rows = families.map((f) => {
+    const own = points.filter((p) => p.family === f);
+    const fits = fitsOf(f);
+    const best = bestFit(fits);
+    const r2 = (m: Model): string => {
+      const fit = fits.find((x) => x.model === m);
+      return fit === undefined ? '—' : (fit.adjustedR2 ?? fit.r2).toFixed(3);
+    };
+    const verified = own.filter((p) => p.verdict === 'drf').length;
+    const worst = Math.max(...own.map(outsideSolver));
+    const cells = [f, `${verified}/${own.length}`, ...shown.map((n) => msAt(f, n)), growthText(best), best === null ? '—' : formulaText(best), ...MODELS.map(r2), percent(worst)];
+    return `| ${cells.join(' | ')} |`;
+  });
+  const notVerified = points.filter((p) => p.verdict !== 'drf');
+  const exponential = families.filter((f) => bestFit(fitsOf(f))?.model === 'exponential');
+  const over = points.filter((p) => outsideSolver(p) >= 0.2);
+  const worst = points.reduce<ScalingPoint | null>((w, p) => (w === null || outsideSolver(p) > outsideSolver(w) ? p : w), null);
+  const totalMs = points.reduce((s, p) => s + p.totalMs, 0);
+  const solvingMs = points.reduce((s, p) => s + p.times.solving, 0);
+  const sizeText = run.sizes.length > 1 ? `${run.sizes[0]}…${run.sizes.at(-1)} (${run.sizes.length} sizes)` : String(run.sizes[0]);
+  return [
+    `# Scaling: the synthetic families at sizes ${sizeText}`,
+    '',
+    `faial-ts ${run.version}, solver ${run.solver}, timeout ${run.timeoutMs} ms per query, every kernel in one process (parser and solver started once, before the first); each point measured ${run.runs === 1 ? 'once' : `${run.runs} times, the run with the median total kept`}. Benchmark wall time ${(run.wallMs / 1000).toFixed(1)} s.`,
+    '',
+    ...families.map((f) => `* ${f}: ${familyDescription(f)}`),
+    '',
+    '![time against size](scaling.svg)',
+    '',
+    `| family | verified DRF | ${shown.map((n) => `ms at n=${n}`).join(' | ')} | growth | best fit (ms) | ${MODELS.map((m) => `R² ${m}`).join(' | ')} | outside the solver (max) |`,
+    `|---|---:|${shown.map(() => '---:').join('|')}|---|---|${MODELS.map(() => '---:').join('|')}|---:|`,
+    ...rows,
+    '',
+    'Fits are least squares: linear and quadratic on the times, the power law on log time against log n, the exponential on log time against n. R² is adjusted for the number of parameters and computed on the times themselves; the best fit has the largest.',
+    '',
+    '## Goals',
+    '',
+    `* Every size of every family verified DRF: ${notVerified.length === 0 ? 'yes' : `no: ${notVerified.map((p) => `${p.family} n=${p.size} (${p.verdict})`).join(', ')}`}.`,
+    `* No family grows exponentially (best fit): ${exponential.length === 0 ? 'yes' : `no: ${exponential.join(', ')}`}.`,
+    `* Time outside the solver under 20% at every size: ${over.length === 0 ? 'yes' : `no, at ${over.length} of ${points.length} points`}${worst === null ? '' : ` (largest: ${percent(outsideSolver(worst))}, ${worst.family} n=${worst.size})`}; over all points ${percent(totalMs === 0 ? 0 : (totalMs - solvingMs) / totalMs)}.`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { csvField, csvText } from '../../src/experiment/csv.js';
+import { dataDependences, kernelClass } from '../../src/experiment/rows.js';
+import { growthText, medianPoint, outsideSolver, scalingCsv, scalingPoint, scalingReport, scalingSvg, type ScalingPoint } from '../../src/experiment/scaling.js';
+import { escapedXml, lineChartSvg, ticks } from '../../src/experiment/svg.js';
+import type { TypingViolation, Use } from '../../src/map/map.js';
+
+const violation = (variable: string, use: Use): TypingViolation => ({ variable, use, origin: { array: 'A', span: { start: 0, end: 1 } }, span: { start: 0, end: 1 } });
+
+/** A measured point with made-up times, to test how points are reported. */
+function point(family: ScalingPoint['family'], size: number, totalMs: number, solving: number): ScalingPoint {
+  const rest = totalMs - solving;
+  return {
+    family,
+    size,
+    verdict: 'drf',
+    accesses: size,
+    phases: 1,
+    queries: 1,
+    times: { parse: rest / 2, typing: 0, phases: 0, encoding: rest / 2, solving, witnesses: 0 },
+    totalMs,
+  };
+}
+
+describe('data-dependence classes', () => {
+  it('tells index from control, and both', () => {
+    const deps = dataDependences([violation('k', 'index'), violation('c', 'loop bound'), violation('k', 'condition'), violation('a', 'assumption'), violation('k', 'index')]);
+    expect(deps).toEqual([
+      { variable: 'k', reaches: 'both' },
+      { variable: 'c', reaches: 'control' },
+      { variable: 'a', reaches: 'control' },
+    ]);
+    expect(kernelClass(deps)).toBe('CD/DD');
+    expect(kernelClass(dataDependences([violation('s', 'loop step')]))).toBe('CD/DI');
+    expect(kernelClass(dataDependences([violation('j', 'index')]))).toBe('CI/DD');
+    expect(kernelClass([])).toBe('CI/DI');
+  });
+});
+
+describe('CSV', () => {
+  it('quotes only the fields that need it, and leaves absent values empty', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a, "b"')).toBe('"a, ""b"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField(null)).toBe('');
+    expect(csvField(false)).toBe('false');
+    expect(csvText(['x', 'y'], [[1.5, null]])).toBe('x,y\n1.5,\n');
+  });
+});
+
+describe('the scaling benchmark', () => {
+  it('verifies a family at a size in this process and times its stages', async () => {
+    const p = await scalingPoint('barriers', 3, { timeoutMs: 30_000 });
+    expect(p).toMatchObject({ family: 'barriers', size: 3, verdict: 'drf', accesses: 7, phases: 4 });
+    expect(p.queries).toBeGreaterThanOrEqual(4);
+    expect(p.times.solving).toBeGreaterThan(0);
+    expect(p.times.parse).toBeGreaterThan(0);
+    expect(outsideSolver(p)).toBeGreaterThan(0);
+    expect(outsideSolver(p)).toBeLessThan(1);
+  });
+
+  it('keeps the median of repeated measurements', () => {
+    const runs = [point('accesses', 1, 30, 20), point('accesses', 1, 10, 5), point('accesses', 1, 20, 15)];
+    expect(medianPoint(runs).totalMs).toBe(20);
+    expect(medianPoint(runs.slice(0, 2)).totalMs).toBe(10);
+    expect(() => medianPoint([])).toThrow();
+  });
+
+  it('writes one CSV line per point with its share outside the solver', () => {
+    const text = scalingCsv([point('accesses', 1, 10, 8), point('accesses', 2, 20, 19)]);
+    const lines = text.trim().split('\n');
+    expect(lines[0]).toBe('family,size,verdict,accesses,phases,queries,parse_ms,typing_ms,phases_ms,encoding_ms,solving_ms,witnesses_ms,total_ms,outside_solver');
+    expect(lines[1]).toBe('accesses,1,drf,1,1,1,1,0,0,1,8,0,10,0.2');
+    expect(lines[2]!.endsWith(',20,0.05')).toBe(true);
+  });
+
+  it('draws one line per family, with a legend', () => {
+    const svg = scalingSvg([point('accesses', 1, 10, 8), point('accesses', 2, 20, 19), point('sync-loops', 1, 5, 4), point('sync-loops', 2, 50, 49)]);
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.match(/<polyline /g)).toHaveLength(2);
+    expect(svg.match(/<circle /g)).toHaveLength(4);
+    expect(svg).toContain('>accesses</text>');
+    expect(svg).toContain('>sync-loops</text>');
+    expect(svg.trim().endsWith('</svg>')).toBe(true);
+  });
+
+  it('reports the growth of each family and checks the goals', () => {
+    const sizes = Array.from({ length: 20 }, (_, i) => i + 1);
+    const points = [...sizes.map((n) => point('barriers', n, 10 + 5 * n, 9 + 5 * n)), ...sizes.map((n) => point('sync-loops', n, 3 * 1.3 ** n, 3 * 1.3 ** n * 0.7))];
+    const report = scalingReport(points, { version: '9.9.9', solver: 'z3-wasm', timeoutMs: 1000, sizes, runs: 3, wallMs: 1234 });
+    expect(report).toContain('# Scaling: the synthetic families at sizes 1…20 (20 sizes)');
+    expect(report).toMatch(/^\| barriers \| 20\/20 \| 15\.0 \| 60\.0 \| 110\.0 \| linear \| 10\.00 \+ 5\.00·n \|/m);
+    expect(report).toMatch(/^\| sync-loops \| 20\/20 \| .* \| exponential \(×1\.300 per size step\) \|/m);
+    expect(report).toContain('* Every size of every family verified DRF: yes.');
+    expect(report).toContain('* No family grows exponentially (best fit): no: sync-loops.');
+    expect(report).toMatch(/\* Time outside the solver under 20% at every size: no, at 20 of 40 points \(largest: 30\.0%, sync-loops n=\d+\)/);
+  });
+
+  it('names the growth of a power law after its exponent', () => {
+    expect(growthText({ model: 'power', a: 1, b: 1.1, r2: 1, adjustedR2: 1 })).toBe('linear (n^1.10)');
+    expect(growthText({ model: 'power', a: 1, b: 2.2, r2: 1, adjustedR2: 1 })).toBe('polynomial (n^2.20)');
+    expect(growthText({ model: 'power', a: 1, b: 0.5, r2: 1, adjustedR2: 1 })).toBe('sublinear (n^0.50)');
+    expect(growthText(null)).toBe('not enough sizes to fit');
+  });
+});
+
+describe('SVG', () => {
+  it('picks round ticks that cover the data', () => {
+    expect(ticks(50)).toEqual([0, 10, 20, 30, 40, 50]);
+    expect(ticks(2788)).toEqual([0, 1000, 2000, 3000]);
+    expect(ticks(0.37)).toEqual([0, 0.1, 0.2, 0.3, 0.4]);
+    expect(ticks(0)).toEqual([0]);
+  });
+
+  it('escapes text', () => {
+    expect(escapedXml('a < b & "c"')).toBe('a &lt; b &amp; &quot;c&quot;');
+    expect(lineChartSvg({ title: 'x<y', xLabel: 'n', yLabel: 'ms', series: [] })).toContain('>x&lt;y</text>');
+  });
+});
