@@ -8,15 +8,9 @@ import type { Solver, Verdict } from './solver.js';
 
 let context: Promise<Context<'faial-ts'>> | undefined;
 
-/** Z3's own memory limit, in megabytes, well under the WebAssembly heap's 2 GB. */
-const MEMORY_MAX_MB = 1024;
-
 function z3(): Promise<Context<'faial-ts'>> {
   context ??= import('z3-solver').then(async ({ init }) => {
-    const { Context, setParam } = await init();
-    // The WebAssembly heap cannot grow past 2 GB, and a query that needs more
-    // aborted a 10,000-kernel campaign; with a cap Z3 answers unknown instead.
-    setParam('memory_max_size', MEMORY_MAX_MB);
+    const { Context } = await init();
     return new Context('faial-ts') as Context<'faial-ts'>;
   });
   return context;
