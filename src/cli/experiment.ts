@@ -11,7 +11,7 @@ import { experimentRows } from '../experiment/rows.js';
 import { percent, resultsCsv, resultsJson, summaryMarkdown, totalsOf, type ExperimentResults, type StartUp } from '../experiment/results.js';
 import { tenths } from '../experiment/rows.js';
 import { parseProgram } from '../syntax/parse.js';
-import type { Launch } from '../encode/query.js';
+import { NO_LAUNCH } from '../encode/query.js';
 import { solverOf, type Solver, type SolverChoice } from '../solve/solver.js';
 import type { CliIO } from './main.js';
 import type { FileJob } from './batch.js';
@@ -28,7 +28,6 @@ export interface ExperimentSettings {
   readonly version: string;
 }
 
-const NO_LAUNCH: Launch = { params: new Map(), blockDim: null, gridDim: null };
 
 export const RESULT_FILES = ['results.csv', 'results.json', 'summary.md'] as const;
 

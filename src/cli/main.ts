@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import type { Launch } from '../encode/query.js';
+import { NO_LAUNCH, type Launch } from '../encode/query.js';
 import { EncodingLimit, printScript } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
 import { showMap } from '../map/print.js';
@@ -251,7 +251,6 @@ async function inferCommand(file: string, flags: InferFlags, io: CliIO): Promise
   for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
   const c = colorsOf(io.colour);
-  const noLaunch: Launch = { params: new Map(), blockDim: null, gridDim: null };
   const blocks: string[] = [];
   for (const map of input.kernels) {
     const typing =
@@ -259,7 +258,7 @@ async function inferCommand(file: string, flags: InferFlags, io: CliIO): Promise
         ? [`${c.green('well-typed')}: yes — indices, conditions and loop bounds use only parameters, thread ids and loop variables`]
         : [`${c.yellow('well-typed')}: no — data-dependent values are used where the type system needs V:`, ...map.violations.map((v) => `  ${violationText(map.file, v)}`)];
     const parts = [`${c.bold(`kernel ${map.name}`)} (${map.file.path})`, ...typing, showMap(map)];
-    if (flags.phases) parts.push(showPhases(map, await phasesOf(map, noLaunch, DEFAULT_TIMEOUT_MS)));
+    if (flags.phases) parts.push(showPhases(map, await phasesOf(map, NO_LAUNCH, DEFAULT_TIMEOUT_MS)));
     blocks.push(parts.join('\n'));
   }
   io.out(`${blocks.join('\n\n')}\n`);

@@ -68,6 +68,9 @@ export interface Launch {
   readonly gridDim: readonly bigint[] | null;
 }
 
+/** No launch facts: every parameter and size is symbolic. */
+export const NO_LAUNCH: Launch = { params: new Map(), blockDim: null, gridDim: null };
+
 const INPUT_BITS = 32;
 /** shifts left by a variable amount are exact below this many bits */
 export const SHIFT_LIMIT = 32;

@@ -4,6 +4,7 @@
  * (the class table, verdicts, alarms and time per stage).
  */
 import type { Status } from '../verify/result.js';
+import { STATUSES, statusName } from '../report/describe.js';
 import { csvText, type CsvValue } from './csv.js';
 import { KERNEL_CLASSES, STAGES, type DataDependence, type ExperimentRow, type KernelClass, type KernelRow, type Stage, type StageTimes } from './rows.js';
 
@@ -29,8 +30,6 @@ export interface ExperimentResults {
   readonly rows: readonly ExperimentRow[];
 }
 
-const VERDICT_LABELS = { drf: 'DRF', racy: 'racy', divergent: 'divergent', unknown: 'unknown', error: 'error' } as const satisfies Record<Status, string>;
-const VERDICTS = ['drf', 'racy', 'divergent', 'unknown', 'error'] as const satisfies readonly Status[];
 
 export const CSV_HEADER = [
   'file',
@@ -158,10 +157,10 @@ export function summaryMarkdown(results: ExperimentResults): string {
   const t = totalsOf(rows);
   const files = new Set(rows.map((r) => r.file)).size;
   const classTable = table(
-    ['class', 'kernels', ...VERDICTS.map((v) => VERDICT_LABELS[v])],
+    ['class', 'kernels', ...STATUSES.map(statusName)],
     [
-      ...KERNEL_CLASSES.map((c) => [c, VERDICTS.reduce((n, v) => n + t.byClass[c][v], 0), ...VERDICTS.map((v) => t.byClass[c][v])]),
-      ['total', t.kernels, ...VERDICTS.map((v) => t.byVerdict[v])],
+      ...KERNEL_CLASSES.map((c) => [c, STATUSES.reduce((n, v) => n + t.byClass[c][v], 0), ...STATUSES.map((v) => t.byClass[c][v])]),
+      ['total', t.kernels, ...STATUSES.map((v) => t.byVerdict[v])],
     ],
   );
   const timeTable = table(

@@ -4,7 +4,7 @@
  * grows. The benchmark's script (bench/scaling.js) only loops and writes the
  * files these functions make.
  */
-import type { Launch } from '../encode/query.js';
+import { NO_LAUNCH } from '../encode/query.js';
 import { familyDescription, generatedKernel, type Family } from '../gen/families.js';
 import type { Solver } from '../solve/solver.js';
 import { assertNever } from '../util/assert.js';
@@ -42,7 +42,6 @@ export interface ScalingRun {
 
 const MODELS: readonly Model[] = ['linear', 'quadratic', 'power', 'exponential'];
 
-const NO_LAUNCH: Launch = { params: new Map(), blockDim: null, gridDim: null };
 
 /** The share of a point's time spent outside the solver, in [0, 1]. */
 export function outsideSolver(p: Pick<ScalingPoint, 'times' | 'totalMs'>): number {

@@ -5,7 +5,7 @@
 import type { TypingViolation } from '../map/map.js';
 import type { Launch } from '../encode/query.js';
 import { positionAt, spanText, type SourceFile, type Span } from '../syntax/source.js';
-import type { Confidence, Doubt, KernelResult } from '../verify/result.js';
+import type { Confidence, Doubt, KernelResult, Status } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
 
 function at(file: SourceFile, span: Span): string {
@@ -69,4 +69,24 @@ export function plural(n: number, word: string, many = `${word}s`): string {
 
 export function elementText(array: string, index: readonly bigint[]): string {
   return `${array}${index.map((i) => `[${i}]`).join('')}`;
+}
+
+/** Every verdict, in the order reports list them. */
+export const STATUSES = ['drf', 'racy', 'divergent', 'unknown', 'error'] as const satisfies readonly Status[];
+
+export function statusName(s: Status): string {
+  switch (s) {
+    case 'drf':
+      return 'DRF';
+    case 'racy':
+      return 'racy';
+    case 'divergent':
+      return 'divergent';
+    case 'unknown':
+      return 'unknown';
+    case 'error':
+      return 'error';
+    default:
+      return assertNever(s);
+  }
 }

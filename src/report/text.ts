@@ -9,7 +9,7 @@ import type { FileResult } from '../verify/pipeline.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
 import { barriersText } from './barriers.js';
-import { dimText, elementText, idText, launchText, plural, reasonText, wellTypedText } from './describe.js';
+import { STATUSES, dimText, elementText, idText, launchText, plural, reasonText, statusName, wellTypedText } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -17,24 +17,6 @@ export interface TextOptions {
   readonly launchOf?: (r: KernelResult) => Launch | null;
 }
 
-const STATUSES: readonly Status[] = ['drf', 'racy', 'divergent', 'unknown', 'error'];
-
-function statusName(s: Status): string {
-  switch (s) {
-    case 'drf':
-      return 'DRF';
-    case 'racy':
-      return 'racy';
-    case 'divergent':
-      return 'divergent';
-    case 'unknown':
-      return 'unknown';
-    case 'error':
-      return 'error';
-    default:
-      return assertNever(s);
-  }
-}
 
 export function textReport(files: readonly FileResult[], options: TextOptions): string {
   const blocks = files.flatMap((f) => (f.ok ? f.kernels.map((k) => kernelText(k, options)) : [fileErrorText(f, options.colour)]));

@@ -189,6 +189,27 @@ export interface Finished {
   readonly steps: number;
 }
 
+/** The key of a thread of a run: its block's and its own index. */
+export function threadKey(block: Vec3, thread: Vec3): string {
+  return `${block.join(',')}|${thread.join(',')}`;
+}
+
+/** Each thread's accesses over all phases, in program order, by `threadKey`. */
+export function threadAccesses(run: Finished): Map<string, Access[]> {
+  const out = new Map<string, Access[]>();
+  for (const b of run.blocks) {
+    for (const p of b.phases) {
+      for (const t of p.threads) {
+        const key = threadKey(b.block, t.thread);
+        const list = out.get(key) ?? [];
+        list.push(...t.accesses);
+        out.set(key, list);
+      }
+    }
+  }
+  return out;
+}
+
 export interface Infeasible {
   readonly kind: 'infeasible';
   readonly launch: ResolvedLaunch;

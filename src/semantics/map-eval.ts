@@ -18,7 +18,7 @@
 import type { Access, KernelMap, Mode, Proto } from '../map/map.js';
 import type { Span } from '../syntax/source.js';
 import { assertNever } from '../util/assert.js';
-import type { Finished } from './interpret.js';
+import { threadAccesses, threadKey, type Finished } from './interpret.js';
 import { loopValues, type LoopShape } from './loops.js';
 import { EvalError, evalBExpr, evalExpr, type BuiltinValues, type ValueEnv, type Vec3 } from './values.js';
 
@@ -202,18 +202,8 @@ function threadEvents(map: KernelMap, launch: MapLaunch, block: Vec3, thread: Ve
 
 /** The values each thread of an interpreter run read, in program order: the `reads` option that replays that run. */
 export function interpreterReads(run: Finished): (block: Vec3, thread: Vec3) => readonly bigint[] | undefined {
-  const table = new Map<string, bigint[]>();
-  for (const b of run.blocks) {
-    for (const p of b.phases) {
-      for (const t of p.threads) {
-        const key = `${b.block.join(',')}|${t.thread.join(',')}`;
-        const list = table.get(key) ?? [];
-        for (const a of t.accesses) if (a.kind === 'read') list.push(a.value);
-        table.set(key, list);
-      }
-    }
-  }
-  return (block, thread) => table.get(`${block.join(',')}|${thread.join(',')}`) ?? [];
+  const table = new Map([...threadAccesses(run)].map(([key, accesses]) => [key, accesses.flatMap((a) => (a.kind === 'read' ? [a.value] : []))]));
+  return (block, thread) => table.get(threadKey(block, thread)) ?? [];
 }
 
 function sameList(a: readonly number[], b: readonly number[]): boolean {

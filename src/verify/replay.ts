@@ -207,28 +207,21 @@ export function replayRecord(r: Replay): ReplayRecord {
 /** The kernel's result with every confirmed alarm replayed, and the alarms that did not replay although they ran (bugs). */
 export async function replayAlarms(map: KernelMap, result: KernelResult, options: ReplayOptions): Promise<{ result: KernelResult; failures: string[] }> {
   const failures: string[] = [];
-  const note = (what: string, r: Replay): void => {
-    if (r.verdict.kind === 'mismatch') failures.push(`${map.name}: the confirmed ${what} does not replay: ${r.verdict.message}`);
+  /** the alarms, each confirmed one with its replay; sequential, as the solver serves one check at a time */
+  const replayed = async <A extends Race | Divergence>(alarms: readonly A[], what: (a: A) => string, replay: (a: A) => Promise<Replay>): Promise<A[]> => {
+    const out: A[] = [];
+    for (const alarm of alarms) {
+      if (alarm.confidence !== 'confirmed') {
+        out.push(alarm);
+        continue;
+      }
+      const r = await replay(alarm);
+      if (r.verdict.kind === 'mismatch') failures.push(`${map.name}: the confirmed ${what(alarm)} does not replay: ${r.verdict.message}`);
+      out.push({ ...alarm, replay: replayRecord(r) });
+    }
+    return out;
   };
-  const races: Race[] = [];
-  for (const race of result.races) {
-    if (race.confidence !== 'confirmed') {
-      races.push(race);
-      continue;
-    }
-    const r = await replayRace(map, race, options);
-    note(`race on ${race.array}[${race.index.join('][')}]`, r);
-    races.push({ ...race, replay: replayRecord(r) });
-  }
-  const divergences: Divergence[] = [];
-  for (const d of result.divergences) {
-    if (d.confidence !== 'confirmed') {
-      divergences.push(d);
-      continue;
-    }
-    const r = await replayDivergence(map, d, options);
-    note('barrier divergence', r);
-    divergences.push({ ...d, replay: replayRecord(r) });
-  }
+  const races = await replayed(result.races, (race) => `race on ${race.array}[${race.index.join('][')}]`, (race) => replayRace(map, race, options));
+  const divergences = await replayed(result.divergences, () => 'barrier divergence', (d) => replayDivergence(map, d, options));
   return { result: { ...result, races, divergences }, failures };
 }

@@ -16,23 +16,12 @@ import type { Limits } from '../../src/fix/search.js';
 import { assertNever } from '../../src/util/assert.js';
 import { parseProgram } from '../../src/syntax/parse.js';
 import type { Kernel } from '../../src/syntax/ast.js';
-import type { Finished } from '../../src/semantics/interpret.js';
+import { threadAccesses, type Finished } from '../../src/semantics/interpret.js';
 import type { KernelMap } from '../../src/map/map.js';
 
 /** Each thread's accesses, in program order, by block and thread. */
 function accessesByThread(run: Finished): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const block of run.blocks) {
-    for (const phase of block.phases) {
-      for (const t of phase.threads) {
-        const key = `${block.block.join(',')}|${t.thread.join(',')}`;
-        const list = out.get(key) ?? [];
-        list.push(...t.accesses.map((a) => `${a.kind} ${a.array}[${a.index.join('][')}]`));
-        out.set(key, list);
-      }
-    }
-  }
-  return out;
+  return new Map([...threadAccesses(run)].map(([key, accesses]) => [key, accesses.map((a) => `${a.kind} ${a.array}[${a.index.join('][')}]`)]));
 }
 
 function launchText(l: ConcreteLaunch): string {
