@@ -1,6 +1,7 @@
 /**
  * Long differential campaigns:
  *   npm run fuzz -- --runs N --seed S [--only P1,P2,P3,P4] [--together] [--timeout MS]
+ *                   [--chunk K [--jobs J] [--chunk-timeout SEC]]
  *
  * By default each property gets its own N generated kernels, made with that
  * property's generator settings. With --together one stream of N kernels is
@@ -12,7 +13,15 @@
  * Prints, per property, the kernels checked, what the checks saw (launches
  * compared, verdicts, alarms replayed) and the time, or the first
  * counterexample, shrunk, as source. Exit code 1 on a counterexample.
+ *
+ * With --chunk the N kernels are checked by child processes of K kernels
+ * each, chunk i with seed S+i, J at a time, and their figures are added up.
+ * Z3's WebAssembly build can crash or hang after many thousands of queries in
+ * one process; a chunk that does so is run once more (the failure is timing
+ * dependent), and a chunk that fails twice is reported as not checked, with
+ * exit code 2, never counted as passed.
  */
+import { spawn } from 'node:child_process';
 import fc from 'fast-check';
 import { kernelArbitrary, type GenConfig, type Generated } from '../test/properties/generator.js';
 import {
@@ -35,9 +44,14 @@ interface Args {
   readonly only: ReadonlySet<Property>;
   readonly together: boolean;
   readonly timeoutMs: number;
+  readonly chunk: number | null;
+  readonly jobs: number;
+  readonly chunkTimeoutSec: number | null;
+  /** Set on a chunk's child process: print the results as one JSON line. */
+  readonly json: boolean;
 }
 
-const USAGE = 'use --runs N --seed S --only P1,P2,P3,P4 --together --timeout MS';
+const USAGE = 'use --runs N --seed S --only P1,P2,P3,P4 --together --timeout MS --chunk K --jobs J --chunk-timeout SEC';
 
 function argsOf(argv: readonly string[]): Args {
   let runs = 1000;
@@ -45,6 +59,10 @@ function argsOf(argv: readonly string[]): Args {
   let only = new Set<Property>(PROPERTIES);
   let together = false;
   let timeoutMs = SOLVER_TIMEOUT_MS;
+  let chunk: number | null = null;
+  let jobs = 1;
+  let chunkTimeoutSec: number | null = null;
+  let json = false;
   for (let i = 0; i < argv.length; i++) {
     const value = argv[i + 1] ?? '';
     switch (argv[i]) {
@@ -71,12 +89,30 @@ function argsOf(argv: readonly string[]): Args {
       case '--together':
         together = true;
         break;
+      case '--chunk':
+        chunk = Number(value);
+        i++;
+        break;
+      case '--jobs':
+        jobs = Number(value);
+        i++;
+        break;
+      case '--chunk-timeout':
+        chunkTimeoutSec = Number(value);
+        i++;
+        break;
+      case '--json':
+        json = true;
+        break;
       default:
         throw new Error(`unknown argument ${argv[i]} (${USAGE})`);
     }
   }
-  if (![runs, seed, timeoutMs].every(Number.isInteger) || runs < 1 || timeoutMs < 1) throw new Error(`--runs, --seed and --timeout take integers (${USAGE})`);
-  return { runs, seed, only, together, timeoutMs };
+  const positive = [runs, timeoutMs, jobs, chunk ?? 1, chunkTimeoutSec ?? 1];
+  if (!Number.isInteger(seed) || !positive.every((n) => Number.isInteger(n) && n >= 1)) {
+    throw new Error(`--seed takes an integer; --runs, --timeout, --chunk, --jobs and --chunk-timeout positive integers (${USAGE})`);
+  }
+  return { runs, seed, only, together, timeoutMs, chunk, jobs, chunkTimeoutSec, json };
 }
 
 /** The generator settings of each property: P3 and P4 keep assumptions to the top level, where both semantics agree. */
@@ -125,35 +161,137 @@ async function checkKernel(g: Generated, selected: ReadonlySet<Property>, timeou
   if (tally.get('kernels')! % 500 === 0) console.error(`  … ${tally.get('kernels')} kernels`);
 }
 
-async function campaign(name: string, config: GenConfig, selected: ReadonlySet<Property>, args: Args): Promise<boolean> {
+/** One campaign's outcome: a property's (or, with --together, the selected properties') kernels and what the checks saw. */
+interface Outcome {
+  readonly name: string;
+  readonly kernels: number;
+  readonly seconds: number;
+  readonly tally: Record<string, number>;
+  /** The shrunk counterexample, when a property failed. */
+  readonly failure: string | null;
+}
+
+async function campaign(name: string, config: GenConfig, selected: ReadonlySet<Property>, runs: number, seed: number, timeoutMs: number): Promise<Outcome> {
   const tally: Tally = new Map();
   const started = performance.now();
   const details = await fc.check(
-    fc.asyncProperty(kernelArbitrary(config), (g) => checkKernel(g, selected, args.timeoutMs, tally)),
-    { seed: args.seed, numRuns: args.runs },
+    fc.asyncProperty(kernelArbitrary(config), (g) => checkKernel(g, selected, timeoutMs, tally)),
+    { seed, numRuns: runs },
   );
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const seconds = (performance.now() - started) / 1000;
   if (details.failed) {
-    console.log(`${name}: FAILED after ${details.numRuns} kernels (${seconds} s), seed ${args.seed}, path ${details.counterexamplePath ?? ''}`);
-    console.log(details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance));
-    return false;
+    const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+    return { name, kernels: details.numRuns, seconds, tally: {}, failure: `seed ${seed}, path ${details.counterexamplePath ?? ''}\n${error}` };
   }
   // fast-check also counts the shrinking runs of a failure; on success every run is one kernel
-  console.log(`${name}: ${details.numRuns} kernels passed in ${seconds} s`);
-  for (const [key, n] of [...tally].sort(([a], [b]) => a.localeCompare(b))) console.log(`  ${key}: ${Number.isInteger(n) ? n : n.toFixed(1)}`);
-  return true;
+  return { name, kernels: details.numRuns, seconds, tally: Object.fromEntries(tally), failure: null };
+}
+
+function outcomesOf(args: Args, runs: number, seed: number): Promise<Outcome[]> {
+  if (args.together) return Promise.all([campaign([...args.only].join('+'), TOGETHER, args.only, runs, seed, args.timeoutMs)]);
+  const selected = PROPERTIES.filter((p) => args.only.has(p));
+  return selected.reduce<Promise<Outcome[]>>(
+    async (done, p) => [...(await done), await campaign(p, CONFIGS[p], new Set([p]), runs, seed, args.timeoutMs)],
+    Promise.resolve([]),
+  );
+}
+
+function printOutcome(o: Outcome, seedNote: string): void {
+  if (o.failure !== null) {
+    console.log(`${o.name}: FAILED after ${o.kernels} kernels (${o.seconds.toFixed(1)} s), ${o.failure}`);
+    return;
+  }
+  console.log(`${o.name}: ${o.kernels} kernels passed in ${o.seconds.toFixed(1)} s${seedNote}`);
+  for (const [key, n] of Object.entries(o.tally).sort(([a], [b]) => a.localeCompare(b))) console.log(`  ${key}: ${Number.isInteger(n) ? n : n.toFixed(1)}`);
+}
+
+/** What became of one chunk's child process. */
+type ChunkRun = { readonly kind: 'done'; readonly outcomes: Outcome[] } | { readonly kind: 'broken'; readonly why: string };
+
+function runChunk(args: Args, runs: number, seed: number): Promise<ChunkRun> {
+  const childArgs = ['--runs', String(runs), '--seed', String(seed), '--only', [...args.only].join(','), '--timeout', String(args.timeoutMs), '--json'];
+  if (args.together) childArgs.push('--together');
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...childArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = args.chunkTimeoutSec === null ? null : setTimeout(() => child.kill('SIGKILL'), args.chunkTimeoutSec * 1000);
+    child.on('close', (code, signal) => {
+      if (timer !== null) clearTimeout(timer);
+      const last = stdout.trim().split('\n').at(-1) ?? '';
+      if ((code === 0 || code === 1) && last.startsWith('[')) {
+        resolve({ kind: 'done', outcomes: JSON.parse(last) as Outcome[] });
+        return;
+      }
+      const tail = stderr.trim().split('\n').slice(-1)[0] ?? '';
+      const how = signal === 'SIGKILL' && timer !== null ? `no answer within ${args.chunkTimeoutSec} s` : `exit ${code ?? signal}`;
+      resolve({ kind: 'broken', why: `${how}${tail === '' ? '' : `: ${tail}`}` });
+    });
+  });
+}
+
+/** The chunks, J at a time, each retried once if its process breaks; their outcomes added up per campaign name. */
+async function chunkedMain(args: Args, chunk: number): Promise<number> {
+  const count = Math.ceil(args.runs / chunk);
+  const chunks = Array.from({ length: count }, (_, i) => ({ seed: args.seed + i, runs: Math.min(chunk, args.runs - i * chunk) }));
+  const outcomes: Outcome[][] = [];
+  const lost: string[] = [];
+  let retried = 0;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < chunks.length) {
+      const c = chunks[next++]!;
+      let run = await runChunk(args, c.runs, c.seed);
+      if (run.kind === 'broken') {
+        retried++;
+        console.error(`  chunk seed ${c.seed} broke (${run.why}); running it again`);
+        run = await runChunk(args, c.runs, c.seed);
+      }
+      if (run.kind === 'broken') lost.push(`seed ${c.seed} (${c.runs} kernels): ${run.why}`);
+      else outcomes.push(run.outcomes);
+      console.error(`  … ${outcomes.length + lost.length} of ${chunks.length} chunks`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(args.jobs, count) }, worker));
+  const byName = new Map<string, Outcome[]>();
+  for (const o of outcomes.flat()) byName.set(o.name, [...(byName.get(o.name) ?? []), o]);
+  let failed = false;
+  for (const [name, os] of byName) {
+    const failures = os.filter((o) => o.failure !== null);
+    if (failures.length > 0) {
+      failed = true;
+      for (const f of failures) printOutcome(f, '');
+      continue;
+    }
+    const tally: Record<string, number> = {};
+    for (const o of os) for (const [k, n] of Object.entries(o.tally)) tally[k] = (tally[k] ?? 0) + n;
+    const seconds = os.reduce((t, o) => t + o.seconds, 0);
+    printOutcome({ name, kernels: os.reduce((t, o) => t + o.kernels, 0), seconds, tally, failure: null }, ` (process time, ${os.length} chunks)`);
+  }
+  console.log(`chunks: ${count}, run again after a crash or hang: ${retried}, not checked: ${lost.length}`);
+  for (const l of lost) console.log(`  not checked: ${l}`);
+  return failed ? 1 : lost.length > 0 ? 2 : 0;
 }
 
 async function main(): Promise<void> {
   const args = argsOf(process.argv.slice(2));
-  console.log(`seed ${args.seed}, ${args.runs} kernels ${args.together ? 'checked by every property' : 'per property'}, ${args.timeoutMs} ms per query`);
-  let passed = true;
-  if (args.together) {
-    passed = await campaign([...args.only].join('+'), TOGETHER, args.only, args);
-  } else {
-    for (const p of PROPERTIES) if (args.only.has(p)) passed = (await campaign(p, CONFIGS[p], new Set([p]), args)) && passed;
+  if (args.json) {
+    const outcomes = await outcomesOf(args, args.runs, args.seed);
+    console.log(JSON.stringify(outcomes));
+    process.exitCode = outcomes.some((o) => o.failure !== null) ? 1 : 0;
+    return;
   }
-  process.exitCode = passed ? 0 : 1;
+  const chunking = args.chunk === null ? '' : `, in chunks of ${args.chunk} (seeds ${args.seed}–${args.seed + Math.ceil(args.runs / args.chunk) - 1}), ${args.jobs} at a time`;
+  console.log(`seed ${args.seed}, ${args.runs} kernels ${args.together ? 'checked by every property' : 'per property'}, ${args.timeoutMs} ms per query${chunking}`);
+  if (args.chunk !== null) {
+    process.exitCode = await chunkedMain(args, args.chunk);
+    return;
+  }
+  const outcomes = await outcomesOf(args, args.runs, args.seed);
+  for (const o of outcomes) printOutcome(o, '');
+  process.exitCode = outcomes.some((o) => o.failure !== null) ? 1 : 0;
 }
 
 await main();
