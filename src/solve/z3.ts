@@ -59,14 +59,19 @@ async function checkOnce(script: string, timeoutMs: number, seed: number): Promi
     if (result === 'unsat') return { status: 'unsat' };
     if (result === 'unknown') return { status: 'unknown', reason: solver.reasonUnknown() };
     const model = solver.model();
-    const values = new Map<string, bigint>();
-    for (const decl of model.decls()) {
-      // the model may also interpret helper functions of the solver's own; only constants are ours
-      if (decl.arity() !== 0) continue;
-      const value = model.get(decl);
-      if (ctx.isBitVecVal(value) || ctx.isIntVal(value)) values.set(String(decl.name()), value.value());
+    try {
+      const values = new Map<string, bigint>();
+      for (const decl of model.decls()) {
+        // the model may also interpret helper functions of the solver's own; only constants are ours
+        if (decl.arity() !== 0) continue;
+        const value = model.get(decl);
+        if (ctx.isBitVecVal(value) || ctx.isIntVal(value)) values.set(String(decl.name()), value.value());
+      }
+      return { status: 'sat', model: values };
+    } finally {
+      // released at once rather than at some later garbage collection: the WebAssembly heap is capped at 2 GB
+      model.release();
     }
-    return { status: 'sat', model: values };
   } finally {
     solver.release();
   }
