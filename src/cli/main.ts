@@ -496,7 +496,8 @@ export async function cliResult(argv: readonly string[], env: NodeJS.ProcessEnv 
   return { exitCode, stdout, stderr };
 }
 
-export function main(argv: string[]): void {
+/** `run` is runCli; a test passes a stand-in to see how the process ends when a run never does. */
+export function main(argv: string[], run: (argv: string[], io: CliIO) => Promise<number> = runCli): void {
   const io: CliIO = {
     out: (t) => void process.stdout.write(t),
     err: (t) => void process.stderr.write(t),
@@ -511,11 +512,22 @@ export function main(argv: string[]): void {
   process.on('uncaughtException', (e) => {
     process.exit(failureExitCode(new Error(`the solver crashed: ${e.message}`), io));
   });
-  runCli(argv, io).then(
+  // A Z3 thread can also end without a word (seen in fuzz campaigns): the
+  // check waiting on it never settles, the event loop empties, and Node would
+  // exit with code 0, which a CI job reads as "race free".
+  let settled = false;
+  process.on('beforeExit', () => {
+    if (settled) return;
+    settled = true;
+    process.exitCode = failureExitCode(new Error('the solver stopped answering: a check ended without a result'), io);
+  });
+  run(argv, io).then(
     (code) => {
+      settled = true;
       process.exitCode = code;
     },
     (e: unknown) => {
+      settled = true;
       process.exitCode = failureExitCode(e, io);
     },
   );

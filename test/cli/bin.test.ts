@@ -50,6 +50,18 @@ describe('bin/faial-ts.js', () => {
     expect(missing.stderr).toBe("error: cannot read 'examples/paper/nope.bcu': no such file or directory\n");
   });
 
+  it('ends with an internal error and exit code 2, not 0, when a run never settles and nothing is left to wait for', async () => {
+    // what a Z3 thread that dies without a word leaves behind: a promise nobody will settle
+    const script = "import { main } from './dist/cli/main.js'; main(['verify', 'x.bcu'], () => new Promise(() => {}));";
+    const r = await run('node', ['--input-type=module', '-e', script]).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('internal error: the solver stopped answering: a check ended without a result\n');
+  });
+
   it('prints the version', async () => {
     const r = await bin(['--version']);
     expect(r.code).toBe(0);
