@@ -5,6 +5,7 @@
  */
 import type { Context } from 'z3-solver';
 import type { Solver, Verdict } from './solver.js';
+import { watched } from './watchdog.js';
 
 let context: Promise<Context<'faial-ts'>> | undefined;
 
@@ -27,8 +28,7 @@ const ATTEMPTS: readonly { readonly share: number; readonly logic: boolean; read
   { share: 0.6, logic: true, seed: 7 },
 ];
 
-/** Checks an SMT-LIB script made of declarations and assertions. */
-export async function check(script: string, timeoutMs: number): Promise<Verdict> {
+async function portfolio(script: string, timeoutMs: number): Promise<Verdict> {
   const reasons: string[] = [];
   for (const attempt of ATTEMPTS) {
     // Z3 parses bit-vector sorts only under a declared logic
@@ -41,7 +41,10 @@ export async function check(script: string, timeoutMs: number): Promise<Verdict>
   return { status: 'unknown', reason: [...new Set(reasons)].join(', ') };
 }
 
-export const z3Wasm: Solver = { name: 'z3-wasm', check };
+export const z3Wasm: Solver = watched({ name: 'z3-wasm', check: portfolio });
+
+/** Checks an SMT-LIB script made of declarations and assertions. */
+export const { check } = z3Wasm;
 
 async function checkOnce(script: string, timeoutMs: number, seed: number): Promise<Verdict> {
   const ctx = await z3();
