@@ -16,13 +16,16 @@
  *
  * With --chunk the N kernels are checked by child processes of K kernels
  * each, chunk i with seed S+i, J at a time, and their figures are added up.
- * Z3's WebAssembly build can crash or hang after many thousands of queries in
- * one process; a chunk that does so is run once more (the failure is timing
- * dependent), and a chunk that fails twice is reported as not checked, with
- * exit code 2, never counted as passed.
+ * Z3's WebAssembly build can crash or stop answering after many thousands of
+ * queries in one process (a run whose solver stops answering ends with exit
+ * code 3, since its later checks would all be unknown); a chunk that breaks
+ * so is run once more (the failure is timing dependent), and a chunk that
+ * breaks twice is reported as not checked, with exit code 2, never counted
+ * as passed.
  */
 import { spawn } from 'node:child_process';
 import fc from 'fast-check';
+import { z3Wasm } from '../src/solve/z3.js';
 import { kernelArbitrary, type GenConfig, type Generated } from '../test/properties/generator.js';
 import {
   SOLVER_TIMEOUT_MS,
@@ -158,6 +161,12 @@ async function checkKernel(g: Generated, selected: ReadonlySet<Property>, timeou
     }
   }
   if (selected.has('P3')) count(tally, 'P3 confirmed alarms replayed', await timed('P3', () => checkReplay(g, loaded, timeoutMs)));
+  const stuck = z3Wasm.stuck();
+  if (stuck !== null) {
+    // every later check would be unknown, so every later kernel checked vacuously: the run ends as a broken one (run again with --chunk)
+    console.error(`${stuck}; stopping after ${tally.get('kernels')} kernels`);
+    process.exit(3);
+  }
   if (tally.get('kernels')! % 500 === 0) console.error(`  … ${tally.get('kernels')} kernels`);
 }
 

@@ -8,12 +8,17 @@
  */
 import type { Solver, Verdict } from './solver.js';
 
+export interface Watched extends Solver {
+  /** Why the solver no longer answers, once a check has gone past its limit. */
+  readonly stuck: () => string | null;
+}
+
 /**
  * How long a check may run: twice its timeout (room for the solver's own
  * overrun) plus `slackMs` (start-up, a loaded machine). Checks run one after
  * another, so that time spent waiting for the solver's lock is not counted.
  */
-export function watched(solver: Solver, slackMs = 60_000): Solver {
+export function watched(solver: Solver, slackMs = 60_000): Watched {
   let stuck: string | null = null;
   let previous: Promise<unknown> = Promise.resolve();
   const timed = async (script: string, timeoutMs: number): Promise<Verdict> => {
@@ -37,5 +42,5 @@ export function watched(solver: Solver, slackMs = 60_000): Solver {
     previous = mine.catch(() => undefined);
     return mine;
   };
-  return { name: solver.name, check };
+  return { name: solver.name, check, stuck: () => stuck };
 }

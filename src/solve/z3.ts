@@ -4,8 +4,8 @@
  * such, never as unsat.
  */
 import type { Context } from 'z3-solver';
-import type { Solver, Verdict } from './solver.js';
-import { watched } from './watchdog.js';
+import type { Verdict } from './solver.js';
+import { watched, type Watched } from './watchdog.js';
 
 let context: Promise<Context<'faial-ts'>> | undefined;
 
@@ -41,7 +41,7 @@ async function portfolio(script: string, timeoutMs: number): Promise<Verdict> {
   return { status: 'unknown', reason: [...new Set(reasons)].join(', ') };
 }
 
-export const z3Wasm: Solver = watched({ name: 'z3-wasm', check: portfolio });
+export const z3Wasm: Watched = watched({ name: 'z3-wasm', check: portfolio });
 
 /** Checks an SMT-LIB script made of declarations and assertions. */
 export const { check } = z3Wasm;

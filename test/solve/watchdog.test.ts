@@ -33,6 +33,7 @@ describe('watched', () => {
     expect(await w.check('a', 10)).toEqual({ status: 'unsat' });
     expect(await w.check('b', 10)).toEqual({ status: 'unsat' });
     expect(w.name).toBe('fake');
+    expect(w.stuck()).toBeNull();
   });
 
   it('makes a check that never returns unknown after twice its timeout plus the slack, and every later check at once', async () => {
@@ -45,6 +46,7 @@ describe('watched', () => {
     const later = await w.check('a', 10);
     expect(later).toEqual({ status: 'unknown', reason: 'fake stopped answering: an earlier check did not return within 50 ms' });
     expect(solver.started).toBe(1);
+    expect(w.stuck()).toBe('fake stopped answering: an earlier check did not return within 50 ms');
   });
 
   it('runs checks one at a time, so that waiting for an earlier check does not count against a later one', async () => {
