@@ -277,7 +277,7 @@ async function chunkedMain(args: Args, chunk: number): Promise<number> {
     const tally: Record<string, number> = {};
     for (const o of os) for (const [k, n] of Object.entries(o.tally)) tally[k] = (tally[k] ?? 0) + n;
     const seconds = os.reduce((t, o) => t + o.seconds, 0);
-    printOutcome({ name, kernels: os.reduce((t, o) => t + o.kernels, 0), seconds, tally, failure: null }, ` (process time, ${os.length} chunks)`);
+    printOutcome({ name, kernels: os.reduce((t, o) => t + o.kernels, 0), seconds, tally, failure: null }, ` (process time, ${os.length} chunk${os.length === 1 ? '' : 's'})`);
   }
   console.log(`chunks: ${count}, run again after a crash or hang: ${retried}, not checked: ${lost.length}`);
   for (const l of lost) console.log(`  not checked: ${l}`);
