@@ -28,7 +28,6 @@ export interface ExperimentSettings {
   readonly version: string;
 }
 
-
 export const RESULT_FILES = ['results.csv', 'results.json', 'summary.md'] as const;
 
 /**

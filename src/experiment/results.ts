@@ -30,7 +30,6 @@ export interface ExperimentResults {
   readonly rows: readonly ExperimentRow[];
 }
 
-
 export const CSV_HEADER = [
   'file',
   'kernel',

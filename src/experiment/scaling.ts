@@ -42,7 +42,6 @@ export interface ScalingRun {
 
 const MODELS: readonly Model[] = ['linear', 'quadratic', 'power', 'exponential'];
 
-
 /** The share of a point's time spent outside the solver, in [0, 1]. */
 export function outsideSolver(p: Pick<ScalingPoint, 'times' | 'totalMs'>): number {
   return p.totalMs === 0 ? 0 : (p.totalMs - p.times.solving) / p.totalMs;

@@ -17,7 +17,6 @@ export interface TextOptions {
   readonly launchOf?: (r: KernelResult) => Launch | null;
 }
 
-
 export function textReport(files: readonly FileResult[], options: TextOptions): string {
   const blocks = files.flatMap((f) => (f.ok ? f.kernels.map((k) => kernelText(k, options)) : [fileErrorText(f, options.colour)]));
   const table = statusCounts(files).total > 1 ? [summaryTable(files, options.colour)] : [];
