@@ -56,66 +56,53 @@ interface Args {
 
 const USAGE = 'use --runs N --seed S --only P1,P2,P3,P4 --together --timeout MS --chunk K --jobs J --chunk-timeout SEC';
 
+/** The options that take a number, by flag; null where an absent option means "none". */
+type Numbers = Record<'--runs' | '--seed' | '--timeout' | '--chunk' | '--jobs' | '--chunk-timeout', number | null>;
+
 function argsOf(argv: readonly string[]): Args {
-  let runs = 1000;
-  let seed = Date.now() % 2 ** 31;
+  const numbers: Numbers = {
+    '--runs': 1000,
+    '--seed': Date.now() % 2 ** 31,
+    '--timeout': SOLVER_TIMEOUT_MS,
+    '--chunk': null,
+    '--jobs': 1,
+    '--chunk-timeout': null,
+  };
   let only = new Set<Property>(PROPERTIES);
   let together = false;
-  let timeoutMs = SOLVER_TIMEOUT_MS;
-  let chunk: number | null = null;
-  let jobs = 1;
-  let chunkTimeoutSec: number | null = null;
   let json = false;
   for (let i = 0; i < argv.length; i++) {
-    const value = argv[i + 1] ?? '';
-    switch (argv[i]) {
-      case '--runs':
-        runs = Number(value);
-        i++;
-        break;
-      case '--seed':
-        seed = Number(value);
-        i++;
-        break;
-      case '--timeout':
-        timeoutMs = Number(value);
-        i++;
-        break;
-      case '--only': {
-        const names = value.split(',');
-        const unknown = names.filter((n) => !(PROPERTIES as readonly string[]).includes(n));
-        if (unknown.length > 0) throw new Error(`unknown property ${unknown.join(', ')} (${USAGE})`);
-        only = new Set(names as Property[]);
-        i++;
-        break;
-      }
-      case '--together':
-        together = true;
-        break;
-      case '--chunk':
-        chunk = Number(value);
-        i++;
-        break;
-      case '--jobs':
-        jobs = Number(value);
-        i++;
-        break;
-      case '--chunk-timeout':
-        chunkTimeoutSec = Number(value);
-        i++;
-        break;
-      case '--json':
-        json = true;
-        break;
-      default:
-        throw new Error(`unknown argument ${argv[i]} (${USAGE})`);
+    const flag = argv[i]!;
+    if (flag in numbers) {
+      numbers[flag as keyof Numbers] = Number(argv[++i] ?? '');
+    } else if (flag === '--only') {
+      const names = (argv[++i] ?? '').split(',');
+      const unknown = names.filter((n) => !(PROPERTIES as readonly string[]).includes(n));
+      if (unknown.length > 0) throw new Error(`unknown property ${unknown.join(', ')} (${USAGE})`);
+      only = new Set(names as Property[]);
+    } else if (flag === '--together') {
+      together = true;
+    } else if (flag === '--json') {
+      json = true;
+    } else {
+      throw new Error(`unknown argument ${flag} (${USAGE})`);
     }
   }
-  const positive = [runs, timeoutMs, jobs, chunk ?? 1, chunkTimeoutSec ?? 1];
-  if (!Number.isInteger(seed) || !positive.every((n) => Number.isInteger(n) && n >= 1)) {
+  const { '--seed': seed, ...positive } = numbers;
+  if (!Number.isInteger(seed) || !Object.values(positive).every((n) => n === null || (Number.isInteger(n) && n >= 1))) {
     throw new Error(`--seed takes an integer; --runs, --timeout, --chunk, --jobs and --chunk-timeout positive integers (${USAGE})`);
   }
-  return { runs, seed, only, together, timeoutMs, chunk, jobs, chunkTimeoutSec, json };
+  return {
+    runs: numbers['--runs']!,
+    seed: seed!,
+    only,
+    together,
+    timeoutMs: numbers['--timeout']!,
+    chunk: numbers['--chunk'],
+    jobs: numbers['--jobs']!,
+    chunkTimeoutSec: numbers['--chunk-timeout'],
+    json,
+  };
 }
 
 /** The generator settings of each property: P3 and P4 keep assumptions to the top level, where both semantics agree. */
@@ -241,10 +228,13 @@ function runChunk(args: Args, runs: number, seed: number): Promise<ChunkRun> {
   });
 }
 
+/** The chunks of a campaign: chunk i has seed S+i and K kernels, the last one what is left. */
+function chunksOf(args: Args, chunk: number): { readonly seed: number; readonly runs: number }[] {
+  return Array.from({ length: Math.ceil(args.runs / chunk) }, (_, i) => ({ seed: args.seed + i, runs: Math.min(chunk, args.runs - i * chunk) }));
+}
+
 /** The chunks, J at a time, each retried once if its process breaks; their outcomes added up per campaign name. */
-async function chunkedMain(args: Args, chunk: number): Promise<number> {
-  const count = Math.ceil(args.runs / chunk);
-  const chunks = Array.from({ length: count }, (_, i) => ({ seed: args.seed + i, runs: Math.min(chunk, args.runs - i * chunk) }));
+async function chunkedMain(args: Args, chunks: readonly { readonly seed: number; readonly runs: number }[]): Promise<number> {
   const outcomes: Outcome[][] = [];
   const lost: string[] = [];
   let retried = 0;
@@ -263,7 +253,7 @@ async function chunkedMain(args: Args, chunk: number): Promise<number> {
       console.error(`  … ${outcomes.length + lost.length} of ${chunks.length} chunks`);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(args.jobs, count) }, worker));
+  await Promise.all(Array.from({ length: Math.min(args.jobs, chunks.length) }, worker));
   const byName = new Map<string, Outcome[]>();
   for (const o of outcomes.flat()) byName.set(o.name, [...(byName.get(o.name) ?? []), o]);
   let failed = false;
@@ -279,7 +269,7 @@ async function chunkedMain(args: Args, chunk: number): Promise<number> {
     const seconds = os.reduce((t, o) => t + o.seconds, 0);
     printOutcome({ name, kernels: os.reduce((t, o) => t + o.kernels, 0), seconds, tally, failure: null }, ` (process time, ${os.length} chunk${os.length === 1 ? '' : 's'})`);
   }
-  console.log(`chunks: ${count}, run again after a crash or hang: ${retried}, not checked: ${lost.length}`);
+  console.log(`chunks: ${chunks.length}, run again after a crash or hang: ${retried}, not checked: ${lost.length}`);
   for (const l of lost) console.log(`  not checked: ${l}`);
   return failed ? 1 : lost.length > 0 ? 2 : 0;
 }
@@ -292,10 +282,11 @@ async function main(): Promise<void> {
     process.exitCode = outcomes.some((o) => o.failure !== null) ? 1 : 0;
     return;
   }
-  const chunking = args.chunk === null ? '' : `, in chunks of ${args.chunk} (seeds ${args.seed}–${args.seed + Math.ceil(args.runs / args.chunk) - 1}), ${args.jobs} at a time`;
+  const chunks = args.chunk === null ? null : chunksOf(args, args.chunk);
+  const chunking = chunks === null ? '' : `, in chunks of ${args.chunk} (seeds ${chunks[0]!.seed}–${chunks.at(-1)!.seed}), ${args.jobs} at a time`;
   console.log(`seed ${args.seed}, ${args.runs} kernels ${args.together ? 'checked by every property' : 'per property'}, ${args.timeoutMs} ms per query${chunking}`);
-  if (args.chunk !== null) {
-    process.exitCode = await chunkedMain(args, args.chunk);
+  if (chunks !== null) {
+    process.exitCode = await chunkedMain(args, chunks);
     return;
   }
   const outcomes = await outcomesOf(args, args.runs, args.seed);
