@@ -20,6 +20,8 @@ function doubtText(d: Doubt, at: Locate): string {
       return `the barriers of the loop at ${at(d.span)} were over-approximated`;
     case 'large-shift':
       return 'it relies on an over-approximated shift';
+    case 'divergence-unknown':
+      return `divergence at the barrier at ${at(d.sync.span)} was not ruled out`;
     default:
       return assertNever(d);
   }

@@ -21,6 +21,8 @@ export function doubtText(file: SourceFile, d: Doubt): string {
       return `the barriers of the loop at ${at(file, d.span)} were erased (over-approximation)`;
     case 'large-shift':
       return 'relies on a shift by a large amount, which is over-approximated';
+    case 'divergence-unknown':
+      return `barrier divergence at the sync at ${at(file, d.sync.span)} was not ruled out (query ${d.query} unknown)`;
     default:
       return assertNever(d);
   }

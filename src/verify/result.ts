@@ -30,7 +30,9 @@ export interface Witness {
 export type Doubt =
   | { readonly kind: 'data'; readonly variable: string; readonly origin: ReadOrigin }
   | { readonly kind: 'approximated-loop'; readonly span: Span }
-  | { readonly kind: 'large-shift' };
+  | { readonly kind: 'large-shift' }
+  /** the divergence query of this barrier got no answer: at the witness's launch the block may split at it, and the race never happen */
+  | { readonly kind: 'divergence-unknown'; readonly sync: SyncSite; readonly query: string };
 
 /** What `verify --replay` found when the interpreter ran a confirmed alarm's witness. */
 export interface ReplayRecord {

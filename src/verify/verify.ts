@@ -101,9 +101,15 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   };
 
   const run = async (): Promise<{ phases: number; arrays: number }> => {
+    // a race is real only at a launch where the block meets its barriers
+    // together: a barrier that may split the block leaves every race in doubt
+    const undecided: Doubt[] = [];
     for (const q of clock.timed('encoding', () => divergenceQueries(map, options.launch))) {
       const verdict = await ask(q, []);
-      if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });
+      if (verdict.status === 'unknown') {
+        unknowns.push({ query: q.id, reason: verdict.reason });
+        undecided.push({ kind: 'divergence-unknown', sync: q.sync!, query: q.id });
+      }
       if (verdict.status !== 'sat') continue;
       const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
       const doubts = [...(point ? dataDoubts(map.vars, pointVars(point.point)) : []), ...shiftDoubts(q, verdict.model)];
@@ -135,7 +141,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         if (p1.point.target.kind !== 'access' || p2.point.target.kind !== 'access') throw new Error('race witness without accesses');
         const a1 = p1.point.target.access;
         const a2 = p2.point.target.access;
-        const doubts = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model)];
+        const doubts = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model), ...undecided];
         const witness = witnessOf(q, verdict.model, [p1, p2]);
         races.push({
           array: q.array!,

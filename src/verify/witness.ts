@@ -18,7 +18,6 @@ export function modelSatisfies(q: Query, model: ReadonlyMap<string, bigint>): bo
   return q.assertions.every((a) => evalFormula(a, value)) && q.declarations.every((d) => value(d.name) < 1n << BigInt(d.bits));
 }
 
-
 function dims(q: Query, value: Valuation, kind: 'blockDim' | 'gridDim'): bigint[] {
   return AXES.map((a) => (q.roles.has(`${kind}.${a}`) ? value(`${kind}.${a}`) : 1n));
 }

@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkedKernels, verifyText } from '../../src/verify/pipeline.js';
 import { replayAlarms } from '../../src/verify/replay.js';
-import { verifyKernel } from '../../src/verify/verify.js';
+import { divergenceQueries, verifyKernel } from '../../src/verify/verify.js';
+import { z3Wasm } from '../../src/solve/z3.js';
+import type { Solver } from '../../src/solve/solver.js';
 import type { KernelResult } from '../../src/verify/result.js';
 
 async function verify(text: string, params: Record<string, number> = {}): Promise<KernelResult> {
@@ -104,5 +106,28 @@ describe('regressions found by the differential tests', () => {
     const result = await verifyKernel(map, options);
     expect(result.divergences.filter((d) => d.confidence === 'confirmed').length).toBe(2);
     expect((await replayAlarms(map, result, options)).failures).toEqual([]);
+  });
+
+  it('a race is not confirmed while a barrier before it may split the block', async () => {
+    // shrunk by P3 at --timeout 1000: the divergence query timed out, and the race was confirmed at blockDim 2^31, where thread 0 skips the barrier
+    const text = 'kernel k() {\n  shared S0;\n  if ((blockDim.x * tid) == (tid + 0)) { for i1 in 0..(0 + 0) { sync } } else { sync };\n  S0[(0 + 0)] := (2 + 0)\n}\n';
+    const checked = checkedKernels('t.bcu', text);
+    if (!checked.ok) throw new Error('does not parse');
+    const map = checked.kernels[0]!;
+    const launch = { params: new Map(), blockDim: null, gridDim: null };
+    // the divergence queries come first; this solver leaves them undecided, as a timeout does
+    let undecided = divergenceQueries(map, launch).length;
+    const solver: Solver = {
+      name: 'divergence-undecided',
+      check: (script, timeoutMs) => (undecided-- > 0 ? Promise.resolve({ status: 'unknown', reason: 'timeout' }) : z3Wasm.check(script, timeoutMs)),
+    };
+    const r = await verifyKernel(map, { launch, timeoutMs: 10_000, maxRaces: 10, solver });
+    expect(r.status).toBe('racy');
+    expect(r.races.map((race) => race.confidence)).toEqual(['possible']);
+    expect(r.races[0]!.doubts).toContainEqual(expect.objectContaining({ kind: 'divergence-unknown', query: 'k/sync1' }));
+    // with the divergence decided, the kernel is divergent and no race is reported
+    const decided = await verifyKernel(map, { launch, timeoutMs: 10_000, maxRaces: 10 });
+    expect(decided.status).toBe('divergent');
+    expect(decided.races).toEqual([]);
   });
 });
