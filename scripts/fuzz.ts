@@ -56,6 +56,9 @@ interface Args {
 
 const USAGE = 'use --runs N --seed S --only P1,P2,P3,P4 --together --timeout MS --chunk K --jobs J --chunk-timeout SEC';
 
+/** A command line the script cannot run: said in one line, with the usage, and exit 2. */
+class UsageError extends Error {}
+
 /** The options that take a number, by flag; null where an absent option means "none". */
 type Numbers = Record<'--runs' | '--seed' | '--timeout' | '--chunk' | '--jobs' | '--chunk-timeout', number | null>;
 
@@ -78,19 +81,19 @@ function argsOf(argv: readonly string[]): Args {
     } else if (flag === '--only') {
       const names = (argv[++i] ?? '').split(',');
       const unknown = names.filter((n) => !(PROPERTIES as readonly string[]).includes(n));
-      if (unknown.length > 0) throw new Error(`unknown property ${unknown.join(', ')} (${USAGE})`);
+      if (unknown.length > 0) throw new UsageError(`unknown property ${unknown.join(', ')} (${USAGE})`);
       only = new Set(names as Property[]);
     } else if (flag === '--together') {
       together = true;
     } else if (flag === '--json') {
       json = true;
     } else {
-      throw new Error(`unknown argument ${flag} (${USAGE})`);
+      throw new UsageError(`unknown argument ${flag} (${USAGE})`);
     }
   }
   const { '--seed': seed, ...positive } = numbers;
   if (!Number.isInteger(seed) || !Object.values(positive).every((n) => n === null || (Number.isInteger(n) && n >= 1))) {
-    throw new Error(`--seed takes an integer; --runs, --timeout, --chunk, --jobs and --chunk-timeout positive integers (${USAGE})`);
+    throw new UsageError(`--seed takes an integer; --runs, --timeout, --chunk, --jobs and --chunk-timeout positive integers (${USAGE})`);
   }
   return {
     runs: numbers['--runs']!,
@@ -275,7 +278,15 @@ async function chunkedMain(args: Args, chunks: readonly { readonly seed: number;
 }
 
 async function main(): Promise<void> {
-  const args = argsOf(process.argv.slice(2));
+  let args: Args;
+  try {
+    args = argsOf(process.argv.slice(2));
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    console.error(`fuzz: ${e.message}`);
+    process.exitCode = 2;
+    return;
+  }
   if (args.json) {
     const outcomes = await outcomesOf(args, args.runs, args.seed);
     console.log(JSON.stringify(outcomes));

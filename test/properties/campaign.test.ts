@@ -1,4 +1,4 @@
-/** scripts/fuzz.ts in chunks: child processes per chunk, figures added up, a broken chunk retried then reported as not checked. */
+/** scripts/fuzz.ts in chunks: child processes per chunk, figures added up, a broken chunk retried then reported as not checked; its command line. */
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -42,4 +42,12 @@ describe('npm run fuzz -- --chunk', () => {
     expect(r.stdout).toContain('not checked: seed 11 (5 kernels): no answer within 1 s');
     expect(r.stdout).not.toMatch(/kernels passed/);
   }, 120_000);
+
+  it('says in one line what is wrong with its command line, and exits 2 without checking anything', async () => {
+    const r = await fuzz(['--only', 'P3', '--chunks', '5']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^fuzz: unknown argument --chunks \(use --runs N .*\)$/m);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe('');
+  }, 60_000);
 });
