@@ -24,6 +24,9 @@
  * as passed.
  */
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { z3Wasm } from '../src/solve/z3.js';
 import { kernelArbitrary, type GenConfig, type Generated } from '../test/properties/generator.js';
@@ -224,11 +227,29 @@ function runChunk(args: Args, runs: number, seed: number): Promise<ChunkRun> {
         resolve({ kind: 'done', outcomes: JSON.parse(last) as Outcome[] });
         return;
       }
-      const tail = stderr.trim().split('\n').slice(-1)[0] ?? '';
       const how = signal === 'SIGKILL' && timer !== null ? `no answer within ${args.chunkTimeoutSec} s` : `exit ${code ?? signal}`;
-      resolve({ kind: 'broken', why: `${how}${tail === '' ? '' : `: ${tail}`}` });
+      const said = errorLineOf(stderr);
+      const kept = stderr.trim() === '' ? '' : `, its stderr in ${keptStderr(seed, stderr)}`;
+      resolve({ kind: 'broken', why: `${how}${said === null ? '' : `: ${said}`}${kept}` });
     });
   });
+}
+
+/**
+ * The line of a crashed process's stderr that says what went wrong: Node
+ * prints an uncaught error's message after the source line, above the stack,
+ * and ends with its own version, which says nothing.
+ */
+function errorLineOf(stderr: string): string | null {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return lines.find((l) => /^[A-Za-z.]*(Error|Exception)\b/.test(l)) ?? lines.filter((l) => !/^Node\.js v/.test(l)).at(-1) ?? null;
+}
+
+/** A broken chunk's whole stderr, kept for the post-mortem: the file's path. */
+function keptStderr(seed: number, stderr: string): string {
+  const path = join(tmpdir(), `faial-ts-fuzz-chunk-${seed}-${process.pid}.stderr`);
+  writeFileSync(path, stderr);
+  return path;
 }
 
 /** The chunks of a campaign: chunk i has seed S+i and K kernels, the last one what is left. */
