@@ -5,6 +5,7 @@ import { replayAlarms } from '../../src/verify/replay.js';
 import { divergenceQueries, verifyKernel } from '../../src/verify/verify.js';
 import { z3Wasm } from '../../src/solve/z3.js';
 import type { Solver } from '../../src/solve/solver.js';
+import { wellTypedText } from '../../src/report/describe.js';
 import type { KernelResult } from '../../src/verify/result.js';
 
 async function verify(text: string, params: Record<string, number> = {}): Promise<KernelResult> {
@@ -125,9 +126,12 @@ describe('regressions found by the differential tests', () => {
     expect(r.status).toBe('racy');
     expect(r.races.map((race) => race.confidence)).toEqual(['possible']);
     expect(r.races[0]!.doubts).toContainEqual(expect.objectContaining({ kind: 'divergence-unknown', query: 'k/sync1' }));
+    // well-typed, and yet this alarm proves nothing: the report must not say it does
+    expect(wellTypedText(r)).toBe('well-typed: yes — no alarm depends on data; the possible ones come from approximations of the tool');
     // with the divergence decided, the kernel is divergent and no race is reported
     const decided = await verifyKernel(map, { launch, timeoutMs: 10_000, maxRaces: 10 });
     expect(decided.status).toBe('divergent');
     expect(decided.races).toEqual([]);
+    expect(wellTypedText(decided)).toBe('well-typed: yes — every alarm is a proof of a bug');
   });
 });
