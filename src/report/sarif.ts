@@ -51,7 +51,7 @@ const RULES: readonly Rule[] = [
     id: 'faial/data-race',
     name: 'DataRace',
     short: 'Two threads access the same array element, at least one writes, with no barrier between them.',
-    full: 'Two threads may access the same element of a shared or global array in the same barrier phase (or in different blocks), and at least one access is a write. A confirmed race has a witness that is a real execution; a possible one relies on an over-approximation (data read from memory, an erased loop).',
+    full: 'Two threads may access the same element of a shared or global array in the same barrier phase (or in different blocks), and at least one access is a write. A confirmed race has a witness that is a real execution; a possible one relies on an over-approximation (data read from memory, an erased loop, a large shift, a barrier whose divergence was not decided).',
     level: 'error',
   },
   {
