@@ -10,7 +10,8 @@ import { performance } from 'node:perf_hooks';
 const root = new URL('..', import.meta.url).pathname;
 process.chdir(root);
 execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-const { verifyText } = await import('../dist/verify/pipeline.js');
+const { verifyText } = await import('../dist/api/verify.js');
+const { z3Wasm } = await import('../dist/solve/z3.js');
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const small = 'examples/paper/figure3.bcu';
@@ -37,6 +38,7 @@ for (const path of files('examples')) {
     launch: { params: new Map(), blockDim: null, gridDim: null },
     timeoutMs: 10_000,
     maxRaces: 20,
+    solver: z3Wasm,
   });
   if (!result.ok) throw new Error(`${path} does not check`);
   for (const k of result.kernels) {

@@ -39,7 +39,7 @@ const timeoutMs = natural(values.timeout, 'timeout');
 execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 const { FAMILIES, isFamily } = await import('../dist/gen/families.js');
 const { medianPoint, scalingCsv, scalingPoint, scalingReport, scalingSvg } = await import('../dist/experiment/scaling.js');
-const { parseProgram } = await import('../dist/syntax/parse.js');
+const { parseProgram } = await import('../dist/frontend/bcu/parse.js');
 const { z3Wasm } = await import('../dist/solve/z3.js');
 
 const families = values.family ?? [...FAMILIES];
@@ -60,7 +60,7 @@ const points = [];
 for (const family of families) {
   for (const size of sizes) {
     const measured = [];
-    for (let r = 0; r < runs; r++) measured.push(await scalingPoint(family, size, { timeoutMs }));
+    for (let r = 0; r < runs; r++) measured.push(await scalingPoint(family, size, { timeoutMs, solver: z3Wasm }));
     const p = medianPoint(measured);
     points.push(p);
     process.stderr.write(`${family} n=${size}: ${p.verdict}, ${p.queries} queries, ${p.totalMs.toFixed(1)} ms\n`);

@@ -5,13 +5,13 @@
  * here, not failures: the exit code is 0 once the files are written, and 2
  * for bad usage.
  */
+import { NO_LAUNCH } from '../core/launch.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { experimentRows } from '../experiment/rows.js';
 import { percent, resultsCsv, resultsJson, summaryMarkdown, totalsOf, type ExperimentResults, type StartUp } from '../experiment/results.js';
 import { tenths } from '../experiment/rows.js';
-import { parseProgram } from '../syntax/parse.js';
-import { NO_LAUNCH } from '../encode/query.js';
+import { parseProgram } from '../frontend/bcu/parse.js';
 import { solverOf, type Solver, type SolverChoice } from '../solve/solver.js';
 import type { CliIO } from './main.js';
 import type { FileJob } from './batch.js';

@@ -6,16 +6,16 @@
  * it to the process. Nothing here calls process.exit: pending output (and Z3's
  * worker threads) must be allowed to finish.
  */
+import { type Launch, NO_LAUNCH, launchFor } from '../core/launch.js';
 import { readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { NO_LAUNCH, type Launch } from '../encode/query.js';
 import { EncodingLimit, printScript } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
 import { showMap } from '../map/print.js';
 import { showPhases } from '../phases/print.js';
-import { parseProgram } from '../syntax/parse.js';
-import type { FileResult } from '../verify/pipeline.js';
+import { parseProgram } from '../frontend/bcu/parse.js';
+import type { FileResult } from '../verify/result.js';
 import { DEFAULT_TIMEOUT_MS, phasesOf } from '../verify/verify.js';
 import { queryScripts } from '../verify/scripts.js';
 import { z3Wasm } from '../solve/z3.js';
@@ -27,7 +27,7 @@ import { reportJson } from '../report/json.js';
 import { sarifLog } from '../report/sarif.js';
 import { violationText } from '../report/describe.js';
 import { runCommand } from './run.js';
-import { checkedSafely } from './batch.js';
+import { checkedSafely } from '../api/check.js';
 import { writtenQueryFiles } from './smt-out.js';
 import { standaloneScript } from '../solve/script.js';
 import { verifiedFiles, type Progress } from './jobs.js';
@@ -39,7 +39,7 @@ import { experimentCommand } from './experiment.js';
 import { genCommand, type GenFlags } from './gen.js';
 import { FAMILIES } from '../gen/families.js';
 import { EXIT_BAD_INPUT, EXIT_DRF, verifyExitCode } from './exit.js';
-import { UsageError, collect, dimOf, inputFiles, launchFor, naturalOf, paramsOf } from './options.js';
+import { UsageError, collect, dimOf, inputFiles, naturalOf, paramsOf } from './options.js';
 
 export interface CliIO {
   out(text: string): void;
@@ -258,7 +258,7 @@ async function inferCommand(file: string, flags: InferFlags, io: CliIO): Promise
         ? [`${c.green('well-typed')}: yes — indices, conditions and loop bounds use only parameters, thread ids and loop variables`]
         : [`${c.yellow('well-typed')}: no — data-dependent values are used where the type system needs V:`, ...map.violations.map((v) => `  ${violationText(map.file, v)}`)];
     const parts = [`${c.bold(`kernel ${map.name}`)} (${map.file.path})`, ...typing, showMap(map)];
-    if (flags.phases) parts.push(showPhases(map, await phasesOf(map, NO_LAUNCH, DEFAULT_TIMEOUT_MS)));
+    if (flags.phases) parts.push(showPhases(map, await phasesOf(map, NO_LAUNCH, DEFAULT_TIMEOUT_MS, z3Wasm)));
     blocks.push(parts.join('\n'));
   }
   io.out(`${blocks.join('\n\n')}\n`);

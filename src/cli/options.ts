@@ -5,7 +5,6 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Launch } from '../encode/query.js';
 
 export class UsageError extends Error {
   constructor(
@@ -51,12 +50,6 @@ export function naturalOf(text: string, option: string, least = 0): number {
 
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
-}
-
-/** The launch facts that concern one kernel: parameters it does not have are left out. */
-export function launchFor(params: readonly string[], given: Launch): Launch {
-  const own = new Map([...given.params].filter(([name]) => params.includes(name)));
-  return { params: own, blockDim: given.blockDim, gridDim: given.gridDim };
 }
 
 /** Every input file, in a stable order: directories give their `.bcu` files, sorted. */

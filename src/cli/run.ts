@@ -10,9 +10,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { DiagnosticError } from '../diagnostics/diagnostic.js';
-import type { Kernel, Program } from '../syntax/ast.js';
-import { parseProgram } from '../syntax/parse.js';
-import { positionAt, type SourceFile, type Span } from '../syntax/source.js';
+import type { Kernel, Program } from '../core/ast.js';
+import { parseProgram } from '../frontend/bcu/parse.js';
+import { positionAt, type SourceFile, type Span } from '../core/source.js';
 import { runKernel, type Access, type Finished, type InitContent, type PhaseEnd, type Race, type RunResult } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
 

@@ -6,16 +6,15 @@
  * the loop checks of the phase split, so that an artefact can ship them and
  * any solver can run them.
  */
+import { type Launch, launchFor } from '../core/launch.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Launch } from '../encode/query.js';
 import { EncodingLimit } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
 import { standaloneScript } from '../solve/script.js';
 import { z3Wasm } from '../solve/z3.js';
 import { queryScripts } from '../verify/scripts.js';
 import { DEFAULT_TIMEOUT_MS } from '../verify/verify.js';
-import { launchFor } from './options.js';
 
 export interface Written {
   readonly files: readonly string[];

@@ -13,7 +13,7 @@
  */
 import { codeFrameColumns } from '@babel/code-frame';
 import pc from 'picocolors';
-import { positionAt, type Position, type SourceFile, type Span } from '../syntax/source.js';
+import { positionAt, type Position, type SourceFile, type Span } from '../core/source.js';
 import type { Diagnostic, Severity } from './diagnostic.js';
 import { assertNever } from '../util/assert.js';
 

@@ -3,8 +3,8 @@
  * that leads to each: the conditions taken, the loops entered, the shared
  * binders, and the statements that must complete before it.
  */
-import type { BExpr } from '../syntax/ast.js';
-import { bexprVars, exprVars } from '../syntax/exprs.js';
+import type { BExpr } from '../core/ast.js';
+import { bexprVars, exprVars } from '../core/exprs.js';
 import type { Access, Range, SyncSite } from '../map/map.js';
 import { codeChildren, type Code, type Relation } from '../phases/code.js';
 import { assertNever } from '../util/assert.js';

@@ -8,8 +8,9 @@
  *   t1.threadIdx.x thread 1's id              s.i          a shared loop variable
  *   t1.p3.y        thread 1's local y at point 3 (loop variable or value read)
  */
-import type { Axis, BExpr, Expr } from '../syntax/ast.js';
-import { AXES } from '../syntax/ast.js';
+import type { Axis, BExpr, Expr } from '../core/ast.js';
+import { AXES } from '../core/ast.js';
+import type { Launch } from '../core/launch.js';
 import type { KernelMap, Range, SyncSite, VarInfo } from '../map/map.js';
 import type { Code, Relation } from '../phases/code.js';
 import { assertNever } from '../util/assert.js';
@@ -60,16 +61,6 @@ export interface Query {
   /** the over-approximated shifts: a model that violates `exact` relies on one */
   readonly havocs: readonly { readonly name: string; readonly exact: Formula }[];
 }
-
-export interface Launch {
-  /** extra facts from the command line: parameter values and dimensions */
-  readonly params: ReadonlyMap<string, bigint>;
-  readonly blockDim: readonly bigint[] | null;
-  readonly gridDim: readonly bigint[] | null;
-}
-
-/** No launch facts: every parameter and size is symbolic. */
-export const NO_LAUNCH: Launch = { params: new Map(), blockDim: null, gridDim: null };
 
 const INPUT_BITS = 32;
 /** shifts left by a variable amount are exact below this many bits */

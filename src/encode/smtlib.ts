@@ -7,7 +7,7 @@
  * of the language's natural-number semantics can overflow it: both logics
  * then decide the same question. Only standard SMT-LIB is printed.
  */
-import type { ArithOp, CmpOp } from '../syntax/ast.js';
+import type { ArithOp, CmpOp } from '../core/ast.js';
 import type { Formula, Term } from './term.js';
 
 export type Logic = 'QF_LIA' | 'QF_NIA' | 'QF_BV';

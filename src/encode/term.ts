@@ -4,7 +4,7 @@
  * x%0 = x) and formulas over them. smtlib.ts prints them as integer or
  * bit-vector SMT-LIB; evaluate.ts computes them on a model.
  */
-import type { ArithOp, CmpOp } from '../syntax/ast.js';
+import type { ArithOp, CmpOp } from '../core/ast.js';
 import { applyArith, applyCmp } from '../semantics/values.js';
 
 export type Term =

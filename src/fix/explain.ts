@@ -2,7 +2,7 @@
  * Why `fix` leaves a kernel as it is: the races no barrier can order, known
  * before any search, and what the search found when it found nothing.
  */
-import type { Span } from '../syntax/source.js';
+import type { Span } from '../core/source.js';
 import { plural } from '../report/describe.js';
 import { assertNever } from '../util/assert.js';
 import type { Doubt, KernelResult, Race } from '../verify/result.js';

@@ -15,12 +15,12 @@
  * the reason when it is known.
  */
 import type { KernelMap } from '../map/map.js';
-import { parseProgram } from '../syntax/parse.js';
-import { sourceFile, type SourceFile, type Span } from '../syntax/source.js';
+import { parseProgram } from '../frontend/bcu/parse.js';
+import { sourceFile, type SourceFile, type Span } from '../core/source.js';
 import { lineColOf } from '../diagnostics/render.js';
 import { assertNever } from '../util/assert.js';
 import { barrierVerdictOf } from '../verify/barriers.js';
-import { checkedKernels } from '../verify/pipeline.js';
+import { checkedKernels } from '../api/check.js';
 import type { KernelResult } from '../verify/result.js';
 import { verifyKernel, type VerifyOptions } from '../verify/verify.js';
 import { hopelessText, searchFailureText, stuckText, type Locate } from './explain.js';

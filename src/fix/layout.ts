@@ -22,9 +22,9 @@
  * remembers which is which, so that what the verifier says about the
  * rewritten kernel can be mapped back to the original.
  */
-import type { BExpr, Expr, Kernel, Stmt } from '../syntax/ast.js';
-import { bexprOperands, exprBuiltins, exprVars } from '../syntax/exprs.js';
-import { positionAt, type SourceFile, type Span } from '../syntax/source.js';
+import type { BExpr, Expr, Kernel, Stmt } from '../core/ast.js';
+import { bexprOperands, exprBuiltins, exprVars } from '../core/exprs.js';
+import { positionAt, type SourceFile, type Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 
 export type Item =

@@ -6,9 +6,9 @@
  * outside V (a typing violation) and keeps the variable in the protocol as a
  * per-thread unknown, which over-approximates the kernel's accesses.
  */
-import type { Axis, BExpr, BuiltinName, Dim3, Expr, Kernel, Stmt } from '../syntax/ast.js';
-import type { SourceFile } from '../syntax/source.js';
-import { bexprBuiltins, bexprVars, exprBuiltins, exprVars, substBExpr, substExpr } from '../syntax/exprs.js';
+import type { Axis, BExpr, BuiltinName, Dim3, Expr, Kernel, Stmt } from '../core/ast.js';
+import type { SourceFile } from '../core/source.js';
+import { bexprBuiltins, bexprVars, exprBuiltins, exprVars, substBExpr, substExpr } from '../core/exprs.js';
 import { assertNever } from '../util/assert.js';
 import {
   seq,
@@ -180,6 +180,7 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
   }
   return {
     file,
+    source: kernel,
     name: kernel.name.text,
     span: kernel.span,
     params: kernel.params.map((p) => p.text),

@@ -4,8 +4,8 @@
  * are inlined; a variable bound by a read stays a variable whose value is
  * unknown and may differ between threads (a data-dependent variable).
  */
-import type { BExpr, DownStep, Expr, Scope, UpStep } from '../syntax/ast.js';
-import type { SourceFile, Span } from '../syntax/source.js';
+import type { BExpr, DownStep, Expr, Kernel, Scope, UpStep } from '../core/ast.js';
+import type { SourceFile, Span } from '../core/source.js';
 
 export type Mode = 'read' | 'write';
 
@@ -81,6 +81,8 @@ export type DimName = 'blockDim' | 'gridDim';
 /** The kernel as the later stages see it. */
 export interface KernelMap {
   readonly file: SourceFile;
+  /** the core kernel it was inferred from, which the interpreter runs for replay */
+  readonly source: Kernel;
   readonly name: string;
   readonly span: Span;
   readonly params: readonly string[];

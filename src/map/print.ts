@@ -2,8 +2,8 @@
  * MAPs in the paper's notation: `rd A[i]`, `wr A[i]`, `sync`, conditionals
  * and loops over their exact ranges, one statement a line.
  */
-import { showBExpr, showExpr } from '../syntax/exprs.js';
-import { positionAt } from '../syntax/source.js';
+import { showBExpr, showExpr } from '../core/exprs.js';
+import { positionAt } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import type { Access, KernelMap, Proto, Range } from './map.js';
 

@@ -4,8 +4,8 @@
  * kernel header (requires, launch, sizes) only mentions what is known before
  * the kernel runs.
  */
-import type { BExpr, Expr, Kernel, Name, Program, Stmt } from '../syntax/ast.js';
-import type { SourceFile, Span } from '../syntax/source.js';
+import type { BExpr, Expr, Kernel, Name, Program, Stmt } from '../core/ast.js';
+import type { SourceFile, Span } from '../core/source.js';
 import { error, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { assertNever } from '../util/assert.js';
 

@@ -5,8 +5,8 @@
  * phase shares (the iteration of a loop with barriers, which barriers force
  * all threads to agree on).
  */
-import type { BExpr } from '../syntax/ast.js';
-import type { Span } from '../syntax/source.js';
+import type { BExpr } from '../core/ast.js';
+import type { Span } from '../core/source.js';
 import type { Access, Range, SyncSite } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
 

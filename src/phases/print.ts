@@ -1,6 +1,6 @@
 /** The phase split, each phase as the unsynchronised code between two barriers. */
-import { showBExpr } from '../syntax/exprs.js';
-import { positionAt } from '../syntax/source.js';
+import { showBExpr } from '../core/exprs.js';
+import { positionAt } from '../core/source.js';
 import type { KernelMap, SyncSite } from '../map/map.js';
 import { showAccess, showRange } from '../map/print.js';
 import { assertNever } from '../util/assert.js';

@@ -14,8 +14,8 @@
  * barrier has its barriers erased, a sound over-approximation whose alarms are
  * reported as possible.
  */
-import type { BExpr } from '../syntax/ast.js';
-import { substBExpr, substExpr } from '../syntax/exprs.js';
+import type { BExpr } from '../core/ast.js';
+import { substBExpr, substExpr } from '../core/exprs.js';
 import type { Access, KernelMap, Proto, Range, SyncSite, VarInfo } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
 import { SKIP, UNREACHABLE, codeChildren, seqCode, type Code, type Relation } from './code.js';

@@ -2,9 +2,9 @@
  * Phrases shared by the text and JSON reports, so that both say the same
  * thing about why an alarm is only possible or why a kernel is not well-typed.
  */
+import type { Launch } from '../core/launch.js';
 import type { TypingViolation } from '../map/map.js';
-import type { Launch } from '../encode/query.js';
-import { positionAt, spanText, type SourceFile, type Span } from '../syntax/source.js';
+import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
 import type { Confidence, Doubt, KernelResult, Status } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
 

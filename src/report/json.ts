@@ -8,8 +8,8 @@
  */
 import * as t from 'io-ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { positionAt, spanText, type SourceFile, type Span } from '../syntax/source.js';
-import type { FileResult } from '../verify/pipeline.js';
+import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
+import type { FileResult } from '../verify/result.js';
 import type { KernelResult, ReplayRecord, ThreadWitness, Witness } from '../verify/result.js';
 import { reasonText } from './describe.js';
 import { barrierReasonText } from './barriers.js';

@@ -21,14 +21,14 @@
  * line (kernel, array, the accesses' text and ordinal), so that it stays the
  * same across runs and when unrelated lines move.
  */
+import type { Launch } from '../core/launch.js';
 import { createHash } from 'node:crypto';
 import { isAbsolute, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { Launch } from '../encode/query.js';
-import { positionAt, spanText, type SourceFile, type Span } from '../syntax/source.js';
-import type { FileResult } from '../verify/pipeline.js';
+import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
+import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
 import { elementText, launchText, plural } from './describe.js';
 import { kernelJson, type KernelJson } from './json.js';

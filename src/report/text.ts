@@ -3,9 +3,9 @@
  * and for every alarm the source with both accesses marked and a witness
  * table), then one summary line over all kernels.
  */
-import type { Launch } from '../encode/query.js';
+import type { Launch } from '../core/launch.js';
 import { colorsOf, framedSpan, framedSpans, lineColOf, renderedDiagnostics, type Colors } from '../diagnostics/render.js';
-import type { FileResult } from '../verify/pipeline.js';
+import type { FileResult } from '../verify/result.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
 import { barriersText } from './barriers.js';

@@ -23,8 +23,8 @@
  * Deterministic: blocks and threads run in linear order (x fastest, then y,
  * then z).
  */
-import type { Kernel, Launch as LaunchClause, Scope, Stmt } from '../syntax/ast.js';
-import type { Span } from '../syntax/source.js';
+import type { Kernel, Launch as LaunchClause, Scope, Stmt } from '../core/ast.js';
+import type { Span } from '../core/source.js';
 import { EvalError, evalBExpr, evalExpr, type BuiltinValues, type ValueEnv, type Vec3 } from './values.js';
 import { defaultStep, loopContinues, loopNext, type LoopShape } from './loops.js';
 

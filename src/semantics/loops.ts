@@ -16,7 +16,7 @@
  * current one while the condition still holds (step + 0, step * 1, step * 0
  * from 0, downto 0, step / 1, …).
  */
-import type { DownStep, UpStep } from '../syntax/ast.js';
+import type { DownStep, UpStep } from '../core/ast.js';
 import { applyArith } from './values.js';
 
 export type LoopDirection = 'up' | 'down';

@@ -16,7 +16,7 @@
  * stops that thread; the phases affected say they depend on data.
  */
 import type { Access, KernelMap, Mode, Proto } from '../map/map.js';
-import type { Span } from '../syntax/source.js';
+import type { Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import { threadAccesses, threadKey, type Finished } from './interpret.js';
 import { loopValues, type LoopShape } from './loops.js';

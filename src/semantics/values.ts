@@ -11,8 +11,8 @@
  * Everything here is pure: an expression's value depends only on the
  * environment given.
  */
-import type { ArithOp, Axis, BExpr, BuiltinName, CmpOp, Expr } from '../syntax/ast.js';
-import type { Span } from '../syntax/source.js';
+import type { ArithOp, Axis, BExpr, BuiltinName, CmpOp, Expr } from '../core/ast.js';
+import type { Span } from '../core/source.js';
 
 /** A value of each axis, in the order x, y, z. */
 export type Vec3 = readonly [bigint, bigint, bigint];

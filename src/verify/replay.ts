@@ -11,15 +11,14 @@
  * witness is first made small by asking the solver again under tightening
  * bounds on the launch, and the small one is replayed.
  */
-import type { Kernel } from '../syntax/ast.js';
-import { parseProgram } from '../syntax/parse.js';
+import type { Launch } from '../core/launch.js';
 import type { KernelMap } from '../map/map.js';
 import { runKernel, type Finished } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
-import { pairSelected, type Launch, type Query } from '../encode/query.js';
+import { pairSelected, type Query } from '../encode/query.js';
 import { printScript } from '../encode/smtlib.js';
 import { cmp, num, op, tvar, type Formula, type Term } from '../encode/term.js';
-import { check } from '../solve/z3.js';
+import type { Solver } from '../solve/solver.js';
 import { assertNever } from '../util/assert.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from './result.js';
 import { divergenceQueries, phasesOf, raceQueries } from './verify.js';
@@ -50,13 +49,7 @@ export interface Replay {
 export interface ReplayOptions {
   readonly launch: Launch;
   readonly timeoutMs: number;
-}
-
-/** The kernel's syntax tree, which the interpreter runs (the map keeps the source text). */
-export function kernelOfMap(map: KernelMap): Kernel {
-  const kernel = parseProgram(map.file.path, map.file.text).kernels.find((k) => k.name.text === map.name);
-  if (kernel === undefined) throw new Error(`internal error: kernel ${map.name} not found in its own file`);
-  return kernel;
+  readonly solver: Solver;
 }
 
 export function isSmallWitness(w: Witness): boolean {
@@ -66,10 +59,10 @@ export function isSmallWitness(w: Witness): boolean {
 
 export async function replayRace(map: KernelMap, race: Race, options: ReplayOptions): Promise<Replay> {
   if (isSmallWitness(race.witness)) return { verdict: raceSeen(map, race.witness, race.index, race), minimised: null };
-  const queries = raceQueries(map, await phasesOf(map, options.launch, options.timeoutMs), options.launch).map((r) => r.query);
+  const queries = raceQueries(map, await phasesOf(map, options.launch, options.timeoutMs, options.solver), options.launch).map((r) => r.query);
   const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no race query matches the alarm' }, minimised: null };
-  const model = await smallModel(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options.timeoutMs);
+  const model = await smallModel(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options);
   if (model === null) return { verdict: { kind: 'unrunnable', message: 'the solver found no small witness in time' }, minimised: null };
   const points = selectedPoints(q, model);
   const witness = witnessOf(q, model, points);
@@ -84,7 +77,7 @@ export async function replayDivergence(map: KernelMap, d: Divergence, options: R
   if (isSmallWitness(d.witness)) return { verdict: divergenceSeen(map, d.witness), minimised: null };
   const q = divergenceQueries(map, options.launch).find((x) => x.sync?.id === d.sync.id);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no divergence query matches the alarm' }, minimised: null };
-  const model = await smallModel(q, [], options.timeoutMs);
+  const model = await smallModel(q, [], options);
   if (model === null) return { verdict: { kind: 'unrunnable', message: 'the solver found no small witness in time' }, minimised: null };
   const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
   const witness = witnessOf(q, model, [point, point]);
@@ -100,11 +93,11 @@ function sizeTerms(q: Query): Term[] {
  * A model of the query with small sizes: the first bound of the ladder under
  * which one exists, then a few rounds asking for a smaller sum of them.
  */
-async function smallModel(q: Query, extra: readonly Formula[], timeoutMs: number): Promise<ReadonlyMap<string, bigint> | null> {
+async function smallModel(q: Query, extra: readonly Formula[], { solver, timeoutMs }: ReplayOptions): Promise<ReadonlyMap<string, bigint> | null> {
   const sizes = sizeTerms(q);
   const ask = async (more: readonly Formula[]): Promise<ReadonlyMap<string, bigint> | null> => {
     const assertions = [...q.assertions, ...extra, ...more];
-    const verdict = await check(printScript(q.declarations, assertions, q.encoding), timeoutMs);
+    const verdict = await solver.check(printScript(q.declarations, assertions, q.encoding), timeoutMs);
     if (verdict.status !== 'sat') return null;
     if (!modelSatisfies({ ...q, assertions }, verdict.model)) throw new Error(`internal error: the solver's small witness for ${q.id} does not satisfy the query`);
     return verdict.model;
@@ -133,7 +126,7 @@ function launchText(w: Witness): string {
 /** The interpreter's run of a witness's launch; parameters the witness leaves free are 0. */
 function runWitness(map: KernelMap, w: Witness): Finished | ReplayVerdict {
   const params = Object.fromEntries(map.params.map((p) => [p, w.parameters.get(p) ?? 0n]));
-  const result = runKernel(kernelOfMap(map), { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) }, { assume: 'thread' });
+  const result = runKernel(map.source, { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) }, { assume: 'thread' });
   switch (result.kind) {
     case 'finished':
       return result;

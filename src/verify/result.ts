@@ -1,7 +1,7 @@
 /** What `verify` finds, per kernel: the data every output format is made from. */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Mode, ReadOrigin, SyncSite, TypingViolation } from '../map/map.js';
-import type { SourceFile, Span } from '../syntax/source.js';
+import type { SourceFile, Span } from '../core/source.js';
 
 export type Status = 'drf' | 'racy' | 'divergent' | 'unknown' | 'error';
 export type Confidence = 'confirmed' | 'possible';
@@ -131,3 +131,8 @@ export function statusOf(r: Pick<KernelResult, 'errors' | 'divergences' | 'races
   if (r.unknowns.length > 0) return 'unknown';
   return 'drf';
 }
+
+/** A file's kernels as verified, or the diagnostics that stopped it before verification. */
+export type FileResult =
+  | { readonly ok: true; readonly path: string; readonly kernels: readonly KernelResult[] }
+  | { readonly ok: false; readonly path: string; readonly diagnostics: readonly Diagnostic[] };

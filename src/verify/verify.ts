@@ -3,15 +3,15 @@
  * every barrier, the phase split, one race query per phase and array (and per
  * global array across blocks), and classification of every alarm.
  */
+import type { Launch } from '../core/launch.js';
 import type { KernelMap, SyncSite } from '../map/map.js';
 import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
-import { completionQuery, divergenceQuery, pairSelected, raceQuery, type Launch, type Query } from '../encode/query.js';
+import { completionQuery, divergenceQuery, pairSelected, raceQuery, type Query } from '../encode/query.js';
 import { printScript, EncodingLimit } from '../encode/smtlib.js';
 import { not, type Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
-import { z3Wasm } from '../solve/z3.js';
 import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, witnessOf } from './witness.js';
 import { statusOf, VERIFY_STAGES, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage } from './result.js';
 import { StageClock } from '../util/clock.js';
@@ -20,8 +20,8 @@ export interface VerifyOptions {
   readonly launch: Launch;
   readonly timeoutMs: number;
   readonly maxRaces: number;
-  /** z3-wasm when not given */
-  readonly solver?: Solver;
+  /** the caller picks it: the CLI, a worker process or the browser each start their own */
+  readonly solver: Solver;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -66,7 +66,7 @@ export async function phasesOf(
   map: KernelMap,
   launch: Launch,
   timeoutMs: number,
-  solver: Solver = z3Wasm,
+  solver: Solver,
   clock: StageClock<VerifyStage> = new StageClock(),
 ): Promise<PhaseSplit> {
   const vars = new Map(map.vars);
@@ -93,7 +93,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   const ask = async (q: Query, blocked: readonly Formula[]) => {
     queries++;
     const script = clock.timed('encoding', () => printScript(q.declarations, [...q.assertions, ...blocked], q.encoding));
-    const verdict = await clock.timedAsync('solving', () => (options.solver ?? z3Wasm).check(script, options.timeoutMs));
+    const verdict = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs));
     if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions: [...q.assertions, ...blocked] }, verdict.model)) {
       throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
     }

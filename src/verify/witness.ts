@@ -1,5 +1,5 @@
 /** Reading a solver's model back into source terms, and checking it. */
-import { AXES } from '../syntax/ast.js';
+import { AXES } from '../core/ast.js';
 import type { Query, QueryPoint, Thread } from '../encode/query.js';
 import { evalFormula, evalTerm, type Valuation } from '../encode/evaluate.js';
 import type { Doubt, ThreadWitness, Witness } from './result.js';

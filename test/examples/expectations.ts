@@ -7,9 +7,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { checkedKernels } from '../../src/verify/pipeline.js';
+import { checkedKernels } from '../../src/api/check.js';
 import { replayAlarms } from '../../src/verify/replay.js';
 import { DEFAULT_TIMEOUT_MS, verifyKernel, type VerifyOptions } from '../../src/verify/verify.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 export type Expectation = 'drf' | 'racy confirmed' | 'racy possible' | 'divergent';
 
@@ -51,6 +52,7 @@ export async function checkExample(example: Example): Promise<void> {
     launch: { params: new Map(), blockDim: null, gridDim: null },
     timeoutMs: example.knownUnknown ? DEFAULT_TIMEOUT_MS : 3 * DEFAULT_TIMEOUT_MS,
     maxRaces: 20,
+    solver: z3Wasm,
   };
   for (const map of checked.kernels) {
     const k = await verifyKernel(map, options);

@@ -7,19 +7,20 @@
  * verifier is asked only with the launch fixed (parameters, blockDim and
  * gridDim), which keeps its queries small.
  */
-import type { Kernel } from '../../src/syntax/ast.js';
-import { parseProgram } from '../../src/syntax/parse.js';
+import type { Launch } from '../../src/core/launch.js';
+import type { Kernel } from '../../src/core/ast.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { inferMap } from '../../src/map/infer.js';
 import type { KernelMap } from '../../src/map/map.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import { runKernel, type Finished, type RunResult } from '../../src/semantics/interpret.js';
 import { evalMap, interpreterReads, type MapPhase } from '../../src/semantics/map-eval.js';
 import type { Vec3 } from '../../src/semantics/values.js';
-import type { Launch } from '../../src/encode/query.js';
 import { verifyKernel } from '../../src/verify/verify.js';
 import type { KernelResult } from '../../src/verify/result.js';
 import { replayAlarms } from '../../src/verify/replay.js';
 import type { Generated } from './generator.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 export const SOLVER_TIMEOUT_MS = 4000;
 
@@ -69,7 +70,6 @@ function launchText(l: ConcreteLaunch): string {
   const ps = Object.entries(l.params).map(([k, v]) => `${k}=${v}`);
   return `${ps.length === 0 ? '' : `${ps.join(' ')} `}blockDim=${l.blockDim.join(',')} gridDim=${l.gridDim.join(',')}`;
 }
-
 
 // ---------------------------------------------------------------------------
 // P1: Theorem 1, executable
@@ -140,7 +140,7 @@ export function interestingLaunches(loaded: Loaded): { bad: Finding | null; good
 }
 
 export async function verifyAt(loaded: Loaded, launch: ConcreteLaunch, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult> {
-  return verifyKernel(loaded.map, { launch: fixed(launch), timeoutMs, maxRaces: 8 });
+  return verifyKernel(loaded.map, { launch: fixed(launch), timeoutMs, maxRaces: 8, solver: z3Wasm });
 }
 
 function raceSummary(run: Finished): string {
@@ -196,8 +196,8 @@ export async function checkCompleteness(g: Generated, loaded: Loaded, at: Findin
 /** P3: `verify` for all launches; every confirmed alarm's witness (made small if needed) replays in the interpreter. Returns how many replayed. */
 export async function checkReplay(g: Generated, loaded: Loaded, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
   const none: Launch = { params: new Map(), blockDim: null, gridDim: null };
-  const result = await verifyKernel(loaded.map, { launch: none, timeoutMs, maxRaces: 4 });
-  const { failures, result: replayed } = await replayAlarms(loaded.map, result, { launch: none, timeoutMs });
+  const result = await verifyKernel(loaded.map, { launch: none, timeoutMs, maxRaces: 4, solver: z3Wasm });
+  const { failures, result: replayed } = await replayAlarms(loaded.map, result, { launch: none, timeoutMs, solver: z3Wasm });
   if (failures.length > 0) fail(g, failures.join('\n'));
   return [...replayed.races, ...replayed.divergences].filter((a) => a.replay?.replayed === true).length;
 }

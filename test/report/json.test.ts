@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import { BigNat, VerifyReport, bigNatOf, bigintOf, reportJson } from '../../src/report/json.js';
 import { error } from '../../src/diagnostics/diagnostic.js';
-import { sourceFile } from '../../src/syntax/source.js';
+import { sourceFile } from '../../src/core/source.js';
 
 describe('BigNat', () => {
   it('is a number when safe, else decimal digits, and decodes both', () => {

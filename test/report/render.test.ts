@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { error } from '../../src/diagnostics/diagnostic.js';
 import { colourWanted, framedSpans, renderedDiagnostic } from '../../src/diagnostics/render.js';
-import { sourceFile, type Span } from '../../src/syntax/source.js';
+import { sourceFile, type Span } from '../../src/core/source.js';
 
 const text = 'kernel k() {\n  shared A;\n  let v = A[tid + 1] in\n  A[tid] := v\n}\n';
 const file = sourceFile('k.bcu', text);

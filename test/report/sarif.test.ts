@@ -12,8 +12,9 @@ import formatsModule from 'ajv-formats';
 import type { Log, Result } from 'sarif';
 import { cliResult } from '../../src/cli/main.js';
 import { sarifLog } from '../../src/report/sarif.js';
-import { verifyText } from '../../src/verify/pipeline.js';
+import { verifyText } from '../../src/api/verify.js';
 import { KERNELS as CLI_KERNELS } from '../cli/helpers.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 // CommonJS modules whose TypeScript types name the class as `default`
 const Ajv = AjvModule.default;
@@ -160,6 +161,7 @@ describe('verify --sarif', () => {
       launch: { params: new Map(), blockDim: null, gridDim: null },
       timeoutMs: 10_000,
       maxRaces: 20,
+      solver: z3Wasm,
     });
     if (!verified.ok) throw new Error('k.bcu should be valid');
     const kernel = verified.kernels[0]!;

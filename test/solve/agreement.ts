@@ -6,11 +6,11 @@
  * it is counted and printed. The timeout per query is short so that the test
  * stays affordable; the verdicts that matter are the decided ones.
  */
+import type { Launch } from '../../src/core/launch.js';
 import { readFileSync } from 'node:fs';
-import type { Launch } from '../../src/encode/query.js';
 import { solverOf, type Solver, type Verdict } from '../../src/solve/solver.js';
 import { z3Wasm } from '../../src/solve/z3.js';
-import { checkedKernels } from '../../src/verify/pipeline.js';
+import { checkedKernels } from '../../src/api/check.js';
 import { queryScripts } from '../../src/verify/scripts.js';
 import { modelSatisfies } from '../../src/verify/witness.js';
 

@@ -4,12 +4,13 @@ import { evalFormula, evalTerm } from '../../src/encode/evaluate.js';
 import { applyArith } from '../../src/semantics/values.js';
 import { chooseEncoding, printFormula, printScript, printTerm, type Declaration, type Encoding } from '../../src/encode/smtlib.js';
 import { check } from '../../src/solve/z3.js';
-import { parseProgram } from '../../src/syntax/parse.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import { inferMap } from '../../src/map/infer.js';
 import { verifyKernel } from '../../src/verify/verify.js';
 import type { KernelResult } from '../../src/verify/result.js';
 import { loopValues, type LoopShape } from '../../src/semantics/loops.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 const x = tvar('x');
 const y = tvar('y');
@@ -159,6 +160,7 @@ async function verify(text: string, params: Record<string, number> = {}): Promis
     launch: { params: new Map(Object.entries(params).map(([k, v]) => [k, BigInt(v)])), blockDim: null, gridDim: null },
     timeoutMs: 10_000,
     maxRaces: 4,
+    solver: z3Wasm,
   });
 }
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseProgram } from '../../src/syntax/parse.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import { inferMap, isWellTyped } from '../../src/map/infer.js';
 import { showMap, showAccess } from '../../src/map/print.js';
-import { showBExpr, showExpr } from '../../src/syntax/exprs.js';
-import { positionAt, spanText } from '../../src/syntax/source.js';
+import { showBExpr, showExpr } from '../../src/core/exprs.js';
+import { positionAt, spanText } from '../../src/core/source.js';
 import type { KernelMap } from '../../src/map/map.js';
 
 function mapOf(text: string): KernelMap {

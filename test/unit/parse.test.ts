@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseProgram } from '../../src/syntax/parse.js';
-import { positionAt, spanText } from '../../src/syntax/source.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
+import { positionAt, spanText } from '../../src/core/source.js';
 import { DiagnosticError, type Diagnostic } from '../../src/diagnostics/diagnostic.js';
-import type { BExpr, Expr, Kernel, Program, Stmt } from '../../src/syntax/ast.js';
+import type { BExpr, Expr, Kernel, Program, Stmt } from '../../src/core/ast.js';
 
 function parse(text: string): Program {
   return parseProgram('t.bcu', text);

@@ -1,6 +1,7 @@
 // Bugs found by the stage tests, each kept as the kernel that showed it.
 import { describe, expect, it } from 'vitest';
-import { checkedKernels, verifyText } from '../../src/verify/pipeline.js';
+import { checkedKernels } from '../../src/api/check.js';
+import { verifyText } from '../../src/api/verify.js';
 import { replayAlarms } from '../../src/verify/replay.js';
 import { divergenceQueries, verifyKernel } from '../../src/verify/verify.js';
 import { z3Wasm } from '../../src/solve/z3.js';
@@ -13,6 +14,7 @@ async function verify(text: string, params: Record<string, number> = {}): Promis
     launch: { params: new Map(Object.entries(params).map(([k, v]) => [k, BigInt(v)])), blockDim: null, gridDim: null },
     timeoutMs: 10_000,
     maxRaces: 10,
+    solver: z3Wasm,
   });
   if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
   return r.kernels[0]!;
@@ -52,7 +54,7 @@ describe('regressions', () => {
 
 describe('regressions found by the differential tests', () => {
   const verifyAt = async (text: string, blockDim: bigint[] | null, gridDim: bigint[] | null): Promise<KernelResult> => {
-    const r = await verifyText('t.bcu', text, { launch: { params: new Map(), blockDim, gridDim }, timeoutMs: 10_000, maxRaces: 10 });
+    const r = await verifyText('t.bcu', text, { launch: { params: new Map(), blockDim, gridDim }, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm });
     if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
     return r.kernels[0]!;
   };
@@ -103,7 +105,7 @@ describe('regressions found by the differential tests', () => {
     const checked = checkedKernels('t.bcu', text);
     if (!checked.ok) throw new Error('does not parse');
     const map = checked.kernels[0]!;
-    const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10 };
+    const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm };
     const result = await verifyKernel(map, options);
     expect(result.divergences.filter((d) => d.confidence === 'confirmed').length).toBe(2);
     expect((await replayAlarms(map, result, options)).failures).toEqual([]);
@@ -129,7 +131,7 @@ describe('regressions found by the differential tests', () => {
     // well-typed, and yet this alarm proves nothing: the report must not say it does
     expect(wellTypedText(r)).toBe('well-typed: yes — no alarm depends on data; the possible ones come from approximations of the tool');
     // with the divergence decided, the kernel is divergent and no race is reported
-    const decided = await verifyKernel(map, { launch, timeoutMs: 10_000, maxRaces: 10 });
+    const decided = await verifyKernel(map, { launch, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm });
     expect(decided.status).toBe('divergent');
     expect(decided.races).toEqual([]);
     expect(wellTypedText(decided)).toBe('well-typed: yes — every alarm is a proof of a bug');

@@ -20,11 +20,11 @@ import type {
   Name,
   Program,
   Stmt,
-} from './ast.js';
-import { sourceFile, type SourceFile, type Span } from './source.js';
-import { DiagnosticError, error } from '../diagnostics/diagnostic.js';
+} from '../../core/ast.js';
+import { sourceFile, type SourceFile, type Span } from '../../core/source.js';
+import { DiagnosticError, error } from '../../diagnostics/diagnostic.js';
 
-const grammarPath = fileURLToPath(new URL('../../grammar/babycuda.ohm', import.meta.url));
+const grammarPath = fileURLToPath(new URL('../../../grammar/babycuda.ohm', import.meta.url));
 let cachedGrammar: ohm.Grammar | undefined;
 
 function grammar(): ohm.Grammar {
