@@ -1,6 +1,16 @@
 /**
- * The BabyCUDA abstract syntax tree. Every node keeps the offsets of the text it
- * came from; line and column are computed only when a diagnostic is printed.
+ * The core IR: what every front end lowers to and every later stage reads.
+ * BabyCUDA maps onto it one to one (its parser builds it directly); CUDA C is
+ * lowered to it (src/frontend/cuda). Every node keeps the offsets of the text
+ * it came from; line and column are computed only when a diagnostic is
+ * printed, through the file's origin map when it has one.
+ *
+ * Integers: BabyCUDA computes on unbounded naturals (`nat`, its operators have
+ * no type). CUDA's machine integers are the typed forms (`int` literals,
+ * typed `binary`, `cast`, typed variables), whose values are mathematical
+ * integers within their type's range; the README's CUDA section gives their
+ * one meaning (an operation that would wrap around, divide by zero or shift
+ * out of range is outside the scope of a proof; conversions are modular).
  */
 import type { Span, SourceFile } from './source.js';
 
@@ -11,16 +21,38 @@ export type ArithOp = '+' | '-' | '*' | '/' | '%' | '<<' | '>>' | '&' | '|' | '^
 /** `=` is read as `==`. */
 export type CmpOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
 
+/** CUDA's machine integers: `int`, `unsigned`, `long long`, `unsigned long long` / `size_t`. */
+export type MachineType = 'i32' | 'u32' | 'i64' | 'u64';
+/** `nat` is BabyCUDA's unbounded natural numbers. */
+export type IntType = 'nat' | MachineType;
+
 export interface Name {
   readonly text: string;
   readonly span: Span;
 }
 
+/** A kernel parameter; BabyCUDA's are naturals (no type). */
+export interface Param extends Name {
+  readonly type?: MachineType;
+}
+
 export type Expr =
   | { readonly kind: 'nat'; readonly value: bigint; readonly span: Span }
-  | { readonly kind: 'var'; readonly name: string; readonly span: Span }
+  /** a typed constant, within its type's range (CUDA) */
+  | { readonly kind: 'int'; readonly value: bigint; readonly type: MachineType; readonly span: Span }
+  /** `type` absent: a natural (BabyCUDA) */
+  | { readonly kind: 'var'; readonly name: string; readonly type?: MachineType; readonly span: Span }
   | { readonly kind: 'builtin'; readonly name: BuiltinName; readonly axis: Axis; readonly span: Span }
-  | { readonly kind: 'binary'; readonly op: ArithOp; readonly left: Expr; readonly right: Expr; readonly span: Span };
+  /**
+   * `type` absent: BabyCUDA's operator on naturals; present: C's operator on
+   * that machine type, both operands of that type (the front end makes C's
+   * conversions explicit), but for the shift count, which may be of any type
+   */
+  | { readonly kind: 'binary'; readonly op: ArithOp; readonly left: Expr; readonly right: Expr; readonly type?: MachineType; readonly span: Span }
+  /** C's conversion to a machine type: modular, as C++20 defines it */
+  | { readonly kind: 'cast'; readonly type: MachineType; readonly operand: Expr; readonly span: Span }
+  /** `c ? a : b`, both branches of one type */
+  | { readonly kind: 'ite'; readonly cond: BExpr; readonly then: Expr; readonly else: Expr; readonly span: Span };
 
 export type BExpr =
   | { readonly kind: 'bool'; readonly value: boolean; readonly span: Span }

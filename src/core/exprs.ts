@@ -2,15 +2,20 @@
 import type { BExpr, BuiltinName, Axis, Expr } from './ast.js';
 import { assertNever } from '../util/assert.js';
 
-/** The leaves of an expression: numbers, variables and builtins. */
+/** The leaves of an expression: numbers, variables and builtins, those of a conditional's condition included. */
 export function exprLeaves(e: Expr): Expr[] {
   switch (e.kind) {
     case 'nat':
+    case 'int':
     case 'var':
     case 'builtin':
       return [e];
     case 'binary':
       return [...exprLeaves(e.left), ...exprLeaves(e.right)];
+    case 'cast':
+      return exprLeaves(e.operand);
+    case 'ite':
+      return [...bexprOperands(e.cond).flatMap(exprLeaves), ...exprLeaves(e.then), ...exprLeaves(e.else)];
     default:
       return assertNever(e);
   }
@@ -49,12 +54,17 @@ export function substExpr(e: Expr, sub: Substitution): Expr {
   if (sub.size === 0) return e;
   switch (e.kind) {
     case 'nat':
+    case 'int':
     case 'builtin':
       return e;
     case 'var':
       return sub.get(e.name) ?? e;
     case 'binary':
       return { ...e, left: substExpr(e.left, sub), right: substExpr(e.right, sub) };
+    case 'cast':
+      return { ...e, operand: substExpr(e.operand, sub) };
+    case 'ite':
+      return { ...e, cond: substBExpr(e.cond, sub), then: substExpr(e.then, sub), else: substExpr(e.else, sub) };
     default:
       return assertNever(e);
   }
@@ -88,11 +98,14 @@ export function bexprBuiltins(c: BExpr, out: Set<`${BuiltinName}.${Axis}`> = new
 }
 
 const PRECEDENCE: Record<string, number> = { '|': 1, '^': 2, '&': 3, '<<': 4, '>>': 4, '+': 5, '-': 5, '*': 6, '/': 6, '%': 6 };
+/** a cast binds tighter than every binary operator */
+const CAST_PRECEDENCE = 7;
 
 /** Prints an expression in source syntax with the fewest parentheses C precedence allows. */
 export function showExpr(e: Expr, parent = 0, rightOperand = false): string {
   switch (e.kind) {
     case 'nat':
+    case 'int':
       return e.value.toString();
     case 'var':
       return e.name;
@@ -102,6 +115,12 @@ export function showExpr(e: Expr, parent = 0, rightOperand = false): string {
       const p = PRECEDENCE[e.op]!;
       const text = `${showExpr(e.left, p)} ${e.op} ${showExpr(e.right, p, true)}`;
       return p < parent || (rightOperand && p === parent) ? `(${text})` : text;
+    }
+    case 'cast':
+      return `(${e.type}) ${showExpr(e.operand, CAST_PRECEDENCE)}`;
+    case 'ite': {
+      const text = `${showBExpr(e.cond, 3)} ? ${showExpr(e.then)} : ${showExpr(e.else)}`;
+      return parent > 0 ? `(${text})` : text;
     }
     default:
       return assertNever(e);

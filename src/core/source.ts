@@ -1,4 +1,9 @@
-/** A source file and the conversions from offsets to line:column, computed once per file. */
+/**
+ * A source file and the conversions from offsets to line:column, computed
+ * once per file. A front end may build the core from a text of its own making
+ * (CUDA's preprocessed translation unit); such a file carries its origin map,
+ * and whatever shows a position to a user asks `located` for the original.
+ */
 
 export interface Span {
   readonly start: number;
@@ -9,6 +14,27 @@ export interface SourceFile {
   readonly path: string;
   readonly text: string;
   readonly lineStarts: readonly number[];
+  /** where a span of this text came from, when a front end made the text from other files */
+  readonly origin?: (span: Span) => Located;
+}
+
+/** A macro use whose expansion produced some text. */
+export interface MacroUse {
+  readonly name: string;
+  readonly file: SourceFile;
+  readonly span: Span;
+}
+
+/** A span in a file the user wrote, and the macro uses it was expanded from, outermost last. */
+export interface Located {
+  readonly file: SourceFile;
+  readonly span: Span;
+  readonly expansions: readonly MacroUse[];
+}
+
+/** The span in the file the user wrote that a span of `file` stands for. */
+export function located(file: SourceFile, span: Span): Located {
+  return file.origin ? file.origin(span) : { file, span, expansions: [] };
 }
 
 export interface Position {

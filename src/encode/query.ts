@@ -15,7 +15,7 @@ import type { KernelMap, Range, SyncSite, VarInfo } from '../map/map.js';
 import type { Code, Relation } from '../phases/code.js';
 import { assertNever } from '../util/assert.js';
 import { pointsOf, sharedVars, type Point, type Step } from './paths.js';
-import { chooseEncoding, termBits, type Declaration, type Encoding } from './smtlib.js';
+import { chooseEncoding, EncodingLimit, termBits, type Declaration, type Encoding } from './smtlib.js';
 import { FALSE, TRUE, and, cmp, eq, isTrue, not, num, op, or, tvar, type Formula, type Term } from './term.js';
 
 export type Thread = 1 | 2;
@@ -200,6 +200,11 @@ class Scope {
         if (e.op === '>>' && b.k !== 'num') return this.shiftRight(a, b);
         return op(e.op, a, b);
       }
+      case 'int':
+      case 'cast':
+      case 'ite':
+        // the CUDA front end's machine integers: their encoding is being written
+        throw new EncodingLimit(`machine-integer arithmetic (${e.kind}) is not encoded yet`);
       default:
         return assertNever(e);
     }

@@ -93,9 +93,19 @@ function kernelErrors(file: SourceFile, kernel: Kernel): Diagnostic[] {
         }
         return;
       }
+      case 'int':
+        return;
       case 'binary':
         checkExpr(e.left, place);
         checkExpr(e.right, place);
+        return;
+      case 'cast':
+        checkExpr(e.operand, place);
+        return;
+      case 'ite':
+        checkBExpr(e.cond, place);
+        checkExpr(e.then, place);
+        checkExpr(e.else, place);
         return;
       default:
         return assertNever(e);

@@ -38,7 +38,7 @@ export interface ValueEnv {
  */
 export const MAX_VALUE_BITS = 1n << 24n;
 
-export type EvalFailure = 'unbound' | 'too-large';
+export type EvalFailure = 'unbound' | 'too-large' | 'unsupported';
 
 /** An expression that cannot be evaluated: an unbound name, or a value too large to hold. */
 export class EvalError extends Error {
@@ -145,6 +145,11 @@ export function evalExpr(e: Expr, env: ValueEnv): bigint {
         throw err;
       }
     }
+    case 'int':
+    case 'cast':
+    case 'ite':
+      // the CUDA front end's machine integers: the interpreter does not run them yet
+      throw new EvalError('unsupported', e.span, `the interpreter does not run machine-integer arithmetic (${e.kind}) yet`);
   }
 }
 

@@ -30,6 +30,10 @@ function sx(e: Expr): string {
       return `${e.name}.${e.axis}`;
     case 'binary':
       return `(${sx(e.left)} ${e.op} ${sx(e.right)})`;
+    case 'int':
+    case 'cast':
+    case 'ite':
+      throw new Error(`the BabyCUDA parser never builds a '${e.kind}'`);
   }
 }
 
