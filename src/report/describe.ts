@@ -7,6 +7,12 @@ import type { TypingViolation } from '../map/map.js';
 import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
 import type { Confidence, Doubt, KernelResult, Status } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
+import { shownText } from '../diagnostics/shown.js';
+
+/** Source text quoted in a message: comments inside it may hold control characters. */
+function quoted(file: SourceFile, span: Span): string {
+  return shownText(spanText(file, span));
+}
 
 function at(file: SourceFile, span: Span): string {
   const p = positionAt(file, span.start);
@@ -16,7 +22,7 @@ function at(file: SourceFile, span: Span): string {
 export function doubtText(file: SourceFile, d: Doubt): string {
   switch (d.kind) {
     case 'data':
-      return `depends on ${d.variable}, read from ${spanText(file, d.origin.span)} at ${at(file, d.origin.span)}`;
+      return `depends on ${d.variable}, read from ${quoted(file, d.origin.span)} at ${at(file, d.origin.span)}`;
     case 'approximated-loop':
       return `the barriers of the loop at ${at(file, d.span)} were erased (over-approximation)`;
     case 'large-shift':
@@ -38,7 +44,7 @@ export function reasonText(file: SourceFile, confidence: Confidence, doubts: rea
 
 /** `y (read from A[x] at 3:5) used in index at 4:9` */
 export function violationText(file: SourceFile, v: TypingViolation): string {
-  return `${v.variable} (read from ${spanText(file, v.origin.span)} at ${at(file, v.origin.span)}) used in ${v.use} at ${at(file, v.span)}`;
+  return `${v.variable} (read from ${quoted(file, v.origin.span)} at ${at(file, v.origin.span)}) used in ${v.use} at ${at(file, v.span)}`;
 }
 
 export function wellTypedText(r: Pick<KernelResult, 'file' | 'wellTyped' | 'violations' | 'races' | 'divergences'>): string {

@@ -8,6 +8,7 @@ import { colorsOf, framedSpan, framedSpans, lineColOf, renderedDiagnostics, type
 import type { FileResult } from '../verify/result.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
+import { shownText } from '../diagnostics/shown.js';
 import { barriersText } from './barriers.js';
 import { STATUSES, dimText, elementText, idText, launchText, plural, reasonText, statusName, wellTypedText } from './describe.js';
 
@@ -25,7 +26,7 @@ export function textReport(files: readonly FileResult[], options: TextOptions): 
 
 function fileErrorText(f: Extract<FileResult, { ok: false }>, colour: boolean): string {
   const c = colorsOf(colour);
-  return `${c.red('✗')} ${f.path}: ${c.bold('error')} — ${plural(f.diagnostics.length, 'error')}, nothing verified\n${renderedDiagnostics(f.diagnostics, colour)}`;
+  return `${c.red('✗')} ${shownText(f.path)}: ${c.bold('error')} — ${plural(f.diagnostics.length, 'error')}, nothing verified\n${renderedDiagnostics(f.diagnostics, colour)}`;
 }
 
 function statsText(r: KernelResult): string {
@@ -35,7 +36,7 @@ function statsText(r: KernelResult): string {
 
 export function kernelText(r: KernelResult, options: TextOptions): string {
   const c = colorsOf(options.colour);
-  const name = `${c.bold(r.kernel)} (${r.file.path})`;
+  const name = `${c.bold(r.kernel)} (${shownText(r.file.path)})`;
   const launch = options.launchOf?.(r) ?? null;
   const given = launch === null ? null : launchText(launch);
   const scope = given === null ? 'for all parameters and launches' : `for all parameters and launches with ${given}`;
