@@ -6,7 +6,6 @@
  * for bad usage.
  */
 import { NO_LAUNCH } from '../core/launch.js';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { experimentRows } from '../experiment/rows.js';
 import { percent, resultsCsv, resultsJson, summaryMarkdown, totalsOf, type ExperimentResults, type StartUp } from '../experiment/results.js';
@@ -17,7 +16,8 @@ import type { CliIO } from './main.js';
 import type { FileJob } from './batch.js';
 import { EXIT_DRF } from './exit.js';
 import { verifiedFiles, verifiesInProcess, type Progress } from './jobs.js';
-import { UsageError, inputFiles } from './options.js';
+import { inputFiles } from './options.js';
+import { outputDirectory, writtenWhole } from './output.js';
 
 export interface ExperimentSettings {
   readonly out: string;
@@ -42,17 +42,9 @@ async function startUp(solver: Solver, timeoutMs: number): Promise<StartUp> {
   return { parserMs: tenths(t1 - t0), solverMs: tenths(performance.now() - t1) };
 }
 
-async function createDir(dir: string): Promise<void> {
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (e) {
-    throw new UsageError(`--out ${dir}: cannot create the directory: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
 export async function experimentCommand(inputs: readonly string[], settings: ExperimentSettings, io: CliIO, progress: Progress): Promise<number> {
   const files = await inputFiles(inputs);
-  await createDir(settings.out);
+  await outputDirectory(settings.out, '--out');
   const solver = solverOf(settings.solver);
   const startUpMs = verifiesInProcess(settings.jobs, files.length) ? await startUp(solver, settings.timeoutMs) : null;
   const jobs: FileJob[] = files.map((path) => ({
@@ -73,11 +65,7 @@ export async function experimentCommand(inputs: readonly string[], settings: Exp
   const texts = { 'results.csv': resultsCsv(results.rows), 'results.json': resultsJson(results), 'summary.md': summaryMarkdown(results) } satisfies Record<(typeof RESULT_FILES)[number], string>;
   for (const name of RESULT_FILES) {
     const path = join(settings.out, name);
-    try {
-      await writeFile(path, texts[name]);
-    } catch (e) {
-      throw new UsageError(`cannot write ${path}: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    await writtenWhole(path, texts[name]);
     io.out(`${path}\n`);
   }
   const t = totalsOf(results.rows);

@@ -29,6 +29,7 @@ import { violationText } from '../report/describe.js';
 import { runCommand } from './run.js';
 import { checkedSafely } from '../api/check.js';
 import { writtenQueryFiles } from './smt-out.js';
+import { outputDirectory, outputFile } from './output.js';
 import { standaloneScript } from '../solve/script.js';
 import { verifiedFiles, type Progress } from './jobs.js';
 import { SOLVER_NAMES, solverOf, type SolverChoice, type SolverName } from '../solve/solver.js';
@@ -271,6 +272,7 @@ export function queryScript(q: Query): string {
 }
 
 async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Promise<number> {
+  if (flags.out !== undefined) await outputDirectory(flags.out, '--out');
   const input = await loaded([file], flags.kernel);
   for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
@@ -302,6 +304,7 @@ async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Promise<num
 
 async function fixSubcommand(file: string, flags: FixFlags, io: CliIO): Promise<number> {
   const timeoutMs = naturalOf(flags.timeout, '--timeout', 1);
+  if (flags.output !== undefined) await outputFile(flags.output, '-o');
   const launch = launchOf(flags, (await loaded([file], flags.kernel)).kernels);
   return fixCommand(
     file,
