@@ -111,7 +111,7 @@ describe('faial-ts experiment', () => {
     const last = csv.at(-1)!;
     expect(last[0]).toBe(broken);
     expect(last[CSV_HEADER.indexOf('verdict')]).toBe('error');
-    expect(last[CSV_HEADER.indexOf('error')]).toBe(`${broken}:3:3: error[E0001]: syntax error: expected ";", "," or "[", found 'A'`);
+    expect(last[CSV_HEADER.indexOf('error')]).toBe(`${broken}:3:3: error[E0001]: syntax error: expected '[', ',' or ';', found 'A'`);
   });
 
   it('writes the same rows, typed, to results.json', () => {
