@@ -107,20 +107,23 @@ export function kernelExcess(kernel: Kernel): Excess | null {
     else lets.set(name, extent);
   };
   let total = 0;
-  const measure = (node: Node, depth: number, span: Span): Excess | Extent => {
+  const measure = (node: Node, depth: number): Excess | Extent => {
     const extent = extentOf(node, lets);
+    const span = 'expr' in node ? node.expr.span : node.cond.span;
     total += extent.size;
     if (depth + extent.depth > MAX_DEPTH) return { kind: 'depth', depth: depth + extent.depth, span };
     if (total > MAX_INLINED_SIZE) return { kind: 'size', size: total, span };
     return extent;
   };
-  const exprs = (es: readonly (Expr | null)[], depth: number): Excess | null => {
-    for (const e of es) {
-      const m = e === null ? null : measure({ expr: e }, depth, e.span);
+  /** The first excess among expressions and conditions at one depth. */
+  const within = (nodes: readonly (Node | null)[], depth: number): Excess | null => {
+    for (const node of nodes) {
+      const m = node === null ? null : measure(node, depth);
       if (m !== null && 'kind' in m) return m;
     }
     return null;
   };
+  const expr = (e: Expr | null): Node | null => (e === null ? null : { expr: e });
 
   type Work = { readonly stmt: Stmt; readonly depth: number } | { readonly undoTo: number };
   const work: Work[] = [];
@@ -129,15 +132,12 @@ export function kernelExcess(kernel: Kernel): Excess | null {
     for (let i = stmts.length - 1; i >= 0; i--) work.push({ stmt: stmts[i]!, depth });
   };
 
-  for (const r of kernel.requires) {
-    const m = measure({ cond: r }, 1, r.span);
-    if ('kind' in m) return m;
-  }
   const header = [
-    ...(kernel.launch === null ? [] : [kernel.launch.grid, kernel.launch.block].flatMap((d) => [d.x, d.y, d.z])),
-    ...kernel.arrays.flatMap((a) => a.sizes),
+    ...kernel.requires.map((cond) => ({ cond })),
+    ...(kernel.launch === null ? [] : [kernel.launch.grid, kernel.launch.block].flatMap((d) => [d.x, d.y, d.z].map(expr))),
+    ...kernel.arrays.flatMap((a) => a.sizes.map(expr)),
   ];
-  const inHeader = exprs(header, 1);
+  const inHeader = within(header, 1);
   if (inHeader !== null) return inHeader;
 
   pushBlock(kernel.body, 1);
@@ -159,39 +159,35 @@ export function kernelExcess(kernel: Kernel): Excess | null {
       case 'sync':
         break;
       case 'write':
-        excess = exprs([...s.index, s.value], depth);
+        excess = within([...s.index, s.value].map(expr), depth);
         break;
       case 'read':
-        excess = exprs(s.index, depth);
+        excess = within(s.index.map(expr), depth);
         bind(s.local.text, undefined);
         work.push({ stmt: s.body, depth: depth + 1 });
         break;
       case 'let': {
-        const m = measure({ expr: s.value }, depth, s.value.span);
+        const m = measure({ expr: s.value }, depth);
         if ('kind' in m) return m;
         bind(s.local.text, m);
         work.push({ stmt: s.body, depth: depth + 1 });
         break;
       }
-      case 'if': {
-        const m = measure({ cond: s.cond }, depth, s.cond.span);
-        if ('kind' in m) return m;
+      case 'if':
+        excess = within([{ cond: s.cond }], depth);
         if (s.else !== null) pushBlock(s.else, depth + 1);
         pushBlock(s.then, depth + 1);
         break;
-      }
       case 'for':
-        excess = exprs([s.from, s.to, s.step?.amount ?? null], depth);
+        excess = within([s.from, s.to, s.step?.amount ?? null].map(expr), depth);
         // the loop variable is bound for the body only
         work.push({ undoTo: log.length });
         bind(s.var.text, undefined);
         pushBlock(s.body, depth + 1);
         break;
-      case 'assume': {
-        const m = measure({ cond: s.cond }, depth, s.cond.span);
-        if ('kind' in m) return m;
+      case 'assume':
+        excess = within([{ cond: s.cond }], depth);
         break;
-      }
       default:
         return assertNever(s);
     }
