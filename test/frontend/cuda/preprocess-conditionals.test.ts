@@ -111,6 +111,12 @@ describe('#if expressions', () => {
     }
   });
 
+  it('an expression nested more than 1000 deep is an error, not a stack overflow', () => {
+    expect(value(`${'('.repeat(900)}1${')'.repeat(900)}`)).toBe(true);
+    expect(holds(`${'('.repeat(5000)}1${')'.repeat(5000)}`).diagnostics).toEqual(['E0517 k.cu:1:1005 #if expression nested more than 1000 deep']);
+    expect(holds(`${'~ '.repeat(3000)}1`).diagnostics).toEqual(['E0517 k.cu:1:2005 #if expression nested more than 1000 deep']);
+  });
+
   it('an error inside a macro is located at the outermost use', () => {
     const r = pp('#define BAD (1 / 0)\n#if 1 + BAD\n#endif\n');
     expect(diagnosticsOf(r)).toEqual(['E0507 k.cu:2:9 division by zero in #if']);

@@ -58,6 +58,8 @@ interface Context {
 }
 
 const NOWHERE = { file: -1, start: 0, end: 0 };
+/** Arguments are expanded recursively: this bounds the recursion on pathological input. */
+export const MAX_ARGUMENT_DEPTH = 200;
 const END_OF_ARGUMENT: Tok = syntheticTok('eof', '', NOWHERE, null, false);
 
 export function countNewlines(text: string, from: number, to: number): number {
@@ -122,6 +124,8 @@ export class Expander {
   collectingArguments = 0;
   /** set when an #if expression's `defined` or `__has_include` was malformed (reported) */
   conditionFailed = false;
+  private argumentDepth = 0;
+  private tooDeepReported = false;
 
   constructor(
     private readonly base: TokenSource,
@@ -315,12 +319,22 @@ export class Expander {
   }
 
   /** An argument fully macro-expanded on its own. */
-  private expandArgument(tokens: readonly Tok[]): readonly Tok[] {
+  private expandArgument(tokens: readonly Tok[], use: UseSite): readonly Tok[] {
     if (!tokens.some((t) => t.kind === 'ident')) return tokens;
+    if (this.argumentDepth >= MAX_ARGUMENT_DEPTH) {
+      if (!this.tooDeepReported) {
+        const at = { file: use.file, start: use.start, end: use.end, expansions: [] };
+        this.env.report('tooDeep', at, `macro calls nested more than ${MAX_ARGUMENT_DEPTH} deep in arguments: the arguments are left unexpanded`);
+      }
+      this.tooDeepReported = true;
+      return tokens;
+    }
+    this.argumentDepth++;
     this.contexts.push({ tokens, pos: 0, macro: null, barrier: true });
     const out: Tok[] = [];
     for (let t = this.next(); t !== END_OF_ARGUMENT; t = this.next()) out.push(t);
     this.contexts.pop();
+    this.argumentDepth--;
     return out;
   }
 
@@ -366,7 +380,7 @@ export class Expander {
           toks = [syntheticTok('string', stringize(args[item.index]!), use, bodyChain, item.tok.space)];
           break;
         case 'param': {
-          const source = item.raw ? args[item.index]! : (expanded[item.index] ??= this.expandArgument(args[item.index]!));
+          const source = item.raw ? args[item.index]! : (expanded[item.index] ??= this.expandArgument(args[item.index]!, use));
           // an argument written in the file belongs to the expansion the use is part of
           toks = source.map((t, j) => expandedTok(t, argChain(t.chain ?? name.chain), j === 0 ? item.tok.space : t.space));
           if (toks.length === 0 && item.raw) {
