@@ -262,6 +262,10 @@ describe('#define and #undef', () => {
       "W0502 k.cu:10:9 'FUNC_LIKE' redefined",
     ]);
     expect(r.diagnostics[0]!.related.map((x) => x.message)).toEqual(['the previous definition']);
+    expect(diagnosticsOf(pp('#define A (1-1)\n#define A (1 - 1)\n#define B(x) x\n#define B(y) y\n'))).toEqual([
+      "W0502 k.cu:2:9 'A' redefined",
+      "W0502 k.cu:4:9 'B' redefined",
+    ]);
   });
 
   it('malformed definitions are errors at the offending token, and define nothing', () => {
