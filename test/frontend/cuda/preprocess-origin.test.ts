@@ -28,6 +28,7 @@ describe('the preprocessor in the core\'s terms', () => {
     expect(paste).toContain('int v = USE;');
     expect(paste).toContain('in expansion of USE');
     expect(paste).toContain('in expansion of CAT');
+    expect(paste).toContain('written here');
     expect(missing).toContain("error[E0510]: 'missing.h' not found");
     expect(missing).toContain('--> k.cu:4:10');
     expect(missing).toContain('hint: searched: missing.h');

@@ -30,9 +30,10 @@ export function locatedOf(loc: Location, files: readonly SourceFile[]): Located 
 }
 
 /**
- * A preprocessor diagnostic for the printer: the macro uses it lies in become
- * related spans ("in expansion of TILE"), and what lies in another file than
- * the diagnostic a hint naming its file:line:column.
+ * A preprocessor diagnostic for the printer: the macro uses it lies in, and
+ * where the text was written in a macro's body, become related spans ("in
+ * expansion of TILE"); what lies in another file than the diagnostic, a hint
+ * naming its file:line:column.
  */
 export function coreDiagnostic(d: PreprocessDiagnostic, files: readonly SourceFile[]): Diagnostic {
   const file = files[d.at.file]!;
@@ -49,6 +50,7 @@ export function coreDiagnostic(d: PreprocessDiagnostic, files: readonly SourceFi
   for (const use of d.at.expansions) {
     if (use.file !== d.at.file || use.start !== d.at.start || use.end !== d.at.end) place(use, `in expansion of ${use.name}`);
   }
+  if (d.at.spelling !== undefined) place(d.at.spelling, 'written here');
   for (const r of d.related) place(r.at, r.message);
   return {
     code: d.code,
