@@ -77,7 +77,8 @@ describe('#if expressions', () => {
     expect(value('0 && 0x7FFFFFFFFFFFFFFF + 1')).toBe(false);
   });
 
-  it('__has_include is true for a header that would be found', () => {
+  it('__has_include is defined (for #ifdef and defined), and is true for a header that would be found', () => {
+    expect(codeLines(pp('#ifdef __has_include\na\n#endif\n#if defined(__has_include)\nb\n#endif\n'))).toEqual(['a', 'b']);
     const files = { 'here.h': '', 'inc/there.h': '' };
     const r = pp('#if __has_include("here.h") && __has_include(<there.h>) && !__has_include("nowhere.h") && !__has_include(<cuda_runtime.h>)\nyes\n#endif\n', {
       files,

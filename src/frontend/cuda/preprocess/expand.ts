@@ -87,6 +87,11 @@ export class ListSource implements TokenSource {
   }
 }
 
+/** `defined NAME`: a macro, or `__has_include`, which C++17 says is defined for #ifdef and defined(). */
+export function isDefined(macros: ReadonlyMap<string, Macro>, name: string): boolean {
+  return macros.has(name) || name === '__has_include';
+}
+
 /** Tokens' spellings, with a space where there was whitespace between them. */
 export function spelled(tokens: readonly Tok[]): string {
   return tokens.map((t, k) => (k > 0 && t.space ? ' ' : '') + t.text).join('');
@@ -466,7 +471,7 @@ export class Expander {
     if (parenthesised) name = this.readRaw();
     if (name.kind !== 'ident') return this.conditionError(isEnd(name) ? t : name, `operator 'defined' requires an identifier`);
     if (parenthesised && !isPunct(this.readRaw(), ')')) return this.conditionError(name, `missing ')' after 'defined(${name.text}'`);
-    return syntheticTok('number', this.env.macros.has(name.text) ? '1' : '0', t, t.chain, t.space);
+    return syntheticTok('number', isDefined(this.env.macros, name.text) ? '1' : '0', t, t.chain, t.space);
   }
 
   /** `__has_include("file")` or `__has_include(<file>)` → 1 or 0. */
