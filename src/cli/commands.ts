@@ -28,7 +28,8 @@ import { DEFAULT_TIMEOUT_MS, solverOf, type SolverChoice, type SolverName } from
 import { SolverUnavailable } from '../solve/process.js';
 import { commandWords } from '../solve/command.js';
 import { fixCommand } from './fix.js';
-import { experimentCommand } from './experiment.js';
+import { experimentCommand, mergeCommand } from './experiment.js';
+import { shardOf, type Shard } from '../experiment/shard.js';
 import { EXIT_BAD_INPUT, EXIT_DRF, verifyExitCode } from './exit.js';
 import type { CliIO } from './main.js';
 import { UsageError, dimOf, inputFiles, naturalOf, paramsOf } from './options.js';
@@ -69,12 +70,13 @@ export interface InferFlags {
 }
 
 export interface ExperimentFlags {
-  out: string;
+  out?: string;
   timeout: string;
   maxRaces: string;
   jobs: string;
   solver?: SolverName;
   solverCmd?: string;
+  shard?: string;
 }
 
 export interface RunFlags extends LaunchFlags {
@@ -285,6 +287,7 @@ export async function fixSubcommand(file: string, flags: FixFlags, io: CliIO): P
 }
 
 export async function experimentSubcommand(inputs: readonly string[], flags: ExperimentFlags, io: CliIO): Promise<number> {
+  if (flags.out === undefined) throw new UsageError("required option '--out <DIR>' not specified");
   const settings = {
     out: flags.out,
     timeoutMs: naturalOf(flags.timeout, '--timeout', 1),
@@ -292,8 +295,19 @@ export async function experimentSubcommand(inputs: readonly string[], flags: Exp
     jobs: naturalOf(flags.jobs, '--jobs', 1),
     solver: await solverChoiceOf(flags),
     version: version(),
+    shard: flags.shard === undefined ? null : shardOption(flags.shard),
   };
   return experimentCommand(inputs, settings, io, progressOf(io));
+}
+
+function shardOption(text: string): Shard {
+  const shard = shardOf(text);
+  if (typeof shard === 'string') throw new UsageError(`--shard ${text}: ${shard}`);
+  return shard;
+}
+
+export async function experimentMergeSubcommand(dirs: readonly string[], flags: { out: string }, io: CliIO): Promise<number> {
+  return mergeCommand(dirs, flags.out, io);
 }
 
 export async function runSubcommand(args: readonly string[], flags: RunFlags, io: CliIO): Promise<number> {

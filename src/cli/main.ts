@@ -65,6 +65,8 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .description('Static data-race verification for GPU kernels written in BabyCUDA (.bcu)')
     .version(version(), '-V, --version')
     .exitOverride()
+    // options after a command are that command's (so `experiment merge … --out` is merge's own)
+    .enablePositionalOptions()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .showHelpAfterError('(run with --help for usage)');
 
@@ -123,15 +125,25 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .option('--seed <S>', 'seed of random contents; arrays without --init get random contents too')
     .action(async (files: string[], flags: RunFlags) => setExit(await (await commands()).runSubcommand(files, flags, io)));
 
-  withSolvingOptions(
+  const experiment = withSolvingOptions(
     root
       .command('experiment')
       .description('verify every kernel and write a table of results (class, verdict, alarms, time per stage) and a summary')
       .argument('<PATH...>', '.bcu files or directories (every .bcu below, sorted)')
-      .requiredOption('--out <DIR>', 'write results.csv, results.json and summary.md into DIR'),
+      // required, but checked by the command: commander would ask `experiment merge` for it too
+      .option('--out <DIR>', 'write results.csv, results.json and summary.md into DIR (required)'),
   )
+    .option('--shard <K/N>', 'verify only the K-th of N slices of the files (files K, K+N, K+2N, … in input order); join the shards with `experiment merge`')
+    .enablePositionalOptions()
     .addHelpText('after', '\nExit code 0 once the files are written (verdicts are results, not failures), 2 for bad usage.')
     .action(async (inputs: string[], flags: ExperimentFlags) => setExit(await (await commands()).experimentSubcommand(inputs, flags, io)));
+
+  experiment
+    .command('merge')
+    .description('join the results of the runs `experiment --shard 1/N` … `--shard N/N` into those of one run over all the files')
+    .argument('<DIR...>', 'the --out directories of the shards, in any order')
+    .requiredOption('--out <DIR>', 'write results.csv, results.json and summary.md into DIR')
+    .action(async (dirs: string[], flags: { out: string }) => setExit(await (await commands()).experimentMergeSubcommand(dirs, flags, io)));
 
   root
     .command('gen')
