@@ -18,6 +18,16 @@ function z3(): Promise<Context<'faial-ts'>> {
 }
 
 /**
+ * Starts Z3 now without waiting for it, so that its start-up (reading and
+ * compiling its WebAssembly, mostly off the main thread) overlaps the
+ * caller's own work; the first check waits for what is left. A failure to
+ * start shows at that check.
+ */
+export function startZ3(): void {
+  z3().catch(() => undefined);
+}
+
+/**
  * Z3's run time on nonlinear queries swings by orders of magnitude with its
  * configuration and random seed, so a check is a short portfolio run in
  * sequence, sharing the timeout: the first attempt that decides wins.
