@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 
 const root = new URL('..', import.meta.url).pathname;
 process.chdir(root);
-execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
 const { verifyText } = await import('../dist/api/verify.js');
 const { z3Wasm } = await import('../dist/solve/z3.js');
 

@@ -36,7 +36,7 @@ const step = natural(values.step, 'step');
 const runs = natural(values.runs, 'runs');
 const timeoutMs = natural(values.timeout, 'timeout');
 
-execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
 const { FAMILIES, isFamily } = await import('../dist/gen/families.js');
 const { medianPoint, scalingCsv, scalingPoint, scalingReport, scalingSvg } = await import('../dist/experiment/scaling.js');
 const { parseProgram } = await import('../dist/frontend/bcu/parse.js');

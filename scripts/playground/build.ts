@@ -5,7 +5,7 @@
  * bundled), the examples, and a `_headers` file with the cross-origin
  * isolation headers for static hosts that read one.
  */
-import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,27 +39,6 @@ async function exampleFiles(dir: string): Promise<{ path: string; text: string }
   return out;
 }
 
-/**
- * While the BabyCUDA parser reads its grammar with node:fs at run time, the
- * bundle gets the grammar's text inlined in its place.
- */
-const grammarInline: Plugin = {
-  name: 'grammar-inline',
-  setup(b) {
-    b.onLoad({ filter: /frontend[\\/]bcu[\\/]parse\.ts$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      if (!source.includes("from 'node:fs'")) return undefined;
-      const grammar = await readFile(join(ROOT, 'grammar', 'babycuda.ohm'), 'utf8');
-      const contents = source
-        .replace(/^import \{ readFileSync \} from 'node:fs';$/m, '')
-        .replace(/^import \{ fileURLToPath \} from 'node:url';$/m, '')
-        .replace(/^const grammarPath = .*$/m, '')
-        .replace('readFileSync(grammarPath, \'utf8\')', JSON.stringify(grammar));
-      return { contents, loader: 'ts' };
-    });
-  },
-};
-
 /** Builds the site into `out` (emptied first) and lists its files with their sizes. */
 export async function buildPlayground(out: string, options: { minify?: boolean } = {}): Promise<BuiltFile[]> {
   const minify = options.minify ?? true;
@@ -73,7 +52,6 @@ export async function buildPlayground(out: string, options: { minify?: boolean }
     sourcemap: false,
     logLevel: 'warning',
     define: { global: 'globalThis', 'process.env.NODE_ENV': '"production"' },
-    plugins: [grammarInline],
   };
   await build({ ...common, entryPoints: [join(ROOT, 'web', 'main.ts')], outfile: join(out, 'main.js'), format: 'esm' });
   // a classic worker: it loads z3-built.js with importScripts
