@@ -83,6 +83,7 @@ function received(m: FromWorker): void {
   if (m.kind === 'ready') {
     z3Ready = true;
     document.body.dataset['z3'] = 'ready';
+    document.body.dataset['z3Ms'] = String(Math.round(m.milliseconds));
     if (running === null) setStatus(`ready (Z3 started in ${Math.round(m.milliseconds)} ms)`, 'idle');
     return;
   }

@@ -1,7 +1,8 @@
 /**
  * `faial-ts experiment PATH... --out DIR`: verify every kernel as `verify`
  * does (with `--jobs N`, in worker processes), timing each stage, and write
- * DIR/results.csv, DIR/results.json and DIR/summary.md. Verdicts are data
+ * DIR/results.csv, DIR/results.json, DIR/summary.md and DIR/report.html
+ * (the summary as a page, with charts). Verdicts are data
  * here, not failures: the exit code is 0 once the files are written, and 2
  * for bad usage.
  */
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { experimentRows } from '../experiment/rows.js';
 import { percent, resultsCsv, resultsJson, summaryMarkdown, totalsOf, type ExperimentResults, type StartUp } from '../experiment/results.js';
 import { tenths } from '../experiment/rows.js';
+import { experimentHtml } from '../experiment/report-html.js';
 import { parseProgram } from '../frontend/bcu/parse.js';
 import { solverOf, type Solver, type SolverChoice } from '../solve/solver.js';
 import type { CliIO } from './main.js';
@@ -28,7 +30,7 @@ export interface ExperimentSettings {
   readonly version: string;
 }
 
-export const RESULT_FILES = ['results.csv', 'results.json', 'summary.md'] as const;
+export const RESULT_FILES = ['results.csv', 'results.json', 'summary.md', 'report.html'] as const;
 
 /**
  * Milliseconds to build the parser and to start the solver, each on a trivial
@@ -70,7 +72,7 @@ export async function experimentCommand(inputs: readonly string[], settings: Exp
     run: { version: settings.version, inputs, solver: solver.name, timeoutMs: settings.timeoutMs, maxRaces: settings.maxRaces, jobs: settings.jobs, startUpMs },
     rows: outcomes.flatMap((o) => experimentRows(o.file, o.checking)),
   };
-  const texts = { 'results.csv': resultsCsv(results.rows), 'results.json': resultsJson(results), 'summary.md': summaryMarkdown(results) } satisfies Record<(typeof RESULT_FILES)[number], string>;
+  const texts = { 'results.csv': resultsCsv(results.rows), 'results.json': resultsJson(results), 'summary.md': summaryMarkdown(results), 'report.html': experimentHtml(results) } satisfies Record<(typeof RESULT_FILES)[number], string>;
   for (const name of RESULT_FILES) {
     const path = join(settings.out, name);
     try {

@@ -387,7 +387,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
       .command('experiment')
       .description('verify every kernel and write a table of results (class, verdict, alarms, time per stage) and a summary')
       .argument('<PATH...>', '.bcu files or directories (every .bcu below, sorted)')
-      .requiredOption('--out <DIR>', 'write results.csv, results.json and summary.md into DIR'),
+      .requiredOption('--out <DIR>', 'write results.csv, results.json, summary.md and report.html into DIR'),
   )
     .addHelpText('after', '\nExit code 0 once the files are written (verdicts are results, not failures), 2 for bad usage.')
     .action(async (inputs: string[], flags: ExperimentFlags) => setExit(await experimentSubcommand(inputs, flags, io)));
