@@ -457,7 +457,7 @@ export function main(argv: string[], run: (argv: string[], io: CliIO) => Promise
   const io: CliIO = {
     out: (t) => void process.stdout.write(t),
     err: (t) => void process.stderr.write(t),
-    colour: colourWanted(process.stdout),
+    colour: colourWanted(process.stdout, process.env),
     env: process.env,
     progress: process.stderr.isTTY === true,
   };

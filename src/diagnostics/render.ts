@@ -24,7 +24,7 @@ export function colorsOf(colour: boolean): Colors {
 }
 
 /** Colour only for a terminal, and never when the user opted out (https://no-color.org). */
-export function colourWanted(stream: { readonly isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+export function colourWanted(stream: { readonly isTTY?: boolean }, env: Readonly<Record<string, string | undefined>>): boolean {
   const noColor = env['NO_COLOR'];
   return stream.isTTY === true && (noColor === undefined || noColor === '');
 }
