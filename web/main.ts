@@ -63,11 +63,19 @@ let z3Ready = false;
 
 function startWorker(): void {
   z3Ready = false;
-  worker = new Worker('worker.js', { name: 'faial-ts verifier' });
-  worker.onmessage = (e: MessageEvent<FromWorker>) => received(e.data);
-  worker.onerror = (e) => {
+  const w = new Worker('worker.js', { name: 'faial-ts verifier' });
+  worker = w;
+  w.onmessage = (e: MessageEvent<FromWorker>) => {
+    // an ended worker says nothing more; were it to, the page would count it (the Stop test looks)
+    if (w !== worker) {
+      document.body.dataset['staleMessages'] = String(Number(document.body.dataset['staleMessages'] ?? 0) + 1);
+      return;
+    }
+    received(e.data);
+  };
+  w.onerror = (e) => {
     e.preventDefault();
-    crashed(`the verifier stopped: ${e.message || 'an error in the worker'}`);
+    if (w === worker) crashed(`the verifier stopped: ${e.message || 'an error in the worker'}`);
   };
 }
 

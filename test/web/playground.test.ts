@@ -187,6 +187,8 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     await expect(page.getAttribute('#verdict', 'data-status')).resolves.toBe('stopped');
     await page.click('#verify');
     expect(await verdict(page)).toBe('racy');
+    // by now the stopped run would have finished too, had its worker not been ended
+    await expect(page.getAttribute('body', 'data-stale-messages')).resolves.toBeNull();
     await page.screenshot({ path: join(shots, '6-after-stop.png') });
     await page.close();
   });
