@@ -45,6 +45,15 @@ export function ticks(max: number, count = 5): number[] {
 
 const coordinate = (v: number): string => v.toFixed(1);
 
+/** The opening of a chart: the SVG element, a white background, the title centred at titleX. */
+function canvas(height: number, titleX: number, title: string): string[] {
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${WIDTH}" height="${height}" fill="white"/>`,
+    `<text x="${titleX}" y="22" text-anchor="middle" font-size="15">${escapedXml(title)}</text>`,
+  ];
+}
+
 export function lineChartSvg(chart: Chart): string {
   const all = chart.series.flatMap((s) => s.points);
   const xTicks = ticks(Math.max(1, ...all.map((p) => p.x)));
@@ -57,11 +66,7 @@ export function lineChartSvg(chart: Chart): string {
   const sy = (y: number): number => MARGIN.top + plotH - (y / yMax) * plotH;
   const bottom = MARGIN.top + plotH;
 
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
-    `<rect width="${WIDTH}" height="${HEIGHT}" fill="white"/>`,
-    `<text x="${MARGIN.left + plotW / 2}" y="22" text-anchor="middle" font-size="15">${escapedXml(chart.title)}</text>`,
-  ];
+  const parts = canvas(HEIGHT, MARGIN.left + plotW / 2, chart.title);
   for (const t of yTicks) {
     parts.push(`<line x1="${MARGIN.left}" y1="${coordinate(sy(t))}" x2="${MARGIN.left + plotW}" y2="${coordinate(sy(t))}" stroke="#e5e5e5"/>`);
     parts.push(`<text x="${MARGIN.left - 6}" y="${coordinate(sy(t) + 4)}" text-anchor="end">${t}</text>`);
@@ -121,11 +126,7 @@ export function stackedBarsSvg(chart: StackedBarChart): string {
   const xMax = xTicks.at(-1)!;
   const sx = (x: number): number => margin.left + (x / xMax) * plotW;
   const bottom = margin.top + plotH;
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="12">`,
-    `<rect width="${WIDTH}" height="${height}" fill="white"/>`,
-    `<text x="${margin.left + plotW / 2}" y="22" text-anchor="middle" font-size="15">${escapedXml(chart.title)}</text>`,
-  ];
+  const parts = canvas(height, margin.left + plotW / 2, chart.title);
   for (const t of xTicks) {
     parts.push(`<line x1="${coordinate(sx(t))}" y1="${margin.top}" x2="${coordinate(sx(t))}" y2="${bottom}" stroke="#e5e5e5"/>`);
     parts.push(`<text x="${coordinate(sx(t))}" y="${bottom + 18}" text-anchor="middle">${t}</text>`);
