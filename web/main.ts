@@ -60,9 +60,11 @@ let worker: Worker;
 let running: { id: number; started: number } | null = null;
 let nextId = 1;
 let z3Ready = false;
+let workerEnded = false;
 
 function startWorker(): void {
   z3Ready = false;
+  workerEnded = false;
   const w = new Worker('worker.js', { name: 'faial-ts verifier' });
   worker = w;
   w.onmessage = (e: MessageEvent<FromWorker>) => {
@@ -79,12 +81,14 @@ function startWorker(): void {
   };
 }
 
+/** The worker is ended; the next Verify starts a fresh one (not at once: a Z3 that cannot start would fail again and again). */
 function crashed(message: string): void {
   worker.terminate();
+  workerEnded = true;
   finish();
   setStatus(message, 'error');
+  ui.verdict.dataset['status'] = 'crashed';
   ui.verdict.replaceChildren(node('p', { class: 'internal' }, `internal error: ${message}`, node('br'), 'this is a bug in faial-ts, or the browser ran out of memory; please report it with the kernel (Copy link).'));
-  startWorker();
 }
 
 function received(m: FromWorker): void {
@@ -148,7 +152,8 @@ function options(): OptionsText {
 }
 
 function verify(): void {
-  if (running !== null) return;
+  if (running !== null || !crossOriginIsolated) return;
+  if (workerEnded) startWorker();
   running = { id: nextId++, started: performance.now() };
   ui.verify.disabled = true;
   ui.stop.disabled = false;
@@ -348,7 +353,8 @@ function fillExamples(examples: readonly Example[]): void {
 }
 
 async function main(): Promise<void> {
-  startWorker();
+  // without cross-origin isolation there is no SharedArrayBuffer, and Z3 cannot start
+  if (crossOriginIsolated) startWorker();
   const examples = (await (await fetch('examples.json')).json()) as Example[];
   fillExamples(examples);
   const fromLink = await stateOf(location.hash);
@@ -395,7 +401,10 @@ async function main(): Promise<void> {
   });
   showTab('verdict');
   document.body.dataset['page'] = 'ready';
-  if (!crossOriginIsolated) setStatus('this page is not cross-origin isolated: Z3 needs the COOP and COEP headers (see the README)', 'error');
+  if (!crossOriginIsolated) {
+    ui.verify.disabled = true;
+    setStatus('this page is not cross-origin isolated: Z3 needs the COOP and COEP headers (see the README), so nothing can be verified here', 'error');
+  }
 }
 
 void main();

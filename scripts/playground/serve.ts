@@ -31,10 +31,14 @@ export function fileOf(dir: string, urlPath: string): string | null {
   return path.startsWith(root) ? path : null;
 }
 
-/** Serves `dir` on `host:port` (port 0: any free port); resolves once listening. */
-export function servePlayground(dir: string, port: number, host = '127.0.0.1'): Promise<Server> {
+/**
+ * Serves `dir` on `host:port` (port 0: any free port); resolves once
+ * listening. `isolated: false` leaves the isolation headers out, as a host
+ * that was not told about them would (the page must say what is wrong).
+ */
+export function servePlayground(dir: string, port: number, host = '127.0.0.1', isolated = true): Promise<Server> {
   const server = createServer((req, res) => {
-    const headers = { ...ISOLATION_HEADERS, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
+    const headers = { ...(isolated ? ISOLATION_HEADERS : {}), 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
     const path = fileOf(dir, req.url ?? '/');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...headers, Allow: 'GET, HEAD' }).end();
