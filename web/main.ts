@@ -310,6 +310,8 @@ function setOptions(o: OptionsText): void {
   ui.timeout.value = o.timeout;
   ui.maxRaces.value = o.maxRaces;
   ui.replay.checked = o.replay;
+  // options a link fixed are part of its result: show them
+  if ((Object.keys(o) as (keyof OptionsText)[]).some((k) => o[k] !== DEFAULT_OPTIONS[k])) element<HTMLDetailsElement>('options').open = true;
 }
 
 let linkTimer: number | undefined;

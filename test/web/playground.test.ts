@@ -163,6 +163,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     await page.close();
 
     const followed = await opened(link);
+    await expect(followed.getAttribute('#options', 'open')).resolves.toBe('');
     await expect(followed.inputValue('#opt-block')).resolves.toBe('4');
     await expect(followed.inputValue('#opt-params')).resolves.toBe('M=3');
     await expect(followed.inputValue('#language')).resolves.toBe('bcu');
