@@ -36,6 +36,9 @@ export type SolverName = (typeof SOLVER_NAMES)[number];
 
 export const DEFAULT_SOLVER: SolverChoice = { kind: 'z3-wasm' };
 
+/** Milliseconds a check may take unless the user says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
 export function solverOf(choice: SolverChoice): Solver {
   switch (choice.kind) {
     case 'z3-wasm':

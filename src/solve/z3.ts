@@ -10,6 +10,27 @@ import { watched, type Watched } from './watchdog.js';
 
 export type Z3Context = Context<'faial-ts'>;
 
+let context: Promise<Z3Context> | undefined;
+
+/** Node's Z3, started once per process. */
+function z3(): Promise<Z3Context> {
+  context ??= import('z3-solver').then(async ({ init }) => {
+    const { Context } = await init();
+    return new Context('faial-ts') as Z3Context;
+  });
+  return context;
+}
+
+/**
+ * Starts Z3 now without waiting for it, so that its start-up (reading and
+ * compiling its WebAssembly, mostly off the main thread) overlaps the
+ * caller's own work; the first check waits for what is left. A failure to
+ * start shows at that check.
+ */
+export function startZ3(): void {
+  z3().catch(() => undefined);
+}
+
 /**
  * Z3's run time on nonlinear queries swings by orders of magnitude with its
  * configuration and random seed, so a check is a short portfolio run in
@@ -41,11 +62,7 @@ async function portfolio(z3: () => Promise<Z3Context>, script: string, timeoutMs
   return { status: 'unknown', reason: [...new Set(reasons)].join(', ') };
 }
 
-export const z3Wasm: Watched = z3WasmSolver(async () => {
-  const { init } = await import('z3-solver');
-  const { Context } = await init();
-  return new Context('faial-ts') as Z3Context;
-});
+export const z3Wasm: Watched = z3WasmSolver(z3);
 
 /** Checks an SMT-LIB script made of declarations and assertions. */
 export const { check } = z3Wasm;
