@@ -5,26 +5,21 @@
  */
 import { type Launch, NO_LAUNCH, launchFor } from '../core/launch.js';
 import { readFile } from 'node:fs/promises';
-import { EncodingLimit, printScript } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
-import { showMap } from '../map/print.js';
-import { showPhases } from '../phases/print.js';
 import { parseProgram } from '../frontend/bcu/parse.js';
 import type { FileResult } from '../verify/result.js';
-import { phasesOf } from '../verify/verify.js';
-import { queryScripts } from '../verify/scripts.js';
 import { startZ3, z3Wasm } from '../solve/z3.js';
 import type { KernelResult } from '../verify/result.js';
-import type { Query } from '../encode/query.js';
 import { colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
 import { textReport } from '../report/text.js';
-import { violationText } from '../report/describe.js';
 import { runCommand } from './run.js';
 import { checkedSafely } from '../api/check.js';
+import { launchOfOptions } from '../api/options.js';
+import { inferText, phasesText, queryListing } from '../api/stages.js';
 import { writtenQueryFiles } from './smt-out.js';
-import { standaloneScript } from '../solve/script.js';
 import { verifiedFiles, verifiesInProcess, type Progress } from './jobs.js';
-import { DEFAULT_TIMEOUT_MS, solverOf, type SolverChoice, type SolverName } from '../solve/solver.js';
+import { solverOf } from '../solve/backends.js';
+import { DEFAULT_TIMEOUT_MS, type SolverChoice, type SolverName } from '../solve/solver.js';
 import { SolverUnavailable } from '../solve/process.js';
 import { commandWords } from '../solve/command.js';
 import { fixCommand } from './fix.js';
@@ -124,26 +119,9 @@ async function loaded(args: readonly string[], kernel: string | undefined): Prom
   return { failed, kernels, order };
 }
 
-function signature(map: KernelMap): string {
-  return `${map.name}(${map.params.join(', ')})`;
-}
-
 /** The launch from the options; a -p that no selected kernel has is a usage error. */
 function launchOf(flags: LaunchFlags, kernels: readonly KernelMap[]): Launch {
-  const params = paramsOf(flags.param);
-  for (const name of params.keys()) {
-    if (kernels.length > 0 && !kernels.some((k) => k.params.includes(name))) {
-      const which = kernels.length === 1 ? `kernel ${kernels[0]!.name} has` : 'no kernel has';
-      throw new UsageError(`-p ${name}: ${which} no parameter '${name}'`, [
-        `parameters: ${kernels.map((k) => (k.params.length === 0 ? `${k.name} has none` : signature(k))).join('; ')}`,
-      ]);
-    }
-  }
-  return {
-    params,
-    blockDim: flags.blockDim === undefined ? null : dimOf(flags.blockDim, '--block-dim'),
-    gridDim: flags.gridDim === undefined ? null : dimOf(flags.gridDim, '--grid-dim'),
-  };
+  return launchOfOptions(flags.param, flags.blockDim, flags.gridDim, kernels);
 }
 
 export async function verifyCommand(args: readonly string[], flags: VerifyFlags, io: CliIO): Promise<number> {
@@ -220,24 +198,14 @@ export async function inferCommand(file: string, flags: InferFlags, io: CliIO): 
   const input = await loaded([file], flags.kernel);
   for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
-  const c = colorsOf(io.colour);
   const blocks: string[] = [];
   for (const map of input.kernels) {
-    const typing =
-      map.violations.length === 0
-        ? [`${c.green('well-typed')}: yes — indices, conditions and loop bounds use only parameters, thread ids and loop variables`]
-        : [`${c.yellow('well-typed')}: no — data-dependent values are used where the type system needs V:`, ...map.violations.map((v) => `  ${violationText(map.file, v)}`)];
-    const parts = [`${c.bold(`kernel ${map.name}`)} (${map.file.path})`, ...typing, showMap(map)];
-    if (flags.phases) parts.push(showPhases(map, await phasesOf(map, NO_LAUNCH, DEFAULT_TIMEOUT_MS, z3Wasm)));
+    const parts = [inferText(map, io.colour)];
+    if (flags.phases) parts.push(await phasesText(map, NO_LAUNCH, DEFAULT_TIMEOUT_MS, z3Wasm));
     blocks.push(parts.join('\n'));
   }
   io.out(`${blocks.join('\n\n')}\n`);
   return EXIT_DRF;
-}
-
-/** One query as a standalone SMT-LIB 2 script that asks for its model. */
-export function queryScript(q: Query): string {
-  return `; query ${q.id}\n${standaloneScript(printScript(q.declarations, q.assertions, q.encoding))}`;
 }
 
 export async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Promise<number> {
@@ -252,19 +220,7 @@ export async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Prom
     return EXIT_DRF;
   }
   const scripts: string[] = [];
-  for (const map of input.kernels) {
-    const own = launchFor(map.params, launch);
-    try {
-      // the phase split's completion checks have no query id; `--out` writes them, this listing does not
-      const queries = (await queryScripts(map, own, DEFAULT_TIMEOUT_MS, z3Wasm)).flatMap((s) => (s.query === null ? [] : [s.query]));
-      if (queries.length === 0) scripts.push(`; kernel ${map.name}: no query (nothing can race or diverge)`);
-      for (const q of queries) scripts.push(queryScript(q));
-    } catch (e) {
-      // An encoding limit stops this kernel's queries, not the other kernels'.
-      if (!(e instanceof EncodingLimit)) throw e;
-      scripts.push(`; kernel ${map.name}: queries not printed: ${e.message}`);
-    }
-  }
+  for (const map of input.kernels) scripts.push(...(await queryListing(map, launchFor(map.params, launch), DEFAULT_TIMEOUT_MS, z3Wasm)));
   // (reset) between scripts keeps the whole output runnable as one file too.
   io.out(`${scripts.join('\n(reset)\n')}\n`);
   return EXIT_DRF;

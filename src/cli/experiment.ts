@@ -1,7 +1,8 @@
 /**
  * `faial-ts experiment PATH... --out DIR`: verify every kernel as `verify`
  * does (with `--jobs N`, in worker processes), timing each stage, and write
- * DIR/results.csv, DIR/results.json and DIR/summary.md. Verdicts are data
+ * DIR/results.csv, DIR/results.json, DIR/summary.md and DIR/report.html
+ * (the summary as a page, with charts). Verdicts are data
  * here, not failures: the exit code is 0 once the files are written, and 2
  * for bad usage. With `--shard K/N` only the K-th of N slices of the files
  * is verified; `faial-ts experiment merge DIR... --out DIR` joins the
@@ -14,8 +15,10 @@ import { experimentRows } from '../experiment/rows.js';
 import { percent, resultsCsv, resultsJson, summaryMarkdown, totalsOf, type ExperimentResults, type StartUp } from '../experiment/results.js';
 import { mergedResults, shardFiles, type Shard } from '../experiment/shard.js';
 import { tenths } from '../experiment/rows.js';
+import { experimentHtml } from '../experiment/report-html.js';
 import { parseProgram } from '../frontend/bcu/parse.js';
-import { solverOf, type Solver, type SolverChoice } from '../solve/solver.js';
+import { solverOf } from '../solve/backends.js';
+import type { Solver, SolverChoice } from '../solve/solver.js';
 import type { CliIO } from './main.js';
 import type { FileJob } from './batch.js';
 import { EXIT_DRF } from './exit.js';
@@ -33,7 +36,7 @@ export interface ExperimentSettings {
   readonly shard: Shard | null;
 }
 
-export const RESULT_FILES = ['results.csv', 'results.json', 'summary.md'] as const;
+export const RESULT_FILES = ['results.csv', 'results.json', 'summary.md', 'report.html'] as const;
 
 /**
  * Milliseconds to build the parser and to start the solver, each on a trivial
@@ -76,9 +79,9 @@ export async function experimentCommand(inputs: readonly string[], settings: Exp
   return writtenResults(settings.out, { run, rows: outcomes.flatMap((o) => experimentRows(o.file, o.checking)) }, io);
 }
 
-/** Writes results.csv, results.json and summary.md into `out`, lists them and prints the totals. */
+/** Writes results.csv, results.json, summary.md and report.html into `out`, lists them and prints the totals. */
 async function writtenResults(out: string, results: ExperimentResults, io: CliIO): Promise<number> {
-  const texts = { 'results.csv': resultsCsv(results.rows), 'results.json': resultsJson(results), 'summary.md': summaryMarkdown(results) } satisfies Record<(typeof RESULT_FILES)[number], string>;
+  const texts = { 'results.csv': resultsCsv(results.rows), 'results.json': resultsJson(results), 'summary.md': summaryMarkdown(results), 'report.html': experimentHtml(results) } satisfies Record<(typeof RESULT_FILES)[number], string>;
   for (const name of RESULT_FILES) {
     const path = join(out, name);
     try {

@@ -131,7 +131,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
       .description('verify every kernel and write a table of results (class, verdict, alarms, time per stage) and a summary')
       .argument('<PATH...>', '.bcu files or directories (every .bcu below, sorted)')
       // required, but checked by the command: commander would ask `experiment merge` for it too
-      .option('--out <DIR>', 'write results.csv, results.json and summary.md into DIR (required)'),
+      .option('--out <DIR>', 'write results.csv, results.json, summary.md and report.html into DIR (required)'),
   )
     .option('--shard <K/N>', 'verify only the K-th of N slices of the files (files K, K+N, K+2N, … in input order); join the shards with `experiment merge`')
     .enablePositionalOptions()
@@ -142,7 +142,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .command('merge')
     .description('join the results of the runs `experiment --shard 1/N` … `--shard N/N` into those of one run over all the files')
     .argument('<DIR...>', 'the --out directories of the shards, in any order')
-    .requiredOption('--out <DIR>', 'write results.csv, results.json and summary.md into DIR')
+    .requiredOption('--out <DIR>', 'write results.csv, results.json, summary.md and report.html into DIR')
     .action(async (dirs: string[], flags: { out: string }) => setExit(await (await commands()).experimentMergeSubcommand(dirs, flags, io)));
 
   root
