@@ -84,6 +84,6 @@ describe('experiment --out and smt --out', () => {
     const out = file('new/deeper/results');
     const r = await cliResult(['experiment', file('drf.bcu'), '--out', out]);
     expect(r.exitCode).toBe(0);
-    expect((await readdir(out)).sort()).toEqual(['results.csv', 'results.json', 'summary.md']);
+    expect((await readdir(out)).sort()).toEqual(['report.html', 'results.csv', 'results.json', 'summary.md']);
   });
 });

@@ -1,11 +1,15 @@
 /**
- * Parser: Ohm grammar (grammar/babycuda.ohm) → AST. The concrete syntax tree is
- * walked by hand so that each function returns one typed AST category.
+ * Parser: Ohm grammar (grammar/babycuda.ohm) → AST. The grammar is Ohm's
+ * generated bundle (`npm run grammar`, part of the build): loading it costs
+ * no grammar compilation and no file read, so the parser runs wherever
+ * JavaScript does. Each AST category is one typed semantic operation, whose
+ * actions Ohm checks against the grammar's rules and arities.
+ *
+ * Ohm matches the text of the lexical pass (scan.ts), in which comments and
+ * white space are one space each; spans are mapped back to the file's offsets.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import * as ohm from 'ohm-js';
-import type { Node } from 'ohm-js';
+import type { FailedMatchResult, IterationNode, Node } from 'ohm-js';
+import grammar, { type BabyCUDAActionDict, type BabyCUDASemantics } from '../../../grammar/babycuda.ohm-bundle.js';
 import type {
   ArithOp,
   ArrayDecl,
@@ -19,30 +23,30 @@ import type {
   Launch,
   Name,
   Program,
+  Step,
+  UpStep,
+  DownStep,
   Stmt,
 } from '../../core/ast.js';
 import { sourceFile, type SourceFile, type Span } from '../../core/source.js';
+import { kernelExcess, MAX_DEPTH, MAX_INLINED_SIZE, type Excess } from '../../core/limits.js';
 import { DiagnosticError, error, type Diagnostic, type RelatedSpan } from '../../diagnostics/diagnostic.js';
 import { shownChar } from '../../diagnostics/shown.js';
-import { closerOf, openBrackets, scanned, type Scanned } from './scan.js';
-import { kernelExcess, MAX_DEPTH, MAX_INLINED_SIZE, type Excess } from '../../core/limits.js';
 import { assertNever } from '../../util/assert.js';
-
-const grammarPath = fileURLToPath(new URL('../../../grammar/babycuda.ohm', import.meta.url));
-let cachedGrammar: ohm.Grammar | undefined;
-
-function grammar(): ohm.Grammar {
-  cachedGrammar ??= ohm.grammar(readFileSync(grammarPath, 'utf8'));
-  return cachedGrammar;
-}
+import { closerOf, openBrackets, scanned, type Scanned } from './scan.js';
 
 export function parseProgram(path: string, text: string): Program {
   const file = sourceFile(path, text);
   const scan = scanned(file);
-  const match = grammar().match(scan.code);
+  const match = grammar.match(scan.code);
   if (match.failed()) throw new DiagnosticError([syntaxError(file, scan, match)]);
-  const walk: Walk = { span: (node) => ({ start: scan.fileOffset(node.source.startIdx), end: scan.fileOffset(node.source.endIdx) }) };
-  const kernels = semanticsRoot(match).child(0).children.map((k) => kernel(walk, k));
+  let kernels: Kernel[];
+  walking = scan;
+  try {
+    kernels = astSemantics()(match)['kernels']();
+  } finally {
+    walking = null;
+  }
   const excesses = kernels.flatMap((k) => {
     const excess = kernelExcess(k);
     return excess === null ? [] : [excessError(file, excess)];
@@ -71,21 +75,7 @@ function excessError(file: SourceFile, excess: Excess): Diagnostic {
   }
 }
 
-let cachedSemantics: ohm.Semantics | undefined;
-
-/** Ohm exposes the CST only through a semantics; an identity operation hands us the root node. */
-function semanticsRoot(match: ohm.MatchResult): Node {
-  cachedSemantics ??= grammar()
-    .createSemantics()
-    .addOperation<Node>('node', {
-      _nonterminal(this: Node) {
-        return this;
-      },
-    });
-  return cachedSemantics(match)['node']() as Node;
-}
-
-function syntaxError(file: SourceFile, scan: Scanned, match: ohm.FailedMatchResult): Diagnostic {
+function syntaxError(file: SourceFile, scan: Scanned, match: FailedMatchResult): Diagnostic {
   let at = match.getRightmostFailurePosition();
   if (scan.code[at] === ' ') at++;
   const offset = scan.fileOffset(at);
@@ -109,8 +99,8 @@ interface OhmFailure {
 }
 
 /** What Ohm tried where it stopped, in the order tried: `'tok'` or a rule's description. */
-function triedAt(match: ohm.FailedMatchResult): string[] {
-  const failures = (match as ohm.FailedMatchResult & { getRightmostFailures(): OhmFailure[] }).getRightmostFailures();
+function triedAt(match: FailedMatchResult): string[] {
+  const failures = (match as FailedMatchResult & { getRightmostFailures(): OhmFailure[] }).getRightmostFailures();
   return failures
     .filter((f) => !f.isFluffy())
     .map((f) => (f.getType() === 'string' ? `'${f.getText()}'` : f.getText()))
@@ -186,156 +176,35 @@ function syntaxHints(code: string, at: number, found: string, expected: readonly
   return hints;
 }
 
-/** How the walk turns a node's interval of the scanned text into a span of the file. */
-interface Walk {
-  readonly span: (node: Node) => Span;
+/**
+ * The scanned text whose tree the actions are walking, set by parseProgram
+ * for the walk (which is synchronous): Ohm's actions take no arguments of
+ * ours, and their spans must be the file's offsets, not the scanned text's.
+ */
+let walking: Scanned | null = null;
+
+function span(node: Node): Span {
+  const scan = walking!;
+  return { start: scan.fileOffset(node.source.startIdx), end: scan.fileOffset(node.source.endIdx) };
 }
 
-function name(w: Walk, node: Node): Name {
-  return { text: node.sourceString, span: w.span(node) };
-}
+/** The operations below, applied to a child node (Ohm types their results as `any`). */
+const kernel = (n: Node): Kernel => n['kernel']();
+const stmts = (n: Node): Stmt[] => n['stmts']();
+const stmt = (n: Node): Stmt => n['stmt']();
+const binding = (n: Node): Binder => n['binding']();
+const bexp = (n: Node): BExpr => n['bexp']();
+const exp = (n: Node): Expr => n['exp']();
+const name = (n: Node): Name => n['name']();
+const dim = (n: Node): Dim3 => n['dim']();
+const launch = (n: Node): Launch => n['launch']();
+const arrays = (n: Node): ArrayDecl[] => n['arrays']();
+const arrayDecl = (n: Node): Omit<ArrayDecl, 'scope'> => n['arrayDecl']();
+const step = (n: Node): Step => n['step']();
 
-function kernel(w: Walk, node: Node): Kernel {
-  // kw ident "(" ListOf ")" Launch? Requires* "{" Decl* Body "}"
-  const [, id, , params, , launchOpt, requires, , decls, body] = node.children as [
-    Node, Node, Node, Node, Node, Node, Node, Node, Node, Node,
-  ];
-  const launchNode = launchOpt.children[0];
-  return {
-    name: name(w, id),
-    params: params.asIteration().children.map((p) => name(w, p)),
-    launch: launchNode ? launch(w, launchNode) : null,
-    requires: requires.children.map((r) => bexp(w, r.child(1))),
-    arrays: decls.children.flatMap((d) => declaration(w, d)),
-    body: block(w, body),
-    span: w.span(node),
-  };
-}
-
-function launch(w: Walk, node: Node): Launch {
-  return { grid: dim(w, node.child(1)), block: dim(w, node.child(3)), span: w.span(node) };
-}
-
-function dim(w: Walk, node: Node): Dim3 {
-  const alt = node.child(0);
-  if (alt.ctorName === 'Dim_scalar') return { x: exp(w, alt.child(0)), y: null, z: null, span: w.span(node) };
-  const zNode = alt.child(5).children[0];
-  return { x: exp(w, alt.child(1)), y: exp(w, alt.child(3)), z: zNode ? exp(w, zNode) : null, span: w.span(node) };
-}
-
-function declaration(w: Walk, node: Node): ArrayDecl[] {
-  const scope = node.child(0).sourceString === 'shared' ? 'shared' : 'global';
-  return node.child(1).asIteration().children.map((a) => ({
-    name: name(w, a.child(0)),
-    scope,
-    sizes: indices(w, a.child(1)),
-    span: w.span(a),
-  }));
-}
-
-/** `Stmt (";" Stmt)* ";"?` */
-function block(w: Walk, body: Node): Stmt[] {
-  const [first, , rest] = body.children as [Node, Node, Node];
-  return [first, ...rest.children].map((s) => stmt(w, s));
-}
-
-function indices(w: Walk, iter: Node): Expr[] {
-  return iter.children.map((ix) => exp(w, ix.child(1)));
-}
-
-/** `let … in` bindings, then the statement they scope over: the lets nest, innermost last. */
-function stmt(w: Walk, node: Node): Stmt {
-  const [bindings, innerNode] = node.children as [Node, Node];
-  const end = w.span(node).end;
-  let tree = inner(w, innerNode);
-  for (const b of [...bindings.children].reverse()) {
-    const alt = b.child(0);
-    const s = { start: w.span(b).start, end };
-    const local = name(w, alt.child(1));
-    if (alt.ctorName === 'Binding_read') {
-      const access = alt.child(3);
-      tree = { kind: 'read', local, array: name(w, access.child(0)), index: indices(w, access.child(1)), source: w.span(access), body: tree, span: s };
-    } else {
-      tree = { kind: 'let', local, value: exp(w, alt.child(3)), body: tree, span: s };
-    }
-  }
-  return tree;
-}
-
-function inner(w: Walk, node: Node): Stmt {
-  const alt = node.child(0);
-  const s = w.span(node);
-  const c = (i: number): Node => alt.child(i);
-  switch (alt.ctorName) {
-    case 'Inner_skip':
-      return { kind: 'skip', span: s };
-    case 'Inner_write':
-      return {
-        kind: 'write',
-        array: name(w, c(0)),
-        index: indices(w, c(1)),
-        value: exp(w, c(3)),
-        target: { start: w.span(c(0)).start, end: w.span(c(1)).end },
-        span: s,
-      };
-    case 'Inner_if': {
-      // kw BExp "{" Body "}" (kw "{" Body "}")?: the optional part is one iteration node per element
-      const elseBody = c(7).children[0];
-      return { kind: 'if', cond: bexp(w, c(1)), then: block(w, c(3)), else: elseBody ? block(w, elseBody) : null, span: s };
-    }
-    case 'Inner_up':
-    case 'Inner_down': {
-      const stepNode = c(6).children[0];
-      const step = stepNode
-        ? { op: stepNode.child(1).sourceString as '+' | '*' | '-' | '/', amount: exp(w, stepNode.child(2)) }
-        : null;
-      return {
-        kind: 'for',
-        var: name(w, c(1)),
-        from: exp(w, c(3)),
-        to: exp(w, c(5)),
-        direction: alt.ctorName === 'Inner_up' ? 'up' : 'down',
-        step,
-        body: block(w, c(8)),
-        span: s,
-      };
-    }
-    case 'Inner_sync':
-      return { kind: 'sync', span: s };
-    case 'Inner_assume':
-      return { kind: 'assume', cond: bexp(w, c(1)), span: s };
-    default:
-      throw new Error(`parser: unexpected statement node ${alt.ctorName}`);
-  }
-}
-
-function bexp(w: Walk, node: Node): BExpr {
-  const s = w.span(node);
-  switch (node.ctorName) {
-    case 'BExp':
-      return grouped(w, node, bexp, BOOLEAN_PRECEDENCE, (left, op, right, at) => ({ kind: op === '&&' ? 'and' : 'or', left, right, span: at }));
-    case 'BNot': {
-      // `!!c`: each `!` spans from itself to the end of the condition
-      const [bangs, atom] = node.children as [Node, Node];
-      let tree = bexp(w, atom);
-      for (const bang of [...bangs.children].reverse()) tree = { kind: 'not', operand: tree, span: { start: w.span(bang).start, end: s.end } };
-      return tree;
-    }
-    case 'BAtom':
-      return bexp(w, node.child(0));
-    case 'BAtom_cmp': {
-      const op = node.child(1).sourceString;
-      return { kind: 'cmp', op: (op === '=' ? '==' : op) as CmpOp, left: exp(w, node.child(0)), right: exp(w, node.child(2)), span: s };
-    }
-    case 'BAtom_paren':
-      return bexp(w, node.child(1));
-    case 'BAtom_true':
-      return { kind: 'bool', value: true, span: s };
-    case 'BAtom_false':
-      return { kind: 'bool', value: false, span: s };
-    default:
-      throw new Error(`parser: unexpected condition node ${node.ctorName}`);
-  }
+/** The child of an optional `X?`, if present. */
+function optional(iter: IterationNode): Node | undefined {
+  return iter.children[0];
 }
 
 /** C's precedence, higher binds tighter. */
@@ -348,9 +217,15 @@ const BOOLEAN_PRECEDENCE: Readonly<Record<string, number>> = { '||': 1, '&&': 2 
  * list). Each node spans from its left operand to its right one, parentheses
  * around them included; an operand's own tree leaves its parentheses out.
  */
-function grouped<T>(w: Walk, node: Node, operand: (w: Walk, n: Node) => T, precedence: Readonly<Record<string, number>>, combine: (left: T, op: string, right: T, at: Span) => T): T {
-  const [first, ops, rest] = node.children as [Node, Node, Node];
-  const operands: { tree: T; span: Span }[] = [{ tree: operand(w, first), span: w.span(first) }];
+function grouped<T>(
+  first: Node,
+  ops: IterationNode,
+  rest: IterationNode,
+  operand: (n: Node) => T,
+  precedence: Readonly<Record<string, number>>,
+  combine: (left: T, op: string, right: T, at: Span) => T,
+): T {
+  const operands: { tree: T; span: Span }[] = [{ tree: operand(first), span: span(first) }];
   const pending: string[] = [];
   const reduce = (): void => {
     const right = operands.pop()!;
@@ -363,32 +238,208 @@ function grouped<T>(w: Walk, node: Node, operand: (w: Walk, n: Node) => T, prece
     while (pending.length > 0 && precedence[pending.at(-1)!]! >= precedence[op]!) reduce();
     pending.push(op);
     const right = rest.child(i);
-    operands.push({ tree: operand(w, right), span: w.span(right) });
+    operands.push({ tree: operand(right), span: span(right) });
   });
   while (pending.length > 0) reduce();
   return operands[0]!.tree;
 }
 
-function exp(w: Walk, node: Node): Expr {
-  const s = w.span(node);
-  switch (node.ctorName) {
-    case 'Exp':
-      return grouped(w, node, exp, ARITHMETIC_PRECEDENCE, (left, op, right, at) => ({ kind: 'binary', op: op as ArithOp, left, right, span: at }));
-    case 'Prim':
-      return exp(w, node.child(0));
-    case 'Prim_paren':
-      return exp(w, node.child(1));
-    case 'builtin':
-      return exp(w, node.child(0));
-    case 'builtin_tid':
-      return { kind: 'builtin', name: 'threadIdx', axis: 'x', span: s };
-    case 'builtin_dim':
-      return { kind: 'builtin', name: node.child(0).sourceString as BuiltinName, axis: node.child(2).sourceString as Axis, span: s };
-    case 'nat':
-      return { kind: 'nat', value: BigInt(node.sourceString), span: s };
-    case 'ident':
-      return { kind: 'var', name: node.sourceString, span: s };
-    default:
-      throw new Error(`parser: unexpected expression node ${node.ctorName}`);
-  }
+// Rules with one child and no action of their own (Inner, Prim, BAtom, …) pass the operation to that child.
+const programActions: BabyCUDAActionDict<Kernel[]> = {
+  Program(ks) {
+    return ks.children.map(kernel);
+  },
+};
+
+const kernelActions: BabyCUDAActionDict<Kernel> = {
+  Kernel(_kw, id, _open, params, _close, launchOpt, requires, _lbrace, decls, body, _rbrace) {
+    const launchNode = optional(launchOpt);
+    return {
+      name: name(id),
+      params: params.asIteration().children.map(name),
+      launch: launchNode ? launch(launchNode) : null,
+      requires: requires.children.map(bexp),
+      arrays: decls.children.flatMap(arrays),
+      body: stmts(body),
+      span: span(this),
+    };
+  },
+};
+
+const launchActions: BabyCUDAActionDict<Launch> = {
+  Launch(_open, grid, _comma, block, _close) {
+    return { grid: dim(grid), block: dim(block), span: span(this) };
+  },
+};
+
+const dimActions: BabyCUDAActionDict<Dim3> = {
+  Dim_tuple(_open, x, _c1, y, _c2, z, _close) {
+    const zNode = optional(z);
+    return { x: exp(x), y: exp(y), z: zNode ? exp(zNode) : null, span: span(this) };
+  },
+  Dim_scalar(x) {
+    return { x: exp(x), y: null, z: null, span: span(this) };
+  },
+};
+
+const declActions: BabyCUDAActionDict<ArrayDecl[]> = {
+  Decl(scope, list, _semi) {
+    const s = scope.sourceString === 'shared' ? 'shared' : 'global';
+    return list.asIteration().children.map((a) => {
+      const { name: n, sizes, span: at } = arrayDecl(a);
+      return { name: n, scope: s, sizes, span: at };
+    });
+  },
+};
+
+const arrayDeclActions: BabyCUDAActionDict<Omit<ArrayDecl, 'scope'>> = {
+  ArrayDecl(id, sizes) {
+    return { name: name(id), sizes: sizes.children.map(exp), span: span(this) };
+  },
+};
+
+const blockActions: BabyCUDAActionDict<Stmt[]> = {
+  Body(first, _semis, rest, _semi) {
+    return [first, ...rest.children].map(stmt);
+  },
+};
+
+/** A `let … in` waiting for its body: the lets of a statement nest, innermost last. */
+type Binder = (body: Stmt, end: number) => Stmt;
+
+const bindingActions: BabyCUDAActionDict<Binder> = {
+  Binding_read(_let, local, _eq, access, _in) {
+    const [array, index] = access.children as [Node, IterationNode];
+    const start = span(this).start;
+    const read = { local: name(local), array: name(array), index: index.children.map(exp), source: span(access) };
+    return (body, end) => ({ kind: 'read', ...read, body, span: { start, end } });
+  },
+  Binding_let(_let, local, _eq, value, _in) {
+    const start = span(this).start;
+    const bound = { local: name(local), value: exp(value) };
+    return (body, end) => ({ kind: 'let', ...bound, body, span: { start, end } });
+  },
+};
+
+const stmtActions: BabyCUDAActionDict<Stmt> = {
+  Stmt(bindings, inner) {
+    // each let spans to the end of the statement it scopes over
+    const end = span(this).end;
+    return bindings.children.map(binding).reduceRight((body, bind) => bind(body, end), stmt(inner));
+  },
+  Inner_skip(_kw) {
+    return { kind: 'skip', span: span(this) };
+  },
+  Inner_write(array, index, _assign, value) {
+    return { kind: 'write', array: name(array), index: index.children.map(exp), value: exp(value), target: { start: span(array).start, end: span(index).end }, span: span(this) };
+  },
+  Inner_if(_if, cond, _open, then, _close, _else, _elseOpen, elseBody, _elseClose) {
+    const otherwise = optional(elseBody);
+    return { kind: 'if', cond: bexp(cond), then: stmts(then), else: otherwise ? stmts(otherwise) : null, span: span(this) };
+  },
+  Inner_up(_for, v, _in, from, _dots, to, stepOpt, _open, body, _close) {
+    return loop(this, 'up', v, from, to, stepOpt, body);
+  },
+  Inner_down(_for, v, _in, from, _downto, to, stepOpt, _open, body, _close) {
+    return loop(this, 'down', v, from, to, stepOpt, body);
+  },
+  Inner_sync(_kw) {
+    return { kind: 'sync', span: span(this) };
+  },
+  Inner_assume(_kw, cond) {
+    return { kind: 'assume', cond: bexp(cond), span: span(this) };
+  },
+};
+
+function loop(node: Node, direction: 'up' | 'down', v: Node, from: Node, to: Node, stepOpt: IterationNode, body: Node): Stmt {
+  const stepNode = optional(stepOpt);
+  return { kind: 'for', var: name(v), from: exp(from), to: exp(to), direction, step: stepNode ? step(stepNode) : null, body: stmts(body), span: span(node) };
+}
+
+const stepActions: BabyCUDAActionDict<Step> = {
+  UpStep(_kw, op, amount) {
+    return { op: op.sourceString as UpStep, amount: exp(amount) };
+  },
+  DownStep(_kw, op, amount) {
+    return { op: op.sourceString as DownStep, amount: exp(amount) };
+  },
+};
+
+const bexpActions: BabyCUDAActionDict<BExpr> = {
+  Requires(_kw, cond) {
+    return bexp(cond);
+  },
+  BExp(first, ops, rest) {
+    return grouped(first, ops, rest, bexp, BOOLEAN_PRECEDENCE, (left, op, right, at) => ({ kind: op === '&&' ? 'and' : 'or', left, right, span: at }));
+  },
+  BNot(bangs, atom) {
+    // `!!c`: each `!` spans from itself to the end of the condition
+    const end = span(this).end;
+    return bangs.children.reduceRight<BExpr>((operand, bang) => ({ kind: 'not', operand, span: { start: span(bang).start, end } }), bexp(atom));
+  },
+  BAtom_cmp(left, op, right) {
+    const o = op.sourceString;
+    return { kind: 'cmp', op: (o === '=' ? '==' : o) as CmpOp, left: exp(left), right: exp(right), span: span(this) };
+  },
+  BAtom_paren(_open, cond, _close) {
+    return bexp(cond);
+  },
+  BAtom_true(_kw) {
+    return { kind: 'bool', value: true, span: span(this) };
+  },
+  BAtom_false(_kw) {
+    return { kind: 'bool', value: false, span: span(this) };
+  },
+};
+
+const expActions: BabyCUDAActionDict<Expr> = {
+  Exp(first, ops, rest) {
+    return grouped(first, ops, rest, exp, ARITHMETIC_PRECEDENCE, (left, op, right, at) => ({ kind: 'binary', op: op as ArithOp, left, right, span: at }));
+  },
+  Index(_open, e, _close) {
+    return exp(e);
+  },
+  Prim_paren(_open, e, _close) {
+    return exp(e);
+  },
+  builtin_tid(_kw) {
+    return { kind: 'builtin', name: 'threadIdx', axis: 'x', span: span(this) };
+  },
+  builtin_dim(dimName, _dot, axis) {
+    return { kind: 'builtin', name: dimName.sourceString as BuiltinName, axis: axis.sourceString as Axis, span: span(this) };
+  },
+  nat(_digits) {
+    return { kind: 'nat', value: BigInt(this.sourceString), span: span(this) };
+  },
+  ident(_start, _rest) {
+    return { kind: 'var', name: this.sourceString, span: span(this) };
+  },
+};
+
+const nameActions: BabyCUDAActionDict<Name> = {
+  ident(_start, _rest) {
+    return { text: this.sourceString, span: span(this) };
+  },
+};
+
+let cachedSemantics: BabyCUDASemantics | undefined;
+
+/** Built at the first parse, not at import: `--version` and `--help` never parse. */
+function astSemantics(): BabyCUDASemantics {
+  cachedSemantics ??= grammar
+    .createSemantics()
+    .addOperation('kernels', programActions)
+    .addOperation('kernel', kernelActions)
+    .addOperation('launch', launchActions)
+    .addOperation('dim', dimActions)
+    .addOperation('arrays', declActions)
+    .addOperation('arrayDecl', arrayDeclActions)
+    .addOperation('stmts', blockActions)
+    .addOperation('stmt', stmtActions)
+    .addOperation('binding', bindingActions)
+    .addOperation('step', stepActions)
+    .addOperation('bexp', bexpActions)
+    .addOperation('exp', expActions)
+    .addOperation('name', nameActions);
+  return cachedSemantics;
 }
