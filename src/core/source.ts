@@ -5,6 +5,8 @@
  * and whatever shows a position to a user asks `located` for the original.
  */
 
+import { lastIndexAtMost } from '../util/search.js';
+
 export interface Span {
   readonly start: number;
   readonly end: number;
@@ -61,14 +63,8 @@ export function sourceFile(path: string, text: string): SourceFile {
 }
 
 export function positionAt(file: SourceFile, offset: number): Position {
-  let lo = 0;
-  let hi = file.lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (file.lineStarts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: Math.max(1, offset - file.lineStarts[lo]! + 1) };
+  const line = lastIndexAtMost(file.lineStarts, offset);
+  return { line: line + 1, column: Math.max(1, offset - file.lineStarts[line]! + 1) };
 }
 
 /** The text of a line (1-based), without its line break. */

@@ -17,6 +17,7 @@
 import { BYTE_ORDER_MARK, type SourceFile } from '../../core/source.js';
 import { DiagnosticError, error, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { shownChar } from '../../diagnostics/shown.js';
+import { lastIndexAtMost } from '../../util/search.js';
 
 /** How deep brackets (`(`, `[`, `{`) may nest: clang's default bracket depth. */
 export const MAX_NESTING = 128;
@@ -114,14 +115,8 @@ export function scanned(file: SourceFile): Scanned {
   codeStarts.push(codeLength);
   fileStarts.push(text.length);
   const fileOffset = (offset: number): number => {
-    let lo = 0;
-    let hi = codeStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (codeStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return Math.min(fileStarts[lo]! + (offset - codeStarts[lo]!), text.length);
+    const piece = lastIndexAtMost(codeStarts, offset);
+    return Math.min(fileStarts[piece]! + (offset - codeStarts[piece]!), text.length);
   };
   if (codeLength > MAX_CODE) throw new DiagnosticError([tooLarge(file, fileOffset(MAX_CODE))]);
   return { code: pieces.join(''), fileOffset };
