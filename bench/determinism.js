@@ -27,7 +27,7 @@ const passed = tokens.flatMap((t) => (t.kind === 'option' && !['busy', 'inputs']
 const inputs = values.inputs ?? ['examples'];
 const busy = Number(values.busy);
 
-execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
 
 function experiment(name, extra) {
   const out = join('bench/results/determinism', name);

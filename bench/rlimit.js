@@ -30,7 +30,7 @@ const { values } = parseArgs({
 const cap = Number(values.cap);
 const timeoutMs = Number(values.timeout);
 
-execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
 const { checkedKernels } = await import('../dist/api/check.js');
 const { queryScripts } = await import('../dist/verify/scripts.js');
 const { bitVectorEncoding, printScript, EncodingLimit } = await import('../dist/encode/smtlib.js');
