@@ -53,6 +53,13 @@ function isWasmReply(m: unknown): m is WasmReply {
 /** Start-up of Z3 in a new process on a loaded machine, and Z3's own overrun of its limit. */
 const GRACE_MS = 30_000;
 
+/**
+ * How long a process may take to give up a check no longer wanted: Z3 stops
+ * within milliseconds when interrupted, but an interrupt that comes before
+ * the check has started can be lost, and the next check would wait behind it.
+ */
+const GIVE_UP_MS = 5_000;
+
 /** The worker module next to this one: compiled JavaScript, or TypeScript through tsx when run from the sources (tests). */
 function workerModule(): { path: string; execArgv: string[] } {
   const here = fileURLToPath(import.meta.url);
@@ -63,20 +70,26 @@ function workerModule(): { path: string; execArgv: string[] } {
 interface Worker {
   readonly child: ChildProcess;
   readonly pending: Map<number, (v: Verdict) => void>;
+  /** checks no longer wanted that the process has not given up yet, with the timer that kills it if it does not */
+  readonly abandoned: Map<number, ReturnType<typeof setTimeout>>;
 }
 
 function started(onGone: (w: Worker) => void): Worker {
   const { path, execArgv } = workerModule();
   // advanced serialisation carries a model's bigints and Map
   const child = fork(path, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
-  const worker: Worker = { child, pending: new Map() };
+  const worker: Worker = { child, pending: new Map(), abandoned: new Map() };
   child.unref();
   child.channel?.unref();
   child.on('message', (m: unknown) => {
-    if (isWasmReply(m)) worker.pending.get(m.id)?.(m.verdict);
+    if (!isWasmReply(m)) return;
+    clearTimeout(worker.abandoned.get(m.id));
+    worker.abandoned.delete(m.id);
+    worker.pending.get(m.id)?.(m.verdict);
   });
   const gone = (how: string): void => {
     onGone(worker);
+    for (const timer of worker.abandoned.values()) clearTimeout(timer);
     for (const settle of [...worker.pending.values()]) settle({ status: 'unknown', reason: `the z3-wasm process ended (${how})` });
   };
   child.on('exit', (code, signal) => gone(signal === null ? `exit code ${code}` : `signal ${signal}`));
@@ -111,6 +124,8 @@ export function z3WasmProcess(strategy: Z3Strategy, rlimit: number): Solver {
         }, timeoutMs + GRACE_MS);
         const abort = (): void => {
           if (worker.child.connected) worker.child.send({ kind: 'abort', id } satisfies WasmAbort);
+          // unref: a process left working keeps nobody waiting once the run is over
+          worker.abandoned.set(id, setTimeout(() => worker.child.kill('SIGKILL'), GIVE_UP_MS).unref());
           settle(CANCELED);
         };
         function settle(verdict: Verdict): void {

@@ -52,8 +52,10 @@ export function startZ3(): void {
  * Z3's output for a script, in a context of its own, and how long Z3 took
  * (not counting its start-up); an abort interrupts Z3, which then answers unknown.
  */
-async function evaluate(engine: Z3Engine, text: string, signal: AbortSignal | undefined): Promise<{ readonly out: string; readonly elapsedMs: number }> {
+async function evaluate(engine: Z3Engine, text: string, signal: AbortSignal | undefined): Promise<{ readonly out: string; readonly elapsedMs: number } | null> {
   const Z3 = await engine.api();
+  // aborted while Z3 was starting: its 'abort' event has passed
+  if (signal?.aborted) return null;
   const config = Z3.mk_config();
   const context = Z3.mk_context_rc(config);
   Z3.del_config(config);
@@ -77,14 +79,14 @@ export interface Measured {
 
 async function measured(engine: Z3Engine, script: string, strategy: Z3Strategy, rlimit: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Measured> {
   if (signal?.aborted) return { verdict: CANCELED, spent: null };
-  let answer: { readonly out: string; readonly elapsedMs: number };
+  let answer: { readonly out: string; readonly elapsedMs: number } | null;
   try {
     answer = await evaluate(engine, z3Script(script, strategy, rlimit, timeoutMs), signal);
   } catch (e) {
     // seen once under heavy load: Z3 failing on a script it otherwise accepts; no verdict, no crash
     return { verdict: { status: 'unknown', reason: `z3 failed on the query: ${(e instanceof Error ? e.message : String(e)).trim()}` }, spent: null };
   }
-  if (signal?.aborted) return { verdict: CANCELED, spent: null };
+  if (answer === null || signal?.aborted) return { verdict: CANCELED, spent: null };
   return { verdict: z3Verdict(answer.out, script, rlimit, { timeoutMs, elapsedMs: answer.elapsedMs }), spent: spentOf(answer.out) };
 }
 

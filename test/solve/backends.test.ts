@@ -1,10 +1,12 @@
 /** The solver binaries as backends, on real processes (CI installs z3 and cvc5 with apt). */
 import { describe, expect, it } from 'vitest';
-import { SolverUnavailable } from '../../src/solve/process.js';
+import { SolverUnavailable, installed } from '../../src/solve/process.js';
 import { solverOf } from '../../src/solve/backends.js';
 import type { SolverChoice } from '../../src/solve/solver.js';
 import { hasPrograms } from '../support/binaries.js';
-import { STANDARD } from '../../src/solve/z3-script.js';
+import { RESEEDED, STANDARD } from '../../src/solve/z3-script.js';
+import { z3WasmProcess } from '../../src/solve/wasm-process.js';
+import { racingPortfolio } from '../../src/solve/members.js';
 import { z3WasmStrategy } from '../../src/solve/z3.js';
 
 const INT = '; fragment: QF_LIA\n(set-logic ALL)\n(declare-const x Int)\n(declare-const y Int)\n(assert (and (<= 0 x) (< x 200) (<= 0 y) (< y 200)))\n';
@@ -62,6 +64,12 @@ describe('process solvers', () => {
     await expect(solverOf({ kind: 'command', command: 'no-such-solver-faial --x' }, RLIMIT).check(INT, 1_000)).rejects.toBeInstanceOf(SolverUnavailable);
   });
 
+  it('are found on the PATH when installed', () => {
+    expect(installed('sh')).toBe(true);
+    expect(installed('no-such-solver-faial')).toBe(false);
+    expect(installed('sh', '')).toBe(false);
+  });
+
   it('stop a solver whose answer is no longer wanted: unknown at once, the process killed', async () => {
     const stop = new AbortController();
     const started = performance.now();
@@ -97,5 +105,35 @@ describe('z3-wasm', () => {
     const pending = z3WasmStrategy(STANDARD, 2_000_000_000).check(HARD, 600_000, { signal: stop.signal });
     setTimeout(() => stop.abort(), 200);
     expect(await pending).toEqual({ status: 'unknown', reason: 'canceled: another solver answered first' });
+  });
+});
+
+describe('z3-wasm in a process of its own (a portfolio member)', () => {
+  const member = z3WasmProcess(RESEEDED, 20_000);
+
+  it('answers as z3-wasm does here, within its units', async () => {
+    const here = z3WasmStrategy(RESEEDED, 20_000);
+    const sat = `${INT}(assert (= (+ x y) 150))\n(assert (= (* 2 x) y))`;
+    expect(await member.check(sat, 600_000)).toEqual(await here.check(sat, 600_000));
+    expect(await member.check(HARD, 600_000)).toEqual({ status: 'unknown', reason: 'resource limit reached (20000 units)' });
+  });
+
+  it('gives up a check that is no longer wanted, and serves the next one', async () => {
+    const big = z3WasmProcess(STANDARD, 2_000_000_000);
+    const stop = new AbortController();
+    const pending = big.check(HARD, 600_000, { signal: stop.signal });
+    setTimeout(() => stop.abort(), 500);
+    expect(await pending).toEqual({ status: 'unknown', reason: 'canceled: another solver answered first' });
+    expect(await big.check(`${INT}(assert (= (+ x y) 450))`, 600_000)).toEqual({ status: 'unsat' });
+  });
+});
+
+describe('the portfolio of real members', () => {
+  it('decides with the first member alone, and with the others when it cannot', async () => {
+    const p = racingPortfolio(['z3-wasm', 'z3-wasm:seed7', 'z3-wasm:bv'], 1_000_000);
+    expect(p.name).toBe('portfolio (z3-wasm, z3-wasm:seed7, z3-wasm:bv)');
+    expect(await p.check(`${INT}(assert (= (+ x y) 450))`, 600_000, { bitVectors: () => `${BV}(assert false)` })).toEqual({ status: 'unsat' });
+    // every member runs out of its units on the factoring
+    expect(await p.check(HARD, 600_000, { bitVectors: () => null })).toEqual({ status: 'unknown', reason: 'resource limit reached (1000000 units)' });
   });
 });
