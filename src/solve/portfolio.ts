@@ -139,8 +139,8 @@ export function portfolio(members: readonly Member[], headStartMs: number): Solv
         };
         if (options?.signal?.aborted) return finish(CANCELED);
         options?.signal?.addEventListener('abort', cancel);
+        if (members.length > 1) timer = setTimeout(startRest, headStartMs);
         start(0);
-        if (members.length > 1 && !settled) timer = setTimeout(startRest, headStartMs);
       });
     },
   };
