@@ -18,7 +18,7 @@ import { tenths } from '../experiment/rows.js';
 import { experimentHtml } from '../experiment/report-html.js';
 import { parseProgram } from '../frontend/bcu/parse.js';
 import { solverOf } from '../solve/backends.js';
-import type { Solver, SolverChoice } from '../solve/solver.js';
+import { boundOf, type Solver, type SolverChoice } from '../solve/solver.js';
 import type { CliIO } from './main.js';
 import type { FileJob } from './batch.js';
 import { EXIT_DRF } from './exit.js';
@@ -30,6 +30,7 @@ export interface ExperimentSettings {
   readonly out: string;
   readonly jobs: number;
   readonly timeoutMs: number;
+  readonly rlimit: number;
   readonly maxRaces: number;
   readonly solver: SolverChoice;
   readonly version: string;
@@ -55,20 +56,21 @@ export async function experimentCommand(inputs: readonly string[], settings: Exp
   const all = await inputFiles(inputs);
   const files = settings.shard === null ? all : shardFiles(all, settings.shard);
   await outputDirectory(settings.out, '--out');
-  const solver = solverOf(settings.solver);
+  const solver = solverOf(settings.solver, settings.rlimit);
   const startUpMs = files.length > 0 && verifiesInProcess(settings.jobs, files.length) ? await startUp(solver, settings.timeoutMs) : null;
   const jobs: FileJob[] = files.map((path) => ({
     path,
     kernel: null,
     launch: NO_LAUNCH,
     timeoutMs: settings.timeoutMs,
+    rlimit: settings.rlimit,
     maxRaces: settings.maxRaces,
     solver: settings.solver,
     barriers: false,
     replay: false,
   }));
   const outcomes = await verifiedFiles(jobs, settings.jobs, progress);
-  const run = { version: settings.version, inputs, solver: solver.name, timeoutMs: settings.timeoutMs, maxRaces: settings.maxRaces, jobs: settings.jobs, startUpMs, files, shard: settings.shard, mergedShards: null };
+  const run = { version: settings.version, inputs, solver: solver.name, rlimit: boundOf(settings.solver) === 'resources' ? settings.rlimit : null, timeoutMs: settings.timeoutMs, maxRaces: settings.maxRaces, jobs: settings.jobs, startUpMs, files, shard: settings.shard, mergedShards: null };
   return writtenResults(settings.out, { run, rows: outcomes.flatMap((o) => experimentRows(o.file, o.checking)) }, io);
 }
 

@@ -153,6 +153,15 @@ export function chooseEncoding(declarations: readonly Declaration[], assertions:
   if (!assertions.some(formulaNeedsBitVectors)) {
     return { logic: assertions.some(formulaIsNonlinear) ? 'QF_NIA' : 'QF_LIA', width: null };
   }
+  return bitVectorEncoding(declarations, assertions);
+}
+
+/**
+ * The bit-vector encoding, wide enough for every value: a query's own when
+ * it needs bit-vectors, and an equivalent second encoding of an integer query
+ * (a portfolio races the two).
+ */
+export function bitVectorEncoding(declarations: readonly Declaration[], assertions: readonly Formula[]): Encoding {
   const bits = new Map(declarations.map((d) => [d.name, d.bits]));
   const varBits = (name: string): number => bits.get(name) ?? 32;
   // one spare bit keeps the largest value clear of the sign-free wrap point

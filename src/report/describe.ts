@@ -13,6 +13,7 @@ import { shownText } from '../diagnostics/shown.js';
 function quoted(file: SourceFile, span: Span): string {
   return shownText(spanText(file, span));
 }
+import { isOutOfResources, isOutOfTime } from '../solve/budget.js';
 
 function at(file: SourceFile, span: Span): string {
   const p = positionAt(file, span.start);
@@ -101,4 +102,27 @@ export function statusName(s: Status): string {
     default:
       return assertNever(s);
   }
+}
+
+/** How the queries were solved, as reports state it. */
+export interface SolvingRun {
+  /** as the command line names it (a portfolio lists its members) */
+  readonly solver: string;
+  /** resource units per query; null for a solver that takes no resource limit (`--solver-cmd`) */
+  readonly rlimit: number | null;
+  /** the wall-clock safety net per query */
+  readonly timeoutMs: number;
+}
+
+/** `10000000 resource units per query (wall-clock safety net 120000 ms)`, or the time bound of a solver without resource limit. */
+export function budgetText(run: Pick<SolvingRun, 'rlimit' | 'timeoutMs'>): string {
+  if (run.rlimit === null) return `${run.timeoutMs} ms per query, bounded by time only (this solver takes no resource limit, so its verdicts may depend on the machine's load)`;
+  return `${run.rlimit} resource units per query (wall-clock safety net ${run.timeoutMs} ms)`;
+}
+
+/** The option that may turn these unknowns into answers, when a budget stopped them. */
+export function budgetHint(reasons: readonly string[]): string | null {
+  if (reasons.some(isOutOfResources)) return 'a larger --rlimit may help';
+  if (reasons.some((r) => isOutOfTime(r) || /timeout|canceled/i.test(r))) return 'a larger --timeout may help';
+  return null;
 }

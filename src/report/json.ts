@@ -11,7 +11,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { KernelResult, ReplayRecord, ThreadWitness, Witness } from '../verify/result.js';
-import { reasonText } from './describe.js';
+import { reasonText, type SolvingRun } from './describe.js';
 import { barrierReasonText } from './barriers.js';
 import { statusCounts } from './text.js';
 
@@ -132,10 +132,16 @@ export const KernelJson = t.intersection([t.type({
   stats: t.type({ phases: t.number, arrays: t.number, queries: t.number, milliseconds: t.number }),
 }), BarriersJson]);
 
-export const VerifyReport = t.type({
-  kernels: t.array(KernelJson),
-  summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, divergent: t.number, unknown: t.number, error: t.number }),
-});
+/** The solver and its budget per query: resource units (null for a solver bounded by time only), and the wall-clock safety net. */
+export const SolvingJson = t.type({ name: t.string, rlimit: t.union([t.number, t.null]), timeoutMs: t.number });
+
+export const VerifyReport = t.intersection([
+  t.type({
+    kernels: t.array(KernelJson),
+    summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, divergent: t.number, unknown: t.number, error: t.number }),
+  }),
+  t.partial({ solver: SolvingJson }),
+]);
 export type VerifyReport = t.TypeOf<typeof VerifyReport>;
 export type KernelJson = t.TypeOf<typeof KernelJson>;
 export type WitnessJson = t.TypeOf<typeof WitnessJson>;
@@ -213,7 +219,7 @@ export function kernelJson(r: KernelResult): KernelJson {
   };
 }
 
-export function reportJson(files: readonly FileResult[]): VerifyReport {
+export function reportJson(files: readonly FileResult[], solving?: SolvingRun): VerifyReport {
   const kernels = files.flatMap((f): KernelJson[] =>
     f.ok
       ? f.kernels.map(kernelJson)
@@ -237,5 +243,6 @@ export function reportJson(files: readonly FileResult[]): VerifyReport {
   return {
     kernels,
     summary: { kernels: total, drf: count('drf'), racy: count('racy'), divergent: count('divergent'), unknown: count('unknown'), error: count('error') },
+    ...(solving === undefined ? {} : { solver: { name: solving.solver, rlimit: solving.rlimit, timeoutMs: solving.timeoutMs } }),
   };
 }

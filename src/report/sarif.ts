@@ -27,7 +27,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { elementText, launchText, plural } from './describe.js';
+import { budgetHint, elementText, launchText, plural, type SolvingRun } from './describe.js';
 import { kernelJson, type KernelJson } from './json.js';
 import { raceGroups } from './text.js';
 import { fileUri, isAbsolutePath, relativeUri } from '../util/file-uri.js';
@@ -87,6 +87,8 @@ export interface SarifOptions {
   readonly version: string;
   /** the facts the command line fixed for this kernel, named in proofs' scope */
   readonly launchOf?: (r: KernelResult) => Launch | null;
+  /** the solver and budget, in the run's properties */
+  readonly solving?: SolvingRun;
 }
 
 export function sarifLog(files: readonly FileResult[], options: SarifOptions): Log {
@@ -108,6 +110,7 @@ export function sarifLog(files: readonly FileResult[], options: SarifOptions): L
         artifacts: paths.map((p) => ({ location: artifactLocationOf(p) })),
         columnKind: 'utf16CodeUnits',
         results,
+        ...(options.solving === undefined ? {} : { properties: { solver: options.solving.solver, rlimit: options.solving.rlimit, timeoutMs: options.solving.timeoutMs } }),
       },
     ],
   };
@@ -212,7 +215,8 @@ function divergenceResult(r: KernelResult, d: Divergence, json: KernelJson['dive
 }
 
 function unknownResult(r: KernelResult): Result {
-  const message = `Kernel ${r.kernel} is not proved data-race free: ${plural(r.unknowns.length, 'solver query', 'solver queries')} got no answer (${r.unknowns.map((u) => u.reason || 'no reason given').join('; ')}). A larger --timeout may help.`;
+  const hint = budgetHint(r.unknowns.map((u) => u.reason));
+  const message = `Kernel ${r.kernel} is not proved data-race free: ${plural(r.unknowns.length, 'solver query', 'solver queries')} got no answer (${r.unknowns.map((u) => u.reason || 'no reason given').join('; ')}).${hint === null ? '' : ` ${hint[0]!.toUpperCase()}${hint.slice(1)}.`}`;
   return result('faial/unknown', 'warning', message, {
     locations: [locationOf(r.file, kernelHead(r.file, r.span), null)],
     partialFingerprints: fingerprintOf(['faial/unknown', r.kernel]),

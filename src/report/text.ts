@@ -10,18 +10,21 @@ import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } fr
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 import { barriersText } from './barriers.js';
-import { STATUSES, dimText, elementText, idText, launchText, plural, reasonText, statusName, wellTypedText } from './describe.js';
+import { STATUSES, budgetHint, budgetText, dimText, elementText, idText, launchText, plural, reasonText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
   /** the facts the command line fixed for this kernel, named in the verdict */
   readonly launchOf?: (r: KernelResult) => Launch | null;
+  /** the solver and budget, stated before the summary */
+  readonly solving?: SolvingRun;
 }
 
 export function textReport(files: readonly FileResult[], options: TextOptions): string {
   const blocks = files.flatMap((f) => (f.ok ? f.kernels.map((k) => kernelText(k, options)) : [fileErrorText(f, options.colour)]));
+  const budget = options.solving === undefined ? [] : [`budget: ${budgetText(options.solving)}; solver ${options.solving.solver}`];
   const table = statusCounts(files).total > 1 ? [summaryTable(files, options.colour)] : [];
-  return `${[...blocks, ...table, summaryText(files, options.colour)].join('\n')}\n`;
+  return `${[...blocks, ...budget, ...table, summaryText(files, options.colour)].join('\n')}\n`;
 }
 
 function fileErrorText(f: Extract<FileResult, { ok: false }>, colour: boolean): string {
@@ -76,7 +79,8 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
   if (r.unknowns.length > 0) {
     if (r.status !== 'unknown') lines.push(c.yellow(`also not proved (${plural(r.unknowns.length, 'query', 'queries')} without an answer):`));
     for (const u of r.unknowns) lines.push(`  query ${u.query}: ${u.reason || 'the solver gave no reason'}`);
-    if (r.unknowns.some((u) => /timeout|canceled/i.test(u.reason))) lines.push(`${c.green('hint')}: a larger --timeout may help`);
+    const hint = budgetHint(r.unknowns.map((u) => u.reason));
+    if (hint !== null) lines.push(`${c.green('hint')}: ${hint}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -9,7 +9,7 @@ import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
 import { completionQuery, divergenceQuery, pairSelected, raceQuery, type Query } from '../encode/query.js';
-import { printScript, EncodingLimit } from '../encode/smtlib.js';
+import { bitVectorEncoding, printScript, EncodingLimit, type Declaration, type Encoding } from '../encode/smtlib.js';
 import { not, type Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
 import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, witnessOf } from './witness.js';
@@ -25,6 +25,23 @@ export interface VerifyOptions {
 }
 
 export { DEFAULT_TIMEOUT_MS } from '../solve/solver.js';
+
+/**
+ * The question's bit-vector encoding, for an integer one (null for a
+ * bit-vector query, or when the bit-vectors would be too wide): a portfolio
+ * races it against the integer encoding.
+ */
+function bitVectorsOf(declarations: readonly Declaration[], assertions: readonly Formula[], encoding: Encoding): () => string | null {
+  return () => {
+    if (encoding.width !== null) return null;
+    try {
+      return printScript(declarations, assertions, bitVectorEncoding(declarations, assertions));
+    } catch (e) {
+      if (e instanceof EncodingLimit) return null;
+      throw e;
+    }
+  };
+}
 
 /** The race queries of a kernel, as `faial-ts smt` prints them and `verify` asks them. */
 export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): { query: Query; erased: Doubt[] }[] {
@@ -72,12 +89,11 @@ export async function phasesOf(
   const vars = new Map(map.vars);
   return clock.timedAsync('phases', () =>
     splitPhases(map, async (loop, noSync) => {
-      const script = clock.timed('encoding', () => {
-        const code: Code = { kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync };
-        const q = completionQuery(map, vars, launch, code);
-        return printScript(q.declarations, q.assertions, q.encoding);
-      });
-      const verdict = await clock.timedAsync('solving', () => solver.check(script, timeoutMs));
+      const code: Code = { kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync };
+      const q = clock.timed('encoding', () => completionQuery(map, vars, launch, code));
+      const script = clock.timed('encoding', () => printScript(q.declarations, q.assertions, q.encoding));
+      const bitVectors = bitVectorsOf(q.declarations, q.assertions, q.encoding);
+      const verdict = await clock.timedAsync('solving', () => solver.check(script, timeoutMs, { bitVectors }));
       return verdict.status === 'unsat';
     }),
   );
@@ -92,9 +108,11 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
 
   const ask = async (q: Query, blocked: readonly Formula[]) => {
     queries++;
-    const script = clock.timed('encoding', () => printScript(q.declarations, [...q.assertions, ...blocked], q.encoding));
-    const verdict = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs));
-    if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions: [...q.assertions, ...blocked] }, verdict.model)) {
+    const assertions = [...q.assertions, ...blocked];
+    const script = clock.timed('encoding', () => printScript(q.declarations, assertions, q.encoding));
+    const bitVectors = bitVectorsOf(q.declarations, assertions, q.encoding);
+    const verdict = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs, { bitVectors }));
+    if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions }, verdict.model)) {
       throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
     }
     return verdict;

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { solverOf } from '../../src/solve/backends.js';
 import type { Solver, Verdict } from '../../src/solve/solver.js';
 import { z3Wasm } from '../../src/solve/z3.js';
+import { DEFAULT_RLIMIT } from '../../src/solve/budget.js';
 import { checkedKernels } from '../../src/api/check.js';
 import { queryScripts } from '../../src/verify/scripts.js';
 import { modelSatisfies } from '../../src/verify/witness.js';
@@ -18,7 +19,7 @@ import { modelSatisfies } from '../../src/verify/witness.js';
 export const QUERY_TIMEOUT_MS = 1_000;
 const PHASE_SPLIT_TIMEOUT_MS = 2_000;
 
-const SOLVERS: readonly Solver[] = [z3Wasm, solverOf({ kind: 'z3' }), solverOf({ kind: 'cvc5' })];
+const SOLVERS: readonly Solver[] = [z3Wasm, solverOf({ kind: 'z3' }, DEFAULT_RLIMIT), solverOf({ kind: 'cvc5' }, DEFAULT_RLIMIT)];
 const NO_LAUNCH: Launch = { params: new Map(), blockDim: null, gridDim: null };
 
 export interface Agreement {
