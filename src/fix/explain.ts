@@ -16,6 +16,8 @@ function doubtText(d: Doubt, at: Locate): string {
   switch (d.kind) {
     case 'data':
       return `it depends on ${d.variable}, read at ${at(d.origin.span)}`;
+    case 'unknown':
+      return `it depends on ${d.variable}, ${d.origin.what} at ${at(d.origin.span)}`;
     case 'approximated-loop':
       return `the barriers of the loop at ${at(d.span)} were over-approximated`;
     case 'large-shift':

@@ -9,7 +9,7 @@ import type { FileResult } from '../verify/result.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
 import { barriersText } from './barriers.js';
-import { STATUSES, dimText, elementText, idText, launchText, plural, reasonText, statusName, wellTypedText } from './describe.js';
+import { STATUSES, approximationText, dimText, elementText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -70,6 +70,8 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
     default:
       return assertNever(r.status);
   }
+  // what the verdict rests on, right under it: the scope of machine integers and the front end's approximations
+  if (r.status !== 'error') lines.splice(2, 0, ...scopeLines(r));
   if (r.barriers !== undefined) lines.push(barriersText(r, r.barriers, scope, options.colour));
   // An alarm does not need every query answered, but what was not answered is still not proved.
   if (r.unknowns.length > 0) {
@@ -78,6 +80,15 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
     if (r.unknowns.some((u) => /timeout|canceled/i.test(u.reason))) lines.push(`${c.green('hint')}: a larger --timeout may help`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function scopeLines(r: KernelResult): string[] {
+  const scope = scopeText(r);
+  const approximations = r.approximations ?? [];
+  return [
+    ...(scope === null ? [] : [scope]),
+    ...(approximations.length === 0 ? [] : [`approximated (sound; alarms that depend on them are possible): ${approximations.map((a) => approximationText(r.file, a)).join('; ')}`]),
+  ];
 }
 
 /**

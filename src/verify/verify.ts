@@ -9,7 +9,7 @@ import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
 import { completionQuery, divergenceQuery, pairSelected, raceQuery, type Query } from '../encode/query.js';
-import { printScript, EncodingLimit } from '../encode/smtlib.js';
+import { decodeModel, printScript, EncodingLimit } from '../encode/smtlib.js';
 import { not, type Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
 import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, witnessOf } from './witness.js';
@@ -93,7 +93,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   const ask = async (q: Query, blocked: readonly Formula[]) => {
     queries++;
     const script = clock.timed('encoding', () => printScript(q.declarations, [...q.assertions, ...blocked], q.encoding));
-    const verdict = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs));
+    const answer = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs));
+    const verdict = answer.status === 'sat' ? { ...answer, model: decodeModel(q.encoding, answer.model) } : answer;
     if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions: [...q.assertions, ...blocked] }, verdict.model)) {
       throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
     }
@@ -188,6 +189,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     wellTyped: map.violations.length === 0,
     violations: map.violations,
     ...base,
+    ...(map.machineIntegers ? { machineIntegers: true } : {}),
+    ...(map.approximations.length > 0 ? { approximations: map.approximations } : {}),
     stats: {
       ...counts,
       accesses: map.accesses.length,
