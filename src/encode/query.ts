@@ -151,11 +151,28 @@ class Builder {
       case 'ite': {
         const a = this.range(t.a);
         const b = this.range(t.b);
-        return a === null || b === null ? null : { min: a.min < b.min ? a.min : b.min, max: a.max > b.max ? a.max : b.max };
+        return a === null || b === null ? null : hull([a.min, a.max, b.min, b.max]);
       }
-      case 'mop':
-        return null;
+      case 'mop': {
+        const a = this.range(t.a);
+        const b = this.range(t.b);
+        return a === null || b === null ? null : machineRange(t.op, t.type, a, b, t.b.k === 'num' ? t.b.v : null);
+      }
     }
+  }
+
+  /**
+   * C's operation on a machine type, on terms: a shift by a variable is a
+   * case split on the count (exact over the width; 0 beyond, where it is
+   * undefined); a division or remainder of values that cannot be negative is
+   * written as the naturals' one (the same values, and no case on signs).
+   */
+  machine(o: ArithOp, type: MachineType, a: Term, b: Term): Term {
+    if (o === '/' || o === '%') {
+      const [ra, rb] = [this.range(a), this.range(b)];
+      if (ra !== null && rb !== null && ra.min >= 0n && rb.min >= 0n) return op(o, a, b);
+    }
+    return machineTerm(o, type, a, b);
   }
 
   /**
@@ -313,7 +330,7 @@ class Scope {
       case 'binary': {
         const a = this.term(e.left);
         const b = this.term(e.right);
-        if (e.type !== undefined) return machineTerm(e.op, e.type, a, b);
+        if (e.type !== undefined) return this.b.machine(e.op, e.type, a, b);
         if (e.op === '<<' && b.k !== 'num') return this.shiftLeft(a, b);
         if (e.op === '>>' && b.k !== 'num') return this.shiftRight(a, b);
         return op(e.op, a, b);
@@ -617,6 +634,41 @@ class Scope {
       default:
         return assertNever(s);
     }
+  }
+}
+
+/** The smallest interval holding the values. */
+function hull(values: readonly bigint[]): { min: bigint; max: bigint } {
+  return { min: values.reduce((x, y) => (y < x ? y : x)), max: values.reduce((x, y) => (y > x ? y : x)) };
+}
+
+/**
+ * Bounds on machineValue(o, type, a, b) for a and b within their bounds,
+ * whether or not the operation is defined (the total values of arith.ts).
+ */
+function machineRange(o: ArithOp, type: MachineType, a: { min: bigint; max: bigint }, b: { min: bigint; max: bigint }, count: bigint | null): { min: bigint; max: bigint } | null {
+  const magnitude = (r: { min: bigint; max: bigint }): bigint => (-r.min > r.max ? -r.min : r.max);
+  switch (o) {
+    case '+':
+      return { min: a.min + b.min, max: a.max + b.max };
+    case '-':
+      return { min: a.min - b.max, max: a.max - b.min };
+    case '*':
+      return hull([a.min * b.min, a.min * b.max, a.max * b.min, a.max * b.max]);
+    case '/':
+    case '%':
+      // |a / b| and |a % b| are at most |a|, and 0 or a when b = 0
+      return a.min >= 0n && b.min >= 0n ? { min: 0n, max: a.max } : { min: -magnitude(a), max: magnitude(a) };
+    case '<<':
+      if (count === null) return null;
+      return count >= 0n && count < BigInt(WIDTH[type]) ? hull([0n, a.min << count, a.max << count]) : { min: 0n, max: 0n };
+    case '>>':
+      if (count === null) return null;
+      return count >= 0n && count < BigInt(WIDTH[type]) ? hull([0n, a.min >> count, a.max >> count]) : { min: 0n, max: 0n };
+    case '&':
+    case '|':
+    case '^':
+      return { min: typeMin(type), max: typeMax(type) };
   }
 }
 
