@@ -20,9 +20,12 @@ import type { ArithOp, Axis, BExpr, Expr, MachineType } from '../core/ast.js';
 import { AXES } from '../core/ast.js';
 import { isSigned, typeMax, typeMin, WIDTH } from '../core/arith.js';
 import { machineType, mayBeUndefined } from '../core/types.js';
+import { bexprOperands } from '../core/exprs.js';
+import { evalFormula } from './evaluate.js';
 import type { Launch } from '../core/launch.js';
 import { isDataDependent, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import type { Code, Relation } from '../phases/code.js';
+import type { Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import { pointsOf, sharedVars, type Point, type Step } from './paths.js';
 import { chooseEncoding, declaredRange, termBits, type Declaration, type Encoding } from './smtlib.js';
@@ -58,7 +61,8 @@ export interface Local {
 export interface Query {
   readonly id: string;
   readonly kernel: string;
-  readonly kind: 'race' | 'divergence';
+  /** `definedness`: can the threads of an alarm evaluate an undefined operation (see undefinednessQuery) */
+  readonly kind: 'race' | 'divergence' | 'definedness';
   readonly level: 'block' | 'grid';
   readonly phase: number | null;
   readonly array: string | null;
@@ -889,3 +893,114 @@ export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInf
     assertions,
   });
 }
+
+/** A place where a thread evaluates operations that may be undefined: the path to it, and what it evaluates. */
+export interface Evaluation {
+  readonly path: readonly Step[];
+  readonly exprs: readonly Expr[];
+  readonly conds: readonly BExpr[];
+  /** where, for a report */
+  readonly span: Span;
+}
+
+/** Every place in the code where a thread evaluates an operation that may be undefined, with its path. */
+export function evaluationsOf(code: Code): Evaluation[] {
+  const out: Evaluation[] = [];
+  const site = (path: readonly Step[], exprs: readonly Expr[], conds: readonly BExpr[]): void => {
+    const risky = exprs.filter(mayBeUndefined);
+    const riskyConds = conds.filter((c) => bexprOperands(c).some(mayBeUndefined));
+    const first = risky[0]?.span ?? riskyConds[0]?.span;
+    if (first !== undefined) out.push({ path, exprs: risky, conds: riskyConds, span: first });
+  };
+  const walk = (c: Code, path: readonly Step[]): void => {
+    switch (c.kind) {
+      case 'access':
+        return site(path, c.access.index, []);
+      case 'defined':
+        return site(path, c.exprs, []);
+      case 'assume':
+        return site(path, [], [c.cond]);
+      case 'if':
+        site(path, [], [c.cond]);
+        walk(c.then, [...path, { kind: 'cond', cond: c.cond, holds: true }]);
+        walk(c.else, [...path, { kind: 'cond', cond: c.cond, holds: false }]);
+        return;
+      case 'loop':
+        site(path, [c.range.from, c.range.to, c.range.step.amount], []);
+        walk(c.body, [...path, { kind: 'loop', var: c.var, range: c.range }]);
+        return;
+      case 'bind':
+        site(path, [c.range.from, c.range.to, c.range.step.amount], []);
+        walk(c.body, [...path, { kind: 'bind', var: c.var, relation: c.relation, range: c.range }]);
+        return;
+      case 'empty':
+        return site(path, [c.range.from, c.range.to, c.range.step.amount], []);
+      case 'seq':
+        return c.items.forEach((i) => walk(i, path));
+      case 'choice':
+        return c.options.forEach((o) => walk(o, path));
+      case 'skip':
+      case 'havoc':
+      case 'mark':
+      case 'erased':
+        return;
+      default:
+        return assertNever(c);
+    }
+  };
+  walk(code, []);
+  return out;
+}
+
+/** The launch and the two threads of an alarm's witness. */
+export interface WitnessLaunch {
+  readonly parameters: ReadonlyMap<string, bigint>;
+  readonly blockDim: readonly bigint[];
+  readonly gridDim: readonly bigint[];
+  readonly threads: readonly { readonly threadIdx: readonly bigint[]; readonly blockIdx: readonly bigint[] }[];
+}
+
+/**
+ * Can a thread of the witness evaluate an undefined operation anywhere in the
+ * kernel (an earlier phase or loop iteration, a loop before the access:
+ * places a race query does not constrain)? An alarm whose threads may do so
+ * is outside the scope in those executions: it is confirmed only when this
+ * query is unsat. The operation's place is over-approximated by its own path
+ * (conditions and loops around it), so unsat is a proof. Null when the code
+ * has no such operation.
+ */
+export function undefinednessQuery(map: KernelMap, launch: Launch, code: Code, witness: WitnessLaunch): { query: Query; siteOf: (value: (name: string) => bigint) => Evaluation | null } | null {
+  const sites = evaluationsOf(code);
+  if (sites.length === 0) return null;
+  const b = new Builder(map, map.vars, sharedVars(code), launch);
+  const assertions = [...launchFacts(b, launch)];
+  for (const [name, value] of witness.parameters) if (map.params.includes(name)) assertions.push(eq(b.param(name), num(value)));
+  AXES.forEach((axis, i) => {
+    assertions.push(eq(b.dim('blockDim', axis), num(witness.blockDim[i] ?? 1n)), eq(b.dim('gridDim', axis), num(witness.gridDim[i] ?? 1n)));
+  });
+  const undefinedAt: Formula[] = [];
+  for (const t of [1, 2] as const) {
+    const ids = witness.threads[t - 1]!;
+    AXES.forEach((axis, i) => {
+      assertions.push(eq(b.threadId('threadIdx', axis, t), num(ids.threadIdx[i] ?? 0n)), eq(b.threadId('blockIdx', axis, t), num(ids.blockIdx[i] ?? 0n)));
+    });
+    const top = new Scope(b, t, -1);
+    assertions.push(...b.map.assumptions.map((c) => top.condition(c, true)));
+    sites.forEach((s, index) => {
+      const scope = new Scope(b, t, index);
+      // the path first: it binds the loop variables the operations use
+      const path = s.path.map((step) => scope.step(step));
+      const defined = and([scope.definedAll(s.exprs), ...s.conds.map((c) => scope.definedCond(c))]);
+      undefinedAt.push(and([...path, not(defined)]));
+    });
+  }
+  assertions.push(or(undefinedAt));
+  const query = finish(b, { id: `${map.name}/defined`, kernel: map.name, kind: 'definedness', level: 'block', phase: null, array: null, sync: null, points: [], assertions });
+  // the place (of either thread) a model makes undefined
+  const siteOf = (value: (name: string) => bigint): Evaluation | null => {
+    const i = undefinedAt.findIndex((f) => evalFormula(f, value));
+    return i < 0 ? null : sites[i % sites.length]!;
+  };
+  return { query, siteOf };
+}
+

@@ -24,6 +24,8 @@ function doubtText(d: Doubt, at: Locate): string {
       return 'it relies on an over-approximated shift';
     case 'divergence-unknown':
       return `divergence at the barrier at ${at(d.sync.span)} was not ruled out`;
+    case 'undefined-elsewhere':
+      return 'its threads may evaluate an undefined operation elsewhere';
     default:
       return assertNever(d);
   }

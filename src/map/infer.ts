@@ -96,10 +96,18 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
     return { kind: 'access', access: a };
   };
 
-  /** A `defined` step for the values the protocol drops, when evaluating them may be undefined. */
+  /**
+   * A `defined` step for the values the protocol drops, when evaluating them
+   * may be undefined: whether the thread goes on then depends on them, so a
+   * data-dependent value in them is used outside V.
+   */
   const evaluated = (values: readonly Expr[], span: Span): Proto => {
-    const risky = values.filter(mayBeUndefined);
-    return risky.length === 0 ? { kind: 'skip' } : { kind: 'defined', exprs: risky.map((e) => substExpr(e, sub)), span };
+    const risky = values.filter(mayBeUndefined).map((e) => {
+      const out = substExpr(e, sub);
+      checkUse(exprVars(out), 'definedness', e.span);
+      return out;
+    });
+    return risky.length === 0 ? { kind: 'skip' } : { kind: 'defined', exprs: risky, span };
   };
 
   const block = (stmts: readonly Stmt[]): Proto => {

@@ -76,7 +76,8 @@ export function isDataDependent(info: VarInfo | undefined): info is Extract<VarI
   return info?.kind === 'data' || info?.kind === 'unknown';
 }
 
-export type Use = 'index' | 'condition' | 'loop bound' | 'loop step' | 'assumption';
+/** `definedness`: an operation that may be undefined (its value dropped, or not), which decides whether the thread goes on */
+export type Use = 'index' | 'condition' | 'loop bound' | 'loop step' | 'assumption' | 'definedness';
 
 /** A data-dependent value used where the type system of the paper needs V. */
 export interface TypingViolation {

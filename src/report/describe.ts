@@ -27,6 +27,10 @@ export function doubtText(file: SourceFile, d: Doubt): string {
       return 'relies on a shift by a large amount, which is over-approximated';
     case 'divergence-unknown':
       return `barrier divergence at the sync at ${at(file, d.sync.span)} was not ruled out (query ${d.query} unknown)`;
+    case 'undefined-elsewhere':
+      return d.span === null
+        ? 'the threads of the witness were not shown free of undefined operations elsewhere (earlier phases or loop iterations), which would put it outside the scope'
+        : `the threads of the witness may evaluate an undefined operation at ${at(file, d.span)} (in an earlier phase or loop iteration), which would put it outside the scope`;
     default:
       return assertNever(d);
   }
@@ -48,7 +52,8 @@ export function unknownText(file: SourceFile, o: UnknownOrigin): string {
 /** `y (read from A[x] at 3:5) used in index at 4:9`, `h (unknown: a texture fetch at 3:5) used in index at 4:9` */
 export function violationText(file: SourceFile, v: TypingViolation): string {
   const from = 'kind' in v.origin ? unknownText(file, v.origin) : `read from ${spanText(file, v.origin.span)} at ${at(file, v.origin.span)}`;
-  return `${v.variable} (${from}) used in ${v.use} at ${at(file, v.span)}`;
+  const use = v.use === 'definedness' ? 'an operation that may be undefined' : v.use;
+  return `${v.variable} (${from}) used in ${use} at ${at(file, v.span)}`;
 }
 
 /** `a loop with a data-dependent bound at 4:3: its trip count is unknown` */

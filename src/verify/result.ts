@@ -35,7 +35,13 @@ export type Doubt =
   | { readonly kind: 'approximated-loop'; readonly span: Span }
   | { readonly kind: 'large-shift' }
   /** the divergence query of this barrier got no answer: at the witness's launch the block may split at it, and the race never happen */
-  | { readonly kind: 'divergence-unknown'; readonly sync: SyncSite; readonly query: string };
+  | { readonly kind: 'divergence-unknown'; readonly sync: SyncSite; readonly query: string }
+  /**
+   * a thread of the witness may evaluate an undefined operation (at `span`,
+   * or it could not be ruled out: null) before or around the alarm, where
+   * its query does not look: such executions are outside the scope
+   */
+  | { readonly kind: 'undefined-elsewhere'; readonly span: Span | null };
 
 /** What `verify --replay` found when the interpreter ran a confirmed alarm's witness. */
 export interface ReplayRecord {

@@ -8,12 +8,12 @@ import type { KernelMap, SyncSite } from '../map/map.js';
 import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
-import { completionQuery, divergenceQuery, pairSelected, raceQuery, type Query } from '../encode/query.js';
+import { completionQuery, divergenceQuery, pairSelected, raceQuery, undefinednessQuery, type Query } from '../encode/query.js';
 import { decodeModel, printScript, EncodingLimit } from '../encode/smtlib.js';
 import { not, type Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
-import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, witnessOf } from './witness.js';
-import { statusOf, VERIFY_STAGES, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage } from './result.js';
+import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
+import { statusOf, VERIFY_STAGES, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
 import { StageClock } from '../util/clock.js';
 
 export interface VerifyOptions {
@@ -101,6 +101,20 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     return verdict;
   };
 
+  /**
+   * An alarm with no other doubt is confirmed only if its threads cannot
+   * evaluate an undefined operation where its query does not look (earlier
+   * phases, earlier loop iterations, loops before it).
+   */
+  const definedness = async (witness: Witness): Promise<Doubt[]> => {
+    const u = clock.timed('encoding', () => undefinednessQuery(map, options.launch, codeOf(map.body, 'erase'), witness));
+    if (u === null) return [];
+    const verdict = await ask(u.query, []);
+    if (verdict.status === 'unsat') return [];
+    const site = verdict.status === 'sat' ? u.siteOf(valuation(verdict.model)) : null;
+    return [{ kind: 'undefined-elsewhere', span: site?.span ?? null }];
+  };
+
   const run = async (): Promise<{ phases: number; arrays: number }> => {
     // a race is real only at a launch where the block meets its barriers
     // together: a barrier that may split the block leaves every race in doubt
@@ -113,12 +127,14 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       }
       if (verdict.status !== 'sat') continue;
       const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
-      const doubts = [...(point ? dataDoubts(map.vars, pointVars(point.point)) : []), ...shiftDoubts(q, verdict.model)];
+      const witness = witnessOf(q, verdict.model, [point, point]);
+      const found = [...(point ? dataDoubts(map.vars, pointVars(point.point)) : []), ...shiftDoubts(q, verdict.model)];
+      const doubts = found.length === 0 ? await definedness(witness) : found;
       divergences.push({
         sync: q.sync!,
         confidence: doubts.length === 0 ? 'confirmed' : 'possible',
         doubts,
-        witness: witnessOf(q, verdict.model, [point, point]),
+        witness,
       });
     }
     if (divergences.length > 0) return { phases: 0, arrays: 0 };
@@ -142,8 +158,9 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         if (p1.point.target.kind !== 'access' || p2.point.target.kind !== 'access') throw new Error('race witness without accesses');
         const a1 = p1.point.target.access;
         const a2 = p2.point.target.access;
-        const doubts = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model), ...undecided];
         const witness = witnessOf(q, verdict.model, [p1, p2]);
+        const found = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model), ...undecided];
+        const doubts = found.length === 0 ? await definedness(witness) : found;
         races.push({
           array: q.array!,
           kind: a1.mode === 'write' && a2.mode === 'write' ? 'write-write' : 'read-write',
