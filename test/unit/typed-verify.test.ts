@@ -195,4 +195,27 @@ describe('verify with machine integers', () => {
     const one: Launch = { params: new Map([['n', 1n]]), blockDim: [2n, 1n, 1n], gridDim: [1n, 1n, 1n] };
     expect((await verified(k, one)).result.status).toBe('racy');
   });
+
+  it('does not confirm a race whose threads evaluate an undefined operation in an earlier iteration', async () => {
+    // every thread's first iteration (i = -1) shifts 4294967295 left: undefined, so no thread reaches i = 1 in scope
+    const loop = (shift: bigint) =>
+      b.kernel('earlier', { arrays: [b.global('G')] }, [
+        b.forLoop('i', { type: 'i32', from: b.i32(-1), to: b.i32(3), step: { op: '+', amount: b.i32(2) } }, [
+          b.write('G', [b.v('i', 'i32')], tid),
+          b.let_('a', b.bin('<<', b.cast('u32', b.v('i', 'i32')), b.u32(shift))),
+        ]),
+      ]);
+    const { map, result } = await verified(loop(1n), block(2n));
+    expect(result.status).toBe('racy');
+    expect(result.races.map((r) => r.confidence)).toEqual(result.races.map(() => 'possible'));
+    const doubt = result.races[0]!.doubts[0]!;
+    expect(doubt.kind).toBe('undefined-elsewhere');
+    if (doubt.kind === 'undefined-elsewhere') expect(doubt.span === null ? null : spanText(map.file, doubt.span)).toBe('(u32) i << 1');
+    expect(text(result)).toContain('possible: the threads of the witness may evaluate an undefined operation at 6:13 (in an earlier phase or loop iteration)');
+    // with a shift by 0 nothing is undefined: the same race is confirmed, and replays
+    const fine = await verified(loop(0n), block(2n));
+    expect(fine.result.races.map((r) => r.confidence)).toEqual(fine.result.races.map(() => 'confirmed'));
+    expect(await replays(fine.map, fine.result, block(2n))).toBe(fine.result.races.length);
+  });
 });
+
