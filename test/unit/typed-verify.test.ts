@@ -179,10 +179,11 @@ describe('verify with machine integers', () => {
         ]),
       ]);
     expect((await verified(reduction(true))).result.status).toBe('drf');
-    const racy = await verified(reduction(false));
+    // the race at a launch fixed keeps the query small (a model over all launches can take long under load)
+    const racy = await verified(reduction(false), block(8n));
     expect(racy.result.status).toBe('racy');
     expect(racy.result.races[0]!.confidence).toBe('confirmed');
-    expect(await replays(racy.map, racy.result)).toBe(racy.result.races.length);
+    expect(await replays(racy.map, racy.result, block(8n))).toBe(racy.result.races.length);
   });
 
   it('keeps out of the scope a division by zero on the path to an access', async () => {
@@ -216,6 +217,36 @@ describe('verify with machine integers', () => {
     const fine = await verified(loop(0n), block(2n));
     expect(fine.result.races.map((r) => r.confidence)).toEqual(fine.result.races.map(() => 'confirmed'));
     expect(await replays(fine.map, fine.result, block(2n))).toBe(fine.result.races.length);
+  });
+
+  it('visits exactly the values of typed loops, up and down, past 0', async () => {
+    // thread 0 runs the loop; thread 1 reads A[c]: a race exactly when the loop visits c
+    const visits = async (spec: b.LoopSpec, c: number): Promise<boolean> => {
+      const k = b.kernel('visits', { arrays: [b.shared('A')] }, [
+        b.if_(b.cmp('==', tid, b.i32(0)), [b.forLoop('i', spec, [b.write('A', [b.v('i', 'i32')], b.i32(1))])], [b.read('x', 'A', [b.i32(c)])]),
+      ]);
+      const { result } = await verified(k, block(2n));
+      return result.status === 'racy';
+    };
+    const down = { type: 'i32', from: b.i32(3), to: b.i32(-3), down: true, step: { op: '-', amount: b.i32(2) } } as const;
+    expect(await Promise.all([3, 1, -1, -3, 2, -4, 5].map((c) => visits(down, c)))).toEqual([true, true, true, true, false, false, false]);
+    const up = { type: 'i32', from: b.i32(-4), to: b.i32(2), step: { op: '+', amount: b.i32(3) } } as const;
+    expect(await Promise.all([-4, -1, 2, -3, 0, -7].map((c) => visits(up, c)))).toEqual([true, true, false, false, false, false]);
+  });
+
+  it('reads a thread id past 2^31 as a negative int', async () => {
+    // blockDim.x is below 2^32: (int) threadIdx.x reaches -2 for threadIdx.x = 2^32 - 2
+    const k = b.kernel('wrapid', { arrays: [b.shared('A')] }, [b.write('A', [tid], b.i32(1)), b.read('x', 'A', [b.i32(-2)])]);
+    const { result } = await verified(k);
+    expect(result.status).toBe('racy');
+    expect(result.races[0]!.index).toEqual([-2n]);
+    expect(result.races[0]!.witness.threads.some((t) => t.threadIdx[0] === 2n ** 32n - 2n)).toBe(true);
+  });
+
+  it('keeps out of the scope a race that needs an index computation to be undefined', async () => {
+    // (tid * n) / n is tid for every n ≠ 0; n = 0 divides by zero, where the values would all be 0
+    const k = b.kernel('index', { params: [b.param('n', 'i32')], arrays: [b.shared('A')] }, [b.write('A', [b.bin('/', b.mul(tid, b.v('n', 'i32')), b.v('n', 'i32'))], b.i32(1))]);
+    expect((await verified(k)).result.status).toBe('drf');
   });
 });
 
