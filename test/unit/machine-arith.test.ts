@@ -13,7 +13,7 @@ import { machineUndefined, machineValue, typeMax, typeMin, WIDTH, wrap } from '.
 import { evalFormula, evalTerm } from '../../src/encode/evaluate.js';
 import { machineTerm, operationDefined } from '../../src/encode/query.js';
 import { bitVectorEncoding, chooseEncoding, printScript, type Declaration, type Encoding } from '../../src/encode/smtlib.js';
-import { and, castTerm, eq, mop, not, num, or, tvar, type Formula } from '../../src/encode/term.js';
+import { and, castTerm, eq, mop, not, num, or, tvar, type Formula, type Term } from '../../src/encode/term.js';
 import { check } from '../../src/solve/z3.js';
 import { EvalError, evalExpr } from '../../src/semantics/values.js';
 
@@ -163,64 +163,45 @@ describe('machine arithmetic: the SMT encoding asked to Z3', () => {
     }
     it(`${t} &: a mask 2^k - 1 stays over the integers and agrees`, async () => {
       const masks = Array.from({ length: WIDTH[t] + 1 }, (_, k) => (1n << BigInt(k)) - 1n).filter((m) => m <= typeMax(t));
-      const declarations: Declaration[] = [];
-      const assertions: Formula[] = [];
-      const mismatches: Formula[] = [];
-      boundary(t).forEach((a, i) => {
-        declarations.push({ name: `x${i}`, bits: WIDTH[t], type: t });
-        assertions.push(eq(tvar(`x${i}`), num(a)));
-        for (const m of masks) mismatches.push(not(eq(mop('&', t, tvar(`x${i}`), num(m)), num(machineValue('&', t, a, m)))));
-      });
-      assertions.push(or(mismatches));
-      const chosen = chooseEncoding(declarations, assertions);
-      expect(chosen.width).toBeNull();
-      await unsat(declarations, assertions, chosen);
-      await unsat(declarations, assertions, bitVectorEncoding(declarations, assertions));
+      await agreesOnIntegersAndBitVectors(
+        boundary(t).map((a) => ({ type: t, value: a })),
+        (x, a) => masks.map((m) => not(eq(mop('&', t, x, num(m)), num(machineValue('&', t, a, m))))),
+      );
     });
   }
 
   it('shifts by a constant count agree on every boundary value and count, over the integers and bit-vectors', async () => {
-    const declarations: Declaration[] = [];
-    const assertions: Formula[] = [];
-    const mismatches: Formula[] = [];
-    let i = 0;
-    for (const t of TYPES) {
-      for (const a of boundary(t)) {
-        const x = `x${i++}`;
-        declarations.push({ name: x, bits: WIDTH[t], type: t });
-        assertions.push(eq(tvar(x), num(a)));
-        for (const op of ['<<', '>>'] as const) {
-          for (const b of counts(t)) {
-            const d = operationDefined(op, t, tvar(x), num(b));
-            mismatches.push(not(and([eq(machineTerm(op, t, tvar(x), num(b)), num(machineValue(op, t, a, b))), machineUndefined(op, t, a, b) === null ? d : not(d)])));
-          }
-        }
-      }
-    }
-    assertions.push(or(mismatches));
-    const chosen = chooseEncoding(declarations, assertions);
-    expect(chosen.width).toBeNull();
-    await unsat(declarations, assertions, chosen);
-    await unsat(declarations, assertions, bitVectorEncoding(declarations, assertions));
+    await agreesOnIntegersAndBitVectors(
+      TYPES.flatMap((t) => boundary(t).map((a) => ({ type: t, value: a }))),
+      (x, a, t) =>
+        (['<<', '>>'] as const).flatMap((op) =>
+          counts(t).map((b) => {
+            const d = operationDefined(op, t, x, num(b));
+            return not(and([eq(machineTerm(op, t, x, num(b)), num(machineValue(op, t, a, b))), machineUndefined(op, t, a, b) === null ? d : not(d)]));
+          }),
+        ),
+    );
   });
 
   it('casts between every pair of types agree, over the integers and bit-vectors', async () => {
-    const declarations: Declaration[] = [];
-    const assertions: Formula[] = [];
-    const mismatches: Formula[] = [];
-    let i = 0;
-    for (const from of TYPES) {
-      for (const v of boundary(from)) {
-        const x = `x${i++}`;
-        declarations.push({ name: x, bits: WIDTH[from], type: from });
-        assertions.push(eq(tvar(x), num(v)));
-        for (const to of TYPES) mismatches.push(not(eq(castTerm(to, tvar(x)), num(wrap(to, v)))));
-      }
-    }
-    assertions.push(or(mismatches));
-    const chosen = chooseEncoding(declarations, assertions);
-    expect(chosen.width).toBeNull();
-    await unsat(declarations, assertions, chosen);
-    await unsat(declarations, assertions, bitVectorEncoding(declarations, assertions));
+    await agreesOnIntegersAndBitVectors(
+      TYPES.flatMap((from) => boundary(from).map((v) => ({ type: from, value: v }))),
+      (x, v) => TYPES.map((to) => not(eq(castTerm(to, x), num(wrap(to, v))))),
+    );
   });
 });
+
+/**
+ * Variables x_i of the types fixed to the values, and some mismatch of the
+ * encoding on one of them: the query stays over the integers, and is unsat
+ * there and over bit-vectors.
+ */
+async function agreesOnIntegersAndBitVectors(vars: readonly { type: MachineType; value: bigint }[], mismatches: (x: Term, value: bigint, type: MachineType) => Formula[]): Promise<void> {
+  const declarations: Declaration[] = vars.map((v, i) => ({ name: `x${i}`, bits: WIDTH[v.type], type: v.type }));
+  const assertions: Formula[] = vars.map((v, i) => eq(tvar(`x${i}`), num(v.value)));
+  assertions.push(or(vars.flatMap((v, i) => mismatches(tvar(`x${i}`), v.value, v.type))));
+  const chosen = chooseEncoding(declarations, assertions);
+  expect(chosen.width).toBeNull();
+  await unsat(declarations, assertions, chosen);
+  await unsat(declarations, assertions, bitVectorEncoding(declarations, assertions));
+}
