@@ -899,6 +899,8 @@ export interface Evaluation {
   readonly path: readonly Step[];
   readonly exprs: readonly Expr[];
   readonly conds: readonly BExpr[];
+  /** a machine-typed loop's step from the value of `var` (the last step of a loop may overflow) */
+  readonly step?: { readonly var: string; readonly range: Range };
   /** where, for a report */
   readonly span: Span;
 }
@@ -925,10 +927,13 @@ export function evaluationsOf(code: Code): Evaluation[] {
         walk(c.then, [...path, { kind: 'cond', cond: c.cond, holds: true }]);
         walk(c.else, [...path, { kind: 'cond', cond: c.cond, holds: false }]);
         return;
-      case 'loop':
+      case 'loop': {
         site(path, [c.range.from, c.range.to, c.range.step.amount], []);
-        walk(c.body, [...path, { kind: 'loop', var: c.var, range: c.range }]);
+        const inside: Step[] = [...path, { kind: 'loop', var: c.var, range: c.range }];
+        if (c.range.type !== undefined) out.push({ path: inside, exprs: [], conds: [], step: { var: c.var, range: c.range }, span: c.range.step.amount.span });
+        walk(c.body, inside);
         return;
+      }
       case 'bind':
         site(path, [c.range.from, c.range.to, c.range.step.amount], []);
         walk(c.body, [...path, { kind: 'bind', var: c.var, relation: c.relation, range: c.range }]);
@@ -990,7 +995,8 @@ export function undefinednessQuery(map: KernelMap, launch: Launch, code: Code, w
       const scope = new Scope(b, t, index);
       // the path first: it binds the loop variables the operations use
       const path = s.path.map((step) => scope.step(step));
-      const defined = and([scope.definedAll(s.exprs), ...s.conds.map((c) => scope.definedCond(c))]);
+      const step = s.step === undefined ? TRUE : scope.loop(s.step.range).stepDefined(scope.variable(s.step.var));
+      const defined = and([scope.definedAll(s.exprs), ...s.conds.map((c) => scope.definedCond(c)), step]);
       undefinedAt.push(and([...path, not(defined)]));
     });
   }

@@ -248,5 +248,22 @@ describe('verify with machine integers', () => {
     const k = b.kernel('index', { params: [b.param('n', 'i32')], arrays: [b.shared('A')] }, [b.write('A', [b.bin('/', b.mul(tid, b.v('n', 'i32')), b.v('n', 'i32'))], b.i32(1))]);
     expect((await verified(k)).result.status).toBe('drf');
   });
+
+  it("does not confirm a race after a loop whose last step overflows", async () => {
+    // i = MAX - 1 is visited; the step to MAX + 1 is undefined, so no thread gets past the loop in scope
+    const k = (from: bigint) =>
+      b.kernel('last', { arrays: [b.shared('A')] }, [
+        b.forLoop('i', { type: 'i32', from: b.i32(from), to: b.i32(2 ** 31 - 1), step: { op: '+', amount: b.i32(2) } }, [b.skip]),
+        b.write('A', [b.i32(0)], tid),
+      ]);
+    const { map, result } = await verified(k(2n ** 31n - 2n), block(2n));
+    expect(result.status).toBe('racy');
+    expect(result.races[0]!.confidence).toBe('possible');
+    expect(result.races[0]!.doubts.map((d) => d.kind)).toEqual(['undefined-elsewhere']);
+    expect(runKernel(map.source, { params: {}, blockDim: [2n, 1n, 1n] }).kind).toBe('undefined');
+    // from MAX - 2 the loop visits MAX - 2 and stops at MAX without overflow: confirmed
+    const fine = await verified(k(2n ** 31n - 3n), block(2n));
+    expect(fine.result.races[0]!.confidence).toBe('confirmed');
+  });
 });
 
