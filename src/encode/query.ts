@@ -180,13 +180,32 @@ class Builder {
   }
 
   /**
-   * `(T) a`, exact: the identity when a is always in T's range, one wrap
-   * (± 2^width) when a is always within one width of it, else the modular
-   * reduction. The first two keep the usual `(int) threadIdx.x` linear and
-   * free of remainders.
+   * Bounds on the term's value where its operations are defined: a machine
+   * operation's value is then in its type. Every use of a term is guarded by
+   * the definedness of what it is computed from (an index, a condition, a
+   * range, a `defined` step), so only these values decide anything; a term
+   * built on them is still exact for the solver and the re-checker alike
+   * (it is evaluated as written).
+   */
+  definedRange(t: Term): { min: bigint; max: bigint } | null {
+    if (t.k === 'mop') return { min: typeMin(t.type), max: typeMax(t.type) };
+    if (t.k === 'ite') {
+      const a = this.definedRange(t.a);
+      const b = this.definedRange(t.b);
+      return a === null || b === null ? null : hull([a.min, a.max, b.min, b.max]);
+    }
+    return this.range(t);
+  }
+
+  /**
+   * `(T) a`, exact where a is defined: the identity when a is then in T's
+   * range, one wrap (± 2^width) when it is within one width of it, else the
+   * modular reduction. The first two keep the usual `(int) threadIdx.x` and
+   * `(int) (blockIdx.x * blockDim.x + threadIdx.x)` linear and free of
+   * remainders.
    */
   cast(type: MachineType, a: Term): Term {
-    const r = this.range(a);
+    const r = this.definedRange(a);
     const [min, max] = [typeMin(type), typeMax(type)];
     const modulus = 1n << BigInt(WIDTH[type]);
     if (r !== null && r.min >= min && r.max <= max) return a;
@@ -195,9 +214,9 @@ class Builder {
     return castTerm(type, a);
   }
 
-  /** Whether the term can be negative (machine integers can). */
+  /** Whether the term can be negative where it is defined (machine integers can). */
   mayBeNegative(t: Term): boolean {
-    const r = this.range(t);
+    const r = this.definedRange(t);
     return r === null || r.min < 0n;
   }
 
