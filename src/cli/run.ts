@@ -3,7 +3,8 @@
  * interpreter (src/semantics) and prints the access history phase by phase,
  * the races and the barrier divergences found.
  *
- * Exit code: 0 no race and no divergence (also for an infeasible launch:
+ * Exit code: 0 no race and no divergence (also for an infeasible launch or
+ * one a machine-integer operation makes undefined:
  * there is nothing to check), 1 a race or a divergence, 2 bad input (syntax
  * error, missing parameter, launch violating `requires`, bad `--init`, a
  * limit reached).
