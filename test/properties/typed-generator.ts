@@ -17,7 +17,10 @@ import fc from 'fast-check';
 import type { ArithOp, BExpr, CmpOp, Expr, Kernel, MachineType, Stmt } from '../../src/core/ast.js';
 import { typeMax, typeMin } from '../../src/core/arith.js';
 import { showKernel } from '../../src/core/print.js';
+import { inferMap } from '../../src/map/infer.js';
+import { wellFormednessErrors } from '../../src/names/check.js';
 import * as b from '../support/core.js';
+import { fail, type Loaded } from './harness.js';
 
 /** 0: i32, 1: u32 */
 type Ty = 0 | 1;
@@ -78,6 +81,15 @@ export class TypedGenerated {
   [fc.toStringMethod](): string {
     return this.toString();
   }
+}
+
+/** The generated kernel as the properties check it: printed, re-spanned, checked and inferred. */
+export function loadTyped(g: TypedGenerated): Loaded {
+  const p = b.program(g.kernel);
+  const errors = wellFormednessErrors(p);
+  if (errors.length > 0) fail(g, `the generator made an ill-formed kernel: ${errors.map((e) => e.message).join('; ')}`);
+  const kernel = p.kernels[0]!;
+  return { kernel, map: inferMap(p.file, kernel) };
 }
 
 // ---------------------------------------------------------------------------

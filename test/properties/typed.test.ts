@@ -8,19 +8,8 @@
  */
 import { describe, it } from 'vitest';
 import fc from 'fast-check';
-import { typedKernelArbitrary, type TypedGenerated } from './typed-generator.js';
-import { checkCompleteness, checkReplay, checkSoundness, checkTheorem1, fail, interestingLaunches, type Loaded } from './harness.js';
-import { program } from '../support/core.js';
-import { wellFormednessErrors } from '../../src/names/check.js';
-import { inferMap } from '../../src/map/infer.js';
-
-function loadTyped(g: TypedGenerated): Loaded {
-  const p = program(g.kernel);
-  const errors = wellFormednessErrors(p);
-  if (errors.length > 0) fail(g, `the generator made an ill-formed kernel: ${errors.map((e) => e.message).join('; ')}`);
-  const kernel = p.kernels[0]!;
-  return { kernel, map: inferMap(p.file, kernel) };
-}
+import { loadTyped, typedKernelArbitrary } from './typed-generator.js';
+import { checkCompleteness, checkReplay, checkSoundness, checkTheorem1, interestingLaunches } from './harness.js';
 
 describe('differential properties on machine integers', () => {
   it('P1: the interpreter and the MAP evaluator give the same accesses per phase (with the values read and drawn)', () => {
