@@ -124,7 +124,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
   )
     .addOption(new Option('--init <A=1,2,3|A=random:SEED>', 'initial contents of an array (repeatable)').default([]).argParser(collect))
     .option('--json', 'print a JSON report instead of text')
-    .option('--seed <S>', 'seed of random contents; arrays without --init get random contents too')
+    .option('--seed <S>', 'seed of random contents and of the unknown values of havoc; arrays without --init get random contents too')
     .action(async (files: string[], flags: RunFlags) => setExit(await (await commands()).runSubcommand(files, flags, io)));
 
   const experiment = withSolvingOptions(

@@ -188,6 +188,10 @@ export function kernelExcess(kernel: Kernel): Excess | null {
       case 'assume':
         excess = within([{ cond: s.cond }], depth);
         break;
+      case 'havoc':
+        bind(s.local.text, undefined);
+        work.push({ stmt: s.body, depth: depth + 1 });
+        break;
       default:
         return assertNever(s);
     }

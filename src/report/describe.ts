@@ -2,8 +2,9 @@
  * Phrases shared by the text and JSON reports, so that both say the same
  * thing about why an alarm is only possible or why a kernel is not well-typed.
  */
+import type { UnknownOrigin } from '../core/ast.js';
 import type { Launch } from '../core/launch.js';
-import type { TypingViolation } from '../map/map.js';
+import type { Approximation, TypingViolation } from '../map/map.js';
 import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
 import type { Confidence, Doubt, KernelResult, Status } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
@@ -14,6 +15,7 @@ function quoted(file: SourceFile, span: Span): string {
   return shownText(spanText(file, span));
 }
 import { isOutOfResources, isOutOfTime } from '../solve/budget.js';
+import { MACHINE_SCOPE } from '../core/types.js';
 
 function at(file: SourceFile, span: Span): string {
   const p = positionAt(file, span.start);
@@ -24,12 +26,18 @@ export function doubtText(file: SourceFile, d: Doubt): string {
   switch (d.kind) {
     case 'data':
       return `depends on ${d.variable}, read from ${quoted(file, d.origin.span)} at ${at(file, d.origin.span)}`;
+    case 'unknown':
+      return `depends on ${d.variable}, ${unknownText(file, d.origin)}`;
     case 'approximated-loop':
       return `the barriers of the loop at ${at(file, d.span)} were erased (over-approximation)`;
     case 'large-shift':
       return 'relies on a shift by a large amount, which is over-approximated';
     case 'divergence-unknown':
       return `barrier divergence at the sync at ${at(file, d.sync.span)} was not ruled out (query ${d.query} unknown)`;
+    case 'undefined-elsewhere':
+      return d.span === null
+        ? 'the threads of the witness were not shown free of undefined operations elsewhere (earlier phases or loop iterations), which would put it outside the scope'
+        : `the threads of the witness may evaluate an undefined operation at ${at(file, d.span)} (in an earlier phase or loop iteration), which would put it outside the scope`;
     default:
       return assertNever(d);
   }
@@ -43,9 +51,26 @@ export function reasonText(file: SourceFile, confidence: Confidence, doubts: rea
   return doubts.map((d) => doubtText(file, d)).join('; ');
 }
 
-/** `y (read from A[x] at 3:5) used in index at 4:9` */
+/** `a texture fetch at 3:5`, `approximated at 3:5: a loop with a data-dependent bound (…)` */
+export function unknownText(file: SourceFile, o: UnknownOrigin): string {
+  return o.kind === 'value' ? `unknown: ${o.what} at ${at(file, o.span)}` : `approximated at ${at(file, o.span)}: ${o.what} (${o.why})`;
+}
+
+/** `y (read from A[x] at 3:5) used in index at 4:9`, `h (unknown: a texture fetch at 3:5) used in index at 4:9` */
 export function violationText(file: SourceFile, v: TypingViolation): string {
-  return `${v.variable} (read from ${quoted(file, v.origin.span)} at ${at(file, v.origin.span)}) used in ${v.use} at ${at(file, v.span)}`;
+  const from = 'kind' in v.origin ? unknownText(file, v.origin) : `read from ${quoted(file, v.origin.span)} at ${at(file, v.origin.span)}`;
+  const use = v.use === 'definedness' ? 'an operation that may be undefined' : v.use;
+  return `${v.variable} (${from}) used in ${use} at ${at(file, v.span)}`;
+}
+
+/** `a loop with a data-dependent bound at 4:3: its trip count is unknown` */
+export function approximationText(file: SourceFile, a: Approximation): string {
+  return `${a.what} at ${at(file, a.span)}: ${a.why}`;
+}
+
+/** The scope line of a kernel with machine integers, or null. */
+export function scopeText(r: Pick<KernelResult, 'machineIntegers'>): string | null {
+  return r.machineIntegers === true ? `scope: ${MACHINE_SCOPE} (undefined behaviour is outside the scope of verification)` : null;
 }
 
 export function wellTypedText(r: Pick<KernelResult, 'file' | 'wellTyped' | 'violations' | 'races' | 'divergences'>): string {

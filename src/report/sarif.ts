@@ -8,6 +8,10 @@
  *   faial/unknown             warning: a kernel without an alarm that is not proved
  *   faial/input-error         error: the file or kernel could not be verified
  *   faial/redundant-barrier   warning (with --barriers): a proved-redundant sync
+ *   faial/scope               note: a kernel with machine integers, verified
+ *                             assuming no undefined operation
+ *   faial/approximation       note: an approximation of the front end (what,
+ *                             where, why); alarms that rest on it are possible
  *
  * A possible alarm is a warning, not an error: it may come from an
  * over-approximation (a data-dependent value, an erased loop), so a CI gate
@@ -27,7 +31,9 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { budgetHint, elementText, launchText, plural, type SolvingRun } from './describe.js';
+import { budgetHint, elementText, launchText, plural, statusName, type SolvingRun } from './describe.js';
+import { MACHINE_SCOPE } from '../core/types.js';
+import type { Approximation } from '../map/map.js';
 import { kernelJson, type KernelJson } from './json.js';
 import { raceGroups } from './text.js';
 import { fileUri, isAbsolutePath, relativeUri } from '../util/file-uri.js';
@@ -35,14 +41,16 @@ import { sha256Hex } from '../util/sha256.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
-export type RuleId = 'faial/data-race' | 'faial/barrier-divergence' | 'faial/unknown' | 'faial/input-error' | 'faial/redundant-barrier';
+export type RuleId = 'faial/data-race' | 'faial/barrier-divergence' | 'faial/unknown' | 'faial/input-error' | 'faial/redundant-barrier' | 'faial/scope' | 'faial/approximation';
+
+type Level = 'error' | 'warning' | 'note';
 
 interface Rule {
   readonly id: RuleId;
   readonly name: string;
   readonly short: string;
   readonly full: string;
-  readonly level: 'error' | 'warning';
+  readonly level: Level;
 }
 
 const RULES: readonly Rule[] = [
@@ -50,7 +58,7 @@ const RULES: readonly Rule[] = [
     id: 'faial/data-race',
     name: 'DataRace',
     short: 'Two threads access the same array element, at least one writes, with no barrier between them.',
-    full: 'Two threads may access the same element of a shared or global array in the same barrier phase (or in different blocks), and at least one access is a write. A confirmed race has a witness that is a real execution; a possible one relies on an over-approximation (data read from memory, an erased loop, a large shift, a barrier whose divergence was not decided).',
+    full: 'Two threads may access the same element of a shared or global array in the same barrier phase (or in different blocks), and at least one access is a write. A confirmed race has a witness that is a real execution; a possible one relies on an over-approximation (data read from memory, an unknown value or an approximation of the front end, an erased loop, a large shift, a barrier whose divergence was not decided).',
     level: 'error',
   },
   {
@@ -80,6 +88,20 @@ const RULES: readonly Rule[] = [
     short: 'The barrier can be removed: the kernel stays data-race free and divergence-free.',
     full: 'The kernel without this barrier (and only it) was proved data-race free and free of barrier divergence, for every launch its requires clauses allow. A barrier costs time; removing several redundant barriers at once needs its own proof.',
     level: 'warning',
+  },
+  {
+    id: 'faial/scope',
+    name: 'VerifiedWithinScope',
+    short: 'The kernel uses machine integers: its verdict assumes that no operation is undefined.',
+    full: `The kernel computes with C's machine integers. Its verdict holds for the executions in which no thread evaluates an undefined operation: ${MACHINE_SCOPE}. Signed overflow is undefined behaviour in C++; unsigned wrap-around is defined in C but left out of the scope too.`,
+    level: 'note',
+  },
+  {
+    id: 'faial/approximation',
+    name: 'Approximation',
+    short: 'The front end approximated part of the kernel: the analysis stays sound, alarms that depend on it are only possible.',
+    full: 'A construct the front end could not model exactly (a loop, a value updated in it…) was replaced by an unknown value. A proof of data-race freedom still holds; an alarm that depends on the approximation is reported as possible.',
+    level: 'note',
   },
 ];
 
@@ -152,7 +174,7 @@ function fingerprintOf(parts: readonly string[]): Record<string, string> {
   return { 'faialFinding/v1': sha256Hex(parts.join('\u0000')) };
 }
 
-function levelOf(confidence: Confidence): 'error' | 'warning' {
+function levelOf(confidence: Confidence): Level {
   return confidence === 'confirmed' ? 'error' : 'warning';
 }
 
@@ -161,7 +183,7 @@ function confidenceText(confidence: Confidence, reason: string): string {
   return `${confidence === 'confirmed' ? 'Confirmed' : 'Possible'}: ${reason}.`;
 }
 
-function result(rule: RuleId, level: 'error' | 'warning', message: string, rest: Omit<Result, 'ruleId' | 'ruleIndex' | 'level' | 'message'>): Result {
+function result(rule: RuleId, level: Level, message: string, rest: Omit<Result, 'ruleId' | 'ruleIndex' | 'level' | 'message'>): Result {
   return { ruleId: rule, ruleIndex: ruleIndexOf(rule), level, message: { text: message }, ...rest };
 }
 
@@ -181,7 +203,26 @@ function kernelResults(r: KernelResult, options: SarifOptions): Result[] {
   out.push(...r.divergences.map((d, i) => divergenceResult(r, d, json.divergences[i]!)));
   if (r.status === 'unknown') out.push(unknownResult(r));
   for (const b of r.barriers ?? []) if (b.verdict === 'redundant') out.push(redundantResult(r, b, options));
+  if (r.machineIntegers === true && r.status !== 'error') out.push(scopeResult(r, options));
+  for (const a of r.approximations ?? []) out.push(approximationResult(r, a));
   return out;
+}
+
+function scopeResult(r: KernelResult, options: SarifOptions): Result {
+  const message = `Kernel ${r.kernel} uses machine integers: its verdict (${statusName(r.status)}) holds ${scopeText(r, options)}, ${MACHINE_SCOPE}; undefined behaviour is outside the scope of verification.`;
+  return result('faial/scope', 'note', message, {
+    locations: [locationOf(r.file, kernelHead(r.file, r.span), null)],
+    partialFingerprints: fingerprintOf(['faial/scope', r.kernel]),
+    properties: { kernel: r.kernel, scope: MACHINE_SCOPE },
+  });
+}
+
+function approximationResult(r: KernelResult, a: Approximation): Result {
+  return result('faial/approximation', 'note', `Approximated in kernel ${r.kernel}: ${a.what} (${a.why}). Sound: alarms that depend on it are reported as possible.`, {
+    locations: [locationOf(r.file, a.span, a.what)],
+    partialFingerprints: fingerprintOf(['faial/approximation', r.kernel, a.what, a.why]),
+    properties: { kernel: r.kernel, what: a.what, why: a.why },
+  });
 }
 
 function accessText(r: KernelResult, a: AccessSite): string {

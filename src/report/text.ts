@@ -10,7 +10,7 @@ import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } fr
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 import { barriersText } from './barriers.js';
-import { STATUSES, budgetHint, budgetText, dimText, elementText, idText, launchText, plural, reasonText, statusName, wellTypedText, type SolvingRun } from './describe.js';
+import { STATUSES, approximationText, budgetHint, budgetText, dimText, elementText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -74,6 +74,8 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
     default:
       return assertNever(r.status);
   }
+  // what the verdict rests on, right under it: the scope of machine integers and the front end's approximations
+  if (r.status !== 'error') lines.splice(2, 0, ...scopeLines(r));
   if (r.barriers !== undefined) lines.push(barriersText(r, r.barriers, scope, options.colour));
   // An alarm does not need every query answered, but what was not answered is still not proved.
   if (r.unknowns.length > 0) {
@@ -83,6 +85,15 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
     if (hint !== null) lines.push(`${c.green('hint')}: ${hint}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function scopeLines(r: KernelResult): string[] {
+  const scope = scopeText(r);
+  const approximations = r.approximations ?? [];
+  return [
+    ...(scope === null ? [] : [scope]),
+    ...(approximations.length === 0 ? [] : [`approximated (sound; alarms that depend on them are possible): ${approximations.map((a) => approximationText(r.file, a)).join('; ')}`]),
+  ];
 }
 
 /**
