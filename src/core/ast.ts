@@ -63,6 +63,13 @@ export type BExpr =
 export type UpStep = '+' | '*';
 export type DownStep = '-' | '/';
 
+/** Where an unknown value comes from (a `havoc`). */
+export type UnknownOrigin =
+  /** a value the analysis does not know: a float, a texture fetch, a warp intrinsic, a call it does not know… */
+  | { readonly kind: 'value'; readonly what: string; readonly span: Span }
+  /** a value the front end gave up computing exactly: a loop it could not make exact, a local updated in it… */
+  | { readonly kind: 'approximation'; readonly what: string; readonly why: string; readonly span: Span };
+
 export interface Step {
   readonly op: UpStep | DownStep;
   readonly amount: Expr;
@@ -90,6 +97,8 @@ export type Stmt =
       readonly span: Span;
     }
   | { readonly kind: 'let'; readonly local: Name; readonly value: Expr; readonly body: Stmt; readonly span: Span }
+  /** binds `local` to an unknown value of its type, scoped like `let` */
+  | { readonly kind: 'havoc'; readonly local: Name; readonly type: IntType; readonly origin: UnknownOrigin; readonly body: Stmt; readonly span: Span }
   | {
       readonly kind: 'if';
       readonly cond: BExpr;
@@ -104,6 +113,8 @@ export type Stmt =
       readonly to: Expr;
       readonly direction: 'up' | 'down';
       readonly step: Step | null;
+      /** the loop variable's machine type; absent: a natural (BabyCUDA) */
+      readonly type?: MachineType;
       readonly body: readonly Stmt[];
       readonly span: Span;
     }

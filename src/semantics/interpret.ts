@@ -701,6 +701,8 @@ class KernelRun {
         t.vars.delete(name);
         return;
       }
+      case 'havoc':
+        throw new EvalError('unsupported', s.span, `the interpreter does not run unknown values (havoc of ${s.local.text}) yet`);
       case 'sync':
         yield s;
         return;
