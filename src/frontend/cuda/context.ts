@@ -1,0 +1,372 @@
+/**
+ * The state of lowering one kernel: what C values become in the core, the
+ * statements emitted so far, the mutable locals' current SSA values, and the
+ * joins of branches. Expressions (expr.ts) and statements (stmt.ts) share it.
+ *
+ * A mutable local is a slot whose current value is a core expression over
+ * names in scope; an assignment binds a fresh `let` and moves the slot to it.
+ * A branch is lowered on a copy of the slots' values; where the two branches
+ * leave a slot with different values, the join binds `ite(c, then, else)`,
+ * with the branches' own lets expanded to their definitions. A value that
+ * rests on a read or an unknown bound inside a branch cannot be named after
+ * it: the join makes it an unknown value (data-dependent, as the read was).
+ */
+import type { ArrayDecl, BExpr, Expr, MachineType, Param, Stmt, UnknownOrigin } from '../../core/ast.js';
+import type { SourceFile, Span } from '../../core/source.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Node } from 'web-tree-sitter';
+import type { Unit } from './unit.js';
+import { cudaDiagnostic, KernelRejected, type CudaProblem } from './codes.js';
+import { isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
+import { exprEqual, not, or, and, ite } from './build.js';
+
+/** An array in memory as the kernel sees it. */
+export interface ArrayRef {
+  /** its name in the core */
+  readonly name: string;
+  /** global, shared, or private to the thread (a local array: its accesses cannot race) */
+  readonly space: 'global' | 'shared' | 'local';
+  /** the element type; a struct's leaves are an extra, last index component */
+  readonly elem: CType;
+  /** declared dimensions (1 for a pointer or a scalar) */
+  readonly dims: number;
+  readonly readOnly: boolean;
+  readonly span: Span;
+}
+
+/** A pointer: an array, the fixed leading indices of a multi-dimensional one, an offset, and maybe a fixed struct leaf. */
+export interface PointerValue {
+  readonly kind: 'pointer';
+  readonly target: ArrayRef;
+  readonly prefix: readonly Expr[];
+  /** null: 0 */
+  readonly offset: Expr | null;
+  /** the element type pointed to */
+  readonly elem: CType;
+  /** a pointer to one field of a struct element (`&a[i].x`): its first leaf */
+  readonly leaf: number | null;
+}
+
+export type Value =
+  | { readonly kind: 'int'; readonly expr: Expr; readonly type: MachineType }
+  | { readonly kind: 'bool'; readonly cond: BExpr }
+  /** a value the analysis does not follow (a float, an opaque type); `local`: the read that produced it */
+  | { readonly kind: 'unknown'; readonly ctype: CType; readonly what: string; readonly span: Span; readonly local?: Expr }
+  | PointerValue
+  /** a struct or vector value held in locals: one value per leaf (ctypes.ts leavesOf) */
+  | { readonly kind: 'struct'; readonly ctype: StructCType; readonly fields: readonly Value[] }
+  | { readonly kind: 'void' };
+
+/** A mutable local (or an exit flag): its current value lives in Ctx.values. */
+export interface Slot {
+  readonly name: string;
+  readonly ctype: CType;
+  readonly span: Span;
+}
+
+export type Binding =
+  | { readonly kind: 'local'; readonly slot: Slot }
+  /** an array, or a scalar in memory (a `__shared__ int x` is a one-element array) */
+  | { readonly kind: 'array'; readonly array: ArrayRef; readonly scalar: boolean }
+  | { readonly kind: 'value'; readonly value: Value }
+  | { readonly kind: 'type'; readonly ctype: CType };
+
+export class Scope {
+  private readonly names = new Map<string, Binding>();
+  /** the locals declared in this scope, whose values are dropped when it ends */
+  readonly slots: Slot[] = [];
+  constructor(readonly parent: Scope | null) {}
+  lookup(name: string): Binding | undefined {
+    return this.names.get(name) ?? this.parent?.lookup(name);
+  }
+  define(name: string, binding: Binding): void {
+    this.names.set(name, binding);
+  }
+}
+
+type Item = { readonly kind: 'binder'; readonly wrap: (body: Stmt) => Stmt; readonly span: Span } | { readonly kind: 'stmt'; readonly stmt: Stmt };
+
+/** The statements of one block, binders nested over the statement that follows them. */
+export class Builder {
+  readonly items: Item[] = [];
+  /** core names bound in this block, for expanding them at a join */
+  readonly bound = new Set<string>();
+
+  stmt(stmt: Stmt): void {
+    this.items.push({ kind: 'stmt', stmt });
+  }
+
+  binder(name: string, span: Span, wrap: (body: Stmt) => Stmt): void {
+    this.bound.add(name);
+    this.items.push({ kind: 'binder', wrap, span });
+  }
+
+  /** The block: each run of binders wraps the statement after it (their scope runs to the block's end either way). */
+  stmts(): Stmt[] {
+    const out: Stmt[] = [];
+    let pending: (Item & { kind: 'binder' })[] = [];
+    const close = (s: Stmt): Stmt => pending.reduceRight((body, b) => b.wrap(body), s);
+    for (const item of this.items) {
+      if (item.kind === 'binder') {
+        pending.push(item);
+        continue;
+      }
+      out.push(close(item.stmt));
+      pending = [];
+    }
+    if (pending.length > 0) out.push(close({ kind: 'skip', span: pending[pending.length - 1]!.span }));
+    return out;
+  }
+}
+
+export interface Approximation {
+  readonly what: string;
+  readonly why: string;
+  readonly span: Span;
+}
+
+/** What a kernel's lowering gathers besides its body. */
+export interface KernelState {
+  readonly arrays: ArrayDecl[];
+  readonly arrayRefs: Map<string, ArrayRef>;
+  readonly params: Param[];
+  readonly requires: BExpr[];
+  readonly used: Set<string>;
+  /** a let's definition (null: a read's or unknown's local), to expand lets bound inside a branch at its join */
+  readonly defs: Map<string, Expr | null>;
+  readonly notices: Diagnostic[];
+  /** functions being inlined, innermost last, to refuse recursion */
+  readonly calls: string[];
+  /** the file's names as the kernel sees them: globals, constants; a called function's scope starts here */
+  readonly root: Scope;
+}
+
+export interface FnFrame {
+  readonly name: string;
+  /** whether the thread has returned from this function */
+  readonly returned: Slot;
+  /** the value returned, for a non-void function */
+  readonly result: Slot | null;
+}
+
+export interface LoopFrame {
+  readonly broke: Slot;
+  readonly continued: Slot;
+}
+
+export interface Ctx {
+  readonly file: SourceFile;
+  readonly unit: Unit;
+  readonly k: KernelState;
+  b: Builder;
+  scope: Scope;
+  values: Map<Slot, Value>;
+  fn: FnFrame;
+  loop: LoopFrame | null;
+}
+
+export const spanOf = (n: Node): Span => ({ start: n.startIndex, end: n.endIndex });
+
+export function reject(ctx: { readonly file: SourceFile }, problem: CudaProblem, node: Node | Span, message: string, hints: readonly string[] = []): never {
+  const span = 'startIndex' in node ? spanOf(node) : node;
+  throw new KernelRejected(cudaDiagnostic(problem, ctx.file, span, message, { hints }));
+}
+
+export function unsupported(ctx: { readonly file: SourceFile }, node: Node | Span, construct: string, hints: readonly string[] = []): never {
+  return reject(ctx, 'unsupported', node, `unsupported: ${construct}`, hints);
+}
+
+export function notice(ctx: Ctx, problem: CudaProblem, span: Span, message: string): void {
+  ctx.k.notices.push(cudaDiagnostic(problem, ctx.file, span, message));
+}
+
+/** A core name not bound yet in this kernel: `base`, else `base_1`, `base_2`… */
+export function fresh(ctx: Ctx, base: string): string {
+  const clean = base.replace(/[^A-Za-z0-9_]/g, '_');
+  let name = clean;
+  for (let n = 1; ctx.k.used.has(name); n++) name = `${clean}_${n}`;
+  ctx.k.used.add(name);
+  return name;
+}
+
+export const FALSE: BExpr = { kind: 'bool', value: false, span: { start: 0, end: 0 } };
+export const TRUE: BExpr = { kind: 'bool', value: true, span: { start: 0, end: 0 } };
+export const isFalse = (c: BExpr): boolean => c.kind === 'bool' && !c.value;
+export const isTrue = (c: BExpr): boolean => c.kind === 'bool' && c.value;
+
+/** Binds `value` to a fresh name with `let` and gives the variable that names it. */
+export function letBound(ctx: Ctx, base: string, value: Expr, type: MachineType, span: Span): Expr {
+  if (value.kind === 'var' || value.kind === 'int' || value.kind === 'nat') return value;
+  const name = fresh(ctx, base);
+  ctx.k.defs.set(name, value);
+  ctx.b.binder(name, span, (body) => ({ kind: 'let', local: { text: name, span }, value, body, span }));
+  return { kind: 'var', name, type, span };
+}
+
+/** An unknown value of an integer type, bound with `havoc`. */
+export function havocked(ctx: Ctx, base: string, type: MachineType, origin: UnknownOrigin, span: Span): Expr {
+  const name = fresh(ctx, base);
+  ctx.k.defs.set(name, null);
+  ctx.b.binder(name, span, (body) => ({ kind: 'havoc', local: { text: name, span }, type, origin, body, span }));
+  return { kind: 'var', name, type, span };
+}
+
+/** The machine type a slot of this C type holds its value in (narrow integers and bool in an `int`). */
+export function slotMachine(t: CType): MachineType | null {
+  if (t.kind === 'bool') return 'i32';
+  return t.kind === 'int' ? machineOf(t) : null;
+}
+
+/** The expression with every name bound in `bound` replaced by its definition; null when one has none. */
+export function expanded(ctx: Ctx, e: Expr, bound: ReadonlySet<string>): Expr | null {
+  if (bound.size === 0) return e;
+  switch (e.kind) {
+    case 'nat':
+    case 'int':
+    case 'builtin':
+      return e;
+    case 'var': {
+      if (!bound.has(e.name)) return e;
+      const def = ctx.k.defs.get(e.name);
+      return def === null || def === undefined ? null : expanded(ctx, def, bound);
+    }
+    case 'binary': {
+      const left = expanded(ctx, e.left, bound);
+      const right = left === null ? null : expanded(ctx, e.right, bound);
+      return right === null ? null : { ...e, left: left!, right };
+    }
+    case 'cast': {
+      const operand = expanded(ctx, e.operand, bound);
+      return operand === null ? null : { ...e, operand };
+    }
+    case 'ite': {
+      const cond = expandedCond(ctx, e.cond, bound);
+      const then = cond === null ? null : expanded(ctx, e.then, bound);
+      const other = then === null ? null : expanded(ctx, e.else, bound);
+      return other === null ? null : { ...e, cond: cond!, then: then!, else: other };
+    }
+  }
+}
+
+export function expandedCond(ctx: Ctx, c: BExpr, bound: ReadonlySet<string>): BExpr | null {
+  switch (c.kind) {
+    case 'bool':
+      return c;
+    case 'cmp': {
+      const left = expanded(ctx, c.left, bound);
+      const right = left === null ? null : expanded(ctx, c.right, bound);
+      return right === null ? null : { ...c, left: left!, right };
+    }
+    case 'and':
+    case 'or': {
+      const left = expandedCond(ctx, c.left, bound);
+      const right = left === null ? null : expandedCond(ctx, c.right, bound);
+      return right === null ? null : { ...c, left: left!, right };
+    }
+    case 'not': {
+      const operand = expandedCond(ctx, c.operand, bound);
+      return operand === null ? null : { ...c, operand };
+    }
+  }
+}
+
+export interface Branch {
+  readonly stmts: Stmt[];
+  readonly values: Map<Slot, Value>;
+  readonly bound: ReadonlySet<string>;
+}
+
+/** Lowers `body` as a branch: on a copy of the slots' values, into a block of its own. */
+export function branch(ctx: Ctx, body: () => void): Branch {
+  const savedB = ctx.b;
+  const savedValues = ctx.values;
+  const savedScope = ctx.scope;
+  ctx.b = new Builder();
+  ctx.values = new Map(savedValues);
+  try {
+    body();
+    return { stmts: ctx.b.stmts(), values: ctx.values, bound: ctx.b.bound };
+  } finally {
+    ctx.b = savedB;
+    ctx.values = savedValues;
+    ctx.scope = savedScope;
+  }
+}
+
+/** Emits `if (cond) then else other` and moves every slot to its value after the join. */
+export function emitIf(ctx: Ctx, cond: BExpr, then: Branch, other: Branch, span: Span): void {
+  if (isTrue(cond) || isFalse(cond)) {
+    // only one branch runs: its statements join this block, its lets stay in scope
+    const taken = isTrue(cond) ? then : other;
+    for (const s of taken.stmts) ctx.b.stmt(s);
+    for (const name of taken.bound) ctx.b.bound.add(name);
+    for (const slot of ctx.values.keys()) ctx.values.set(slot, taken.values.get(slot)!);
+    return;
+  }
+  if (then.stmts.length > 0 || other.stmts.length > 0) {
+    ctx.b.stmt({ kind: 'if', cond, then: then.stmts.length > 0 ? then.stmts : [{ kind: 'skip', span }], else: other.stmts.length > 0 ? other.stmts : null, span });
+  }
+  joinInto(ctx, cond, then, other, span);
+}
+
+function joinInto(ctx: Ctx, cond: BExpr, then: Branch, other: Branch, span: Span): void {
+  for (const [slot, before] of ctx.values) {
+    const t = then.values.get(slot) ?? before;
+    const e = other.values.get(slot) ?? before;
+    if (t === before && e === before) continue;
+    ctx.values.set(slot, joined(ctx, slot, cond, t, then.bound, e, other.bound, span));
+  }
+}
+
+function joined(ctx: Ctx, slot: Slot, cond: BExpr, t: Value, tBound: ReadonlySet<string>, e: Value, eBound: ReadonlySet<string>, span: Span): Value {
+  if (t.kind === 'int' && e.kind === 'int') {
+    const te = expanded(ctx, t.expr, tBound);
+    const ee = expanded(ctx, e.expr, eBound);
+    if (te === null || ee === null) return unknownAfterBranch(ctx, slot, span);
+    if (exprEqual(te, ee)) return { kind: 'int', expr: te, type: t.type };
+    return { kind: 'int', expr: letBound(ctx, slot.name, ite(cond, te, ee, t.type, span), t.type, span), type: t.type };
+  }
+  if (t.kind === 'bool' && e.kind === 'bool') {
+    const tc = expandedCond(ctx, t.cond, tBound);
+    const ec = expandedCond(ctx, e.cond, eBound);
+    if (tc === null || ec === null) return unknownAfterBranch(ctx, slot, span);
+    return { kind: 'bool', cond: or(and(cond, tc), and(not(cond), ec)) };
+  }
+  if (t.kind === 'pointer' && e.kind === 'pointer' && t.target === e.target && t.leaf === e.leaf && t.prefix.length === e.prefix.length) {
+    const zero = { kind: 'int', value: 0n, type: 'i64', span } as const;
+    const parts = [...t.prefix, t.offset ?? zero].map((x) => expanded(ctx, x, tBound));
+    const others = [...e.prefix, e.offset ?? zero].map((x) => expanded(ctx, x, eBound));
+    if (parts.some((p) => p === null) || others.some((p) => p === null)) {
+      return unsupported(ctx, span, `a pointer whose offset after this branch depends on memory read inside it (${slot.name})`);
+    }
+    const pick = (a: Expr, b: Expr): Expr => (exprEqual(a, b) ? a : ite(cond, a, b, typeOfIndex(a), span));
+    const all = parts.map((p, i) => pick(p!, others[i]!));
+    return { ...t, prefix: all.slice(0, -1), offset: all[all.length - 1]! };
+  }
+  if (t.kind === 'pointer' || e.kind === 'pointer') {
+    return unsupported(ctx, span, `a pointer that may point into different arrays after this branch (${slot.name})`);
+  }
+  if (t.kind === 'struct' && e.kind === 'struct') {
+    const leaves = leavesOf(t.ctype);
+    return { ...t, fields: t.fields.map((f, i) => joined(ctx, { ...slot, name: `${slot.name}_${leaves[i]!.path}`, ctype: leaves[i]!.type }, cond, f, tBound, e.fields[i]!, eBound, span)) };
+  }
+  return { kind: 'unknown', ctype: slot.ctype, what: `${slot.name} after the branch`, span };
+}
+
+function typeOfIndex(e: Expr): MachineType {
+  if (e.kind === 'int' || e.kind === 'cast') return e.type;
+  if ((e.kind === 'var' || e.kind === 'binary') && e.type !== undefined) return e.type;
+  if (e.kind === 'ite') return typeOfIndex(e.then);
+  return 'i64';
+}
+
+/** A slot whose value after a branch rests on memory read inside it: unknown, as the read was. */
+function unknownAfterBranch(ctx: Ctx, slot: Slot, span: Span): Value {
+  const origin: UnknownOrigin = { kind: 'value', what: `${slot.name} after a branch that read it from memory`, span };
+  if (isInteger(slot.ctype)) {
+    const type = slotMachine(slot.ctype)!;
+    const v = havocked(ctx, slot.name, type, origin, span);
+    return slot.ctype.kind === 'bool' ? { kind: 'bool', cond: { kind: 'cmp', op: '!=', left: v, right: { kind: 'int', value: 0n, type, span }, span } } : { kind: 'int', expr: v, type };
+  }
+  return { kind: 'unknown', ctype: slot.ctype, what: origin.what, span };
+}
