@@ -145,7 +145,13 @@ export class Expander {
       const m = this.env.macros.get(t.text);
       if (m === undefined) return t;
       if (m.disabled > 0) return paintedTok(t);
-      if (!this.enter(m, t, fromBase)) return t;
+      const entered = this.enter(m, t, fromBase);
+      if (entered === 'not a call') return t;
+      if (entered === 'bad call') {
+        // reported once: the name is not tried again when its text is read again
+        this.consumed(t, fromBase);
+        return paintedTok(t);
+      }
     }
   }
 
@@ -181,16 +187,16 @@ export class Expander {
     if (fromBase && t.verbatim) this.pendingNewlines += countNewlines(this.env.textOf(t.file), t.gapStart, t.end);
   }
 
-  /** Push the expansion of `m` used at `t`; false when `t` is not a use after all (no `(`, or a bad call). */
-  private enter(m: Macro, t: Tok, outermost: boolean): boolean {
+  /** Push the expansion of `m` used at `t`, unless `t` is not followed by `(` or the call is bad (reported). */
+  private enter(m: Macro, t: Tok, outermost: boolean): 'entered' | 'not a call' | 'bad call' {
     if (outermost) this.topUse = null;
     let args: Tok[][] = [];
     let close: Tok | null = null;
     if (m.functionLike) {
       const open = this.peekParen();
-      if (open === null) return false;
+      if (open === null) return 'not a call';
       const call = this.collectArguments(m, t, open);
-      if (call === null) return false;
+      if (call === null) return 'bad call';
       ({ args, close } = call);
     }
     const use = useSite(m.name, t, close);
@@ -202,7 +208,7 @@ export class Expander {
     const tokens = m.builtin === null ? this.substitute(m, t, args, use) : [this.builtinValue(m.builtin, t, use)];
     this.contexts.push({ tokens, pos: 0, macro: m, barrier: false });
     m.disabled++;
-    return true;
+    return 'entered';
   }
 
   private builtinValue(builtin: 'line' | 'file', t: Tok, use: UseSite): Tok {
