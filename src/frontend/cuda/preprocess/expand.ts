@@ -360,7 +360,8 @@ export class Expander {
           break;
         case 'param': {
           const source = item.raw ? args[item.index]! : (expanded[item.index] ??= this.expandArgument(args[item.index]!));
-          toks = source.map((t, j) => expandedTok(t, argChain(t.chain), j === 0 ? item.tok.space : t.space));
+          // an argument written in the file belongs to the expansion the use is part of
+          toks = source.map((t, j) => expandedTok(t, argChain(t.chain ?? name.chain), j === 0 ? item.tok.space : t.space));
           if (toks.length === 0 && item.raw) toks = [syntheticTok('placemarker', '', use, bodyChain, false)];
           break;
         }
@@ -404,13 +405,14 @@ export class Expander {
     const open = this.peekParen();
     if (open === null) return false;
     const read = [open];
-    for (let k = 0; k < 2; k++) {
+    while (read.length < 3) {
       const r = this.readRaw();
       if (isEnd(r)) {
         this.unreadRaw(r, this.lastFromBase);
         break;
       }
       this.consumed(r, this.lastFromBase);
+      if (r.kind === 'newline' || r.kind === 'blank') continue;
       read.push(r);
       if (r.kind !== 'string') break;
     }
