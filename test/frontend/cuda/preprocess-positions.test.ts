@@ -130,8 +130,8 @@ const SAFE_PIECES = [
 describe('properties', () => {
   it('a file with no directives and no macro uses comes out as it is, mapped one to one', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...SAFE_PIECES), { maxLength: 60 }), (pieces) => {
-        const text = pieces.join(' ');
+      fc.property(fc.array(fc.constantFrom(...SAFE_PIECES), { maxLength: 60 }), fc.constantFrom('', ' '), (pieces, separator) => {
+        const text = pieces.join(separator);
         const r = pp(text);
         expect(r.text).toBe(text);
         expect(r.diagnostics).toEqual([]);

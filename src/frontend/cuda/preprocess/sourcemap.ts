@@ -52,9 +52,8 @@ export class OutputBuilder {
   /** Text copied from `file` at `start` (one character for one); `lastToken` is the token it ends with, if any. */
   verbatim(file: number, start: number, text: string, lastToken: string): void {
     if (text === '') return;
-    const last = this.segments[this.segments.length - 1];
-    if (last !== undefined && last.tok === null && last.outEnd === this.length && last.file === file && last.start + (last.outEnd - last.outStart) === start) {
-      last.outEnd += text.length;
+    if (this.continues(file, start)) {
+      this.segments[this.segments.length - 1]!.outEnd += text.length;
     } else {
       this.segments.push({ outStart: this.length, outEnd: this.length + text.length, file, start, tok: null });
     }
@@ -62,10 +61,20 @@ export class OutputBuilder {
     this.lastToken = lastToken;
   }
 
-  /** A verbatim token with the gap before it; a space goes first where it would otherwise join the previous token. */
+  /**
+   * A verbatim token with the gap before it. Where it does not continue the
+   * text written before it (it follows a macro's output), a space goes first
+   * if it would otherwise join the previous token.
+   */
   verbatimToken(file: number, gapStart: number, tokenStart: number, text: string, token: string): void {
-    if (gapStart === tokenStart && wouldJoin(this.lastToken, token)) this.unmapped(' ');
+    if (gapStart === tokenStart && !this.continues(file, gapStart) && wouldJoin(this.lastToken, token)) this.unmapped(' ');
     this.verbatim(file, gapStart, text, token);
+  }
+
+  /** Whether the output ends with a copy of `file` up to `offset`. */
+  private continues(file: number, offset: number): boolean {
+    const last = this.segments[this.segments.length - 1];
+    return last !== undefined && last.tok === null && last.outEnd === this.length && last.file === file && last.start + (last.outEnd - last.outStart) === offset;
   }
 
   /** A token a macro produced. */
