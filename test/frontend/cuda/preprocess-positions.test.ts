@@ -134,7 +134,8 @@ describe('properties', () => {
         const text = pieces.join(separator);
         const r = pp(text);
         expect(r.text).toBe(text);
-        expect(r.diagnostics).toEqual([]);
+        // pieces run together may make an unterminated quote (`0x1F'c'`) or comment (`/*`)
+        if (separator === ' ') expect(r.diagnostics).toEqual([]);
         for (let i = 0; i < text.length; i++) expect(r.locate(i, i + 1)).toEqual({ file: 0, start: i, end: i + 1, expansions: [] });
         expect(r.locate(0, text.length)).toEqual({ file: 0, start: 0, end: text.length, expansions: [] });
       }),

@@ -327,15 +327,18 @@ export class Expander {
   /** The replacement of a use: parameters substituted, `#` and `##` applied, placemarkers gone. */
   private substitute(m: Macro, name: Tok, args: readonly Tok[][], use: UseSite): Tok[] {
     const bodyChain = chainOf(use, name.chain);
-    const argChains = new Map<Chain | null, Chain>();
+    // tokens of arguments get their own chains (one per chain they had), so that
+    // a span of the unit knows whether it was written in one place
+    const argChains = args.length === 0 ? null : new Map<Chain | null, Chain>();
     const argChain = (c: Chain | null): Chain => {
-      let chain = argChains.get(c);
-      if (chain === undefined) argChains.set(c, (chain = chainOf(use, c)));
+      let chain = argChains!.get(c);
+      if (chain === undefined) argChains!.set(c, (chain = chainOf(use, c)));
       return chain;
     };
     const expanded: (readonly Tok[] | undefined)[] = [];
     const out: Tok[] = [];
     let pasting = false;
+    let placemarkers = false;
     const body = m.body;
     for (let k = 0; k < body.length; k++) {
       const item = body[k]!;
@@ -350,6 +353,10 @@ export class Expander {
         pasting = true;
         continue;
       }
+      if (item.kind === 'token' && !pasting) {
+        out.push(expandedTok(item.tok, bodyChain, item.tok.space));
+        continue;
+      }
       let toks: Tok[];
       switch (item.kind) {
         case 'token':
@@ -362,17 +369,21 @@ export class Expander {
           const source = item.raw ? args[item.index]! : (expanded[item.index] ??= this.expandArgument(args[item.index]!));
           // an argument written in the file belongs to the expansion the use is part of
           toks = source.map((t, j) => expandedTok(t, argChain(t.chain ?? name.chain), j === 0 ? item.tok.space : t.space));
-          if (toks.length === 0 && item.raw) toks = [syntheticTok('placemarker', '', use, bodyChain, false)];
+          if (toks.length === 0 && item.raw) {
+            toks = [syntheticTok('placemarker', '', use, bodyChain, false)];
+            placemarkers = true;
+          }
           break;
         }
       }
       if (pasting) {
         this.paste(out, toks, use, bodyChain, body[k - 1]!.tok);
         pasting = false;
-      } else out.push(...toks);
+      } else for (const t of toks) out.push(t);
     }
-    const result = out.filter((t) => t.kind !== 'placemarker');
-    if (result.length > 0) result[0] = expandedTok(result[0]!, result[0]!.chain, name.space);
+    const result = placemarkers ? out.filter((t) => t.kind !== 'placemarker') : out;
+    const first = result[0];
+    if (first !== undefined && first.space !== name.space) result[0] = expandedTok(first, first.chain, name.space);
     return result;
   }
 

@@ -510,20 +510,20 @@ export function preprocess(main: SourceText, options: PreprocessOptions): Prepro
   };
   for (;;) {
     const t = expander.next();
-    for (const g of expander.nameGaps) out.verbatim(g.file, g.gapStart, driver.textOf(g.file).slice(g.gapStart, g.start), '');
+    for (const g of expander.nameGaps) out.copy(g.file, driver.textOf(g.file), g.gapStart, g.start, '');
     expander.nameGaps.length = 0;
     const text = driver.textOf(t.file);
     if (isEnd(t)) {
-      out.verbatim(t.file, t.gapStart, text.slice(t.gapStart, t.start), '');
+      out.copy(t.file, text, t.gapStart, t.start, '');
       if (t.kind === 'eof') break;
     } else if (t.kind === 'blank') {
-      out.verbatim(t.file, t.start, text.slice(t.start, t.end).replace(/[^\n]/g, ' '), '');
+      out.blank(t.file, text, t.start, t.end);
       if (countNewlines(text, t.start, t.end) > 0) flushNewlines();
     } else if (t.kind === 'newline') {
-      out.verbatim(t.file, t.gapStart, text.slice(t.gapStart, t.end), '');
+      out.copy(t.file, text, t.gapStart, t.end, '');
       flushNewlines();
     } else if (t.verbatim) {
-      out.verbatimToken(t.file, t.gapStart, t.start, text.slice(t.gapStart, t.end), t.text);
+      out.verbatimToken(t.file, text, t.gapStart, t);
     } else {
       out.expanded(t);
     }

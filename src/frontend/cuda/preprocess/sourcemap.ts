@@ -48,17 +48,36 @@ export class OutputBuilder {
   /** the last token written, or '' when the output ends in whitespace */
   private lastToken = '';
   private readonly segments: Segment[] = [];
+  /** text copied but not yet added to `parts`: runs of a file are sliced once */
+  private runText = '';
+  private runStart = 0;
+  private runEnd = 0;
 
-  /** Text copied from `file` at `start` (one character for one); `lastToken` is the token it ends with, if any. */
-  verbatim(file: number, start: number, text: string, lastToken: string): void {
-    if (text === '') return;
-    if (this.continues(file, start)) {
-      this.segments[this.segments.length - 1]!.outEnd += text.length;
-    } else {
-      this.segments.push({ outStart: this.length, outEnd: this.length + text.length, file, start, tok: null });
-    }
-    this.write(text);
+  /** `fileText[start, end)` of `file`, copied (one character for one); `lastToken` is the token it ends with, if any. */
+  copy(file: number, fileText: string, start: number, end: number, lastToken: string): void {
+    if (end <= start) return;
+    if (this.runText === fileText && this.runEnd === start && this.continues(file, start)) this.runEnd = end;
+    else this.startRun(fileText, start, end);
+    this.mapOneToOne(file, start, end - start);
     this.lastToken = lastToken;
+  }
+
+  /** `fileText[start, end)` of `file` as spaces, newlines kept: mapped one for one like a copy. */
+  blank(file: number, fileText: string, start: number, end: number): void {
+    if (end <= start) return;
+    this.flushRun();
+    const newline = fileText.indexOf('\n', start);
+    // mostly one line: spaces, then its newline
+    if (newline < 0 || newline >= end - 1) this.parts.push(' '.repeat(end - start - (newline === end - 1 ? 1 : 0)) + (newline === end - 1 ? '\n' : ''));
+    else this.parts.push(fileText.slice(start, end).replace(/[^\n]/g, ' '));
+    this.mapOneToOne(file, start, end - start);
+    this.lastToken = '';
+  }
+
+  private mapOneToOne(file: number, start: number, length: number): void {
+    if (this.continues(file, start)) this.segments[this.segments.length - 1]!.outEnd += length;
+    else this.segments.push({ outStart: this.length, outEnd: this.length + length, file, start, tok: null });
+    this.length += length;
   }
 
   /**
@@ -66,15 +85,27 @@ export class OutputBuilder {
    * text written before it (it follows a macro's output), a space goes first
    * if it would otherwise join the previous token.
    */
-  verbatimToken(file: number, gapStart: number, tokenStart: number, text: string, token: string): void {
-    if (gapStart === tokenStart && !this.continues(file, gapStart) && wouldJoin(this.lastToken, token)) this.unmapped(' ');
-    this.verbatim(file, gapStart, text, token);
+  verbatimToken(file: number, fileText: string, gapStart: number, t: Tok): void {
+    if (gapStart === t.start && !this.continues(file, gapStart) && wouldJoin(this.lastToken, t.text)) this.unmapped(' ');
+    this.copy(file, fileText, gapStart, t.end, t.text);
   }
 
   /** Whether the output ends with a copy of `file` up to `offset`. */
   private continues(file: number, offset: number): boolean {
     const last = this.segments[this.segments.length - 1];
     return last !== undefined && last.tok === null && last.outEnd === this.length && last.file === file && last.start + (last.outEnd - last.outStart) === offset;
+  }
+
+  private startRun(fileText: string, start: number, end: number): void {
+    this.flushRun();
+    this.runText = fileText;
+    this.runStart = start;
+    this.runEnd = end;
+  }
+
+  private flushRun(): void {
+    if (this.runEnd > this.runStart) this.parts.push(this.runText.slice(this.runStart, this.runEnd));
+    this.runStart = this.runEnd = 0;
   }
 
   /** A token a macro produced. */
@@ -93,11 +124,13 @@ export class OutputBuilder {
   }
 
   private write(text: string): void {
+    this.flushRun();
     this.parts.push(text);
     this.length += text.length;
   }
 
   finish(): { readonly text: string; readonly locate: (start: number, end: number) => Location } {
+    this.flushRun();
     const text = this.parts.join('');
     const segments = this.segments;
     return { text, locate: (start, end) => locateIn(segments, text.length, start, end) };

@@ -107,13 +107,22 @@ export const PUNCTUATORS: readonly string[] = [
   '{', '}', '[', ']', '(', ')', '#', ';', ':', '?', '.', '~', '!', '+', '-', '*', '/', '%', '^', '&', '|', '=', '<', '>', ',',
 ];
 
-const PUNCTUATOR_SET: ReadonlySet<string> = new Set(PUNCTUATORS);
+/** The punctuators by their first character, longest first. */
+const PUNCTUATORS_BY_FIRST: ReadonlyMap<number, readonly string[]> = (() => {
+  const byFirst = new Map<number, string[]>();
+  for (const p of [...PUNCTUATORS].sort((a, b) => b.length - a.length)) {
+    const list = byFirst.get(p.charCodeAt(0)) ?? [];
+    list.push(p);
+    byFirst.set(p.charCodeAt(0), list);
+  }
+  return byFirst;
+})();
 
 /** The length of the longest punctuator at `text[i]`, or 0. */
 export function punctuatorLength(text: string, i: number): number {
-  for (let n = 4; n >= 1; n--) {
-    if (i + n <= text.length && PUNCTUATOR_SET.has(text.slice(i, i + n))) return n;
-  }
+  const candidates = PUNCTUATORS_BY_FIRST.get(text.charCodeAt(i));
+  if (candidates === undefined) return 0;
+  for (const p of candidates) if (text.startsWith(p, i)) return p.length;
   return 0;
 }
 
