@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { DiagnosticError } from '../diagnostics/diagnostic.js';
 import type { Kernel, Program } from '../core/ast.js';
 import { parseProgram } from '../frontend/bcu/parse.js';
-import { positionAt, type SourceFile, type Span } from '../core/source.js';
+import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import { runKernel, type Access, type Finished, type InitContent, type PhaseEnd, type Race, type RunResult } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
 
@@ -77,7 +77,7 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
       if (!(err instanceof DiagnosticError)) throw err;
       for (const d of err.diagnostics) {
         io.err(`${location(d.file, d.span)}: ${d.severity}: ${d.message}\n`);
-        inputErrors.push({ file: path, ...positionAt(d.file, d.span.start), message: d.message });
+        inputErrors.push({ file: path, ...userSpan(d.file, d.span).start, message: d.message });
       }
       exit = EXIT_BAD_INPUT;
     }
@@ -177,12 +177,12 @@ export function parseInitOptions(specs: readonly string[], seed: number | undefi
 // Text
 
 function location(file: SourceFile, span: Span): string {
-  const p = positionAt(file, span.start);
-  return `${file.path}:${p.line}:${p.column}`;
+  const u = userSpan(file, span);
+  return `${u.file.path}:${u.start.line}:${u.start.column}`;
 }
 
 function lineCol(file: SourceFile, span: Span): string {
-  const p = positionAt(file, span.start);
+  const p = userSpan(file, span).start;
   return `${p.line}:${p.column}`;
 }
 
@@ -307,9 +307,8 @@ function withLocations(file: SourceFile, v: unknown): unknown {
   if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), withLocations(file, x)]));
   if (v !== null && typeof v === 'object') {
     if (isSpan(v)) {
-      const s = positionAt(file, v.start);
-      const e = positionAt(file, v.end);
-      return { line: s.line, column: s.column, endLine: e.line, endColumn: e.column };
+      const u = userSpan(file, v);
+      return { line: u.start.line, column: u.start.column, endLine: u.end.line, endColumn: u.end.column };
     }
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withLocations(file, x)]));
   }

@@ -4,19 +4,23 @@
  */
 import type { Launch } from '../core/launch.js';
 import type { TypingViolation } from '../map/map.js';
-import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
+import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { Confidence, Doubt, KernelResult, Status } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
 
+/** `line:col`, or `path:line:col` when the span lies in another file than the kernel's (an included header). */
 function at(file: SourceFile, span: Span): string {
-  const p = positionAt(file, span.start);
-  return `${p.line}:${p.column}`;
+  const u = userSpan(file, span);
+  const where = `${u.start.line}:${u.start.column}`;
+  return u.file.path === file.path ? where : `${u.file.path}:${where}`;
 }
+
+const textOf = (file: SourceFile, span: Span): string => userSpan(file, span).text;
 
 export function doubtText(file: SourceFile, d: Doubt): string {
   switch (d.kind) {
     case 'data':
-      return `depends on ${d.variable}, read from ${spanText(file, d.origin.span)} at ${at(file, d.origin.span)}`;
+      return `depends on ${d.variable}, read from ${textOf(file, d.origin.span)} at ${at(file, d.origin.span)}`;
     case 'approximated-loop':
       return `the barriers of the loop at ${at(file, d.span)} were erased (over-approximation)`;
     case 'large-shift':
@@ -38,7 +42,7 @@ export function reasonText(file: SourceFile, confidence: Confidence, doubts: rea
 
 /** `y (read from A[x] at 3:5) used in index at 4:9` */
 export function violationText(file: SourceFile, v: TypingViolation): string {
-  return `${v.variable} (read from ${spanText(file, v.origin.span)} at ${at(file, v.origin.span)}) used in ${v.use} at ${at(file, v.span)}`;
+  return `${v.variable} (read from ${textOf(file, v.origin.span)} at ${at(file, v.origin.span)}) used in ${v.use} at ${at(file, v.span)}`;
 }
 
 export function wellTypedText(r: Pick<KernelResult, 'file' | 'wellTyped' | 'violations' | 'races' | 'divergences'>): string {

@@ -8,7 +8,7 @@
  */
 import * as t from 'io-ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
+import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { KernelResult, ReplayRecord, ThreadWitness, Witness } from '../verify/result.js';
 import { reasonText } from './describe.js';
@@ -141,9 +141,8 @@ export type KernelJson = t.TypeOf<typeof KernelJson>;
 export type WitnessJson = t.TypeOf<typeof WitnessJson>;
 
 function rangeOf(file: SourceFile, span: Span): t.TypeOf<typeof Range> {
-  const s = positionAt(file, span.start);
-  const e = positionAt(file, span.end);
-  return { line: s.line, column: s.column, endLine: e.line, endColumn: e.column };
+  const u = userSpan(file, span);
+  return { line: u.start.line, column: u.start.column, endLine: u.end.line, endColumn: u.end.column };
 }
 
 function tripleOf(v: readonly bigint[], fill: bigint): t.TypeOf<typeof Triple> {
@@ -188,8 +187,8 @@ export function kernelJson(r: KernelResult): KernelJson {
       level: race.level,
       phase: race.phase,
       accesses: [
-        { mode: race.accesses[0].mode, text: spanText(r.file, race.accesses[0].span), ...rangeOf(r.file, race.accesses[0].span) },
-        { mode: race.accesses[1].mode, text: spanText(r.file, race.accesses[1].span), ...rangeOf(r.file, race.accesses[1].span) },
+        { mode: race.accesses[0].mode, text: userSpan(r.file, race.accesses[0].span).text, ...rangeOf(r.file, race.accesses[0].span) },
+        { mode: race.accesses[1].mode, text: userSpan(r.file, race.accesses[1].span).text, ...rangeOf(r.file, race.accesses[1].span) },
       ],
       witness: witnessJson(race.witness, race.index),
       ...replayJson(race.replay),
@@ -204,8 +203,8 @@ export function kernelJson(r: KernelResult): KernelJson {
     unknowns: r.unknowns.map((u) => ({ query: u.query, reason: u.reason })),
     errors: r.errors.map(errorJson),
     violations: r.violations.map((v) => {
-      const use = positionAt(r.file, v.span.start);
-      const read = positionAt(r.file, v.origin.span.start);
+      const use = userSpan(r.file, v.span).start;
+      const read = userSpan(r.file, v.origin.span).start;
       return { variable: v.variable, use: v.use, line: use.line, column: use.column, readLine: read.line, readColumn: read.column, array: v.origin.array };
     }),
     stats: { phases: r.stats.phases, arrays: r.stats.arrays, queries: r.stats.queries, milliseconds: Math.round(r.stats.milliseconds) },

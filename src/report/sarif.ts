@@ -27,7 +27,7 @@ import { isAbsolute, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
+import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
 import { elementText, launchText, plural } from './describe.js';
@@ -135,13 +135,12 @@ function artifactLocationOf(path: string): { uri: string; uriBaseId?: string } {
 }
 
 function locationOf(file: SourceFile, span: Span, message: string | null, id?: number): Location {
-  const s = positionAt(file, span.start);
-  const e = positionAt(file, Math.max(span.end, span.start + 1));
+  const u = userSpan(file, { start: span.start, end: Math.max(span.end, span.start + 1) });
   return {
     ...(id === undefined ? {} : { id }),
     physicalLocation: {
-      artifactLocation: artifactLocationOf(file.path),
-      region: { startLine: s.line, startColumn: s.column, endLine: e.line, endColumn: e.column, snippet: { text: spanText(file, span) } },
+      artifactLocation: artifactLocationOf(u.file.path),
+      region: { startLine: u.start.line, startColumn: u.start.column, endLine: u.end.line, endColumn: u.end.column, snippet: { text: userSpan(file, span).text } },
     },
     ...(message === null ? {} : { message: { text: message } }),
   };
@@ -184,7 +183,7 @@ function kernelResults(r: KernelResult, options: SarifOptions): Result[] {
 }
 
 function accessText(r: KernelResult, a: AccessSite): string {
-  return `${a.mode}:${spanText(r.file, a.span)}#${a.id}`;
+  return `${a.mode}:${userSpan(r.file, a.span).text}#${a.id}`;
 }
 
 function raceResult(r: KernelResult, race: Race, json: KernelJson['races'][number]): Result {
@@ -193,7 +192,7 @@ function raceResult(r: KernelResult, race: Race, json: KernelJson['races'][numbe
   // link texts hold no brackets, which SARIF would need escaped
   const message =
     `Data race on ${elementText(race.array, race.index)} in kernel ${r.kernel} (${race.kind}): ` +
-    `thread 1 [${a1.mode}s](1) ${spanText(r.file, a1.span)} and thread 2 [${a2.mode}s](2) ${spanText(r.file, a2.span)}, ${where}. ` +
+    `thread 1 [${a1.mode}s](1) ${userSpan(r.file, a1.span).text} and thread 2 [${a2.mode}s](2) ${userSpan(r.file, a2.span).text}, ${where}. ` +
     `${confidenceText(race.confidence, json.reason)}`;
   const { accesses: _accesses, ...properties } = json;
   return result('faial/data-race', levelOf(race.confidence), message, {
