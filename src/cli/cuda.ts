@@ -15,6 +15,8 @@ import { resolve } from 'node:path';
 import type { Launch } from '../core/launch.js';
 import { BCU_ONLY, isCudaPath, type FrontEnds } from '../api/check.js';
 import { loadCudaGrammar, type CudaGrammar } from '../frontend/cuda/parse.js';
+import { lowerCuda } from '../frontend/cuda/lower.js';
+import type { SourceFile } from '../core/source.js';
 import { UsageError, dimOf } from './options.js';
 
 export interface CudaFlags {
@@ -75,7 +77,7 @@ export function testHeader(text: string): TestHeader | null {
   for (const w of words) {
     const m = /^--(blockDim|gridDim|block-dim|grid-dim)=(.*)$/.exec(w);
     if (m !== null) {
-      const dims = dimOf(m[2]!, `--${m[1]!}`).slice(0, m[2]!.split(',').length);
+      const dims = dimOf(m[2]!, `--${m[1]!}`);
       if (m[1]!.startsWith('block')) blockDim = dims;
       else gridDim = dims;
     } else if (w.startsWith('-D') && w.length > 2) defines.push(w.slice(2));
@@ -89,6 +91,43 @@ export async function frontEndsFor(path: string, text: string, flags: CudaFlags)
   const defines = definesOf([...(testHeader(text)?.defines ?? []), ...(flags.define ?? [])]);
   const includeDirs = (flags.include ?? []).map((d) => resolve(d));
   return { cuda: { grammar: await cudaGrammar(), defines, undefines: flags.undefine ?? [], includeDirs, readFile: readText } };
+}
+
+/** A copy of `value` with every source file in it replaced by `f`'s (results carry the files their spans are in). */
+export function withFiles(value: unknown, f: (file: SourceFile) => SourceFile, seen = new Map<object, unknown>()): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const known = seen.get(value);
+  if (known !== undefined) return known;
+  if ('lineStarts' in value && 'text' in value && 'path' in value) {
+    const file = f(value as SourceFile);
+    seen.set(value, file);
+    return file;
+  }
+  let out: unknown;
+  if (Array.isArray(value)) out = value.map((x) => withFiles(x, f, seen));
+  else if (value instanceof Map) out = new Map([...value].map(([k, x]) => [k, withFiles(x, f, seen)]));
+  else if (value instanceof Set) out = value;
+  else out = Object.fromEntries(Object.entries(value).map(([k, x]) => [k, withFiles(x, f, seen)]));
+  seen.set(value, out);
+  return out;
+}
+
+/** A source file without its origin map: what a worker process can send (a function cannot be copied). */
+export const portableFile = (file: SourceFile): SourceFile => ({ path: file.path, text: file.text, lineStarts: file.lineStarts });
+
+/** The file a worker sent back, with the origin map of the CUDA unit it stands for again. */
+export async function restoredFiles<T>(value: T, path: string, flags: CudaFlags): Promise<T> {
+  if (!isCudaPath(path)) return value;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return value;
+  }
+  const frontEnds = await frontEndsFor(path, text, flags);
+  if (frontEnds.cuda === null) return value;
+  const unit = lowerCuda(frontEnds.cuda, path, text).program.file;
+  return withFiles(value, (file) => (file.path === unit.path && file.text === unit.text ? unit : file)) as T;
 }
 
 /** The launch of a CUDA file: the command line's, completed by the file's test header; and whether the header gave any. */

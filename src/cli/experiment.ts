@@ -15,6 +15,7 @@ import { parseProgram } from '../frontend/bcu/parse.js';
 import { solverOf, type Solver, type SolverChoice } from '../solve/solver.js';
 import type { CliIO } from './main.js';
 import type { FileJob } from './batch.js';
+import type { CudaFlags } from './cuda.js';
 import { EXIT_DRF } from './exit.js';
 import { verifiedFiles, verifiesInProcess, type Progress } from './jobs.js';
 import { UsageError, inputFiles } from './options.js';
@@ -26,6 +27,7 @@ export interface ExperimentSettings {
   readonly maxRaces: number;
   readonly solver: SolverChoice;
   readonly version: string;
+  readonly cuda: CudaFlags;
 }
 
 export const RESULT_FILES = ['results.csv', 'results.json', 'summary.md'] as const;
@@ -64,6 +66,7 @@ export async function experimentCommand(inputs: readonly string[], settings: Exp
     solver: settings.solver,
     barriers: false,
     replay: false,
+    cuda: settings.cuda,
   }));
   const outcomes = await verifiedFiles(jobs, settings.jobs, progress);
   const results: ExperimentResults = {

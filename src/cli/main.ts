@@ -14,7 +14,6 @@ import { EncodingLimit, printScript } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
 import { showMap } from '../map/print.js';
 import { showPhases } from '../phases/print.js';
-import { parseProgram } from '../frontend/bcu/parse.js';
 import type { FileResult } from '../verify/result.js';
 import { DEFAULT_TIMEOUT_MS, phasesOf } from '../verify/verify.js';
 import { queryScripts } from '../verify/scripts.js';
@@ -40,6 +39,10 @@ import { genCommand, type GenFlags } from './gen.js';
 import { FAMILIES } from '../gen/families.js';
 import { EXIT_BAD_INPUT, EXIT_DRF, verifyExitCode } from './exit.js';
 import { UsageError, collect, dimOf, inputFiles, naturalOf, paramsOf } from './options.js';
+import { frontEndsFor, launchWithHeader, type CudaFlags } from './cuda.js';
+import { isCudaPath, programOf } from '../api/check.js';
+import { showProgram } from '../core/print.js';
+import { DiagnosticError } from '../diagnostics/diagnostic.js';
 
 export interface CliIO {
   out(text: string): void;
@@ -59,7 +62,7 @@ export interface CliResult {
 
 const DEFAULT_MAX_RACES = 20;
 
-interface LaunchFlags {
+interface LaunchFlags extends CudaFlags {
   kernel?: string;
   param: string[];
   blockDim?: string;
@@ -88,12 +91,16 @@ interface SmtFlags extends LaunchFlags {
   out?: string;
 }
 
-interface InferFlags {
+interface InferFlags extends CudaFlags {
   kernel?: string;
   phases?: boolean;
 }
 
-interface ExperimentFlags {
+interface LowerFlags extends CudaFlags {
+  kernel?: string;
+}
+
+interface ExperimentFlags extends CudaFlags {
   out: string;
   timeout: string;
   maxRaces: string;
@@ -112,8 +119,8 @@ interface RunFlags extends LaunchFlags {
 interface Loaded {
   readonly failed: FileResult[];
   readonly kernels: KernelMap[];
-  /** in input order, so reports list files as given */
-  readonly order: { readonly path: string; readonly maps: KernelMap[] | null }[];
+  /** in input order, so reports list files as given; `text` as read */
+  readonly order: { readonly path: string; readonly text: string; readonly maps: KernelMap[] | null }[];
 }
 
 function version(): string {
@@ -134,22 +141,23 @@ async function textOf(path: string): Promise<string> {
   }
 }
 
-async function loaded(args: readonly string[], kernel: string | undefined): Promise<Loaded> {
+async function loaded(args: readonly string[], kernel: string | undefined, cuda: CudaFlags): Promise<Loaded> {
   const failed: FileResult[] = [];
   const kernels: KernelMap[] = [];
   const order: Loaded['order'][number][] = [];
   const names: string[] = [];
   for (const path of await inputFiles(args)) {
     const text = await textOf(path);
-    const checked = checkedSafely(path, text, kernel ?? null);
+    const frontEnds = await frontEndsFor(path, text, cuda);
+    const checked = checkedSafely(path, text, kernel ?? null, undefined, frontEnds);
     if (!checked.ok) {
       failed.push({ ok: false, path, diagnostics: checked.diagnostics });
-      order.push({ path, maps: null });
+      order.push({ path, text, maps: null });
       continue;
     }
     kernels.push(...checked.kernels);
-    order.push({ path, maps: [...checked.kernels] });
-    if (kernel !== undefined && checked.kernels.length === 0) names.push(...parseProgram(path, text).kernels.map((k) => k.name.text));
+    order.push({ path, text, maps: [...checked.kernels] });
+    if (kernel !== undefined && checked.kernels.length === 0 && checked.rejected.length === 0) names.push(...programOf(path, text, frontEnds).program.kernels.map((k) => k.name.text));
   }
   if (kernel !== undefined && kernels.length === 0 && failed.length === 0) {
     throw new UsageError(`no kernel named '${kernel}'`, [`the kernels are: ${names.join(', ')}`]);
@@ -184,9 +192,10 @@ async function verifyCommand(args: readonly string[], flags: VerifyFlags, io: Cl
   const maxRaces = naturalOf(flags.maxRaces, '--max-races', 1);
   const jobs = naturalOf(flags.jobs, '--jobs', 1);
   const solver = await solverChoiceOf(flags);
-  const input = await loaded(args, flags.kernel);
+  const input = await loaded(args, flags.kernel, flags);
   const launch = launchOf(flags, input.kernels);
-  const job = { kernel: flags.kernel ?? null, launch, timeoutMs, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true };
+  const cuda: CudaFlags = { define: flags.define ?? [], undefine: flags.undefine ?? [], include: flags.include ?? [] };
+  const job = { kernel: flags.kernel ?? null, launch, timeoutMs, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true, cuda };
   const toVerify = input.order.filter((entry) => entry.maps !== null);
   const outcomes = await verifiedFiles(toVerify.map((entry) => ({ ...job, path: entry.path })), jobs, progressOf(io));
   let next = 0;
@@ -212,9 +221,10 @@ function launchesOf(order: Loaded['order'], files: readonly FileResult[], launch
   order.forEach((entry, i) => {
     const file = files[i]!;
     if (!file.ok) return;
+    const own = isCudaPath(entry.path) ? launchWithHeader(launch, entry.text).launch : launch;
     for (const r of file.kernels) {
       const map = entry.maps?.find((m) => m.name === r.kernel);
-      if (map !== undefined) launches.set(r, launchFor(map.params, launch));
+      if (map !== undefined) launches.set(r, launchFor(map.params, own));
     }
   });
   return launches;
@@ -247,7 +257,7 @@ async function solverChoiceOf(flags: Pick<VerifyFlags, 'solver' | 'solverCmd'>):
 }
 
 async function inferCommand(file: string, flags: InferFlags, io: CliIO): Promise<number> {
-  const input = await loaded([file], flags.kernel);
+  const input = await loaded([file], flags.kernel, flags);
   for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
   const c = colorsOf(io.colour);
@@ -271,7 +281,7 @@ export function queryScript(q: Query): string {
 }
 
 async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Promise<number> {
-  const input = await loaded([file], flags.kernel);
+  const input = await loaded([file], flags.kernel, flags);
   for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
   const launch = launchOf(flags, input.kernels);
@@ -302,7 +312,8 @@ async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Promise<num
 
 async function fixSubcommand(file: string, flags: FixFlags, io: CliIO): Promise<number> {
   const timeoutMs = naturalOf(flags.timeout, '--timeout', 1);
-  const launch = launchOf(flags, (await loaded([file], flags.kernel)).kernels);
+  if (isCudaPath(file)) throw new UsageError(`fix rewrites BabyCUDA (.bcu) files; ${file} is CUDA C`, ['verify it, and fix the kernel by hand']);
+  const launch = launchOf(flags, (await loaded([file], flags.kernel, flags)).kernels);
   return fixCommand(
     file,
     {
@@ -324,6 +335,7 @@ async function experimentSubcommand(inputs: readonly string[], flags: Experiment
     jobs: naturalOf(flags.jobs, '--jobs', 1),
     solver: await solverChoiceOf(flags),
     version: version(),
+    cuda: { define: flags.define ?? [], undefine: flags.undefine ?? [], include: flags.include ?? [] },
   };
   return experimentCommand(inputs, settings, io, progressOf(io));
 }
@@ -339,6 +351,7 @@ async function runSubcommand(args: readonly string[], flags: RunFlags, io: CliIO
       ...(flags.gridDim === undefined ? {} : { gridDim: dimOf(flags.gridDim, '--grid-dim') }),
       init: flags.init,
       json: flags.json === true,
+      cuda: flags,
       ...(flags.seed === undefined ? {} : { seed: naturalOf(flags.seed, '--seed') }),
     },
     io,
@@ -346,11 +359,45 @@ async function runSubcommand(args: readonly string[], flags: RunFlags, io: CliIO
 }
 
 function withLaunchOptions(cmd: Command): Command {
+  return withCudaOptions(
+    cmd
+      .option('--kernel <NAME>', 'only the kernel NAME')
+      .option('-p, --param <NAME=VALUE>', 'fix a parameter (repeatable)', collect, [])
+      .option('--block-dim <D>', 'fix blockDim: N, X,Y,Z or [X,Y,Z]')
+      .option('--grid-dim <D>', 'fix gridDim: N, X,Y,Z or [X,Y,Z]')
+      .option('--blockDim <D>', 'GPUVerify\'s spelling of --block-dim (--blockDim=[16,16])')
+      .option('--gridDim <D>', 'GPUVerify\'s spelling of --grid-dim'),
+  );
+}
+
+/** The C preprocessor's options for .cu files. */
+function withCudaOptions(cmd: Command): Command {
   return cmd
-    .option('--kernel <NAME>', 'only the kernel NAME')
-    .option('-p, --param <NAME=VALUE>', 'fix a parameter (repeatable)', collect, [])
-    .option('--block-dim <D>', 'fix blockDim: N, X,Y,Z or [X,Y,Z]')
-    .option('--grid-dim <D>', 'fix gridDim: N, X,Y,Z or [X,Y,Z]');
+    .option('-D, --define <NAME[=VALUE]>', 'define a macro for .cu files (repeatable): -DTILE=16', collect, [])
+    .option('-U, --undefine <NAME>', 'undefine a macro for .cu files (repeatable)', collect, [])
+    .option('-I, --include <DIR>', 'search DIR for #include "…" of .cu files (repeatable)', collect, []);
+}
+
+async function lowerCommand(file: string, flags: LowerFlags, io: CliIO): Promise<number> {
+  const text = await textOf(file);
+  const frontEnds = await frontEndsFor(file, text, flags);
+  let lowered;
+  try {
+    lowered = programOf(file, text, frontEnds);
+  } catch (e) {
+    if (!(e instanceof DiagnosticError)) throw e;
+    io.err(renderedDiagnostics(e.diagnostics, io.colour));
+    return EXIT_BAD_INPUT;
+  }
+  const kernels = lowered.program.kernels.filter((k) => flags.kernel === undefined || k.name.text === flags.kernel);
+  const rejected = lowered.rejected.filter((r) => flags.kernel === undefined || r.name === flags.kernel);
+  if (flags.kernel !== undefined && kernels.length === 0 && rejected.length === 0) {
+    throw new UsageError(`no kernel named '${flags.kernel}'`, [`the kernels are: ${[...lowered.program.kernels.map((k) => k.name.text), ...lowered.rejected.map((r) => r.name)].join(', ')}`]);
+  }
+  if (kernels.length > 0) io.out(`${showProgram({ file: lowered.program.file, kernels })}\n`);
+  if (lowered.notices.length > 0) io.err(renderedDiagnostics(lowered.notices, io.colour));
+  for (const r of rejected) io.err(`kernel ${r.name} is not analysed:\n${renderedDiagnostics([r.diagnostic], io.colour)}`);
+  return rejected.length > 0 ? EXIT_BAD_INPUT : EXIT_DRF;
 }
 
 /** The options of commands that verify many files: solver, timeout, races per kernel, worker processes. */
@@ -365,7 +412,7 @@ function withSolvingOptions(cmd: Command): Command {
 
 function program(io: CliIO, setExit: (code: number) => void): Command {
   const root = new Command('faial-ts')
-    .description('Static data-race verification for GPU kernels written in BabyCUDA (.bcu)')
+    .description('Static data-race verification for GPU kernels written in CUDA C (.cu) or BabyCUDA (.bcu)')
     .version(version(), '-V, --version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
@@ -376,7 +423,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
       root
         .command('verify')
         .description('prove kernels data-race free, or report races and barrier divergences with witnesses')
-        .argument('<FILE...>', '.bcu files or directories (every .bcu below, sorted)'),
+        .argument('<FILE...>', '.bcu and .cu files or directories (every .bcu and .cu below, sorted)'),
     ),
   )
     .addOption(new Option('--json', 'print a JSON report instead of text').conflicts('sarif'))
@@ -386,13 +433,24 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .addHelpText('after', '\nExit codes: 0 every kernel DRF, 1 a race or divergence, 2 bad input or usage, 3 no alarm but something not proved.')
     .action(async (files: string[], flags: VerifyFlags) => setExit(await verifyCommand(files, flags, io)));
 
-  root
-    .command('infer')
-    .description('print the typing verdict and the memory access protocol (MAP) of each kernel')
-    .argument('<FILE>', '.bcu file')
-    .option('--kernel <NAME>', 'only the kernel NAME')
-    .option('--phases', 'also print the barrier phases')
-    .action(async (file: string, flags: InferFlags) => setExit(await inferCommand(file, flags, io)));
+  withCudaOptions(
+    root
+      .command('infer')
+      .description('print the typing verdict and the memory access protocol (MAP) of each kernel')
+      .argument('<FILE>', '.bcu or .cu file')
+      .option('--kernel <NAME>', 'only the kernel NAME')
+      .option('--phases', 'also print the barrier phases'),
+  ).action(async (file: string, flags: InferFlags) => setExit(await inferCommand(file, flags, io)));
+
+  withCudaOptions(
+    root
+      .command('lower')
+      .description('print the core program each kernel was lowered to, each statement with its source line (what is verified)')
+      .argument('<FILE>', '.cu or .bcu file')
+      .option('--kernel <NAME>', 'only the kernel NAME'),
+  )
+    .addHelpText('after', '\nExit codes: 0 every kernel lowered, 2 bad input or a kernel not analysed (an unsupported construct).')
+    .action(async (file: string, flags: LowerFlags) => setExit(await lowerCommand(file, flags, io)));
 
   withLaunchOptions(
     root
@@ -419,7 +477,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     root
       .command('run')
       .description('run kernels on one concrete launch with the reference interpreter and report what happened')
-      .argument('<FILE...>', '.bcu files or directories'),
+      .argument('<FILE...>', '.bcu and .cu files or directories'),
   )
     .addOption(new Option('--init <A=1,2,3|A=random:SEED>', 'initial contents of an array (repeatable)').default([]).argParser(collect))
     .option('--json', 'print a JSON report instead of text')
@@ -427,11 +485,11 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .action(async (files: string[], flags: RunFlags) => setExit(await runSubcommand(files, flags, io)));
 
   withSolvingOptions(
-    root
+    withCudaOptions(root
       .command('experiment')
       .description('verify every kernel and write a table of results (class, verdict, alarms, time per stage) and a summary')
-      .argument('<PATH...>', '.bcu files or directories (every .bcu below, sorted)')
-      .requiredOption('--out <DIR>', 'write results.csv, results.json and summary.md into DIR'),
+      .argument('<PATH...>', '.bcu and .cu files or directories (every .bcu and .cu below, sorted)')
+      .requiredOption('--out <DIR>', 'write results.csv, results.json and summary.md into DIR')),
   )
     .addHelpText('after', '\nExit code 0 once the files are written (verdicts are results, not failures), 2 for bad usage.')
     .action(async (inputs: string[], flags: ExperimentFlags) => setExit(await experimentSubcommand(inputs, flags, io)));

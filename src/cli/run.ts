@@ -11,7 +11,8 @@
 import { readFile } from 'node:fs/promises';
 import { DiagnosticError } from '../diagnostics/diagnostic.js';
 import type { Kernel, Program } from '../core/ast.js';
-import { parseProgram } from '../frontend/bcu/parse.js';
+import { programOf } from '../api/check.js';
+import { frontEndsFor, type CudaFlags } from './cuda.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import { runKernel, type Access, type Finished, type InitContent, type PhaseEnd, type Race, type RunResult } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
@@ -26,6 +27,8 @@ export interface RunCommandOptions {
   json: boolean;
   /** seed of `A=random` without its own; when given, arrays without --init get random contents too */
   seed?: number;
+  /** -D, -U, -I for .cu files */
+  cuda?: CudaFlags;
 }
 
 /** Where the command writes; the process's streams unless a test says otherwise. */
@@ -72,7 +75,15 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
       continue;
     }
     try {
-      programs.push(parseProgram(path, text));
+      const lowered = programOf(path, text, await frontEndsFor(path, text, opts.cuda ?? {}));
+      programs.push(lowered.program);
+      // a kernel the CUDA front end does not analyse cannot run either
+      for (const r of lowered.rejected.filter((k) => opts.kernel === undefined || k.name === opts.kernel)) {
+        const d = r.diagnostic;
+        io.err(`${location(d.file, d.span)}: ${d.severity}: kernel ${r.name}: ${d.message}\n`);
+        inputErrors.push({ file: path, ...userSpan(d.file, d.span).start, message: d.message });
+        exit = EXIT_BAD_INPUT;
+      }
     } catch (err) {
       if (!(err instanceof DiagnosticError)) throw err;
       for (const d of err.diagnostics) {

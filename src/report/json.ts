@@ -132,10 +132,16 @@ export const KernelJson = t.intersection([t.type({
   stats: t.type({ phases: t.number, arrays: t.number, queries: t.number, milliseconds: t.number }),
 }), BarriersJson]);
 
-export const VerifyReport = t.type({
-  kernels: t.array(KernelJson),
-  summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, divergent: t.number, unknown: t.number, error: t.number }),
-});
+/** What a front end read and chose not to model (a CUDA file's ignored annotations, fences…), with the file it is in. */
+export const NoticeJson = t.intersection([ErrorJson, t.type({ file: t.string })]);
+
+export const VerifyReport = t.intersection([
+  t.type({
+    kernels: t.array(KernelJson),
+    summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, divergent: t.number, unknown: t.number, error: t.number }),
+  }),
+  t.partial({ notices: t.array(NoticeJson) }),
+]);
 export type VerifyReport = t.TypeOf<typeof VerifyReport>;
 export type KernelJson = t.TypeOf<typeof KernelJson>;
 export type WitnessJson = t.TypeOf<typeof WitnessJson>;
@@ -233,8 +239,10 @@ export function reportJson(files: readonly FileResult[]): VerifyReport {
   );
   const { total, byStatus } = statusCounts(files);
   const count = (s: 'drf' | 'racy' | 'divergent' | 'unknown' | 'error'): number => byStatus.get(s) ?? 0;
+  const notices = files.flatMap((f) => (f.ok ? (f.notices ?? []) : [])).map((d) => ({ ...errorJson(d), file: userSpan(d.file, d.span).file.path }));
   return {
     kernels,
     summary: { kernels: total, drf: count('drf'), racy: count('racy'), divergent: count('divergent'), unknown: count('unknown'), error: count('error') },
+    ...(notices.length === 0 ? {} : { notices }),
   };
 }

@@ -18,6 +18,7 @@ export const CUDA_CODES = {
   notChecked: { code: 'N0602', severity: 'note', what: 'an assertion that is not checked' },
   noEffect: { code: 'N0603', severity: 'note', what: 'a call with no effect on data races in this model' },
   symbolicTemplate: { code: 'N0604', severity: 'note', what: 'a template parameter verified for all values' },
+  launchFromHeader: { code: 'N0605', severity: 'note', what: 'a launch taken from the GPUVerify test header' },
 } as const satisfies Record<string, { code: string; severity: Severity; what: string }>;
 
 export type CudaProblem = keyof typeof CUDA_CODES;
