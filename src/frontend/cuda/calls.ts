@@ -81,7 +81,8 @@ export function inlineCall(ctx: Ctx, name: string, defs: readonly FunctionDef[],
   ctx.loop = null;
   ctx.k.calls.push(name);
   setFlag(ctx, frame.returned, FALSE);
-  if (frame.result !== null) ctx.values.set(frame.result, { kind: 'unknown', ctype: returnType, what: `the value of ${name} on a path without return`, span });
+  // no value until a return sets one (the join of a set and an unset result is the set one)
+  if (frame.result !== null) ctx.values.set(frame.result, { kind: 'void' });
   try {
     const body = def.node.childForFieldName('body')!;
     lowerStatements(ctx, named(body));
@@ -91,7 +92,8 @@ export function inlineCall(ctx: Ctx, name: string, defs: readonly FunctionDef[],
     ctx.loop = savedLoop;
     ctx.scope = savedScope;
   }
-  const result: Value = frame.result === null ? { kind: 'void' } : ctx.values.get(frame.result)!;
+  const returned = frame.result === null ? undefined : ctx.values.get(frame.result);
+  const result: Value = frame.result === null ? { kind: 'void' } : returned?.kind === 'void' || returned === undefined ? { kind: 'unknown', ctype: returnType, what: `the result of ${name}, which does not return a value`, span } : returned;
   for (const s of [...slots, frame.returned, ...(frame.result === null ? [] : [frame.result])]) ctx.values.delete(s);
   return result;
 }

@@ -62,6 +62,8 @@ export interface Slot {
   readonly name: string;
   readonly ctype: CType;
   readonly span: Span;
+  /** how messages name it, when not by `name` (a temporary: "the value of `c ? A[i] : 0`") */
+  readonly what?: string;
 }
 
 export type Binding =
@@ -303,10 +305,15 @@ export function emitIf(ctx: Ctx, cond: BExpr, then: Branch, other: Branch, span:
     for (const slot of ctx.values.keys()) ctx.values.set(slot, taken.values.get(slot)!);
     return;
   }
-  if (then.stmts.length > 0 || other.stmts.length > 0) {
+  if (!inert(then.stmts) || !inert(other.stmts)) {
     ctx.b.stmt({ kind: 'if', cond, then: then.stmts.length > 0 ? then.stmts : [{ kind: 'skip', span }], else: other.stmts.length > 0 ? other.stmts : null, span });
   }
   joinInto(ctx, cond, then, other, span);
+}
+
+/** Statements that only bind pure values: a branch of nothing else needs no `if` (its values reach the join expanded). */
+function inert(stmts: readonly Stmt[]): boolean {
+  return stmts.every((s) => s.kind === 'skip' || (s.kind === 'let' && inert([s.body])));
 }
 
 function joinInto(ctx: Ctx, cond: BExpr, then: Branch, other: Branch, span: Span): void {
@@ -319,6 +326,9 @@ function joinInto(ctx: Ctx, cond: BExpr, then: Branch, other: Branch, span: Span
 }
 
 function joined(ctx: Ctx, slot: Slot, cond: BExpr, t: Value, tBound: ReadonlySet<string>, e: Value, eBound: ReadonlySet<string>, span: Span): Value {
+  // a value set on one side only (a function's result, set where it returns): the other side never reads it
+  if (e.kind === 'void' && t.kind !== 'void') return outOfBranch(ctx, slot, t, tBound, span);
+  if (t.kind === 'void' && e.kind !== 'void') return outOfBranch(ctx, slot, e, eBound, span);
   if (t.kind === 'int' && e.kind === 'int') {
     const te = expanded(ctx, t.expr, tBound);
     const ee = expanded(ctx, e.expr, eBound);
@@ -350,7 +360,25 @@ function joined(ctx: Ctx, slot: Slot, cond: BExpr, t: Value, tBound: ReadonlySet
     const leaves = leavesOf(t.ctype);
     return { ...t, fields: t.fields.map((f, i) => joined(ctx, { ...slot, name: `${slot.name}_${leaves[i]!.path}`, ctype: leaves[i]!.type }, cond, f, tBound, e.fields[i]!, eBound, span)) };
   }
-  return { kind: 'unknown', ctype: slot.ctype, what: `${slot.name} after the branch`, span };
+  return { kind: 'unknown', ctype: slot.ctype, what: `${slot.what ?? slot.name} after a branch`, span };
+}
+
+/** A value of one branch, named after the join: its lets expanded (or unknown, if it rests on a read inside). */
+function outOfBranch(ctx: Ctx, slot: Slot, v: Value, bound: ReadonlySet<string>, span: Span): Value {
+  if (v.kind === 'int') {
+    const x = expanded(ctx, v.expr, bound);
+    return x === null ? unknownAfterBranch(ctx, slot, span) : { ...v, expr: x };
+  }
+  if (v.kind === 'bool') {
+    const c = expandedCond(ctx, v.cond, bound);
+    return c === null ? unknownAfterBranch(ctx, slot, span) : { kind: 'bool', cond: c };
+  }
+  if (v.kind === 'pointer') {
+    const parts = [...v.prefix, ...(v.offset === null ? [] : [v.offset])].map((x) => expanded(ctx, x, bound));
+    if (parts.some((p) => p === null)) return unsupported(ctx, span, `a pointer whose offset after this branch depends on memory read inside it (${slot.what ?? slot.name})`);
+    return { ...v, prefix: parts.slice(0, v.prefix.length) as Expr[], offset: v.offset === null ? null : parts[parts.length - 1]! };
+  }
+  return v;
 }
 
 function typeOfIndex(e: Expr): MachineType {
@@ -362,7 +390,7 @@ function typeOfIndex(e: Expr): MachineType {
 
 /** A slot whose value after a branch rests on memory read inside it: unknown, as the read was. */
 function unknownAfterBranch(ctx: Ctx, slot: Slot, span: Span): Value {
-  const origin: UnknownOrigin = { kind: 'value', what: `${slot.name} after a branch that read it from memory`, span };
+  const origin: UnknownOrigin = { kind: 'value', what: `${slot.what ?? slot.name} after a branch that read memory`, span };
   if (isInteger(slot.ctype)) {
     const type = slotMachine(slot.ctype)!;
     const v = havocked(ctx, slot.name, type, origin, span);

@@ -47,6 +47,7 @@ import {
   UINT,
   type CType,
   type IntCType,
+  vectorType,
 } from './ctypes.js';
 import { inlineCall, sharedMemoryOf } from './calls.js';
 import { typeOfDescriptor } from './types.js';
@@ -553,6 +554,12 @@ function narrowed(e: Expr, to: IntCType, span: Span): Expr {
 
 // ---------------------------------------------------------------- operators
 
+/** The source of an expression on one line, shortened, for messages. */
+const shortText = (n: Node): string => {
+  const text = n.text.replace(/\s+/g, ' ');
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+};
+
 const ARITH = new Set(['+', '-', '*', '/', '%', '<<', '>>', '&', '|', '^']);
 const CMP = new Set(['==', '!=', '<', '<=', '>', '>=']);
 
@@ -608,6 +615,13 @@ function pointerArith(ctx: Ctx, op: string, left: Value, right: Value, span: Spa
   return { ...p, offset: p.offset === null ? step.expr : addIndex(p.offset, step, span) };
 }
 
+/** -u on an unsigned type wraps around, as C defines it: 0 for 0, else (MAX - u) + 1, which never leaves the type's range. */
+function unsignedNegation(x: IntValue, span: Span): Expr {
+  const zero = constant(0n, x.type, span);
+  const max = constant(x.type === 'u32' ? (1n << 32n) - 1n : (1n << 64n) - 1n, x.type, span);
+  return ite(compare('==', x.expr, zero, span), zero, arith('+', arith('-', max, x.expr, x.type, span), constant(1n, x.type, span), x.type, span), x.type, span);
+}
+
 function negated(i: IntValue, span: Span): IntValue {
   if (isSigned(i.type)) return { expr: arith('-', constant(0n, i.type, span), i.expr, i.type, span), type: i.type };
   // -u is 2^w - u in C; as an offset it steps back by u
@@ -623,7 +637,7 @@ function logical(ctx: Ctx, n: Node, op: '&&' | '||'): Value {
     return { kind: 'bool', cond: op === '&&' ? and(left, right) : or(left, right) };
   }
   // the right operand runs only when the left does not decide: its reads are conditional
-  const slot: Slot = { name: 'c', ctype: BOOL, span };
+  const slot: Slot = { name: 'cond', ctype: BOOL, span, what: `the value of \`${shortText(n)}\`` };
   ctx.values.set(slot, { kind: 'void' });
   const evaluated = branch(ctx, () => void ctx.values.set(slot, { kind: 'bool', cond: condition(ctx, rightNode) }));
   const skipped = branch(ctx, () => void ctx.values.set(slot, { kind: 'bool', cond: { kind: 'bool', value: op === '||', span } }));
@@ -646,8 +660,7 @@ function unary(ctx: Ctx, n: Node): Value {
       return { kind: 'int', ...x };
     case '-':
       if (isSigned(x.type)) return { kind: 'int', expr: arith('-', constant(0n, x.type, span), x.expr, x.type, span), type: x.type };
-      // unsigned negation wraps around, as C defines it: computed exactly in 64 bits, then converted
-      return { kind: 'int', expr: castTo(arith('-', constant(0n, 'i64', span), castTo(x.expr, 'i64', span), 'i64', span), x.type, span), type: x.type };
+      return { kind: 'int', expr: unsignedNegation(x, span), type: x.type };
     case '~': {
       if (isSigned(x.type)) {
         return { kind: 'int', expr: arith('-', arith('-', constant(0n, x.type, span), x.expr, x.type, span), constant(1n, x.type, span), x.type, span), type: x.type };
@@ -693,7 +706,7 @@ function conditional(ctx: Ctx, n: Node): Value {
     const b = rvalue(ctx, elseNode);
     return choice(ctx, cond, a, b, span);
   }
-  const slot: Slot = { name: 'sel', ctype: INT, span };
+  const slot: Slot = { name: 'sel', ctype: INT, span, what: `the value of \`${shortText(n)}\`` };
   ctx.values.set(slot, { kind: 'void' });
   let a: Value = { kind: 'void' };
   let b: Value = { kind: 'void' };
@@ -781,10 +794,10 @@ export function call(ctx: Ctx, n: Node): Value {
   if (name === 'dynamic_cast') return unsupported(ctx, fn, 'dynamic_cast');
   const local = ctx.scope.lookup(name);
   if (local !== undefined && local.kind !== 'type') return unsupported(ctx, fn, 'function pointers');
-  const typeCall = local?.kind === 'type' ? local.ctype : (ctx.unit.types.get(name) ?? null);
-  if (typeCall !== null) return constructed(ctx, typeCall, args, n);
   const shared = sharedMemoryOf(ctx, name, n);
   if (shared !== null) return shared;
+  const typeCall = local?.kind === 'type' ? local.ctype : (ctx.unit.types.get(name) ?? makeVector(name));
+  if (typeCall !== null) return constructed(ctx, typeCall, args, n);
   const defs = ctx.unit.functions.get(name);
   if (defs !== undefined) return inlineCall(ctx, name, defs, templateArgs, args, n);
   const meaning = builtinCall(name);
@@ -852,11 +865,18 @@ export function call(ctx: Ctx, n: Node): Value {
 
 const MATH_RESULT = /^the result of/;
 
+/** CUDA's `make_int2(x, y)`, `make_float4(…)`: a vector type's constructor. */
+function makeVector(name: string): CType | null {
+  const m = /^make_([a-z]+[1-4])$/.exec(name);
+  return m === null ? null : vectorType(m[1]!);
+}
+
 /** `__requires(c)` in the kernel's own body constrains the launch (requires); elsewhere, and `__assume(c)`, it is an assumption. */
 function annotation(ctx: Ctx, kind: 'requires' | 'assume', args: readonly Node[], n: Node): Value {
   const span = spanOf(n);
   if (args.length !== 1) return reject(ctx, 'misuse', n, `__${kind} takes one condition`);
-  if (kind === 'requires' && ctx.k.calls.length > 0) {
+  // the kernel itself is the first entry of calls; a longer list means a function called from it
+  if (kind === 'requires' && ctx.k.calls.length > 1) {
     notice(ctx, 'ignoredAnnotation', span, `__requires of the called function ${ctx.fn.name} is not checked at this call; faial-ts ignores it`);
     return { kind: 'void' };
   }

@@ -13,9 +13,9 @@
 import type { Node } from 'web-tree-sitter';
 import type { BExpr, DownStep, Expr, MachineType, Stmt, UpStep } from '../../core/ast.js';
 import type { Span } from '../../core/source.js';
-import { and, arith, bounds, castTo, compare, constant } from './build.js';
-import { branch, emitIf, FALSE, fresh, havocked, slotMachine, spanOf, type Ctx, type LoopFrame, type Slot, type Value } from './context.js';
-import { commonType, isInteger, isSigned, widthOf, type CType } from './ctypes.js';
+import { and, arith, castTo, compare, constant } from './build.js';
+import { branch, emitIf, FALSE, fresh, havocked, slotMachine, spanOf, TRUE, type Ctx, type LoopFrame, type Slot, type Value } from './context.js';
+import { commonType, isInteger, isSigned, rangeOf, type CType } from './ctypes.js';
 import { condition, hasEffects, intOf, named, rvalue, slotValue } from './expr.js';
 import { exitCondition, lowerStatement, lowerStatements, setFlag, withScope } from './stmt.js';
 import { not } from './build.js';
@@ -236,16 +236,19 @@ function emitFor(ctx: Ctx, shape: Shape, body: readonly Node[], plan: ForPlan, n
   const savedLoop = ctx.loop;
   const inner = branch(ctx, () => {
     ctx.loop = frame;
-    setFlag(ctx, frame.broke, FALSE);
+    brokeAtHead(ctx, frame, body, n);
     setFlag(ctx, frame.continued, FALSE);
     ctx.k.defs.set(x, null);
     const value = plan.type === plan.vType ? xVar : castTo(xVar, plan.vType, span);
     ctx.values.set(shape.slot, { kind: 'int', expr: value, type: plan.vType });
     if (plan.type !== plan.vType) {
       // iterations where the variable left its own type are past C's overflow: outside the scope of the proof
-      const b = bounds(plan.vType, span);
-      const inRange = and(compare('>=', xVar, castTo(b.min, plan.type, span), span), compare('<=', xVar, castTo(b.max, plan.type, span), span));
-      if (widthOf(plan.type) > widthOf(plan.vType) || isSigned(plan.type) !== isSigned(plan.vType)) ctx.b.stmt({ kind: 'assume', cond: inRange, span });
+      const own = rangeOf(plan.vType);
+      const loop = rangeOf(plan.type);
+      const above = own.min > loop.min ? compare('>=', xVar, constant(own.min, plan.type, span), span) : TRUE;
+      const below = own.max < loop.max ? compare('<=', xVar, constant(own.max, plan.type, span), span) : TRUE;
+      const inRange = and(above, below);
+      if (inRange.kind !== 'bool') ctx.b.stmt({ kind: 'assume', cond: inRange, span });
     }
     const k = iterationCount(xVar, plan, span);
     for (const slot of assigned) {
@@ -366,7 +369,7 @@ export function approximateLoop(ctx: Ctx, loop: RoughLoop, n: Node, why: string)
   const inner = branch(ctx, () => {
     ctx.loop = frame;
     for (const slot of assigned) unknownAtHead(ctx, slot, n, why);
-    setFlag(ctx, frame.broke, FALSE);
+    brokeAtHead(ctx, frame, loop.body, n);
     setFlag(ctx, frame.continued, FALSE);
     const iterate = (): void => {
       withScope(ctx, () => lowerStatements(ctx, loop.body));
@@ -418,6 +421,15 @@ function assignedSlots(ctx: Ctx, nodes: readonly Node[]): Set<Slot> {
     if (ctx.fn.result !== null) out.add(ctx.fn.result);
   }
   return out;
+}
+
+/**
+ * Whether an earlier iteration broke out of the loop: false for a loop without
+ * `break`; else unknown (an approximation), so every iteration may not run.
+ */
+function brokeAtHead(ctx: Ctx, frame: LoopFrame, body: readonly Node[], n: Node): void {
+  if (!body.some((b) => contains(b, 'break_statement'))) return setFlag(ctx, frame.broke, FALSE);
+  ctx.values.set(frame.broke, approximated(ctx, { ...frame.broke, name: 'broke', what: 'whether an earlier iteration left the loop' }, `whether an earlier iteration left the loop at line ${lineOf(ctx, spanOf(n))} by break`, 'faial-ts does not follow which iteration breaks', spanOf(n)));
 }
 
 /** A local at a loop's head: unknown, an approximation. */

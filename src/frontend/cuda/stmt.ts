@@ -104,7 +104,7 @@ export function lowerStatement(ctx: Ctx, n: Node): void {
       const e = named(n)[0];
       if (e !== undefined) {
         const v = rvalue(ctx, e);
-        if (ctx.fn.result !== null) ctx.values.set(ctx.fn.result, nameValue(ctx, 'ret', convert(ctx, v, ctx.fn.result.ctype, span), span));
+        if (ctx.fn.result !== null) ctx.values.set(ctx.fn.result, convert(ctx, v, ctx.fn.result.ctype, span));
       }
       setFlag(ctx, ctx.fn.returned, TRUE);
       return;

@@ -15,7 +15,7 @@ import { cudaDiagnostic, KernelRejected } from './codes.js';
 import { Builder, FALSE, fresh, notice, Scope, spanOf, unsupported, type ArrayRef, type Ctx, type KernelState, type Slot, type Value } from './context.js';
 import { INT, isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
 import { convert, intOf, named, rvalue } from './expr.js';
-import { cudaAttributes, type CudaAttribute } from './parse.js';
+import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
 import { lowerStatements, setFlag, withScope } from './stmt.js';
 import { baseType, declared } from './types.js';
 
@@ -46,6 +46,8 @@ export interface Unit {
   readonly globals: GlobalVar[];
   /** template arguments a kernel is instantiated with (explicit instantiations, launches in host code) */
   readonly instantiations: Map<string, Node[]>;
+  /** kernels whose syntax is so broken that the parser did not see a function definition */
+  readonly broken: { readonly name: string; readonly node: Node }[];
 }
 
 export interface RejectedKernel {
@@ -64,7 +66,7 @@ export interface LoweredUnit {
 
 /** Lowers every kernel of the parsed unit; `file` is the text the tree was parsed from. */
 export function lowerUnit(file: SourceFile, tree: Tree): LoweredUnit {
-  const unit: Unit = { file, functions: new Map(), types: new Map(), classes: new Map(), constants: new Map(), globals: [], instantiations: new Map() };
+  const unit: Unit = { file, functions: new Map(), types: new Map(), classes: new Map(), constants: new Map(), globals: [], instantiations: new Map(), broken: [] };
   const notices: Diagnostic[] = [];
   collect(unit, tree.rootNode, null, notices);
   const kernels: Kernel[] = [];
@@ -80,8 +82,13 @@ export function lowerUnit(file: SourceFile, tree: Tree): LoweredUnit {
       rejected.push({ name: def.name, span: nameSpan(def), diagnostic: e.diagnostic });
     }
   }
+  for (const b of unit.broken) {
+    const at = syntaxErrorIn(b.node) ?? b.node;
+    const message = at.isMissing ? `syntax error: missing ${at.type}` : 'syntax error: this kernel does not parse as a function definition';
+    rejected.push({ name: b.name, span: spanOf(b.node), diagnostic: cudaDiagnostic('syntax', file, spanOf(at), message) });
+  }
   const errors =
-    defs.length === 0
+    defs.length === 0 && unit.broken.length === 0
       ? [cudaDiagnostic('noKernel', file, { start: 0, end: 0 }, 'no __global__ kernel in this file', { hints: ['faial-ts verifies the kernels of a .cu file: functions declared __global__'] })]
       : [];
   return { program: { file, kernels }, rejected, notices, errors };
@@ -145,7 +152,11 @@ function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic
         explicitInstantiation(unit, c);
         break;
       case 'declaration':
-        globalDeclaration(unit, c);
+      case 'ERROR':
+        if (c.hasError && /\[\[global\]\]/.test(c.text)) {
+          const name = /\[\[global\]\][^(]*?(\w+)\s*\(/.exec(c.text)?.[1] ?? 'kernel';
+          unit.broken.push({ name, node: c });
+        } else if (c.type === 'declaration') globalDeclaration(unit, c);
         break;
       case 'struct_specifier':
       case 'class_specifier':
