@@ -4,7 +4,7 @@
  * fresh lets named after the parameter; the body runs in a scope of its own
  * with its own `return` flag. Recursion cannot be inlined and is rejected.
  */
-import type { Node } from 'web-tree-sitter';
+import type { Node } from './parse.js';
 import type { Span } from '../../core/source.js';
 import { KernelRejected, cudaDiagnostic } from './codes.js';
 import { FALSE, reject, Scope, spanOf, unsupported, type Ctx, type FnFrame, type Slot, type Value } from './context.js';

@@ -14,7 +14,7 @@
 import type { ArrayDecl, BExpr, Expr, MachineType, Param, Stmt, UnknownOrigin } from '../../core/ast.js';
 import type { SourceFile, Span } from '../../core/source.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { Node } from 'web-tree-sitter';
+import type { Node } from './parse.js';
 import type { Unit } from './unit.js';
 import { cudaDiagnostic, KernelRejected, type CudaProblem } from './codes.js';
 import { isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';

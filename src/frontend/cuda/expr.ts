@@ -7,7 +7,7 @@
  * Whatever is only evaluated on some paths (the right of `&&`, the arms of
  * `?:`) is lowered as a branch, so its reads happen only when C's do.
  */
-import type { Node } from 'web-tree-sitter';
+import type { Node } from './parse.js';
 import type { ArithOp, BExpr, CmpOp, Expr, MachineType } from '../../core/ast.js';
 import type { Span } from '../../core/source.js';
 import { and, arith, castTo, compare, constant, exprType, ite, not, or } from './build.js';
@@ -139,8 +139,19 @@ function charValue(text: string): bigint {
 
 /** An integer literal's value and C type (C11 6.4.4.1, LP64); a floating literal is an unknown value. */
 function literal(ctx: Ctx, n: Node): Value {
-  const text = n.text.replace(/'/g, '');
   const span = spanOf(n);
+  // tree-sitter reads `-1` as one literal: it is the negation of 1, as C reads it
+  const sign = /^[-+]/.exec(n.text)?.[0];
+  if (sign !== undefined) {
+    const v = literalValue(ctx, n, n.text.slice(1).trim(), span);
+    if (sign === '+' || v.kind !== 'int') return v;
+    return isSigned(v.type) ? { kind: 'int', expr: arith('-', constant(0n, v.type, span), v.expr, v.type, span), type: v.type } : { kind: 'int', expr: unsignedNegation(v, span), type: v.type };
+  }
+  return literalValue(ctx, n, n.text, span);
+}
+
+function literalValue(ctx: Ctx, n: Node, written: string, span: Span): Value {
+  const text = written.replace(/'/g, '');
   const hex = /^0[xX]/.test(text);
   if ((!hex && /[.eEfF]/.test(text.replace(/[uUlL]+$/, ''))) || (hex && /[.pP]/.test(text))) {
     return { kind: 'unknown', ctype: FLOAT, what: `the floating-point constant ${n.text}`, span };

@@ -10,7 +10,7 @@
  * iteration alongside an additive loop variable (an induction variable),
  * whose value the front end computes.
  */
-import type { Node } from 'web-tree-sitter';
+import type { Node } from './parse.js';
 import type { BExpr, DownStep, Expr, MachineType, Stmt, UpStep } from '../../core/ast.js';
 import type { Span } from '../../core/source.js';
 import { and, arith, castTo, compare, constant } from './build.js';

@@ -39,11 +39,6 @@ export function lowerCuda(setup: CudaSetup, path: string, text: string): Lowered
   }));
   const errors = problems.filter((d) => d.severity === 'error');
   if (errors.length > 0) return { program: { file: unit, kernels: [] }, rejected: [], notices: [], errors };
-  const tree = parseCuda(setup.grammar, pre.text);
-  try {
-    const lowered = lowerUnit(unit, tree);
-    return { ...lowered, notices: [...problems, ...lowered.notices] };
-  } finally {
-    tree.delete();
-  }
+  const lowered = lowerUnit(unit, parseCuda(setup.grammar, pre.text));
+  return { ...lowered, notices: [...problems, ...lowered.notices] };
 }

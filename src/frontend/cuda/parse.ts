@@ -13,7 +13,7 @@
  * `<<<…>>>`) become blanks. Offsets are unchanged, so every node's span is a
  * span of the text the user wrote.
  */
-import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
+import { Language, Parser, type TreeCursor } from 'web-tree-sitter';
 
 /** The grammar, loaded once per process (or page). */
 export interface CudaGrammar {
@@ -74,20 +74,95 @@ export function neutralised(text: string): string {
   return chars.join('');
 }
 
-/** The syntax tree of a CUDA translation unit; `delete` it when done (it lives in WebAssembly memory). */
-export function parseCuda(grammar: CudaGrammar, text: string): Tree {
-  const tree = grammar.parser.parse(neutralised(text));
+/**
+ * A node of the syntax tree, copied out of WebAssembly once per parse: the
+ * lowering asks many questions of every node, and each would otherwise be a
+ * call into WebAssembly that allocates. Same names as web-tree-sitter's Node.
+ */
+export class Node {
+  readonly children: Node[] = [];
+  readonly namedChildren: Node[] = [];
+  readonly fields: (string | null)[] = [];
+  hasError = false;
+  constructor(
+    readonly type: string,
+    readonly startIndex: number,
+    readonly endIndex: number,
+    readonly isNamed: boolean,
+    readonly isMissing: boolean,
+    private readonly source: string,
+  ) {}
+
+  get text(): string {
+    return this.source.slice(this.startIndex, this.endIndex);
+  }
+
+  get isError(): boolean {
+    return this.type === 'ERROR';
+  }
+
+  child(i: number): Node | null {
+    return this.children[i] ?? null;
+  }
+
+  childForFieldName(name: string): Node | null {
+    const i = this.fields.indexOf(name);
+    return i < 0 ? null : this.children[i]!;
+  }
+
+  childrenForFieldName(name: string): Node[] {
+    return this.children.filter((_, i) => this.fields[i] === name);
+  }
+
+  descendantsOfType(type: string): Node[] {
+    const out: Node[] = [];
+    const visit = (n: Node): void => {
+      if (n.type === type) out.push(n);
+      for (const c of n.children) visit(c);
+    };
+    for (const c of this.children) visit(c);
+    return out;
+  }
+}
+
+function copied(cursor: TreeCursor, source: string): Node {
+  const node = new Node(cursor.nodeType, cursor.startIndex, cursor.endIndex, cursor.nodeIsNamed, cursor.nodeIsMissing, source);
+  node.hasError = node.isMissing || node.type === 'ERROR';
+  if (cursor.gotoFirstChild()) {
+    do {
+      const field = cursor.currentFieldName;
+      const c = copied(cursor, source);
+      node.children.push(c);
+      node.fields.push(field);
+      if (c.isNamed) node.namedChildren.push(c);
+      if (c.hasError) node.hasError = true;
+    } while (cursor.gotoNextSibling());
+    cursor.gotoParent();
+  }
+  return node;
+}
+
+/** The syntax tree of a CUDA translation unit (see neutralised for what is done to the text first). */
+export function parseCuda(grammar: CudaGrammar, text: string): Node {
+  const source = neutralised(text);
+  const tree = grammar.parser.parse(source);
   if (tree === null) throw new Error('tree-sitter returned no tree');
-  return tree;
+  const cursor = tree.walk();
+  try {
+    return copied(cursor, source);
+  } finally {
+    cursor.delete();
+    tree.delete();
+  }
 }
 
 /** The CUDA attributes written on a declaration or function definition (`[[global]]` from `__global__`). */
 export function cudaAttributes(node: Node): Set<CudaAttribute> {
   const out = new Set<CudaAttribute>();
   for (const child of node.children) {
-    if (child?.type !== 'attribute_declaration') continue;
+    if (child.type !== 'attribute_declaration') continue;
     for (const attribute of child.namedChildren) {
-      const name = attribute?.childForFieldName('name')?.text;
+      const name = attribute.childForFieldName('name')?.text;
       if (name !== undefined && (CUDA_ATTRIBUTES as readonly string[]).includes(name)) out.add(name as CudaAttribute);
     }
   }
@@ -99,7 +174,7 @@ export function syntaxErrorIn(node: Node): Node | null {
   if (!node.hasError) return null;
   if (node.isError || node.isMissing) return node;
   for (const child of node.children) {
-    const found = child === null ? null : syntaxErrorIn(child);
+    const found = syntaxErrorIn(child);
     if (found !== null) return found;
   }
   return node;

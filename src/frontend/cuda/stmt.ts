@@ -5,7 +5,7 @@
  * `if (!flag)`. So a thread that returned reaches no later barrier, and a
  * barrier some threads skip is barrier divergence, as in CUDA.
  */
-import type { Node } from 'web-tree-sitter';
+import type { Node } from './parse.js';
 import type { BExpr, Expr } from '../../core/ast.js';
 import { castTo, constant, not, or } from './build.js';
 import {

@@ -3,7 +3,7 @@
  * structs, CUDA's vector types, template type parameters (opaque), and the
  * declarators around a name (pointers, arrays, references).
  */
-import type { Node } from 'web-tree-sitter';
+import type { Node } from './parse.js';
 import type { Scope } from './context.js';
 import { NAMED_INTS, primitiveType, vectorType, INT, type CType } from './ctypes.js';
 

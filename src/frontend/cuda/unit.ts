@@ -5,7 +5,7 @@
  * reported in error and the others are still lowered; host code is skipped
  * and need not parse.
  */
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node } from './parse.js';
 import type { BExpr, Kernel, Param, Program } from '../../core/ast.js';
 import type { SourceFile, Span } from '../../core/source.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
@@ -65,10 +65,10 @@ export interface LoweredUnit {
 }
 
 /** Lowers every kernel of the parsed unit; `file` is the text the tree was parsed from. */
-export function lowerUnit(file: SourceFile, tree: Tree): LoweredUnit {
+export function lowerUnit(file: SourceFile, root: Node): LoweredUnit {
   const unit: Unit = { file, functions: new Map(), types: new Map(), classes: new Map(), constants: new Map(), globals: [], instantiations: new Map(), broken: [] };
   const notices: Diagnostic[] = [];
-  collect(unit, tree.rootNode, null, notices);
+  collect(unit, root, null, notices);
   const kernels: Kernel[] = [];
   const rejected: RejectedKernel[] = [];
   const defs = [...unit.functions.values()].flat().filter((d) => d.attributes.has('global'));
