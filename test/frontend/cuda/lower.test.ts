@@ -477,3 +477,18 @@ __global__ void k(int *A) {
     expect([at.file.path, at.expansions.map((m) => m.name)]).toEqual(['k.cu', ['AT']]);
   });
 });
+
+describe('the CUDA examples', () => {
+  it('lower whole: no kernel rejected, no file error', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = 'examples/cuda';
+    const files = readdirSync(dir).filter((f) => f.endsWith('.cu'));
+    expect(files.length).toBeGreaterThan(5);
+    for (const f of files) {
+      const path = `${dir}/${f}`;
+      const unit = await lowered(readFileSync(path, 'utf8'), { files: { 'tile.cuh': readFileSync(`${dir}/tile.cuh`, 'utf8') } }, f);
+      expect([path, unit.errors.map((d) => d.message), unit.rejected.map((r) => r.diagnostic.message)]).toEqual([path, [], []]);
+      expect(unit.program.kernels.length, path).toBeGreaterThan(0);
+    }
+  });
+});
