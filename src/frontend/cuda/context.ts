@@ -19,6 +19,7 @@ import type { Unit } from './unit.js';
 import { cudaDiagnostic, KernelRejected, type CudaProblem } from './codes.js';
 import { isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
 import { exprEqual, not, or, and, ite } from './build.js';
+import { bexprVars, exprVars, substBExpr, substExpr } from '../../core/exprs.js';
 
 /** An array in memory as the kernel sees it. */
 export interface ArrayRef {
@@ -219,56 +220,34 @@ export function slotMachine(t: CType): MachineType | null {
   return t.kind === 'int' ? machineOf(t) : null;
 }
 
+/** The definitions of the names of `names` bound in `bound`; null when one has none (a read's or an unknown's local). */
+function definitions(ctx: Ctx, names: ReadonlySet<string>, bound: ReadonlySet<string>): Map<string, Expr> | null {
+  const sub = new Map<string, Expr>();
+  for (const n of names) {
+    if (!bound.has(n)) continue;
+    const def = ctx.k.defs.get(n);
+    if (def === null || def === undefined) return null;
+    sub.set(n, def);
+  }
+  return sub;
+}
+
 /** The expression with every name bound in `bound` replaced by its definition; null when one has none. */
 export function expanded(ctx: Ctx, e: Expr, bound: ReadonlySet<string>): Expr | null {
-  if (bound.size === 0) return e;
-  switch (e.kind) {
-    case 'nat':
-    case 'int':
-    case 'builtin':
-      return e;
-    case 'var': {
-      if (!bound.has(e.name)) return e;
-      const def = ctx.k.defs.get(e.name);
-      return def === null || def === undefined ? null : expanded(ctx, def, bound);
-    }
-    case 'binary': {
-      const left = expanded(ctx, e.left, bound);
-      const right = left === null ? null : expanded(ctx, e.right, bound);
-      return right === null ? null : { ...e, left: left!, right };
-    }
-    case 'cast': {
-      const operand = expanded(ctx, e.operand, bound);
-      return operand === null ? null : { ...e, operand };
-    }
-    case 'ite': {
-      const cond = expandedCond(ctx, e.cond, bound);
-      const then = cond === null ? null : expanded(ctx, e.then, bound);
-      const other = then === null ? null : expanded(ctx, e.else, bound);
-      return other === null ? null : { ...e, cond: cond!, then: then!, else: other };
-    }
+  for (let x = e; ; ) {
+    const sub = definitions(ctx, exprVars(x), bound);
+    if (sub === null) return null;
+    if (sub.size === 0) return x;
+    x = substExpr(x, sub);
   }
 }
 
 export function expandedCond(ctx: Ctx, c: BExpr, bound: ReadonlySet<string>): BExpr | null {
-  switch (c.kind) {
-    case 'bool':
-      return c;
-    case 'cmp': {
-      const left = expanded(ctx, c.left, bound);
-      const right = left === null ? null : expanded(ctx, c.right, bound);
-      return right === null ? null : { ...c, left: left!, right };
-    }
-    case 'and':
-    case 'or': {
-      const left = expandedCond(ctx, c.left, bound);
-      const right = left === null ? null : expandedCond(ctx, c.right, bound);
-      return right === null ? null : { ...c, left: left!, right };
-    }
-    case 'not': {
-      const operand = expandedCond(ctx, c.operand, bound);
-      return operand === null ? null : { ...c, operand };
-    }
+  for (let x = c; ; ) {
+    const sub = definitions(ctx, bexprVars(x), bound);
+    if (sub === null) return null;
+    if (sub.size === 0) return x;
+    x = substBExpr(x, sub);
   }
 }
 
@@ -343,15 +322,11 @@ function joined(ctx: Ctx, slot: Slot, cond: BExpr, t: Value, tBound: ReadonlySet
     return { kind: 'bool', cond: or(and(cond, tc), and(not(cond), ec)) };
   }
   if (t.kind === 'pointer' && e.kind === 'pointer' && t.target === e.target && t.leaf === e.leaf && t.prefix.length === e.prefix.length) {
+    const a = pointerOutOfBranch(ctx, slot, t, tBound, span);
+    const b = pointerOutOfBranch(ctx, slot, e, eBound, span);
     const zero = { kind: 'int', value: 0n, type: 'i64', span } as const;
-    const parts = [...t.prefix, t.offset ?? zero].map((x) => expanded(ctx, x, tBound));
-    const others = [...e.prefix, e.offset ?? zero].map((x) => expanded(ctx, x, eBound));
-    if (parts.some((p) => p === null) || others.some((p) => p === null)) {
-      return unsupported(ctx, span, `a pointer whose offset after this branch depends on memory read inside it (${slot.name})`);
-    }
-    const pick = (a: Expr, b: Expr): Expr => (exprEqual(a, b) ? a : ite(cond, a, b, typeOfIndex(a), span));
-    const all = parts.map((p, i) => pick(p!, others[i]!));
-    return { ...t, prefix: all.slice(0, -1), offset: all[all.length - 1]! };
+    const pick = (x: Expr, y: Expr): Expr => (exprEqual(x, y) ? x : ite(cond, x, y, typeOfIndex(x), span));
+    return { ...a, prefix: a.prefix.map((x, i) => pick(x, b.prefix[i]!)), offset: a.offset === null && b.offset === null ? null : pick(a.offset ?? zero, b.offset ?? zero) };
   }
   if (t.kind === 'pointer' || e.kind === 'pointer') {
     return unsupported(ctx, span, `a pointer that may point into different arrays after this branch (${slot.name})`);
@@ -373,12 +348,16 @@ function outOfBranch(ctx: Ctx, slot: Slot, v: Value, bound: ReadonlySet<string>,
     const c = expandedCond(ctx, v.cond, bound);
     return c === null ? unknownAfterBranch(ctx, slot, span) : { kind: 'bool', cond: c };
   }
-  if (v.kind === 'pointer') {
-    const parts = [...v.prefix, ...(v.offset === null ? [] : [v.offset])].map((x) => expanded(ctx, x, bound));
-    if (parts.some((p) => p === null)) return unsupported(ctx, span, `a pointer whose offset after this branch depends on memory read inside it (${slot.what ?? slot.name})`);
-    return { ...v, prefix: parts.slice(0, v.prefix.length) as Expr[], offset: v.offset === null ? null : parts[parts.length - 1]! };
-  }
+  if (v.kind === 'pointer') return pointerOutOfBranch(ctx, slot, v, bound, span);
   return v;
+}
+
+/** A pointer out of a branch, its offsets expanded; one that rests on memory read inside the branch cannot be followed. */
+function pointerOutOfBranch(ctx: Ctx, slot: Slot, v: PointerValue, bound: ReadonlySet<string>, span: Span): PointerValue {
+  const parts = [...v.prefix, ...(v.offset === null ? [] : [v.offset])].map((x) => expanded(ctx, x, bound));
+  if (parts.some((p) => p === null)) return unsupported(ctx, span, `a pointer whose offset after this branch depends on memory read inside it (${slot.what ?? slot.name})`);
+  const all = parts as Expr[];
+  return { ...v, prefix: all.slice(0, v.prefix.length), offset: v.offset === null ? null : all[all.length - 1]! };
 }
 
 function typeOfIndex(e: Expr): MachineType {
