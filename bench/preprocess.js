@@ -40,23 +40,34 @@ for (let n = 0; big.length < 1_000_000; n++) big += kernel(n);
 
 const options = { defines: new Map([['N', '64']]), undefines: [], includeDirs: [], readFile: (p) => (p === 'common.h' ? header : null) };
 const runs = Number(process.argv[2] ?? 200);
+// wall time, and the process's CPU time (all threads: GC included), which a loaded machine disturbs less
 const time = (text, count) => {
-  const times = [];
+  const wall = [];
+  const cpu = [];
   for (let i = 0; i < count; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const r = preprocess({ path: 'k.cu', text }, options);
-    times.push(performance.now() - t0);
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
     if (r.diagnostics.length > 0) throw new Error(r.diagnostics[0].message);
   }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], min: times[0], max: times[times.length - 1] };
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { median: median(wall), min: Math.min(...wall), max: Math.max(...wall), cpu: median(cpu) };
 };
 time(small, 50); // warm-up
 const s = time(small, runs);
-console.log(`${small.split('\n').length}-line kernel file (${small.length} bytes), ${runs} runs: median ${s.median.toFixed(2)} ms, min ${s.min.toFixed(2)} ms, max ${s.max.toFixed(2)} ms`);
+console.log(`${small.split('\n').length}-line kernel file (${small.length} bytes), ${runs} runs: wall median ${s.median.toFixed(2)} ms (min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)}), CPU median ${s.cpu.toFixed(2)} ms`);
 const b = time(big, 5);
-console.log(`${(big.length / 1e6).toFixed(2)} MB file (${big.split('\n').length} lines), 5 runs: median ${b.median.toFixed(0)} ms, min ${b.min.toFixed(0)} ms, max ${b.max.toFixed(0)} ms`);
+console.log(`${(big.length / 1e6).toFixed(2)} MB file (${big.split('\n').length} lines), 5 runs: wall median ${b.median.toFixed(0)} ms (min ${b.min.toFixed(0)}, max ${b.max.toFixed(0)}), CPU median ${b.cpu.toFixed(0)} ms`);
 const r = preprocess({ path: 'k.cu', text: big }, options);
-const t0 = performance.now();
-for (let i = 0; i < r.text.length; i += 97) r.locate(i, i + 40);
-console.log(`locate on the 1 MB unit: ${((performance.now() - t0) / Math.ceil(r.text.length / 97) * 1000).toFixed(2)} µs per 40-character span`);
+const spans = Math.ceil(r.text.length / 97);
+let cpuPerSpan = 0;
+for (let round = 0; round < 3; round++) {
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < r.text.length; i += 97) r.locate(i, i + 40);
+  const c = process.cpuUsage(c0);
+  cpuPerSpan = (c.user + c.system) / spans;
+}
+console.log(`locate on the 1 MB unit (third round of ${spans} spans of 40 characters): ${cpuPerSpan.toFixed(2)} µs CPU per span`);

@@ -77,7 +77,8 @@ describe('#if expressions', () => {
     expect(value('0 && 0x7FFFFFFFFFFFFFFF + 1')).toBe(false);
   });
 
-  it('__has_include is true for a header that would be found', () => {
+  it('__has_include is defined (for #ifdef and defined), and is true for a header that would be found', () => {
+    expect(codeLines(pp('#ifdef __has_include\na\n#endif\n#if defined(__has_include)\nb\n#endif\n'))).toEqual(['a', 'b']);
     const files = { 'here.h': '', 'inc/there.h': '' };
     const r = pp('#if __has_include("here.h") && __has_include(<there.h>) && !__has_include("nowhere.h") && !__has_include(<cuda_runtime.h>)\nyes\n#endif\n', {
       files,
@@ -109,6 +110,12 @@ describe('#if expressions', () => {
       const { value: v, diagnostics } = holds(condition);
       expect({ condition, v, diagnostics }).toEqual({ condition, v: false, diagnostics: [diagnostic] });
     }
+  });
+
+  it('an expression nested more than 1000 deep is an error, not a stack overflow', () => {
+    expect(value(`${'('.repeat(900)}1${')'.repeat(900)}`)).toBe(true);
+    expect(holds(`${'('.repeat(5000)}1${')'.repeat(5000)}`).diagnostics).toEqual(['E0517 k.cu:1:1005 #if expression nested more than 1000 deep']);
+    expect(holds(`${'~ '.repeat(3000)}1`).diagnostics).toEqual(['E0517 k.cu:1:2005 #if expression nested more than 1000 deep']);
   });
 
   it('an error inside a macro is located at the outermost use', () => {

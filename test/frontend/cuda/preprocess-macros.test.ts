@@ -116,6 +116,13 @@ describe('function-like macros', () => {
     expect(codeLines(r)).toEqual(['int a = 3;', 'const char *h = "dir/k.cu" ":" 5;']);
   });
 
+  it('calls nested more than 200 deep in arguments are an error, not a stack overflow', () => {
+    const ok = pp(`#define F(x) x\nint a = ${'F('.repeat(150)}1${')'.repeat(150)};\n`);
+    expect(codeLines(ok)).toEqual(['int a = 1;']);
+    const deep = pp(`#define F(x) x\nint a = ${'F('.repeat(5000)}1${')'.repeat(5000)};\n`);
+    expect(diagnosticsOf(deep)).toEqual(['E0517 k.cu:2:409 macro calls nested more than 200 deep in arguments: the arguments are left unexpanded']);
+  });
+
   it('_Pragma is removed like #pragma', () => {
     const r = pp('#define UNROLL _Pragma("unroll")\nUNROLL for (;;) {}\n_Pragma("once") int x;\n');
     expect(codeLines(r)).toEqual(['for (;;) {}', 'int x;']);
@@ -255,6 +262,10 @@ describe('#define and #undef', () => {
       "W0502 k.cu:10:9 'FUNC_LIKE' redefined",
     ]);
     expect(r.diagnostics[0]!.related.map((x) => x.message)).toEqual(['the previous definition']);
+    expect(diagnosticsOf(pp('#define A (1-1)\n#define A (1 - 1)\n#define B(x) x\n#define B(y) y\n'))).toEqual([
+      "W0502 k.cu:2:9 'A' redefined",
+      "W0502 k.cu:4:9 'B' redefined",
+    ]);
   });
 
   it('malformed definitions are errors at the offending token, and define nothing', () => {

@@ -22,6 +22,7 @@ export const PREPROCESS_CODES = {
   badPaste: { code: 'E0514', severity: 'error', what: '## that does not make one token' },
   badStringize: { code: 'E0515', severity: 'error', what: '# not followed by a macro parameter' },
   unreadable: { code: 'E0516', severity: 'error', what: 'a file that could not be read' },
+  tooDeep: { code: 'E0517', severity: 'error', what: 'macro arguments or an #if expression nested too deeply' },
   warningDirective: { code: 'W0501', severity: 'warning', what: '#warning' },
   redefined: { code: 'W0502', severity: 'warning', what: 'a macro redefined differently' },
   extraTokens: { code: 'W0503', severity: 'warning', what: 'extra tokens after a directive' },

@@ -58,6 +58,8 @@ interface Context {
 }
 
 const NOWHERE = { file: -1, start: 0, end: 0 };
+/** Arguments are expanded recursively: this bounds the recursion on pathological input. */
+export const MAX_ARGUMENT_DEPTH = 200;
 const END_OF_ARGUMENT: Tok = syntheticTok('eof', '', NOWHERE, null, false);
 
 export function countNewlines(text: string, from: number, to: number): number {
@@ -83,6 +85,11 @@ export class ListSource implements TokenSource {
   unread(t: Tok): void {
     this.pushed.push(t);
   }
+}
+
+/** `defined NAME`: a macro, or `__has_include`, which C++17 says is defined for #ifdef and defined(). */
+export function isDefined(macros: ReadonlyMap<string, Macro>, name: string): boolean {
+  return macros.has(name) || name === '__has_include';
 }
 
 /** Tokens' spellings, with a space where there was whitespace between them. */
@@ -122,6 +129,8 @@ export class Expander {
   collectingArguments = 0;
   /** set when an #if expression's `defined` or `__has_include` was malformed (reported) */
   conditionFailed = false;
+  private argumentDepth = 0;
+  private tooDeepReported = false;
 
   constructor(
     private readonly base: TokenSource,
@@ -315,12 +324,22 @@ export class Expander {
   }
 
   /** An argument fully macro-expanded on its own. */
-  private expandArgument(tokens: readonly Tok[]): readonly Tok[] {
+  private expandArgument(tokens: readonly Tok[], use: UseSite): readonly Tok[] {
     if (!tokens.some((t) => t.kind === 'ident')) return tokens;
+    if (this.argumentDepth >= MAX_ARGUMENT_DEPTH) {
+      if (!this.tooDeepReported) {
+        const at = { file: use.file, start: use.start, end: use.end, expansions: [] };
+        this.env.report('tooDeep', at, `macro calls nested more than ${MAX_ARGUMENT_DEPTH} deep in arguments: the arguments are left unexpanded`);
+      }
+      this.tooDeepReported = true;
+      return tokens;
+    }
+    this.argumentDepth++;
     this.contexts.push({ tokens, pos: 0, macro: null, barrier: true });
     const out: Tok[] = [];
     for (let t = this.next(); t !== END_OF_ARGUMENT; t = this.next()) out.push(t);
     this.contexts.pop();
+    this.argumentDepth--;
     return out;
   }
 
@@ -366,7 +385,7 @@ export class Expander {
           toks = [syntheticTok('string', stringize(args[item.index]!), use, bodyChain, item.tok.space)];
           break;
         case 'param': {
-          const source = item.raw ? args[item.index]! : (expanded[item.index] ??= this.expandArgument(args[item.index]!));
+          const source = item.raw ? args[item.index]! : (expanded[item.index] ??= this.expandArgument(args[item.index]!, use));
           // an argument written in the file belongs to the expansion the use is part of
           toks = source.map((t, j) => expandedTok(t, argChain(t.chain ?? name.chain), j === 0 ? item.tok.space : t.space));
           if (toks.length === 0 && item.raw) {
@@ -452,7 +471,7 @@ export class Expander {
     if (parenthesised) name = this.readRaw();
     if (name.kind !== 'ident') return this.conditionError(isEnd(name) ? t : name, `operator 'defined' requires an identifier`);
     if (parenthesised && !isPunct(this.readRaw(), ')')) return this.conditionError(name, `missing ')' after 'defined(${name.text}'`);
-    return syntheticTok('number', this.env.macros.has(name.text) ? '1' : '0', t, t.chain, t.space);
+    return syntheticTok('number', isDefined(this.env.macros, name.text) ? '1' : '0', t, t.chain, t.space);
   }
 
   /** `__has_include("file")` or `__has_include(<file>)` → 1 or 0. */

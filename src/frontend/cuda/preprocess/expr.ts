@@ -46,6 +46,9 @@ const BINARY_PRECEDENCE: ReadonlyMap<string, number> = new Map([
 
 class Failed extends Error {}
 
+/** Parentheses and unary operators nest by recursion: this bounds it on pathological input. */
+const MAX_NESTING = 1000;
+
 /** The value of a condition, or null after an error (reported). */
 export function evaluateCondition(tokens: readonly Tok[], report: Report, directive: Tok): Integer | null {
   if (tokens.length === 0) {
@@ -71,6 +74,7 @@ function operatorOf(t: Tok): string | null {
 
 class ConditionParser {
   private i = 0;
+  private depth = 0;
 
   constructor(
     private readonly tokens: readonly Tok[],
@@ -139,6 +143,19 @@ class ConditionParser {
   }
 
   private unary(evaluated: boolean): Integer {
+    if (++this.depth > MAX_NESTING) {
+      const at = this.peek() ?? this.tokens[this.tokens.length - 1]!;
+      this.report('tooDeep', tokenLocation(at), `#if expression nested more than ${MAX_NESTING} deep`);
+      throw new Failed();
+    }
+    try {
+      return this.unaryAt(evaluated);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private unaryAt(evaluated: boolean): Integer {
     const t = this.peek();
     if (t === null) return this.fail(null, 'expected a value');
     const op = operatorOf(t);

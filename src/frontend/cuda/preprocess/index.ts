@@ -6,6 +6,7 @@
  */
 export { preprocess, PREDEFINED_MACROS, MAX_INCLUDE_DEPTH } from './preprocess.js';
 export { PREPROCESS_CODES } from './diagnostics.js';
+export { coreDiagnostic, coreSources, locatedOf, type CoreSources } from './origin.js';
 export type {
   FileSpan,
   Location,

@@ -9,7 +9,7 @@
  */
 import { diagnostic, type DiagnosticExtras, type PreprocessProblem, type Report } from './diagnostics.js';
 import { evaluateCondition } from './expr.js';
-import { countNewlines, Expander, expandList, spelled, type ExpandEnv, type TokenSource } from './expand.js';
+import { countNewlines, Expander, expandList, isDefined, spelled, type ExpandEnv, type TokenSource } from './expand.js';
 import { Lexer, lexedFile, normaliseText, type LexedFile } from './lexer.js';
 import { builtinMacro, macroName, parseDefine, sameDefinition, type Macro } from './macros.js';
 import { dirname, joinPath, normalisePath } from './paths.js';
@@ -356,7 +356,7 @@ class Driver implements TokenSource, ExpandEnv {
       const n = macroName(rest[0], name, this.report);
       if (n === null) return false;
       this.extraTokens(rest, 1, kind);
-      return this.macros.has(n.text) === (kind === 'ifdef');
+      return isDefined(this.macros, n.text) === (kind === 'ifdef');
     }
     const expanded = expandList(rest, endOfList, this, true);
     if (expanded.failed) return false;

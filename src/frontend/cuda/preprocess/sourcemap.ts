@@ -7,14 +7,8 @@
  * the macro use it came from). Spaces and newlines the preprocessor inserts
  * between tokens belong to no segment.
  */
-import { wouldPaste as wouldJoin, type Chain, type Tok, type UseSite } from './tokens.js';
+import { usesOf, wouldPaste as wouldJoin, type Chain, type Tok } from './tokens.js';
 import type { FileSpan, Location, MacroUse } from './types.js';
-
-function expansionsOf(chain: Chain | null): readonly MacroUse[] {
-  const out: UseSite[] = [];
-  for (let c = chain; c !== null; c = c.outer) out.push(c.use);
-  return out;
-}
 
 /**
  * Where a token came from: its own span when it was written outside any macro
@@ -25,7 +19,7 @@ export function tokenLocation(t: Tok): Location {
   const chain = t.chain;
   if (chain === null) return { file: t.file, start: t.start, end: t.end, expansions: [] };
   const outer = chain.outermost;
-  const expansions = expansionsOf(chain);
+  const expansions = usesOf(chain);
   if (!t.synthetic && t.file === outer.file && t.start >= outer.start && t.end <= outer.end) {
     return { file: t.file, start: t.start, end: t.end, expansions };
   }

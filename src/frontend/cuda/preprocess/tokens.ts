@@ -37,10 +37,22 @@ export interface Chain {
   readonly use: UseSite;
   readonly outer: Chain | null;
   readonly outermost: UseSite;
+  /** the uses as a list, innermost first, made once when first asked for */
+  list: readonly UseSite[] | null;
 }
 
 export function chainOf(use: UseSite, outer: Chain | null): Chain {
-  return { use, outer, outermost: outer === null ? use : outer.outermost };
+  return { use, outer, outermost: outer === null ? use : outer.outermost, list: null };
+}
+
+export function usesOf(chain: Chain | null): readonly UseSite[] {
+  if (chain === null) return [];
+  if (chain.list === null) {
+    const list: UseSite[] = [];
+    for (let c: Chain | null = chain; c !== null; c = c.outer) list.push(c.use);
+    chain.list = list;
+  }
+  return chain.list;
 }
 
 export interface Tok {
