@@ -64,12 +64,16 @@ export interface TestHeader {
   readonly line: string;
 }
 
-/** The GPUVerify test header of a kernel file, when its first line is `//pass` or `//xfail:…` and its second the flags. */
+/**
+ * The GPUVerify test header of a kernel file: a comment on line 1 (`//pass`,
+ * `//xfail:…`, or this project's `// expect: …`) and the flags on line 2,
+ * `//--blockDim=… --gridDim=… -D…`.
+ */
 export function testHeader(text: string): TestHeader | null {
   const lines = text.split(/\r?\n/, 2);
-  if (lines.length < 2 || !/^\/\/\s*(pass|xfail\b)/.test(lines[0]!.trim())) return null;
+  if (lines.length < 2 || !lines[0]!.trim().startsWith('//')) return null;
   const second = lines[1]!.trim();
-  if (!second.startsWith('//')) return null;
+  if (!/^\/\/--(blockDim|gridDim|block-dim|grid-dim)=/.test(second) && !/^\/\/-D/.test(second)) return null;
   const words = second.slice(2).trim().split(/\s+/).filter((w) => w !== '');
   let blockDim: bigint[] | null = null;
   let gridDim: bigint[] | null = null;

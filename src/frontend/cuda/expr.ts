@@ -85,7 +85,12 @@ export function rvalue(ctx: Ctx, n: Node): Value {
       return { kind: 'unknown', ctype: { kind: 'opaque', name: 'string' }, what: 'a string', span: spanOf(n) };
     case 'identifier':
     case 'qualified_identifier':
+    case 'type_identifier':
       return identifierValue(ctx, n);
+    case 'type_descriptor':
+      // a template argument that names a value reads as a type: `f<blockSize>(…)`
+      if (n.childForFieldName('declarator') === null) return rvalue(ctx, child(n, 'type'));
+      return reject(ctx, 'misuse', n, `'${n.text}' is a type, not a value`);
     case 'field_expression':
       return fieldValue(ctx, n);
     case 'subscript_expression':

@@ -6,9 +6,8 @@
  * included from, and the macro uses it was expanded from. Parsing needs the
  * grammar, loaded once (parse.ts); the rest is synchronous and pure.
  */
-import { sourceFile, type Located, type SourceFile } from '../../core/source.js';
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import { preprocess, type Location, type PreprocessOptions } from './preprocess/index.js';
+import { preprocess, type PreprocessOptions } from './preprocess/index.js';
+import { coreDiagnostic, coreSources } from './preprocess/origin.js';
 import { parseCuda, type CudaGrammar } from './parse.js';
 import { lowerUnit, type LoweredUnit } from './unit.js';
 
@@ -21,22 +20,8 @@ export interface CudaSetup extends PreprocessOptions {
 
 export function lowerCuda(setup: CudaSetup, path: string, text: string): LoweredUnit {
   const pre = preprocess({ path, text }, setup);
-  const files = pre.files.map((f) => sourceFile(f.path, f.text));
-  const place = (l: Location): Located => ({
-    file: files[l.file]!,
-    span: { start: l.start, end: l.end },
-    expansions: l.expansions.map((m) => ({ name: m.name, file: files[m.file]!, span: { start: m.start, end: m.end } })),
-  });
-  const unit: SourceFile = { ...sourceFile(files[0]!.path, pre.text), origin: (span) => place(pre.locate(span.start, span.end)) };
-  const problems: Diagnostic[] = pre.diagnostics.map((d) => ({
-    code: d.code,
-    severity: d.severity,
-    message: d.message,
-    file: files[d.at.file]!,
-    span: { start: d.at.start, end: d.at.end },
-    related: d.related.map((r) => ({ span: { start: r.at.start, end: r.at.end }, message: r.message })),
-    hints: d.hints,
-  }));
+  const { unit, files } = coreSources(pre);
+  const problems = pre.diagnostics.map((d) => coreDiagnostic(d, files));
   const errors = problems.filter((d) => d.severity === 'error');
   if (errors.length > 0) return { program: { file: unit, kernels: [] }, rejected: [], notices: [], errors };
   const lowered = lowerUnit(unit, parseCuda(setup.grammar, pre.text));

@@ -479,14 +479,20 @@ __global__ void k(int *A) {
 });
 
 describe('the CUDA examples', () => {
-  it('lower whole: no kernel rejected, no file error', async () => {
-    const { readdirSync, readFileSync } = await import('node:fs');
-    const dir = 'examples/cuda';
-    const files = readdirSync(dir).filter((f) => f.endsWith('.cu'));
-    expect(files.length).toBeGreaterThan(5);
-    for (const f of files) {
-      const path = `${dir}/${f}`;
-      const unit = await lowered(readFileSync(path, 'utf8'), { files: { 'tile.cuh': readFileSync(`${dir}/tile.cuh`, 'utf8') } }, f);
+  it('lower whole, with their includes and header macros: no kernel rejected, no file error', async () => {
+    const { readdirSync, readFileSync, statSync } = await import('node:fs');
+    const { frontEndsFor } = await import('../../../src/cli/cuda.js');
+    const { lowerCuda } = await import('../../../src/frontend/cuda/lower.js');
+    const below = (dir: string): string[] =>
+      readdirSync(dir)
+        .sort()
+        .flatMap((f) => (statSync(`${dir}/${f}`).isDirectory() ? below(`${dir}/${f}`) : f.endsWith('.cu') ? [`${dir}/${f}`] : []));
+    const files = below('examples/cuda');
+    expect(files.length).toBeGreaterThan(40);
+    for (const path of files) {
+      const text = readFileSync(path, 'utf8');
+      const { cuda } = await frontEndsFor(path, text, {});
+      const unit = lowerCuda(cuda!, path, text);
       expect([path, unit.errors.map((d) => d.message), unit.rejected.map((r) => r.diagnostic.message)]).toEqual([path, [], []]);
       expect(unit.program.kernels.length, path).toBeGreaterThan(0);
     }
