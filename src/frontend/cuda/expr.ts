@@ -505,8 +505,10 @@ export function hasEffects(ctx: Ctx, n: Node): boolean {
     case 'subscript_expression':
     case 'assignment_expression':
     case 'update_expression':
-    case 'call_expression':
       return true;
+    case 'call_expression':
+      if (!pureCall(ctx, n, new Set())) return true;
+      break;
     case 'pointer_expression':
       if (n.child(0)?.type === '*') return true;
       break;
@@ -519,6 +521,46 @@ export function hasEffects(ctx: Ctx, n: Node): boolean {
     }
   }
   return named(n).some((c) => hasEffects(ctx, c));
+}
+
+/**
+ * Whether a call touches no memory and synchronises nothing: min/max/abs, math
+ * and bit intrinsics, and the file's functions whose bodies (and the functions
+ * they call) read or write no memory. Such a call with invariant arguments is
+ * invariant too (`for (t = 0; t < ceil_div(n, TILE); ++t)`).
+ */
+function pureCall(ctx: Ctx, n: Node, visiting: Set<string>): boolean {
+  const fn = n.childForFieldName('function');
+  if (fn === null || (fn.type !== 'identifier' && fn.type !== 'qualified_identifier' && fn.type !== 'template_function')) return false;
+  const name = fn.type === 'template_function' ? (fn.childForFieldName('name')?.text ?? '') : fn.text;
+  const defs = ctx.unit.functions.get(name);
+  if (defs === undefined) {
+    const meaning = builtinCall(name);
+    return meaning !== null && (meaning.kind === 'min' || meaning.kind === 'max' || meaning.kind === 'abs' || (meaning.kind === 'unknown' && !meaning.what.includes('texture')));
+  }
+  if (visiting.has(name)) return false;
+  visiting.add(name);
+  const touches = (x: Node): boolean => {
+    switch (x.type) {
+      case 'subscript_expression':
+      case 'gnu_asm_expression':
+        return true;
+      case 'pointer_expression':
+        if (x.child(0)?.type === '*') return true;
+        break;
+      case 'field_expression':
+        if (x.child(1)?.type === '->') return true;
+        break;
+      case 'call_expression':
+        if (!pureCall(ctx, x, visiting)) return true;
+        break;
+      case 'declaration':
+        if (/\[\[(shared|device|constant)\]\]/.test(x.text)) return true;
+        break;
+    }
+    return named(x).some(touches);
+  };
+  return defs.every((d) => !touches(d.node.childForFieldName('body') ?? d.node));
 }
 
 // ---------------------------------------------------------------- conversions

@@ -352,6 +352,26 @@ let w: i64 = (i64) n * (i64) n in
 A[(i32) (u % 7)] := (i32) w
 A[0 - n] := 0 - n - 1`.slice(1));
   });
+  it('a loop bound computed by a function that touches no memory is invariant', async () => {
+    const cu = `
+__host__ __device__ int ceil_div(int a, int b) { return (a + b - 1) / b; }
+__global__ void k(int *A, int n) {
+  for (int t = 0; t < ceil_div(n, 16); ++t) A[t] = 0;
+}`;
+    expect(await body(cu)).toBe(`
+for t: i32 in 0..(n + 16 - 1) / 16 {
+  A[t] := 0
+}`.slice(1));
+  });
+
+  it('a loop bound that reads memory is not', async () => {
+    const cu = `
+__device__ int size_of(const int *S) { return S[0]; }
+__global__ void k(int *A, const int *S) {
+  for (int t = 0; t < size_of(S); ++t) A[t] = 0;
+}`;
+    expect(await body(cu)).toMatch(/^havoc iterations: u32 \(approximation: the number of iterations of the loop at line 4/);
+  });
 });
 
 describe('CUDA kernels as a whole', () => {
