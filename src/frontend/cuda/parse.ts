@@ -13,7 +13,7 @@
  * `<<<…>>>`) become blanks. Offsets are unchanged, so every node's span is a
  * span of the text the user wrote.
  */
-import { Language, Parser, type TreeCursor } from 'web-tree-sitter';
+import type { Parser, TreeCursor } from 'web-tree-sitter';
 
 /** The grammar, loaded once per process (or page). */
 export interface CudaGrammar {
@@ -28,7 +28,9 @@ export interface GrammarBytes {
 
 let runtimeReady: Promise<void> | undefined;
 
+/** Loaded on first use, so that reading BabyCUDA alone never loads web-tree-sitter. */
 export async function loadCudaGrammar(bytes: GrammarBytes): Promise<CudaGrammar> {
+  const { Language, Parser } = await import('web-tree-sitter');
   runtimeReady ??= Parser.init({ wasmBinary: bytes.runtime });
   await runtimeReady;
   const parser = new Parser();
