@@ -96,15 +96,19 @@ async function kernelOutcome(map: KernelMap, options: VerifyFileOptions, solver:
   }
 }
 
+/** Called before each kernel is verified, for a caller that shows progress. */
+export type KernelStarted = (kernel: string, index: number, total: number) => void;
+
 /** Every kernel of a file's text verified in turn with the given solver. */
-export async function verifyFile(path: string, text: string, options: VerifyFileOptions, solver: Solver, frontEnds: FrontEnds = BCU_ONLY): Promise<FileOutcome> {
+export async function verifyFile(path: string, text: string, options: VerifyFileOptions, solver: Solver, frontEnds: FrontEnds = BCU_ONLY, started: KernelStarted = () => undefined): Promise<FileOutcome> {
   const clock = new StageClock<CheckStage>();
   const checked = checkedSafely(path, text, options.kernel, clock, frontEnds);
   const checking = { parse: clock.milliseconds('parse'), typing: clock.milliseconds('typing') };
   if (!checked.ok) return { file: { ok: false, path, diagnostics: checked.diagnostics }, replayFailures: [], checking };
   const kernels: KernelResult[] = [];
   const replayFailures: string[] = [];
-  for (const map of checked.kernels) {
+  for (const [i, map] of checked.kernels.entries()) {
+    started(map.name, i, checked.kernels.length);
     const outcome = await kernelOutcome(map, options, solver);
     kernels.push(outcome.result);
     replayFailures.push(...outcome.replayFailures);

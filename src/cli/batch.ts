@@ -6,7 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Launch } from '../core/launch.js';
 import { sourceFile } from '../core/source.js';
-import { solverOf, type SolverChoice } from '../solve/solver.js';
+import { solverOf } from '../solve/backends.js';
+import type { SolverChoice } from '../solve/solver.js';
 import { abandonedOutcome as abandonedText, NOT_CHECKED, verifyFile, type FileOutcome } from '../api/verify.js';
 import { internalError, isCudaPath, messageOf } from '../api/check.js';
 import { cudaDiagnostic } from '../frontend/cuda/codes.js';

@@ -1,52 +1,14 @@
 /**
- * Command-line values: dimensions, `-p NAME=VALUE`, numbers, and the input
- * files (directories stand for every `.bcu` below them). A bad value is a
+ * Command-line values (dimensions, `-p NAME=VALUE` and numbers are read by
+ * src/api/options.ts, which the playground shares) and the input files
+ * (directories stand for every `.bcu` and `.cu` below them). A bad value is a
  * UsageError, reported without a stack trace and with exit code 2.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { UsageError } from '../api/options.js';
 
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly hints: readonly string[] = [],
-  ) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
-
-/** `N`, `X,Y`, `X,Y,Z`, `[X,Y,Z]` or `(X,Y,Z)`; missing components are 1, as in CUDA's dim3. */
-export function dimOf(text: string, option: string): [bigint, bigint, bigint] {
-  const inner = text.trim().replace(/^\[(.*)\]$/s, '$1').replace(/^\((.*)\)$/s, '$1');
-  const parts = inner.split(',').map((p) => p.trim());
-  if (parts.length > 3 || parts.some((p) => !/^\d+$/.test(p))) {
-    throw new UsageError(`${option} ${text}: expected N, X,Y,Z or [X,Y,Z] with natural numbers`);
-  }
-  const values = parts.map((p) => BigInt(p));
-  if (values.some((v) => v < 1n)) throw new UsageError(`${option} ${text}: every dimension must be at least 1`);
-  return [values[0] ?? 1n, values[1] ?? 1n, values[2] ?? 1n];
-}
-
-/** `-p NAME=VALUE`, repeatable; the same name twice is a mistake, not an override. */
-export function paramsOf(specs: readonly string[]): Map<string, bigint> {
-  const params = new Map<string, bigint>();
-  for (const spec of specs) {
-    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\d+)\s*$/.exec(spec);
-    if (m === null) throw new UsageError(`-p ${spec}: expected NAME=VALUE with a natural number VALUE`);
-    const name = m[1]!;
-    if (params.has(name)) throw new UsageError(`-p ${spec}: parameter '${name}' is given twice`);
-    params.set(name, BigInt(m[2]!));
-  }
-  return params;
-}
-
-export function naturalOf(text: string, option: string, least = 0): number {
-  if (!/^\s*\d+\s*$/.test(text)) throw new UsageError(`${option} ${text}: expected a natural number`);
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < least) throw new UsageError(`${option} ${text}: expected a number of at least ${least}`);
-  return n;
-}
+export { UsageError, dimOf, naturalOf, paramsOf } from '../api/options.js';
 
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

@@ -7,6 +7,9 @@
 import { fileOutcome, type FileOutcome } from './batch.js';
 import { portableFile, withFiles } from './cuda.js';
 import { isWorkItem, type WorkResult } from './jobs.js';
+import { lazyWasmValidation } from './wasm-flags.js';
+
+lazyWasmValidation();
 
 process.on('message', (message: unknown) => {
   if (!isWorkItem(message)) return;

@@ -12,22 +12,12 @@
  * both of its accesses the way an error shows its span.
  */
 import { codeFrameColumns } from '@babel/code-frame';
-import pc from 'picocolors';
 import { located, positionAt, userSpan, type Located, type Position, type SourceFile, type Span } from '../core/source.js';
 import type { Diagnostic, Severity } from './diagnostic.js';
 import { assertNever } from '../util/assert.js';
+import { colorsOf, type Colors } from './colour.js';
 
-export type Colors = ReturnType<typeof pc.createColors>;
-
-export function colorsOf(colour: boolean): Colors {
-  return pc.createColors(colour);
-}
-
-/** Colour only for a terminal, and never when the user opted out (https://no-color.org). */
-export function colourWanted(stream: { readonly isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
-  const noColor = env['NO_COLOR'];
-  return stream.isTTY === true && (noColor === undefined || noColor === '');
-}
+export { colorsOf, colourWanted, type Colors } from './colour.js';
 
 export interface Marked {
   readonly span: Span;

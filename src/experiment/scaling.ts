@@ -17,6 +17,7 @@ import { bestFit, formulaText, growthFits, type Fit, type Model } from './fit.js
 import { percent } from './results.js';
 import { STAGES, diagnosticLines, experimentRows, type StageTimes } from './rows.js';
 import { lineChartSvg } from './svg.js';
+import { htmlPage, markdownHtml } from './html.js';
 
 export interface ScalingPoint {
   readonly family: Family;
@@ -148,4 +149,9 @@ export function scalingReport(points: readonly ScalingPoint[], run: ScalingRun):
     `* Time outside the solver under 20% at every size: ${over.length === 0 ? 'yes' : `no, at ${over.length} of ${points.length} points`}${worst === null ? '' : ` (largest: ${percent(outsideSolver(worst))}, ${worst.family} n=${worst.size})`}; over all points ${percent(totalMs === 0 ? 0 : (totalMs - solvingMs) / totalMs)}.`,
     '',
   ].join('\n');
+}
+
+/** scaling.html: the report as a page in the experiment report's style, its chart inline. */
+export function scalingHtml(points: readonly ScalingPoint[], run: ScalingRun): string {
+  return htmlPage('faial-ts scaling benchmark', markdownHtml(scalingReport(points, run), { 'scaling.svg': scalingSvg(points) }));
 }

@@ -22,9 +22,6 @@
  * same across runs and when unrelated lines move.
  */
 import type { Launch } from '../core/launch.js';
-import { createHash } from 'node:crypto';
-import { isAbsolute, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
@@ -33,6 +30,8 @@ import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Ra
 import { elementText, launchText, plural } from './describe.js';
 import { kernelJson, type KernelJson } from './json.js';
 import { raceGroups } from './text.js';
+import { fileUri, isAbsolutePath, relativeUri } from '../util/file-uri.js';
+import { sha256Hex } from '../util/sha256.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
@@ -130,8 +129,7 @@ function ruleIndexOf(id: RuleId): number {
 
 /** A relative path stays relative to the checkout (%SRCROOT%), as code-scanning services expect. */
 function artifactLocationOf(path: string): { uri: string; uriBaseId?: string } {
-  if (isAbsolute(path)) return { uri: pathToFileURL(path).href };
-  return { uri: path.split(sep).join('/').split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+  return isAbsolutePath(path) ? { uri: fileUri(path) } : { uri: relativeUri(path), uriBaseId: '%SRCROOT%' };
 }
 
 function locationOf(file: SourceFile, span: Span, message: string | null, id?: number): Location {
@@ -147,7 +145,7 @@ function locationOf(file: SourceFile, span: Span, message: string | null, id?: n
 }
 
 function fingerprintOf(parts: readonly string[]): Record<string, string> {
-  return { 'faialFinding/v1': createHash('sha256').update(parts.join('\u0000')).digest('hex') };
+  return { 'faialFinding/v1': sha256Hex(parts.join('\u0000')) };
 }
 
 function levelOf(confidence: Confidence): 'error' | 'warning' {

@@ -108,7 +108,7 @@ export function raceGroups(races: readonly Race[]): Race[][] {
   );
 }
 
-function raceText(r: KernelResult, race: Race, c: Colors, colour: boolean): string {
+export function raceText(r: KernelResult, race: Race, c: Colors, colour: boolean): string {
   const [a1, a2] = race.accesses;
   const confidence = race.confidence === 'confirmed' ? c.red('confirmed') : c.yellow('possible');
   const why = race.confidence === 'possible' ? `: ${reasonText(r.file, race.confidence, race.doubts)}` : '';
@@ -134,7 +134,7 @@ function replayLines(r: ReplayRecord, heads: readonly [string, string], c: Color
   return [`  minimised witness${element}, the one replayed:`, indent(indent(witnessTable(r.minimised.witness, heads, c))), verdict];
 }
 
-function divergenceText(r: KernelResult, d: Divergence, c: Colors, colour: boolean): string {
+export function divergenceText(r: KernelResult, d: Divergence, c: Colors, colour: boolean): string {
   const confidence = d.confidence === 'confirmed' ? c.red('confirmed') : c.yellow('possible');
   const why = d.confidence === 'possible' ? `: ${reasonText(r.file, d.confidence, d.doubts)}` : '';
   const head = `${c.red('✗')} barrier divergence at ${lineColOf(r.file, d.sync.span)} (${confidence}${why})`;
@@ -144,8 +144,15 @@ function divergenceText(r: KernelResult, d: Divergence, c: Colors, colour: boole
   return [head, indent(frame), indent(witnessTable(d.witness, heads, c)), ...replay].join('\n');
 }
 
-/** Parameters and dimensions, then one column per thread. */
-export function witnessTable(w: Witness, heads: readonly [string, string], c: Colors): string {
+export interface WitnessRows {
+  /** `M = 1; blockDim = 2, gridDim = 1` */
+  readonly launch: string;
+  /** name, thread 1's value, thread 2's value: threadIdx, blockIdx when there are several blocks, then locals */
+  readonly rows: readonly (readonly [string, string, string])[];
+}
+
+/** A witness as rows of a table: the text report prints them, the playground shows them as a table. */
+export function witnessRows(w: Witness): WitnessRows {
   const rows: [string, string, string][] = [];
   const [t1, t2] = w.threads;
   rows.push(['threadIdx', idText(t1.threadIdx, w.blockDim), idText(t2.threadIdx, w.blockDim)]);
@@ -153,11 +160,17 @@ export function witnessTable(w: Witness, heads: readonly [string, string], c: Co
   if (manyBlocks) rows.push(['blockIdx', idText(t1.blockIdx, w.gridDim), idText(t2.blockIdx, w.gridDim)]);
   const names = [...new Set([...t1.locals.keys(), ...t2.locals.keys()])];
   for (const n of names) rows.push([n, String(t1.locals.get(n) ?? '—'), String(t2.locals.get(n) ?? '—')]);
+  const params = [...w.parameters].map(([n, v]) => `${n} = ${v}`).join(', ');
+  return { launch: `${params === '' ? 'no parameters' : params}; blockDim = ${dimText(w.blockDim)}, gridDim = ${dimText(w.gridDim)}`, rows };
+}
+
+/** Parameters and dimensions, then one column per thread. */
+export function witnessTable(w: Witness, heads: readonly [string, string], c: Colors): string {
+  const { launch, rows } = witnessRows(w);
   const wName = Math.max(...rows.map((r) => r[0].length), 0);
   const w1 = Math.max(heads[0].length, ...rows.map((r) => r[1].length));
-  const params = [...w.parameters].map(([n, v]) => `${n} = ${v}`).join(', ');
   const out = [
-    `witness: ${params === '' ? 'no parameters' : params}; blockDim = ${dimText(w.blockDim)}, gridDim = ${dimText(w.gridDim)}`,
+    `witness: ${launch}`,
     `  ${''.padEnd(wName)}   ${c.bold(heads[0].padEnd(w1))} | ${c.bold(heads[1])}`,
     ...rows.map(([n, v1, v2]) => `  ${n.padEnd(wName)}   ${v1.padEnd(w1)} | ${v2}`),
   ];

@@ -4,13 +4,10 @@
  * them: Z3 as WebAssembly in this process (the default: no system
  * dependency), or a solver binary run as a child process on the query text.
  * Whichever runs, `unknown` and timeouts stay unknown, never unsat, and
- * verify re-checks every model before it becomes a witness.
+ * verify re-checks every model before it becomes a witness. This module is
+ * the interface only, with no back end behind it, so that code that runs in
+ * a browser can import it (the back ends are chosen in backends.ts).
  */
-import { assertNever } from '../util/assert.js';
-import { commandSolver } from './command.js';
-import { cvc5 } from './cvc5.js';
-import { z3Binary } from './z3-binary.js';
-import { z3Wasm } from './z3.js';
 
 export type Verdict =
   | { readonly status: 'sat'; readonly model: ReadonlyMap<string, bigint> }
@@ -36,17 +33,5 @@ export type SolverName = (typeof SOLVER_NAMES)[number];
 
 export const DEFAULT_SOLVER: SolverChoice = { kind: 'z3-wasm' };
 
-export function solverOf(choice: SolverChoice): Solver {
-  switch (choice.kind) {
-    case 'z3-wasm':
-      return z3Wasm;
-    case 'z3':
-      return z3Binary;
-    case 'cvc5':
-      return cvc5;
-    case 'command':
-      return commandSolver(choice.command);
-    default:
-      return assertNever(choice);
-  }
-}
+/** Milliseconds a check may take unless the user says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 10_000;

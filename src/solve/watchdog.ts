@@ -24,7 +24,7 @@ export function watched(solver: Solver, slackMs = 60_000): Watched {
   const timed = async (script: string, timeoutMs: number): Promise<Verdict> => {
     if (stuck !== null) return { status: 'unknown', reason: stuck };
     const limitMs = 2 * timeoutMs + slackMs;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<Verdict>((resolve) => {
       timer = setTimeout(() => {
         stuck = `${solver.name} stopped answering: an earlier check did not return within ${limitMs} ms`;

@@ -1,20 +1,34 @@
 /**
  * The default solver, `z3-wasm`: z3-solver (WebAssembly), started once per
  * process and reused. Every check has a timeout; `unknown` is returned as
- * such, never as unsat.
+ * such, never as unsat. The same checks run in a browser (z3-browser.ts):
+ * only the way Z3 is started differs.
  */
 import type { Context } from 'z3-solver';
 import type { Verdict } from './solver.js';
 import { watched, type Watched } from './watchdog.js';
 
-let context: Promise<Context<'faial-ts'>> | undefined;
+export type Z3Context = Context<'faial-ts'>;
 
-function z3(): Promise<Context<'faial-ts'>> {
+let context: Promise<Z3Context> | undefined;
+
+/** Node's Z3, started once per process. */
+function z3(): Promise<Z3Context> {
   context ??= import('z3-solver').then(async ({ init }) => {
     const { Context } = await init();
-    return new Context('faial-ts') as Context<'faial-ts'>;
+    return new Context('faial-ts') as Z3Context;
   });
   return context;
+}
+
+/**
+ * Starts Z3 now without waiting for it, so that its start-up (reading and
+ * compiling its WebAssembly, mostly off the main thread) overlaps the
+ * caller's own work; the first check waits for what is left. A failure to
+ * start shows at that check.
+ */
+export function startZ3(): void {
+  z3().catch(() => undefined);
 }
 
 /**
@@ -28,26 +42,32 @@ const ATTEMPTS: readonly { readonly share: number; readonly logic: boolean; read
   { share: 0.6, logic: true, seed: 7 },
 ];
 
-async function portfolio(script: string, timeoutMs: number): Promise<Verdict> {
+/** The z3-wasm solver over the context `start` makes, started at the first check and reused. */
+export function z3WasmSolver(start: () => Promise<Z3Context>): Watched {
+  let context: Promise<Z3Context> | undefined;
+  const z3 = (): Promise<Z3Context> => (context ??= start());
+  return watched({ name: 'z3-wasm', check: (script, timeoutMs) => portfolio(z3, script, timeoutMs) });
+}
+
+async function portfolio(z3: () => Promise<Z3Context>, script: string, timeoutMs: number): Promise<Verdict> {
   const reasons: string[] = [];
   for (const attempt of ATTEMPTS) {
     // Z3 parses bit-vector sorts only under a declared logic
     if (!attempt.logic && script.includes('(_ BitVec')) continue;
     const text = attempt.logic ? script : script.replace(/^\(set-logic [^)]*\)$/m, '');
-    const verdict = await checkOnce(text, Math.max(1, Math.round(timeoutMs * attempt.share)), attempt.seed);
+    const verdict = await checkOnce(await z3(), text, Math.max(1, Math.round(timeoutMs * attempt.share)), attempt.seed);
     if (verdict.status !== 'unknown') return verdict;
     reasons.push(verdict.reason);
   }
   return { status: 'unknown', reason: [...new Set(reasons)].join(', ') };
 }
 
-export const z3Wasm: Watched = watched({ name: 'z3-wasm', check: portfolio });
+export const z3Wasm: Watched = z3WasmSolver(z3);
 
 /** Checks an SMT-LIB script made of declarations and assertions. */
 export const { check } = z3Wasm;
 
-async function checkOnce(script: string, timeoutMs: number, seed: number): Promise<Verdict> {
-  const ctx = await z3();
+async function checkOnce(ctx: Z3Context, script: string, timeoutMs: number, seed: number): Promise<Verdict> {
   const solver = new ctx.Solver();
   try {
     solver.set('timeout', timeoutMs);

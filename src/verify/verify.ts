@@ -24,7 +24,7 @@ export interface VerifyOptions {
   readonly solver: Solver;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+export { DEFAULT_TIMEOUT_MS } from '../solve/solver.js';
 
 /** The race queries of a kernel, as `faial-ts smt` prints them and `verify` asks them. */
 export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): { query: Query; erased: Doubt[] }[] {

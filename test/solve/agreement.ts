@@ -8,7 +8,8 @@
  */
 import type { Launch } from '../../src/core/launch.js';
 import { readFileSync } from 'node:fs';
-import { solverOf, type Solver, type Verdict } from '../../src/solve/solver.js';
+import { solverOf } from '../../src/solve/backends.js';
+import type { Solver, Verdict } from '../../src/solve/solver.js';
 import { z3Wasm } from '../../src/solve/z3.js';
 import { checkedKernels } from '../../src/api/check.js';
 import { queryScripts } from '../../src/verify/scripts.js';

@@ -1,7 +1,8 @@
 /** The solver binaries as backends, on real processes (CI installs z3 and cvc5 with apt). */
 import { describe, expect, it } from 'vitest';
 import { SolverUnavailable } from '../../src/solve/process.js';
-import { solverOf, type SolverChoice } from '../../src/solve/solver.js';
+import { solverOf } from '../../src/solve/backends.js';
+import type { SolverChoice } from '../../src/solve/solver.js';
 import { hasPrograms } from '../support/binaries.js';
 
 const INT = '; fragment: QF_LIA\n(set-logic ALL)\n(declare-const x Int)\n(declare-const y Int)\n(assert (and (<= 0 x) (< x 200) (<= 0 y) (< y 200)))\n';

@@ -1,11 +1,12 @@
 /**
- * Parser: Ohm grammar (grammar/babycuda.ohm) → AST. The concrete syntax tree is
- * walked by hand so that each function returns one typed AST category.
+ * Parser: Ohm grammar (grammar/babycuda.ohm) → AST. The grammar is Ohm's
+ * generated bundle (`npm run grammar`, part of the build): loading it costs
+ * no grammar compilation and no file read, so the parser runs wherever
+ * JavaScript does. Each AST category is one typed semantic operation, whose
+ * actions Ohm checks against the grammar's rules and arities.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import * as ohm from 'ohm-js';
-import type { Node } from 'ohm-js';
+import type { FailedMatchResult, IterationNode, Node, NonterminalNode } from 'ohm-js';
+import grammar, { type BabyCUDAActionDict, type BabyCUDASemantics } from '../../../grammar/babycuda.ohm-bundle.js';
 import type {
   ArithOp,
   ArrayDecl,
@@ -19,41 +20,23 @@ import type {
   Launch,
   Name,
   Program,
+  Step,
+  UpStep,
+  DownStep,
   Stmt,
 } from '../../core/ast.js';
 import { sourceFile, type SourceFile, type Span } from '../../core/source.js';
 import { DiagnosticError, error } from '../../diagnostics/diagnostic.js';
 
-const grammarPath = fileURLToPath(new URL('../../../grammar/babycuda.ohm', import.meta.url));
-let cachedGrammar: ohm.Grammar | undefined;
-
-function grammar(): ohm.Grammar {
-  cachedGrammar ??= ohm.grammar(readFileSync(grammarPath, 'utf8'));
-  return cachedGrammar;
-}
-
 export function parseProgram(path: string, text: string): Program {
   const file = sourceFile(path, text);
-  const match = grammar().match(text);
+  const match = grammar.match(text);
   if (match.failed()) throw new DiagnosticError([syntaxError(file, match)]);
-  return { file, kernels: programKernels(file, semanticsRoot(match)) };
+  const kernels: Kernel[] = astSemantics()(match)['kernels']();
+  return { file, kernels };
 }
 
-let cachedSemantics: ohm.Semantics | undefined;
-
-/** Ohm exposes the CST only through a semantics; an identity operation hands us the root node. */
-function semanticsRoot(match: ohm.MatchResult): Node {
-  cachedSemantics ??= grammar()
-    .createSemantics()
-    .addOperation<Node>('node', {
-      _nonterminal(this: Node) {
-        return this;
-      },
-    });
-  return cachedSemantics(match)['node']() as Node;
-}
-
-function syntaxError(file: SourceFile, match: ohm.FailedMatchResult): ReturnType<typeof error> {
+function syntaxError(file: SourceFile, match: FailedMatchResult): ReturnType<typeof error> {
   const offset = match.getRightmostFailurePosition();
   const found = foundText(file.text, offset);
   const expected = shortenExpected(match.getExpectedText());
@@ -103,150 +86,22 @@ function span(node: Node): Span {
   return { start: node.source.startIdx, end: node.source.endIdx };
 }
 
-function name(node: Node): Name {
-  return { text: node.sourceString, span: span(node) };
-}
+/** The operations below, applied to a child node (Ohm types their results as `any`). */
+const kernel = (n: Node): Kernel => n['kernel']();
+const stmts = (n: Node): Stmt[] => n['stmts']();
+const stmt = (n: Node): Stmt => n['stmt']();
+const bexp = (n: Node): BExpr => n['bexp']();
+const exp = (n: Node): Expr => n['exp']();
+const name = (n: Node): Name => n['name']();
+const dim = (n: Node): Dim3 => n['dim']();
+const launch = (n: Node): Launch => n['launch']();
+const arrays = (n: Node): ArrayDecl[] => n['arrays']();
+const arrayDecl = (n: Node): Omit<ArrayDecl, 'scope'> => n['arrayDecl']();
+const step = (n: Node): Step => n['step']();
 
-function iterChildren(node: Node): Node[] {
-  return node.children;
-}
-
-function programKernels(file: SourceFile, node: Node): Kernel[] {
-  void file;
-  return iterChildren(node.child(0)).map(kernel);
-}
-
-function kernel(node: Node): Kernel {
-  // kw ident "(" ListOf ")" Launch? Requires* "{" Decl* Body "}"
-  const [, id, , params, , launchOpt, requires, , decls, body] = node.children as [
-    Node, Node, Node, Node, Node, Node, Node, Node, Node, Node,
-  ];
-  const launchNode = iterChildren(launchOpt)[0];
-  return {
-    name: name(id),
-    params: params.asIteration().children.map(name),
-    launch: launchNode ? launch(launchNode) : null,
-    requires: iterChildren(requires).map((r) => bexp(r.child(1))),
-    arrays: iterChildren(decls).flatMap(declaration),
-    body: block(body),
-    span: span(node),
-  };
-}
-
-function launch(node: Node): Launch {
-  return { grid: dim(node.child(1)), block: dim(node.child(3)), span: span(node) };
-}
-
-function dim(node: Node): Dim3 {
-  const alt = node.child(0);
-  if (alt.ctorName === 'Dim_scalar') return { x: exp(alt.child(0)), y: null, z: null, span: span(node) };
-  const zNode = iterChildren(alt.child(5))[0];
-  return { x: exp(alt.child(1)), y: exp(alt.child(3)), z: zNode ? exp(zNode) : null, span: span(node) };
-}
-
-function declaration(node: Node): ArrayDecl[] {
-  const scope = node.child(0).sourceString === 'shared' ? 'shared' : 'global';
-  return node.child(1).asIteration().children.map((a) => ({
-    name: name(a.child(0)),
-    scope,
-    sizes: iterChildren(a.child(1)).map((ix) => exp(ix.child(1))),
-    span: span(a),
-  }));
-}
-
-function block(body: Node): Stmt[] {
-  return body.child(0).asIteration().children.map(stmt);
-}
-
-function indices(iter: Node): Expr[] {
-  return iterChildren(iter).map((ix) => exp(ix.child(1)));
-}
-
-function stmt(node: Node): Stmt {
-  const alt = node.child(0);
-  const s = span(node);
-  const c = (i: number): Node => alt.child(i);
-  switch (alt.ctorName) {
-    case 'Stmt_skip':
-      return { kind: 'skip', span: s };
-    case 'Stmt_write':
-      return {
-        kind: 'write',
-        array: name(c(0)),
-        index: indices(c(1)),
-        value: exp(c(3)),
-        target: { start: c(0).source.startIdx, end: c(1).source.endIdx },
-        span: s,
-      };
-    case 'Stmt_read': {
-      const access = c(3);
-      return {
-        kind: 'read',
-        local: name(c(1)),
-        array: name(access.child(0)),
-        index: indices(access.child(1)),
-        source: span(access),
-        body: stmt(c(5)),
-        span: s,
-      };
-    }
-    case 'Stmt_let':
-      return { kind: 'let', local: name(c(1)), value: exp(c(3)), body: stmt(c(5)), span: s };
-    case 'Stmt_if': {
-      const elseBlock = iterChildren(c(4))[0];
-      return { kind: 'if', cond: bexp(c(1)), then: block(c(2).child(1)), else: elseBlock ? block(elseBlock.child(1)) : null, span: s };
-    }
-    case 'Stmt_up':
-    case 'Stmt_down': {
-      const stepNode = iterChildren(c(6))[0];
-      const step = stepNode
-        ? { op: stepNode.child(1).sourceString as '+' | '*' | '-' | '/', amount: exp(stepNode.child(2)) }
-        : null;
-      return {
-        kind: 'for',
-        var: name(c(1)),
-        from: exp(c(3)),
-        to: exp(c(5)),
-        direction: alt.ctorName === 'Stmt_up' ? 'up' : 'down',
-        step,
-        body: block(c(7).child(1)),
-        span: s,
-      };
-    }
-    case 'Stmt_sync':
-      return { kind: 'sync', span: s };
-    case 'Stmt_assume':
-      return { kind: 'assume', cond: bexp(c(1)), span: s };
-    default:
-      throw new Error(`parser: unexpected statement node ${alt.ctorName}`);
-  }
-}
-
-function bexp(node: Node): BExpr {
-  const s = span(node);
-  switch (node.ctorName) {
-    case 'BExp':
-      return leftFolded(node, bexp, (left, _op, right, at) => ({ kind: 'or', left, right, span: at }));
-    case 'BAnd':
-      return leftFolded(node, bexp, (left, _op, right, at) => ({ kind: 'and', left, right, span: at }));
-    case 'BNot':
-    case 'BAtom':
-      return bexp(node.child(0));
-    case 'BNot_not':
-      return { kind: 'not', operand: bexp(node.child(1)), span: s };
-    case 'BAtom_cmp': {
-      const op = node.child(1).sourceString;
-      return { kind: 'cmp', op: (op === '=' ? '==' : op) as CmpOp, left: exp(node.child(0)), right: exp(node.child(2)), span: s };
-    }
-    case 'BAtom_paren':
-      return bexp(node.child(1));
-    case 'BAtom_true':
-      return { kind: 'bool', value: true, span: s };
-    case 'BAtom_false':
-      return { kind: 'bool', value: false, span: s };
-    default:
-      throw new Error(`parser: unexpected condition node ${node.ctorName}`);
-  }
+/** The child of an optional `X?`, if present. */
+function optional(iter: IterationNode): Node | undefined {
+  return iter.children[0];
 }
 
 /**
@@ -254,8 +109,7 @@ function bexp(node: Node): BExpr {
  * left associativity gives: each node spans from the first operand to its
  * right operand, parentheses included.
  */
-function leftFolded<T extends { readonly span: Span }>(node: Node, operand: (n: Node) => T, combine: (left: T, op: string, right: T, at: Span) => T): T {
-  const [first, ops, rest] = node.children as [Node, Node, Node];
+function leftFolded<T>(first: Node, ops: IterationNode, rest: IterationNode, operand: (n: Node) => T, combine: (left: T, op: string, right: T, at: Span) => T): T {
   let tree = operand(first);
   ops.children.forEach((op, i) => {
     // the operands' own spans leave out parentheses around them; the tree's do not
@@ -265,32 +119,199 @@ function leftFolded<T extends { readonly span: Span }>(node: Node, operand: (n: 
   return tree;
 }
 
-function exp(node: Node): Expr {
-  const s = span(node);
-  switch (node.ctorName) {
-    case 'BitOr':
-    case 'BitXor':
-    case 'BitAnd':
-    case 'Shift':
-    case 'Add':
-    case 'Mul':
-      return leftFolded(node, exp, (left, op, right, at) => ({ kind: 'binary', op: op as ArithOp, left, right, span: at }));
-    case 'Exp':
-    case 'Prim':
-      return exp(node.child(0));
-    case 'Prim_paren':
-      return exp(node.child(1));
-    case 'builtin':
-      return exp(node.child(0));
-    case 'builtin_tid':
-      return { kind: 'builtin', name: 'threadIdx', axis: 'x', span: s };
-    case 'builtin_dim':
-      return { kind: 'builtin', name: node.child(0).sourceString as BuiltinName, axis: node.child(2).sourceString as Axis, span: s };
-    case 'nat':
-      return { kind: 'nat', value: BigInt(node.sourceString), span: s };
-    case 'ident':
-      return { kind: 'var', name: node.sourceString, span: s };
-    default:
-      throw new Error(`parser: unexpected expression node ${node.ctorName}`);
-  }
+type Level = (this: NonterminalNode, first: NonterminalNode, ops: IterationNode, rest: IterationNode) => Expr;
+
+const arithmetic: Level = function (first, ops, rest) {
+  return leftFolded(first, ops, rest, exp, (left, op, right, at) => ({ kind: 'binary', op: op as ArithOp, left, right, span: at }));
+};
+
+// Rules with one child and no action of their own (Exp, Prim, Stmt, BNot, …) pass the operation to that child.
+const programActions: BabyCUDAActionDict<Kernel[]> = {
+  Program(ks) {
+    return ks.children.map(kernel);
+  },
+};
+
+const kernelActions: BabyCUDAActionDict<Kernel> = {
+  Kernel(_kw, id, _open, params, _close, launchOpt, requires, _lbrace, decls, body, _rbrace) {
+    const launchNode = optional(launchOpt);
+    return {
+      name: name(id),
+      params: params.asIteration().children.map(name),
+      launch: launchNode ? launch(launchNode) : null,
+      requires: requires.children.map(bexp),
+      arrays: decls.children.flatMap(arrays),
+      body: stmts(body),
+      span: span(this),
+    };
+  },
+};
+
+const launchActions: BabyCUDAActionDict<Launch> = {
+  Launch(_open, grid, _comma, block, _close) {
+    return { grid: dim(grid), block: dim(block), span: span(this) };
+  },
+};
+
+const dimActions: BabyCUDAActionDict<Dim3> = {
+  Dim_tuple(_open, x, _c1, y, _c2, z, _close) {
+    const zNode = optional(z);
+    return { x: exp(x), y: exp(y), z: zNode ? exp(zNode) : null, span: span(this) };
+  },
+  Dim_scalar(x) {
+    return { x: exp(x), y: null, z: null, span: span(this) };
+  },
+};
+
+const declActions: BabyCUDAActionDict<ArrayDecl[]> = {
+  Decl(scope, list, _semi) {
+    const s = scope.sourceString === 'shared' ? 'shared' : 'global';
+    return list.asIteration().children.map((a) => {
+      const { name: n, sizes, span: at } = arrayDecl(a);
+      return { name: n, scope: s, sizes, span: at };
+    });
+  },
+};
+
+const arrayDeclActions: BabyCUDAActionDict<Omit<ArrayDecl, 'scope'>> = {
+  ArrayDecl(id, sizes) {
+    return { name: name(id), sizes: sizes.children.map(exp), span: span(this) };
+  },
+};
+
+const blockActions: BabyCUDAActionDict<Stmt[]> = {
+  Body(list, _semi) {
+    return list.asIteration().children.map(stmt);
+  },
+  Block(_open, body, _close) {
+    return stmts(body);
+  },
+};
+
+const stmtActions: BabyCUDAActionDict<Stmt> = {
+  Stmt_skip(_kw) {
+    return { kind: 'skip', span: span(this) };
+  },
+  Stmt_write(array, index, _assign, value) {
+    return { kind: 'write', array: name(array), index: index.children.map(exp), value: exp(value), target: { start: array.source.startIdx, end: index.source.endIdx }, span: span(this) };
+  },
+  Stmt_read(_let, local, _eq, access, _in, body) {
+    const [array, index] = access.children as [Node, IterationNode];
+    return { kind: 'read', local: name(local), array: name(array), index: index.children.map(exp), source: span(access), body: stmt(body), span: span(this) };
+  },
+  Stmt_let(_let, local, _eq, value, _in, body) {
+    return { kind: 'let', local: name(local), value: exp(value), body: stmt(body), span: span(this) };
+  },
+  Stmt_if(_if, cond, then, _else, elseBlock) {
+    const otherwise = optional(elseBlock);
+    return { kind: 'if', cond: bexp(cond), then: stmts(then), else: otherwise ? stmts(otherwise) : null, span: span(this) };
+  },
+  Stmt_up(_for, v, _in, from, _dots, to, stepOpt, body) {
+    return loop(this, 'up', v, from, to, stepOpt, body);
+  },
+  Stmt_down(_for, v, _in, from, _downto, to, stepOpt, body) {
+    return loop(this, 'down', v, from, to, stepOpt, body);
+  },
+  Stmt_sync(_kw) {
+    return { kind: 'sync', span: span(this) };
+  },
+  Stmt_assume(_kw, cond) {
+    return { kind: 'assume', cond: bexp(cond), span: span(this) };
+  },
+};
+
+function loop(node: Node, direction: 'up' | 'down', v: Node, from: Node, to: Node, stepOpt: IterationNode, body: Node): Stmt {
+  const stepNode = optional(stepOpt);
+  return { kind: 'for', var: name(v), from: exp(from), to: exp(to), direction, step: stepNode ? step(stepNode) : null, body: stmts(body), span: span(node) };
+}
+
+const stepActions: BabyCUDAActionDict<Step> = {
+  UpStep(_kw, op, amount) {
+    return { op: op.sourceString as UpStep, amount: exp(amount) };
+  },
+  DownStep(_kw, op, amount) {
+    return { op: op.sourceString as DownStep, amount: exp(amount) };
+  },
+};
+
+const bexpActions: BabyCUDAActionDict<BExpr> = {
+  Requires(_kw, cond) {
+    return bexp(cond);
+  },
+  BExp(first, ops, rest) {
+    return leftFolded(first, ops, rest, bexp, (left, _op, right, at) => ({ kind: 'or', left, right, span: at }));
+  },
+  BAnd(first, ops, rest) {
+    return leftFolded(first, ops, rest, bexp, (left, _op, right, at) => ({ kind: 'and', left, right, span: at }));
+  },
+  BNot_not(_bang, operand) {
+    return { kind: 'not', operand: bexp(operand), span: span(this) };
+  },
+  BAtom_cmp(left, op, right) {
+    const o = op.sourceString;
+    return { kind: 'cmp', op: (o === '=' ? '==' : o) as CmpOp, left: exp(left), right: exp(right), span: span(this) };
+  },
+  BAtom_paren(_open, cond, _close) {
+    return bexp(cond);
+  },
+  BAtom_true(_kw) {
+    return { kind: 'bool', value: true, span: span(this) };
+  },
+  BAtom_false(_kw) {
+    return { kind: 'bool', value: false, span: span(this) };
+  },
+};
+
+const expActions: BabyCUDAActionDict<Expr> = {
+  BitOr: arithmetic,
+  BitXor: arithmetic,
+  BitAnd: arithmetic,
+  Shift: arithmetic,
+  Add: arithmetic,
+  Mul: arithmetic,
+  Index(_open, e, _close) {
+    return exp(e);
+  },
+  Prim_paren(_open, e, _close) {
+    return exp(e);
+  },
+  builtin_tid(_kw) {
+    return { kind: 'builtin', name: 'threadIdx', axis: 'x', span: span(this) };
+  },
+  builtin_dim(dimName, _dot, axis) {
+    return { kind: 'builtin', name: dimName.sourceString as BuiltinName, axis: axis.sourceString as Axis, span: span(this) };
+  },
+  nat(_digits) {
+    return { kind: 'nat', value: BigInt(this.sourceString), span: span(this) };
+  },
+  ident(_start, _rest) {
+    return { kind: 'var', name: this.sourceString, span: span(this) };
+  },
+};
+
+const nameActions: BabyCUDAActionDict<Name> = {
+  ident(_start, _rest) {
+    return { text: this.sourceString, span: span(this) };
+  },
+};
+
+let cachedSemantics: BabyCUDASemantics | undefined;
+
+/** Built at the first parse, not at import: `--version` and `--help` never parse. */
+function astSemantics(): BabyCUDASemantics {
+  cachedSemantics ??= grammar
+    .createSemantics()
+    .addOperation('kernels', programActions)
+    .addOperation('kernel', kernelActions)
+    .addOperation('launch', launchActions)
+    .addOperation('dim', dimActions)
+    .addOperation('arrays', declActions)
+    .addOperation('arrayDecl', arrayDeclActions)
+    .addOperation('stmts', blockActions)
+    .addOperation('stmt', stmtActions)
+    .addOperation('step', stepActions)
+    .addOperation('bexp', bexpActions)
+    .addOperation('exp', expActions)
+    .addOperation('name', nameActions);
+  return cachedSemantics;
 }

@@ -1,0 +1,320 @@
+/**
+ * The commands of the command line (main.ts defines their options and
+ * loads this module when one runs): each reads its files, runs the stages
+ * and writes its report through the IO object, returning the exit code.
+ */
+import { type Launch, NO_LAUNCH, launchFor } from '../core/launch.js';
+import { readFile } from 'node:fs/promises';
+import type { KernelMap } from '../map/map.js';
+import type { FileResult } from '../verify/result.js';
+import { startZ3, z3Wasm } from '../solve/z3.js';
+import type { KernelResult } from '../verify/result.js';
+import { colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
+import { textReport } from '../report/text.js';
+import { runCommand } from './run.js';
+import { checkedSafely, isCudaPath, programOf } from '../api/check.js';
+import { launchOfOptions } from '../api/options.js';
+import { inferText, phasesText, queryListing } from '../api/stages.js';
+import { writtenQueryFiles } from './smt-out.js';
+import { verifiedFiles, verifiesInProcess, type Progress } from './jobs.js';
+import { solverOf } from '../solve/backends.js';
+import { DEFAULT_TIMEOUT_MS, type SolverChoice, type SolverName } from '../solve/solver.js';
+import { SolverUnavailable } from '../solve/process.js';
+import { commandWords } from '../solve/command.js';
+import { fixCommand } from './fix.js';
+import { experimentCommand, mergeCommand } from './experiment.js';
+import { shardOf, type Shard } from '../experiment/shard.js';
+import { EXIT_BAD_INPUT, EXIT_DRF, verifyExitCode } from './exit.js';
+import type { CliIO } from './main.js';
+import { UsageError, dimOf, inputFiles, naturalOf, paramsOf } from './options.js';
+import { version } from './version.js';
+import { frontEndsFor, launchWithHeader, type CudaFlags } from './cuda.js';
+import { showProgram } from '../core/print.js';
+import { DiagnosticError } from '../diagnostics/diagnostic.js';
+
+export interface LaunchFlags extends CudaFlags {
+  kernel?: string;
+  param: string[];
+  blockDim?: string;
+  gridDim?: string;
+}
+
+export interface VerifyFlags extends LaunchFlags {
+  json?: boolean;
+  sarif?: boolean;
+  barriers?: boolean;
+  replay?: boolean;
+  timeout: string;
+  maxRaces: string;
+  jobs: string;
+  solver?: SolverName;
+  solverCmd?: string;
+}
+
+export interface FixFlags extends LaunchFlags {
+  output?: string;
+  timeout: string;
+  keepBarriers?: boolean;
+}
+
+export interface SmtFlags extends LaunchFlags {
+  out?: string;
+}
+
+export interface InferFlags extends CudaFlags {
+  kernel?: string;
+  phases?: boolean;
+}
+
+export interface LowerFlags extends CudaFlags {
+  kernel?: string;
+}
+
+export interface ExperimentFlags extends CudaFlags {
+  out?: string;
+  timeout: string;
+  maxRaces: string;
+  jobs: string;
+  solver?: SolverName;
+  solverCmd?: string;
+  shard?: string;
+}
+
+export interface RunFlags extends LaunchFlags {
+  init: string[];
+  json?: boolean;
+  seed?: string;
+}
+
+/** The checked kernels of every input, with the files that failed before inference. */
+interface Loaded {
+  readonly failed: FileResult[];
+  readonly kernels: KernelMap[];
+  /** in input order, so reports list files as given; `text` as read */
+  readonly order: { readonly path: string; readonly text: string; readonly maps: KernelMap[] | null }[];
+}
+
+async function textOf(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read '${path}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+async function loaded(args: readonly string[], kernel: string | undefined, cuda: CudaFlags): Promise<Loaded> {
+  const failed: FileResult[] = [];
+  const kernels: KernelMap[] = [];
+  const order: Loaded['order'][number][] = [];
+  const names: string[] = [];
+  for (const path of await inputFiles(args)) {
+    const text = await textOf(path);
+    const frontEnds = await frontEndsFor(path, text, cuda);
+    const checked = checkedSafely(path, text, kernel ?? null, undefined, frontEnds);
+    if (!checked.ok) {
+      failed.push({ ok: false, path, diagnostics: checked.diagnostics });
+      order.push({ path, text, maps: null });
+      continue;
+    }
+    kernels.push(...checked.kernels);
+    order.push({ path, text, maps: [...checked.kernels] });
+    if (kernel !== undefined && checked.kernels.length === 0 && checked.rejected.length === 0) names.push(...programOf(path, text, frontEnds).program.kernels.map((k) => k.name.text));
+  }
+  if (kernel !== undefined && kernels.length === 0 && failed.length === 0) {
+    throw new UsageError(`no kernel named '${kernel}'`, [`the kernels are: ${names.join(', ')}`]);
+  }
+  return { failed, kernels, order };
+}
+
+/** The launch from the options; a -p that no selected kernel has is a usage error. */
+function launchOf(flags: LaunchFlags, kernels: readonly KernelMap[]): Launch {
+  return launchOfOptions(flags.param, flags.blockDim, flags.gridDim, kernels);
+}
+
+export async function verifyCommand(args: readonly string[], flags: VerifyFlags, io: CliIO): Promise<number> {
+  const timeoutMs = naturalOf(flags.timeout, '--timeout', 1);
+  const maxRaces = naturalOf(flags.maxRaces, '--max-races', 1);
+  const jobs = naturalOf(flags.jobs, '--jobs', 1);
+  const solver = await solverChoiceOf(flags);
+  const input = await loaded(args, flags.kernel, flags);
+  const launch = launchOf(flags, input.kernels);
+  const job = { kernel: flags.kernel ?? null, launch, timeoutMs, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true, cuda: cudaFlagsOf(flags) };
+  const toVerify = input.order.filter((entry) => entry.maps !== null);
+  // once the input is known good (a bad one never waits for a solver it does not use), Z3 starts while the files are verified up to their first check
+  if (solver.kind === 'z3-wasm' && toVerify.length > 0 && verifiesInProcess(jobs, toVerify.length)) startZ3();
+  const outcomes = await verifiedFiles(toVerify.map((entry) => ({ ...job, path: entry.path })), jobs, progressOf(io));
+  let next = 0;
+  const files = input.order.map((entry) => (entry.maps === null ? input.failed.find((f) => f.path === entry.path)! : outcomes[next++]!.file));
+  const replayFailures = outcomes.flatMap((o) => o.replayFailures);
+  const launches = launchesOf(input.order, files, launch);
+  // the JSON and SARIF reports (and io-ts, for the JSON codec) are loaded only when asked for
+  if (flags.json) io.out(`${JSON.stringify((await import('../report/json.js')).reportJson(files), null, 2)}\n`);
+  else if (flags.sarif) io.out(`${JSON.stringify((await import('../report/sarif.js')).sarifLog(files, { version: version(), launchOf: (r) => launches.get(r) ?? null }), null, 2)}\n`);
+  else io.out(textReport(files, { colour: io.colour, launchOf: (r) => launches.get(r) ?? null }));
+  // a confirmed alarm the interpreter does not reproduce is a verifier bug, not a verdict
+  if (replayFailures.length > 0) {
+    const c = colorsOf(io.colour);
+    for (const f of replayFailures) io.err(`${c.bold(c.red('internal error'))}: ${f}\n`);
+    io.err(`${c.bold(c.green('hint'))}: this is a bug in faial-ts; please report it with the input file\n`);
+    return EXIT_BAD_INPUT;
+  }
+  return verifyExitCode(files);
+}
+
+/** The launch facts that concern each kernel result, as the text report names them. */
+function launchesOf(order: Loaded['order'], files: readonly FileResult[], launch: Launch): Map<KernelResult, Launch> {
+  const launches = new Map<KernelResult, Launch>();
+  order.forEach((entry, i) => {
+    const file = files[i]!;
+    if (!file.ok) return;
+    const own = isCudaPath(entry.path) ? launchWithHeader(launch, entry.text).launch : launch;
+    for (const r of file.kernels) {
+      const map = entry.maps?.find((m) => m.name === r.kernel);
+      if (map !== undefined) launches.set(r, launchFor(map.params, own));
+    }
+  });
+  return launches;
+}
+
+/** A line on stderr that says how far a run of many files is, rewritten in place; erased at the end. */
+function progressOf(io: CliIO): Progress {
+  if (io.progress !== true) return () => undefined;
+  return (done, total, path) => {
+    if (total > 1) io.err(done === total ? '\r\u001b[K' : `\r\u001b[K${done}/${total} files verified (last: ${path})`);
+  };
+}
+
+/** The solver the flags name; a solver binary that cannot be started is a usage error, found before any work. */
+async function solverChoiceOf(flags: Pick<VerifyFlags, 'solver' | 'solverCmd'>): Promise<SolverChoice> {
+  if (flags.solverCmd !== undefined && commandWords(flags.solverCmd).length === 0) throw new UsageError('--solver-cmd: the command is empty');
+  const choice: SolverChoice = flags.solverCmd !== undefined ? { kind: 'command', command: flags.solverCmd } : { kind: flags.solver ?? 'z3-wasm' };
+  if (choice.kind === 'z3-wasm') return choice;
+  const probe = await solverOf(choice)
+    .check('(declare-const x Int)\n(assert (= x 1))', 10_000)
+    .catch((e: unknown) => {
+      if (e instanceof SolverUnavailable) throw new UsageError(e.message, [choice.kind === 'command' ? 'check the command of --solver-cmd' : `install it: apt-get install -y ${choice.kind}`]);
+      throw e;
+    });
+  if (probe.status !== 'sat' || probe.model.get('x') !== 1n) {
+    const said = probe.status === 'unknown' ? probe.reason : probe.status;
+    throw new UsageError(`the solver ${solverOf(choice).name} does not answer SMT-LIB as expected (${said})`, ['it must read an SMT-LIB 2 script and answer check-sat and get-value']);
+  }
+  return choice;
+}
+
+export async function inferCommand(file: string, flags: InferFlags, io: CliIO): Promise<number> {
+  const input = await loaded([file], flags.kernel, flags);
+  for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
+  if (input.failed.length > 0) return EXIT_BAD_INPUT;
+  const blocks: string[] = [];
+  for (const map of input.kernels) {
+    const parts = [inferText(map, io.colour)];
+    if (flags.phases) parts.push(await phasesText(map, NO_LAUNCH, DEFAULT_TIMEOUT_MS, z3Wasm));
+    blocks.push(parts.join('\n'));
+  }
+  io.out(`${blocks.join('\n\n')}\n`);
+  return EXIT_DRF;
+}
+
+export async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Promise<number> {
+  const input = await loaded([file], flags.kernel, flags);
+  for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
+  if (input.failed.length > 0) return EXIT_BAD_INPUT;
+  const launch = launchOf(flags, input.kernels);
+  if (flags.out !== undefined) {
+    const written = await writtenQueryFiles(input.kernels, launch, flags.out);
+    for (const s of written.skipped) io.err(`warning: ${s}\n`);
+    io.out(written.files.map((f) => `${f}\n`).join(''));
+    return EXIT_DRF;
+  }
+  const scripts: string[] = [];
+  for (const map of input.kernels) scripts.push(...(await queryListing(map, launchFor(map.params, launch), DEFAULT_TIMEOUT_MS, z3Wasm)));
+  // (reset) between scripts keeps the whole output runnable as one file too.
+  io.out(`${scripts.join('\n(reset)\n')}\n`);
+  return EXIT_DRF;
+}
+
+export async function fixSubcommand(file: string, flags: FixFlags, io: CliIO): Promise<number> {
+  const timeoutMs = naturalOf(flags.timeout, '--timeout', 1);
+  if (isCudaPath(file)) throw new UsageError(`fix rewrites BabyCUDA (.bcu) files; ${file} is CUDA C`, ['verify it, and fix the kernel by hand']);
+  const launch = launchOf(flags, (await loaded([file], flags.kernel, flags)).kernels);
+  return fixCommand(
+    file,
+    {
+      ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
+      launch,
+      timeoutMs,
+      ...(flags.output === undefined ? {} : { output: flags.output }),
+      keepBarriers: flags.keepBarriers === true,
+    },
+    io,
+  );
+}
+
+export async function experimentSubcommand(inputs: readonly string[], flags: ExperimentFlags, io: CliIO): Promise<number> {
+  if (flags.out === undefined) throw new UsageError("required option '--out <DIR>' not specified");
+  const settings = {
+    out: flags.out,
+    timeoutMs: naturalOf(flags.timeout, '--timeout', 1),
+    maxRaces: naturalOf(flags.maxRaces, '--max-races', 1),
+    jobs: naturalOf(flags.jobs, '--jobs', 1),
+    solver: await solverChoiceOf(flags),
+    version: version(),
+    shard: flags.shard === undefined ? null : shardOption(flags.shard),
+    cuda: cudaFlagsOf(flags),
+  };
+  return experimentCommand(inputs, settings, io, progressOf(io));
+}
+
+function shardOption(text: string): Shard {
+  const shard = shardOf(text);
+  if (typeof shard === 'string') throw new UsageError(`--shard ${text}: ${shard}`);
+  return shard;
+}
+
+export async function experimentMergeSubcommand(dirs: readonly string[], flags: { out: string }, io: CliIO): Promise<number> {
+  return mergeCommand(dirs, flags.out, io);
+}
+
+export async function runSubcommand(args: readonly string[], flags: RunFlags, io: CliIO): Promise<number> {
+  const params = paramsOf(flags.param);
+  return runCommand(
+    [...(await inputFiles(args))],
+    {
+      ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
+      params: Object.fromEntries(params),
+      ...(flags.blockDim === undefined ? {} : { blockDim: dimOf(flags.blockDim, '--block-dim') }),
+      ...(flags.gridDim === undefined ? {} : { gridDim: dimOf(flags.gridDim, '--grid-dim') }),
+      init: flags.init,
+      json: flags.json === true,
+      cuda: flags,
+      ...(flags.seed === undefined ? {} : { seed: naturalOf(flags.seed, '--seed') }),
+    },
+    io,
+  );
+}
+
+/** -D, -U and -I as a job carries them to a worker process. */
+const cudaFlagsOf = (flags: CudaFlags): CudaFlags => ({ define: flags.define ?? [], undefine: flags.undefine ?? [], include: flags.include ?? [] });
+
+export async function lowerCommand(file: string, flags: LowerFlags, io: CliIO): Promise<number> {
+  const text = await textOf(file);
+  const frontEnds = await frontEndsFor(file, text, flags);
+  let lowered;
+  try {
+    lowered = programOf(file, text, frontEnds);
+  } catch (e) {
+    if (!(e instanceof DiagnosticError)) throw e;
+    io.err(renderedDiagnostics(e.diagnostics, io.colour));
+    return EXIT_BAD_INPUT;
+  }
+  const kernels = lowered.program.kernels.filter((k) => flags.kernel === undefined || k.name.text === flags.kernel);
+  const rejected = lowered.rejected.filter((r) => flags.kernel === undefined || r.name === flags.kernel);
+  if (flags.kernel !== undefined && kernels.length === 0 && rejected.length === 0) {
+    throw new UsageError(`no kernel named '${flags.kernel}'`, [`the kernels are: ${[...lowered.program.kernels.map((k) => k.name.text), ...lowered.rejected.map((r) => r.name)].join(', ')}`]);
+  }
+  if (kernels.length > 0) io.out(`${showProgram({ file: lowered.program.file, kernels })}\n`);
+  if (lowered.notices.length > 0) io.err(renderedDiagnostics(lowered.notices, io.colour));
+  for (const r of rejected) io.err(`kernel ${r.name} is not analysed:\n${renderedDiagnostics([r.diagnostic], io.colour)}`);
+  return rejected.length > 0 ? EXIT_BAD_INPUT : EXIT_DRF;
+}
