@@ -64,6 +64,7 @@ describe('faial-ts lower', () => {
     const lines = r.stdout.split('\n').map((l) => l.replace(/\s+\/\/ .*\/(copy\.cu:\d+)$/, '  // $1').trimEnd());
     expect(lines).toEqual([
       'kernel copy()  // copy.cu:2',
+      '  requires blockDim.x <= 1024  // copy.cu:2',
       '{',
       '  global out;  // copy.cu:2',
       '  global in;  // copy.cu:2',
@@ -102,6 +103,12 @@ describe('faial-ts lower', () => {
   it('points into the header where the rejected construct is', async () => {
     const r = await cliResult(['lower', at('helper.cu')]);
     expect(r.stderr).toContain(`--> ${at('helper.cuh')}:2:3`);
+  });
+
+  it("refuses to run a launch beyond CUDA's limits, which every CUDA kernel requires", async () => {
+    const r = await cliResult(['run', at('mixed.cu'), '--kernel', 'fine', '--block-dim', '2048']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('mixed.cu:1:17: error: launch violates requires at 1:17');
   });
 
   it('reads the macros of a GPUVerify test header', async () => {

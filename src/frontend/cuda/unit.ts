@@ -17,6 +17,7 @@ import { INT, isInteger, leavesOf, machineOf, type CType, type StructCType } fro
 import { convert, intOf, named, rvalue } from './expr.js';
 import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
 import { lowerStatements, setFlag, withScope } from './stmt.js';
+import { launchLimits } from './limits.js';
 import { baseType, declared } from './types.js';
 
 export interface FunctionDef {
@@ -322,7 +323,9 @@ function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): Kerne
   setFlag(ctx, returned, FALSE);
   withScope(ctx, () => lowerStatements(ctx, named(def.node.childForFieldName('body')!)));
   const nameNode = nameSpan(def);
-  return { name: { text: def.name, span: nameNode }, params: k.params, launch: null, requires: k.requires, arrays: k.arrays, body: ctx.b.stmts(), span };
+  const body = ctx.b.stmts();
+  const requires = [...launchLimits(body, k.requires, nameNode), ...k.requires];
+  return { name: { text: def.name, span: nameNode }, params: k.params, launch: null, requires, arrays: k.arrays, body, span };
 }
 
 function declareGlobal(ctx: Ctx, g: GlobalVar): void {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { body, core, lowered, rejection } from './lower-helpers.js';
 import { renderedDiagnostic } from '../../../src/diagnostics/render.js';
+import { showBExpr } from '../../../src/core/exprs.js';
 
 describe('CUDA lowering, per construct', () => {
   it('mutable local in branches', async () => {
@@ -375,6 +376,28 @@ __global__ void k(int *A, const int *S) {
 });
 
 describe('CUDA kernels as a whole', () => {
+  it("states CUDA's launch limits as requires on the dimensions the kernel uses, the product of the block's", async () => {
+    const header = async (cu: string): Promise<string[]> => (await core(cu)).split('\n').filter((l) => l.startsWith('  requires '));
+    expect(await header('__global__ void k(int *A) { A[0] = 1; }')).toEqual(['  requires blockDim.x <= 1024']);
+    expect(await header('__global__ void k(int *A) { A[blockIdx.x * blockDim.x + threadIdx.x] = 1; }')).toEqual([
+      '  requires blockDim.x <= 1024',
+      '  requires gridDim.x <= 2147483647',
+    ]);
+    expect(await header('__global__ void k(int *A) { __requires(gridDim.z == 2); A[threadIdx.z * blockDim.y + threadIdx.x] = 1; }')).toEqual([
+      '  requires blockDim.x <= 1024',
+      '  requires blockDim.y <= 1024',
+      '  requires blockDim.z <= 64',
+      '  requires blockDim.x * blockDim.y * blockDim.z <= 1024',
+      '  requires gridDim.z <= 65535',
+      '  requires (u32) gridDim.z == 2',
+    ]);
+    // a dimension used only in a called device function counts too
+    expect(await header('__device__ int row() { return blockIdx.y; }\n__global__ void k(int *A) { A[row()] = 1; }')).toEqual([
+      '  requires blockDim.x <= 1024',
+      '  requires gridDim.y <= 65535',
+    ]);
+  });
+
   it('gives __requires on parameters to the kernel header, and template parameters fixed by an instantiation', async () => {
     const cu = `
 template <int TILE> __global__ void k(int *A, int n) {
@@ -384,6 +407,7 @@ template <int TILE> __global__ void k(int *A, int n) {
 template __global__ void k<16>(int *, int);`;
     expect(await core(cu)).toBe(`
 kernel k(TILE: i32, n: i32)
+  requires blockDim.x <= 1024
   requires TILE == 16
   requires n == 64 && (u32) blockDim.x == (u32) TILE
 {
@@ -395,7 +419,7 @@ kernel k(TILE: i32, n: i32)
   it('keeps an int template parameter symbolic without instantiation, and says so', async () => {
     const unit = await lowered('template <int N> __global__ void k(int *A) { A[threadIdx.x * N] = 0; }');
     expect(unit.program.kernels[0]!.params.map((p) => p.text)).toEqual(['N']);
-    expect(unit.program.kernels[0]!.requires).toEqual([]);
+    expect(unit.program.kernels[0]!.requires.map((r) => showBExpr(r, 0, 'cuda'))).toEqual(['blockDim.x <= 1024']);
     expect(unit.notices.map((d) => d.code)).toEqual(['N0604']);
   });
 
