@@ -14,7 +14,8 @@ import { replayAlarms } from '../verify/replay.js';
 import type { FileResult, KernelResult } from '../verify/result.js';
 import { verifyKernel, type VerifyOptions } from '../verify/verify.js';
 import { StageClock } from '../util/clock.js';
-import { BCU_ONLY, checkedKernels, checkedSafely, internalError, messageOf, type CheckStage, type FrontEnds, type RejectedKernel } from './check.js';
+import { BCU_ONLY, checkedKernels, checkedSafely, internalError, isCudaPath, messageOf, type CheckStage, type FrontEnds, type RejectedKernel } from './check.js';
+import { headerNotice, launchWithHeader, type TestHeader } from './cuda.js';
 import type { SourceFile } from '../core/source.js';
 
 export interface VerifyFileOptions {
@@ -105,17 +106,24 @@ export async function verifyFile(path: string, text: string, options: VerifyFile
   const checked = checkedSafely(path, text, options.kernel, clock, frontEnds);
   const checking = { parse: clock.milliseconds('parse'), typing: clock.milliseconds('typing') };
   if (!checked.ok) return { file: { ok: false, path, diagnostics: checked.diagnostics }, replayFailures: [], checking };
+  const { launch, header } = fileLaunch(path, text, options.launch);
   const kernels: KernelResult[] = [];
   const replayFailures: string[] = [];
   for (const [i, map] of checked.kernels.entries()) {
     started(map.name, i, checked.kernels.length);
-    const outcome = await kernelOutcome(map, options, solver);
+    const outcome = await kernelOutcome(map, { ...options, launch }, solver);
     kernels.push(outcome.result);
     replayFailures.push(...outcome.replayFailures);
   }
   kernels.push(...checked.rejected.map((r) => rejectedResult(checked.file, r)));
-  const notices = checked.notices.length > 0 ? { notices: checked.notices } : {};
+  const said = [...(header === null ? [] : [headerNotice(path, text, launch, header)]), ...checked.notices];
+  const notices = said.length > 0 ? { notices: said } : {};
   return { file: { ok: true, path, kernels: inFileOrder(kernels), ...notices }, replayFailures, checking };
+}
+
+/** The launch a file is verified with: the caller's, completed by a CUDA file's GPUVerify test header (which is then said in a notice). */
+export function fileLaunch(path: string, text: string, launch: Launch): { launch: Launch; header: TestHeader | null } {
+  return isCudaPath(path) ? launchWithHeader(launch, text) : { launch, header: null };
 }
 
 /** The outcome of a file whose verification was cut short (a worker that died): every kernel of it in error, with the reason. */

@@ -9,10 +9,8 @@ import { sourceFile } from '../core/source.js';
 import { solverOf } from '../solve/backends.js';
 import type { SolverChoice } from '../solve/solver.js';
 import { abandonedOutcome as abandonedText, NOT_CHECKED, verifyFile, type FileOutcome } from '../api/verify.js';
-import { internalError, isCudaPath, messageOf } from '../api/check.js';
-import { cudaDiagnostic } from '../frontend/cuda/codes.js';
-import { launchText } from '../report/describe.js';
-import { frontEndsFor, launchWithHeader, type CudaFlags } from './cuda.js';
+import { internalError, messageOf } from '../api/check.js';
+import { frontEndsFor, type CudaFlags } from './cuda.js';
 
 export type { FileOutcome } from '../api/verify.js';
 
@@ -39,15 +37,7 @@ export async function fileOutcome(job: FileJob): Promise<FileOutcome> {
     const diagnostic = internalError(sourceFile(job.path, ''), { start: 0, end: 0 }, `cannot read the file: ${messageOf(e)}`);
     return { file: { ok: false, path: job.path, diagnostics: [diagnostic] }, replayFailures: [], checking: NOT_CHECKED };
   }
-  if (!isCudaPath(job.path)) return verifyFile(job.path, text, job, solverOf(job.solver));
-  // a GPUVerify test header supplies the launch the command line does not give, and says so
-  const { launch, header } = launchWithHeader(job.launch, text);
-  const outcome = await verifyFile(job.path, text, { ...job, launch }, solverOf(job.solver), await frontEndsFor(job.path, text, job.cuda));
-  if (header === null || !outcome.file.ok) return outcome;
-  const line2 = text.indexOf('\n') + 1;
-  const span = { start: line2, end: line2 + header.line.length };
-  const said = cudaDiagnostic('launchFromHeader', sourceFile(job.path, text), span, `the launch (${launchText({ ...launch, params: new Map() }) ?? 'macros only'}) comes from the GPUVerify test header of this file`);
-  return { ...outcome, file: { ...outcome.file, notices: [said, ...(outcome.file.notices ?? [])] } };
+  return verifyFile(job.path, text, job, solverOf(job.solver), await frontEndsFor(job.path, text, job.cuda));
 }
 
 /** The outcome of a file whose worker died: every kernel of it in error, with the reason. */

@@ -14,7 +14,7 @@ import { textReport } from '../report/text.js';
 import { runCommand } from './run.js';
 import { checkedSafely, isCudaPath, programOf } from '../api/check.js';
 import { launchOfOptions } from '../api/options.js';
-import { inferText, phasesText, queryListing } from '../api/stages.js';
+import { inferText, loweredProgram, phasesText, queryListing } from '../api/stages.js';
 import { writtenQueryFiles } from './smt-out.js';
 import { verifiedFiles, verifiesInProcess, type Progress } from './jobs.js';
 import { solverOf } from '../solve/backends.js';
@@ -28,9 +28,8 @@ import { EXIT_BAD_INPUT, EXIT_DRF, verifyExitCode } from './exit.js';
 import type { CliIO } from './main.js';
 import { UsageError, dimOf, inputFiles, naturalOf, paramsOf } from './options.js';
 import { version } from './version.js';
-import { frontEndsFor, launchWithHeader, type CudaFlags } from './cuda.js';
-import { showProgram } from '../core/print.js';
-import { DiagnosticError } from '../diagnostics/diagnostic.js';
+import { frontEndsFor, type CudaFlags } from './cuda.js';
+import { fileLaunch } from '../api/verify.js';
 
 export interface LaunchFlags extends CudaFlags {
   kernel?: string;
@@ -167,7 +166,7 @@ function launchesOf(order: Loaded['order'], files: readonly FileResult[], launch
   order.forEach((entry, i) => {
     const file = files[i]!;
     if (!file.ok) return;
-    const own = isCudaPath(entry.path) ? launchWithHeader(launch, entry.text).launch : launch;
+    const own = fileLaunch(entry.path, entry.text, launch).launch;
     for (const r of file.kernels) {
       const map = entry.maps?.find((m) => m.name === r.kernel);
       if (map !== undefined) launches.set(r, launchFor(map.params, own));
@@ -299,21 +298,17 @@ const cudaFlagsOf = (flags: CudaFlags): CudaFlags => ({ define: flags.define ?? 
 
 export async function lowerCommand(file: string, flags: LowerFlags, io: CliIO): Promise<number> {
   const text = await textOf(file);
-  const frontEnds = await frontEndsFor(file, text, flags);
-  let lowered;
-  try {
-    lowered = programOf(file, text, frontEnds);
-  } catch (e) {
-    if (!(e instanceof DiagnosticError)) throw e;
-    io.err(renderedDiagnostics(e.diagnostics, io.colour));
+  const lowered = loweredProgram(file, text, await frontEndsFor(file, text, flags));
+  if (!lowered.ok) {
+    io.err(renderedDiagnostics(lowered.diagnostics, io.colour));
     return EXIT_BAD_INPUT;
   }
-  const kernels = lowered.program.kernels.filter((k) => flags.kernel === undefined || k.name.text === flags.kernel);
+  const kernels = lowered.kernels.filter((k) => flags.kernel === undefined || k.name === flags.kernel);
   const rejected = lowered.rejected.filter((r) => flags.kernel === undefined || r.name === flags.kernel);
   if (flags.kernel !== undefined && kernels.length === 0 && rejected.length === 0) {
-    throw new UsageError(`no kernel named '${flags.kernel}'`, [`the kernels are: ${[...lowered.program.kernels.map((k) => k.name.text), ...lowered.rejected.map((r) => r.name)].join(', ')}`]);
+    throw new UsageError(`no kernel named '${flags.kernel}'`, [`the kernels are: ${[...lowered.kernels, ...lowered.rejected].map((k) => k.name).join(', ')}`]);
   }
-  if (kernels.length > 0) io.out(`${showProgram({ file: lowered.program.file, kernels })}\n`);
+  if (kernels.length > 0) io.out(`${kernels.map((k) => k.text).join('\n\n')}\n`);
   if (lowered.notices.length > 0) io.err(renderedDiagnostics(lowered.notices, io.colour));
   for (const r of rejected) io.err(`kernel ${r.name} is not analysed:\n${renderedDiagnostics([r.diagnostic], io.colour)}`);
   return rejected.length > 0 ? EXIT_BAD_INPUT : EXIT_DRF;

@@ -31,7 +31,8 @@ let runtimeReady: Promise<void> | undefined;
 /** Loaded on first use, so that reading BabyCUDA alone never loads web-tree-sitter. */
 export async function loadCudaGrammar(bytes: GrammarBytes): Promise<CudaGrammar> {
   const { Language, Parser } = await import('web-tree-sitter');
-  runtimeReady ??= Parser.init({ wasmBinary: bytes.runtime });
+  // the bytes are given; locateFile keeps the runtime from computing the file's URL from import.meta, which a classic worker's bundle (the playground's) has not
+  runtimeReady ??= Parser.init({ wasmBinary: bytes.runtime, locateFile: (name: string) => name });
   await runtimeReady;
   const parser = new Parser();
   parser.setLanguage(await Language.load(bytes.cpp));
