@@ -8,6 +8,10 @@
  *   faial/unknown             warning: a kernel without an alarm that is not proved
  *   faial/input-error         error: the file or kernel could not be verified
  *   faial/redundant-barrier   warning (with --barriers): a proved-redundant sync
+ *   faial/notice              note (or warning): what the front end read and
+ *                             did not model (an ignored annotation, a fence, a
+ *                             launch from the test header…), as the text
+ *                             report's notes and the JSON's `notices`
  *
  * A possible alarm is a warning, not an error: it may come from an
  * over-approximation (a data-dependent value, an erased loop), so a CI gate
@@ -35,14 +39,16 @@ import { sha256Hex } from '../util/sha256.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
-export type RuleId = 'faial/data-race' | 'faial/barrier-divergence' | 'faial/unknown' | 'faial/input-error' | 'faial/redundant-barrier';
+export type RuleId = 'faial/data-race' | 'faial/barrier-divergence' | 'faial/unknown' | 'faial/input-error' | 'faial/redundant-barrier' | 'faial/notice';
+
+type Level = 'error' | 'warning' | 'note';
 
 interface Rule {
   readonly id: RuleId;
   readonly name: string;
   readonly short: string;
   readonly full: string;
-  readonly level: 'error' | 'warning';
+  readonly level: Level;
 }
 
 const RULES: readonly Rule[] = [
@@ -81,6 +87,13 @@ const RULES: readonly Rule[] = [
     full: 'The kernel without this barrier (and only it) was proved data-race free and free of barrier divergence, for every launch its requires clauses allow. A barrier costs time; removing several redundant barriers at once needs its own proof.',
     level: 'warning',
   },
+  {
+    id: 'faial/notice',
+    name: 'Notice',
+    short: 'The front end read something it does not model, or warns about the input.',
+    full: 'A construct read and not modelled (a GPUVerify-only annotation, an unchecked assertion, a memory fence, which synchronises nothing in this model), a template parameter verified for all values, a launch taken from the test header, or a preprocessor warning. Not a finding: it says what the verdict does and does not cover.',
+    level: 'note',
+  },
 ];
 
 export interface SarifOptions {
@@ -90,7 +103,10 @@ export interface SarifOptions {
 }
 
 export function sarifLog(files: readonly FileResult[], options: SarifOptions): Log {
-  const results = files.flatMap((f) => (f.ok ? f.kernels.flatMap((k) => kernelResults(k, options)) : f.diagnostics.map((d) => inputErrorResult(d, null))));
+  // a file's notices after its kernels, as the text report prints them
+  const results = files.flatMap((f) =>
+    f.ok ? [...f.kernels.flatMap((k) => kernelResults(k, options)), ...(f.notices ?? []).map(noticeResult)] : f.diagnostics.map((d) => inputErrorResult(d, null)),
+  );
   const paths = [...new Set(files.map((f) => f.path))];
   return {
     $schema: SARIF_SCHEMA,
@@ -157,7 +173,7 @@ function confidenceText(confidence: Confidence, reason: string): string {
   return `${confidence === 'confirmed' ? 'Confirmed' : 'Possible'}: ${reason}.`;
 }
 
-function result(rule: RuleId, level: 'error' | 'warning', message: string, rest: Omit<Result, 'ruleId' | 'ruleIndex' | 'level' | 'message'>): Result {
+function result(rule: RuleId, level: Level, message: string, rest: Omit<Result, 'ruleId' | 'ruleIndex' | 'level' | 'message'>): Result {
   return { ruleId: rule, ruleIndex: ruleIndexOf(rule), level, message: { text: message }, ...rest };
 }
 
@@ -231,10 +247,18 @@ function redundantResult(r: KernelResult, b: BarrierCheck, options: SarifOptions
 }
 
 function inputErrorResult(d: Diagnostic, kernel: string | null): Result {
-  return result('faial/input-error', 'error', `${d.code}: ${d.message}${d.hints.map((h) => `\nhint: ${h}`).join('')}`, {
+  return diagnosticResult('faial/input-error', 'error', d, kernel);
+}
+
+function noticeResult(d: Diagnostic): Result {
+  return diagnosticResult('faial/notice', d.severity === 'warning' ? 'warning' : 'note', d, null);
+}
+
+function diagnosticResult(rule: RuleId, level: Level, d: Diagnostic, kernel: string | null): Result {
+  return result(rule, level, `${d.code}: ${d.message}${d.hints.map((h) => `\nhint: ${h}`).join('')}`, {
     locations: [locationOf(d.file, d.span, d.label ?? null)],
     relatedLocations: d.related.map((rel, i) => locationOf(d.file, rel.span, rel.message, i + 1)),
-    partialFingerprints: fingerprintOf(['faial/input-error', d.code, kernel ?? '', d.message]),
+    partialFingerprints: fingerprintOf([rule, d.code, kernel ?? '', d.message]),
     properties: { code: d.code, kernel, hints: [...d.hints] },
   });
 }
