@@ -71,12 +71,10 @@ export function checkedKernels(path: string, text: string, only?: string, clock:
   }
 }
 
-export const INTERNAL_ERROR = 'E0900';
-
 export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/^internal error: /, '');
 
 export function internalError(file: SourceFile, span: Span, message: string): Diagnostic {
-  return error(INTERNAL_ERROR, file, span, `internal error: ${message}`, {
+  return error('E0900', file, span, `internal error: ${message}`, {
     hints: ['this is a bug in faial-ts, or a solver that misbehaved; please report it with the input file'],
   });
 }
