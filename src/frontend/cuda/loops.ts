@@ -188,19 +188,25 @@ function exactLoop(ctx: Ctx, shape: Shape, body: readonly Node[], n: Node): void
   if (up && inclusiveUp) to = arith('+', limit, one, t, span);
   if (!up && exclusiveDown) to = arith('+', limit, one, t, span);
   let guard: BExpr | null = null;
+  let why = `its variable ${shape.slot.name} may never equal the bound of !=`;
   if (shape.cmp === '!=') {
     if (shape.op === '+') guard = and(compare('<=', start, limit, span), divides(amount, arith('-', limit, start, t, span), t, span));
     else if (shape.op === '-') guard = and(compare('>=', start, limit, span), divides(amount, arith('-', start, limit, t, span), t, span));
     else if (shape.op === '/' && limit.kind === 'int' && limit.value === 0n) {
       to = one;
       guard = isSigned(t) ? compare('>=', start, constant(0n, t, span), span) : null;
-    } else return approximateFallback(ctx, shape, body, n);
+    } else return approximateFallback(ctx, shape, body, n, why);
+  } else if (shape.op === '-' && !isSigned(t)) {
+    // unsigned subtraction wraps: below the step, the variable jumps to a huge value and the loop goes on (`i >= 0; i--` never ends)
+    guard = compare('>=', to, amount, span);
+    why = `its unsigned variable ${shape.slot.name} may wrap around below the step instead of passing the bound`;
   }
   const loop = (): void => emitFor(ctx, shape, body, { from: start, to, direction: up ? 'up' : 'down', op: shape.op, amount, type: t, vType }, n);
-  if (guard === null) loop();
+  if (guard === null || (guard.kind === 'bool' && guard.value)) loop();
+  else if (guard.kind === 'bool') approximateFallback(ctx, shape, body, n, why);
   else {
     const exact = branch(ctx, loop);
-    const rough = branch(ctx, () => approximateFallback(ctx, shape, body, n));
+    const rough = branch(ctx, () => approximateFallback(ctx, shape, body, n, why));
     emitIf(ctx, guard, exact, rough, span);
   }
 }
@@ -210,8 +216,8 @@ function divides(k: Expr, e: Expr, t: MachineType, span: Span): BExpr {
   return compare('==', arith('%', e, k, t, span), constant(0n, t, span), span);
 }
 
-function approximateFallback(ctx: Ctx, shape: Shape, body: readonly Node[], n: Node): void {
-  approximateLoop(ctx, { cond: n.childForFieldName('condition'), body, update: n.childForFieldName('update'), first: 'cond', stepOf: shape }, n, `its variable ${shape.slot.name} may never equal the bound of !=`);
+function approximateFallback(ctx: Ctx, shape: Shape, body: readonly Node[], n: Node, why: string): void {
+  approximateLoop(ctx, { cond: n.childForFieldName('condition'), body, update: n.childForFieldName('update'), first: 'cond', stepOf: shape }, n, why);
 }
 
 interface ForPlan {

@@ -44,6 +44,21 @@ for i: i32 in n downto 0 step - 2 {
 }`.slice(1));
   });
 
+  it('unsigned loop down: exact only where subtracting the step cannot wrap around below the bound', async () => {
+    const cu = `
+__global__ void k(int *A, unsigned n, unsigned m) {
+  for (unsigned j = n; j >= m; j -= 2) A[j] = 1;
+  for (unsigned s = n; s > 0; s--) A[s] = 2;
+}`;
+    const lines = (await body(cu)).split('\n');
+    expect(lines.slice(0, 4)).toEqual(['if m >= 2 {', '  for j: u32 in n downto m step - 2 {', '    A[j] := 1', '  }']);
+    expect(lines[5]).toMatch(/^  havoc iterations: u32 \(approximation: .*its unsigned variable j may wrap around below the step/);
+    // s > 0 stops at 1, which the step 1 cannot pass
+    expect(lines.slice(-3)).toEqual(['for s: u32 in n downto 1 {', '  A[s] := 2', '}']);
+    // i >= 0 never fails for an unsigned i: the loop never ends, and is approximated
+    expect(await body('__global__ void k(int *A, unsigned n) { for (unsigned i = n; i >= 0; i--) A[i] = 1; }')).toMatch(/^havoc iterations: u32 \(approximation/);
+  });
+
   it('loop halving', async () => {
     const cu = `
 __global__ void k(int *A) {
