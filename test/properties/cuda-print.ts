@@ -19,6 +19,7 @@
  * rightly leaves out) hides the accesses a test looks for.
  */
 import type { BExpr, Expr, IntType, Kernel, MachineType, Stmt } from '../../src/core/ast.js';
+import { exprType as machineTypeOf } from '../../src/frontend/cuda/build.js';
 import { assertNever } from '../../src/util/assert.js';
 
 const C_TYPE: Record<IntType, string> = { nat: 'unsigned long long', i32: 'int', u32: 'unsigned', i64: 'long long', u64: 'unsigned long long' };
@@ -35,23 +36,8 @@ const NAT_HELPERS: Record<string, string> = {
 /** The element size of every array the printer declares: only the interpreter's initial contents read it. */
 const SIZE = 16;
 
-function exprType(e: Expr): IntType {
-  switch (e.kind) {
-    case 'int':
-    case 'cast':
-      return e.type;
-    case 'var':
-    case 'binary':
-      return e.type ?? 'nat';
-    case 'ite':
-      return exprType(e.then);
-    case 'nat':
-    case 'builtin':
-      return 'nat';
-    default:
-      return assertNever(e);
-  }
-}
+/** BabyCUDA's naturals have no machine type: `nat`. */
+const exprType = (e: Expr): IntType => machineTypeOf(e) ?? 'nat';
 
 /** An access or a barrier as printed: its line in the C text, and what it is (`S0 write, 1 loop deep`, `barrier`). */
 export interface PrintedEvent {
