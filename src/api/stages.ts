@@ -6,7 +6,7 @@
  * playground shows them in its tabs.
  */
 import type { Launch } from '../core/launch.js';
-import { showKernel } from '../core/print.js';
+import { showListing } from '../core/print.js';
 import { DiagnosticError, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { colorsOf } from '../diagnostics/render.js';
 import type { Query } from '../encode/query.js';
@@ -19,7 +19,7 @@ import { standaloneScript } from '../solve/script.js';
 import type { Solver } from '../solve/solver.js';
 import { queryScripts } from '../verify/scripts.js';
 import { phasesOf } from '../verify/verify.js';
-import { programOf, type FrontEnds, type RejectedKernel } from './check.js';
+import { isCudaPath, programOf, type FrontEnds, type RejectedKernel } from './check.js';
 
 /** The core program of one kernel, in BabyCUDA-like syntax with each line's source line. */
 export interface LoweredKernel {
@@ -42,7 +42,7 @@ export type LoweredProgram =
 export function loweredProgram(path: string, text: string, frontEnds: FrontEnds): LoweredProgram {
   try {
     const { program, rejected, notices } = programOf(path, text, frontEnds);
-    return { ok: true, kernels: program.kernels.map((k) => ({ name: k.name.text, text: showKernel(program.file, k) })), rejected, notices };
+    return { ok: true, kernels: program.kernels.map((k) => ({ name: k.name.text, text: showListing({ file: program.file, kernels: [k] }, isCudaPath(path) ? 'cuda' : 'bcu') })), rejected, notices };
   } catch (e) {
     if (e instanceof DiagnosticError) return { ok: false, diagnostics: e.diagnostics };
     throw e;

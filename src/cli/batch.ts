@@ -20,7 +20,10 @@ export interface FileJob {
   readonly kernel: string | null;
   /** the command line's launch facts; each kernel takes those about its own parameters */
   readonly launch: Launch;
+  /** the wall-clock safety net per query */
   readonly timeoutMs: number;
+  /** resource units per query */
+  readonly rlimit: number;
   readonly maxRaces: number;
   readonly solver: SolverChoice;
   readonly barriers: boolean;
@@ -37,7 +40,7 @@ export async function fileOutcome(job: FileJob): Promise<FileOutcome> {
     const diagnostic = internalError(sourceFile(job.path, ''), { start: 0, end: 0 }, `cannot read the file: ${messageOf(e)}`);
     return { file: { ok: false, path: job.path, diagnostics: [diagnostic] }, replayFailures: [], checking: NOT_CHECKED };
   }
-  return verifyFile(job.path, text, job, solverOf(job.solver), await frontEndsFor(job.path, text, job.cuda));
+  return verifyFile(job.path, text, job, solverOf(job.solver, job.rlimit), await frontEndsFor(job.path, text, job.cuda));
 }
 
 /** The outcome of a file whose worker died: every kernel of it in error, with the reason. */

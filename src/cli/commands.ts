@@ -16,10 +16,13 @@ import { checkedSafely, isCudaPath, programOf } from '../api/check.js';
 import { launchOfOptions } from '../api/options.js';
 import { inferText, loweredProgram, phasesText, queryListing } from '../api/stages.js';
 import { writtenQueryFiles } from './smt-out.js';
+import { outputDirectory, outputFile } from './output.js';
 import { verifiedFiles, verifiesInProcess, type Progress } from './jobs.js';
 import { solverOf } from '../solve/backends.js';
-import { DEFAULT_TIMEOUT_MS, type SolverChoice, type SolverName } from '../solve/solver.js';
-import { SolverUnavailable } from '../solve/process.js';
+import { DEFAULT_TIMEOUT_MS, MEMBER_NAMES, binaryOf, boundOf, type MemberName, type SolverChoice, type SolverName } from '../solve/solver.js';
+import { defaultMembers } from '../solve/members.js';
+import { SolverUnavailable, installed } from '../solve/process.js';
+import type { SolvingRun } from '../report/describe.js';
 import { commandWords } from '../solve/command.js';
 import { fixCommand } from './fix.js';
 import { experimentCommand, mergeCommand } from './experiment.js';
@@ -38,16 +41,22 @@ export interface LaunchFlags extends CudaFlags {
   gridDim?: string;
 }
 
-export interface VerifyFlags extends LaunchFlags {
-  json?: boolean;
-  sarif?: boolean;
-  barriers?: boolean;
-  replay?: boolean;
+/** The options of main.ts's withSolvingOptions. */
+export interface SolvingFlags {
   timeout: string;
+  rlimit: string;
   maxRaces: string;
   jobs: string;
   solver?: SolverName;
   solverCmd?: string;
+  portfolio?: string;
+}
+
+export interface VerifyFlags extends LaunchFlags, SolvingFlags {
+  json?: boolean;
+  sarif?: boolean;
+  barriers?: boolean;
+  replay?: boolean;
 }
 
 export interface FixFlags extends LaunchFlags {
@@ -69,13 +78,8 @@ export interface LowerFlags extends CudaFlags {
   kernel?: string;
 }
 
-export interface ExperimentFlags extends CudaFlags {
+export interface ExperimentFlags extends CudaFlags, SolvingFlags {
   out?: string;
-  timeout: string;
-  maxRaces: string;
-  jobs: string;
-  solver?: SolverName;
-  solverCmd?: string;
   shard?: string;
 }
 
@@ -132,24 +136,26 @@ function launchOf(flags: LaunchFlags, kernels: readonly KernelMap[]): Launch {
 
 export async function verifyCommand(args: readonly string[], flags: VerifyFlags, io: CliIO): Promise<number> {
   const timeoutMs = naturalOf(flags.timeout, '--timeout', 1);
+  const rlimit = rlimitOf(flags.rlimit);
   const maxRaces = naturalOf(flags.maxRaces, '--max-races', 1);
   const jobs = naturalOf(flags.jobs, '--jobs', 1);
-  const solver = await solverChoiceOf(flags);
+  const solver = await solverChoiceOf(flags, rlimit);
   const input = await loaded(args, flags.kernel, flags);
   const launch = launchOf(flags, input.kernels);
-  const job = { kernel: flags.kernel ?? null, launch, timeoutMs, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true, cuda: cudaFlagsOf(flags) };
+  const job = { kernel: flags.kernel ?? null, launch, timeoutMs, rlimit, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true, cuda: cudaFlagsOf(flags) };
   const toVerify = input.order.filter((entry) => entry.maps !== null);
   // once the input is known good (a bad one never waits for a solver it does not use), Z3 starts while the files are verified up to their first check
-  if (solver.kind === 'z3-wasm' && toVerify.length > 0 && verifiesInProcess(jobs, toVerify.length)) startZ3();
+  if ((solver.kind === 'z3-wasm' || solver.kind === 'portfolio') && toVerify.length > 0 && verifiesInProcess(jobs, toVerify.length)) startZ3();
   const outcomes = await verifiedFiles(toVerify.map((entry) => ({ ...job, path: entry.path })), jobs, progressOf(io));
   let next = 0;
   const files = input.order.map((entry) => (entry.maps === null ? input.failed.find((f) => f.path === entry.path)! : outcomes[next++]!.file));
   const replayFailures = outcomes.flatMap((o) => o.replayFailures);
   const launches = launchesOf(input.order, files, launch);
   // the JSON and SARIF reports (and io-ts, for the JSON codec) are loaded only when asked for
-  if (flags.json) io.out(`${JSON.stringify((await import('../report/json.js')).reportJson(files), null, 2)}\n`);
-  else if (flags.sarif) io.out(`${JSON.stringify((await import('../report/sarif.js')).sarifLog(files, { version: version(), launchOf: (r) => launches.get(r) ?? null }), null, 2)}\n`);
-  else io.out(textReport(files, { colour: io.colour, launchOf: (r) => launches.get(r) ?? null }));
+  const solving = solvingRunOf(solver, rlimit, timeoutMs);
+  if (flags.json) io.out(`${JSON.stringify((await import('../report/json.js')).reportJson(files, solving), null, 2)}\n`);
+  else if (flags.sarif) io.out(`${JSON.stringify((await import('../report/sarif.js')).sarifLog(files, { version: version(), launchOf: (r) => launches.get(r) ?? null, solving }), null, 2)}\n`);
+  else io.out(textReport(files, { colour: io.colour, launchOf: (r) => launches.get(r) ?? null, solving }));
   // a confirmed alarm the interpreter does not reproduce is a verifier bug, not a verdict
   if (replayFailures.length > 0) {
     const c = colorsOf(io.colour);
@@ -183,12 +189,56 @@ function progressOf(io: CliIO): Progress {
   };
 }
 
+/** How the report states the budget: a solver without a resource limit is bounded by time only. */
+function solvingRunOf(choice: SolverChoice, rlimit: number, timeoutMs: number): SolvingRun {
+  return { solver: solverOf(choice, rlimit).name, rlimit: boundOf(choice) === 'resources' ? rlimit : null, timeoutMs };
+}
+
+/** Z3 takes its resource limit as a 32-bit unsigned number. */
+const MAX_RLIMIT = 2 ** 32 - 1;
+
+function rlimitOf(text: string): number {
+  const rlimit = naturalOf(text, '--rlimit', 1);
+  if (rlimit > MAX_RLIMIT) throw new UsageError(`--rlimit ${text}: expected a number of at most ${MAX_RLIMIT}`);
+  return rlimit;
+}
+
+/**
+ * The members `--portfolio` names, in its order; without it the default
+ * members, the binaries among them only when installed. A binary named but
+ * not installed is a usage error.
+ */
+function membersOf(list: string | undefined): MemberName[] {
+  if (list === undefined) return defaultMembers();
+  const hints = [`the members are: ${MEMBER_NAMES.join(', ')}`];
+  const members: MemberName[] = [];
+  for (const name of list.split(',').map((n) => n.trim())) {
+    const member = MEMBER_NAMES.find((m) => m === name);
+    if (member === undefined) throw new UsageError(`--portfolio ${list}: '${name}' is not a member`, hints);
+    if (members.includes(member)) throw new UsageError(`--portfolio ${list}: '${name}' is named twice`);
+    const binary = binaryOf(member);
+    if (binary !== null && !installed(binary)) throw new UsageError(`--portfolio ${list}: the ${binary} binary is not installed`, [`install it (apt-get install -y ${binary}), or leave it out`]);
+    members.push(member);
+  }
+  return members;
+}
+
+function choiceOf(flags: Pick<SolvingFlags, 'solver' | 'solverCmd' | 'portfolio'>): SolverChoice {
+  if (flags.solverCmd !== undefined) return { kind: 'command', command: flags.solverCmd };
+  const solver = flags.solver ?? 'portfolio';
+  return solver === 'portfolio' ? { kind: 'portfolio', members: membersOf(flags.portfolio) } : { kind: solver };
+}
+
 /** The solver the flags name; a solver binary that cannot be started is a usage error, found before any work. */
-async function solverChoiceOf(flags: Pick<VerifyFlags, 'solver' | 'solverCmd'>): Promise<SolverChoice> {
+async function solverChoiceOf(flags: Pick<SolvingFlags, 'solver' | 'solverCmd' | 'portfolio'>, rlimit: number): Promise<SolverChoice> {
   if (flags.solverCmd !== undefined && commandWords(flags.solverCmd).length === 0) throw new UsageError('--solver-cmd: the command is empty');
-  const choice: SolverChoice = flags.solverCmd !== undefined ? { kind: 'command', command: flags.solverCmd } : { kind: flags.solver ?? 'z3-wasm' };
-  if (choice.kind === 'z3-wasm') return choice;
-  const probe = await solverOf(choice)
+  if (flags.portfolio !== undefined && (flags.solverCmd !== undefined || (flags.solver ?? 'portfolio') !== 'portfolio')) {
+    throw new UsageError('--portfolio names the members of --solver portfolio, not of another solver');
+  }
+  const choice = choiceOf(flags);
+  // the built-in solvers need no probe; the portfolio takes only the binaries that are installed
+  if (choice.kind === 'z3-wasm' || choice.kind === 'portfolio') return choice;
+  const probe = await solverOf(choice, rlimit)
     .check('(declare-const x Int)\n(assert (= x 1))', 10_000)
     .catch((e: unknown) => {
       if (e instanceof SolverUnavailable) throw new UsageError(e.message, [choice.kind === 'command' ? 'check the command of --solver-cmd' : `install it: apt-get install -y ${choice.kind}`]);
@@ -196,7 +246,7 @@ async function solverChoiceOf(flags: Pick<VerifyFlags, 'solver' | 'solverCmd'>):
     });
   if (probe.status !== 'sat' || probe.model.get('x') !== 1n) {
     const said = probe.status === 'unknown' ? probe.reason : probe.status;
-    throw new UsageError(`the solver ${solverOf(choice).name} does not answer SMT-LIB as expected (${said})`, ['it must read an SMT-LIB 2 script and answer check-sat and get-value']);
+    throw new UsageError(`the solver ${solverOf(choice, rlimit).name} does not answer SMT-LIB as expected (${said})`, ['it must read an SMT-LIB 2 script and answer check-sat and get-value']);
   }
   return choice;
 }
@@ -216,6 +266,7 @@ export async function inferCommand(file: string, flags: InferFlags, io: CliIO): 
 }
 
 export async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Promise<number> {
+  if (flags.out !== undefined) await outputDirectory(flags.out, '--out');
   const input = await loaded([file], flags.kernel, flags);
   for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
@@ -236,6 +287,7 @@ export async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Prom
 export async function fixSubcommand(file: string, flags: FixFlags, io: CliIO): Promise<number> {
   const timeoutMs = naturalOf(flags.timeout, '--timeout', 1);
   if (isCudaPath(file)) throw new UsageError(`fix rewrites BabyCUDA (.bcu) files; ${file} is CUDA C`, ['verify it, and fix the kernel by hand']);
+  if (flags.output !== undefined) await outputFile(flags.output, '-o');
   const launch = launchOf(flags, (await loaded([file], flags.kernel, flags)).kernels);
   return fixCommand(
     file,
@@ -252,12 +304,14 @@ export async function fixSubcommand(file: string, flags: FixFlags, io: CliIO): P
 
 export async function experimentSubcommand(inputs: readonly string[], flags: ExperimentFlags, io: CliIO): Promise<number> {
   if (flags.out === undefined) throw new UsageError("required option '--out <DIR>' not specified");
+  const rlimit = rlimitOf(flags.rlimit);
   const settings = {
     out: flags.out,
     timeoutMs: naturalOf(flags.timeout, '--timeout', 1),
+    rlimit,
     maxRaces: naturalOf(flags.maxRaces, '--max-races', 1),
     jobs: naturalOf(flags.jobs, '--jobs', 1),
-    solver: await solverChoiceOf(flags),
+    solver: await solverChoiceOf(flags, rlimit),
     version: version(),
     shard: flags.shard === undefined ? null : shardOption(flags.shard),
     cuda: cudaFlagsOf(flags),

@@ -9,7 +9,7 @@
  * shards' results into those of the whole run (src/experiment/shard.ts).
  */
 import { NO_LAUNCH } from '../core/launch.js';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { experimentRows } from '../experiment/rows.js';
 import { percent, resultsCsv, resultsJson, summaryMarkdown, totalsOf, type ExperimentResults, type StartUp } from '../experiment/results.js';
@@ -18,18 +18,20 @@ import { tenths } from '../experiment/rows.js';
 import { experimentHtml } from '../experiment/report-html.js';
 import { parseProgram } from '../frontend/bcu/parse.js';
 import { solverOf } from '../solve/backends.js';
-import type { Solver, SolverChoice } from '../solve/solver.js';
+import { boundOf, type Solver, type SolverChoice } from '../solve/solver.js';
 import type { CliIO } from './main.js';
 import type { FileJob } from './batch.js';
 import type { CudaFlags } from './cuda.js';
 import { EXIT_DRF } from './exit.js';
 import { verifiedFiles, verifiesInProcess, type Progress } from './jobs.js';
 import { UsageError, inputFiles } from './options.js';
+import { outputDirectory, writtenWhole } from './output.js';
 
 export interface ExperimentSettings {
   readonly out: string;
   readonly jobs: number;
   readonly timeoutMs: number;
+  readonly rlimit: number;
   readonly maxRaces: number;
   readonly solver: SolverChoice;
   readonly version: string;
@@ -52,25 +54,18 @@ async function startUp(solver: Solver, timeoutMs: number): Promise<StartUp> {
   return { parserMs: tenths(t1 - t0), solverMs: tenths(performance.now() - t1) };
 }
 
-async function createDir(dir: string): Promise<void> {
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (e) {
-    throw new UsageError(`--out ${dir}: cannot create the directory: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
 export async function experimentCommand(inputs: readonly string[], settings: ExperimentSettings, io: CliIO, progress: Progress): Promise<number> {
   const all = await inputFiles(inputs);
   const files = settings.shard === null ? all : shardFiles(all, settings.shard);
-  await createDir(settings.out);
-  const solver = solverOf(settings.solver);
+  await outputDirectory(settings.out, '--out');
+  const solver = solverOf(settings.solver, settings.rlimit);
   const startUpMs = files.length > 0 && verifiesInProcess(settings.jobs, files.length) ? await startUp(solver, settings.timeoutMs) : null;
   const jobs: FileJob[] = files.map((path) => ({
     path,
     kernel: null,
     launch: NO_LAUNCH,
     timeoutMs: settings.timeoutMs,
+    rlimit: settings.rlimit,
     maxRaces: settings.maxRaces,
     solver: settings.solver,
     barriers: false,
@@ -78,7 +73,7 @@ export async function experimentCommand(inputs: readonly string[], settings: Exp
     cuda: settings.cuda,
   }));
   const outcomes = await verifiedFiles(jobs, settings.jobs, progress);
-  const run = { version: settings.version, inputs, solver: solver.name, timeoutMs: settings.timeoutMs, maxRaces: settings.maxRaces, jobs: settings.jobs, startUpMs, files, shard: settings.shard, mergedShards: null };
+  const run = { version: settings.version, inputs, solver: solver.name, rlimit: boundOf(settings.solver) === 'resources' ? settings.rlimit : null, timeoutMs: settings.timeoutMs, maxRaces: settings.maxRaces, jobs: settings.jobs, startUpMs, files, shard: settings.shard, mergedShards: null };
   return writtenResults(settings.out, { run, rows: outcomes.flatMap((o) => experimentRows(o.file, o.checking)) }, io);
 }
 
@@ -87,11 +82,7 @@ async function writtenResults(out: string, results: ExperimentResults, io: CliIO
   const texts = { 'results.csv': resultsCsv(results.rows), 'results.json': resultsJson(results), 'summary.md': summaryMarkdown(results), 'report.html': experimentHtml(results) } satisfies Record<(typeof RESULT_FILES)[number], string>;
   for (const name of RESULT_FILES) {
     const path = join(out, name);
-    try {
-      await writeFile(path, texts[name]);
-    } catch (e) {
-      throw new UsageError(`cannot write ${path}: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    await writtenWhole(path, texts[name]);
     io.out(`${path}\n`);
   }
   const t = totalsOf(results.rows);
@@ -143,6 +134,6 @@ export async function mergeCommand(dirs: readonly string[], out: string, io: Cli
   for (const dir of dirs) parts.push({ from: dir, results: await shardResults(dir) });
   const merged = mergedResults(parts);
   if (typeof merged === 'string') throw new UsageError(`cannot merge: ${merged}`);
-  await createDir(out);
+  await outputDirectory(out, '--out');
   return writtenResults(out, merged, io);
 }

@@ -6,7 +6,7 @@
  */
 import { z3Wasm } from '../solve/z3.js';
 import { type Launch, launchFor } from '../core/launch.js';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { colorsOf, lineColOf, renderedDiagnostics } from '../diagnostics/render.js';
 import { launchText, plural } from '../report/describe.js';
 import { sourceFile, type SourceFile, type Span } from '../core/source.js';
@@ -18,6 +18,7 @@ import { assertNever } from '../util/assert.js';
 import type { CliIO } from './main.js';
 import { EXIT_ALARM, EXIT_BAD_INPUT, EXIT_DRF, EXIT_UNKNOWN } from './exit.js';
 import { UsageError } from './options.js';
+import { writtenWhole } from './output.js';
 
 export interface FixOptions {
   readonly kernel?: string;
@@ -157,7 +158,7 @@ export async function fixCommand(path: string, options: FixOptions, io: CliIO): 
     io.out(`${fixText(fix, { original, repaired, shift: current.length - length }, scope, io.colour)}\n`);
   }
   if (options.output !== undefined) {
-    await writeFile(options.output, current);
+    await writtenWhole(options.output, current);
     io.out(`wrote ${options.output}\n`);
   }
   return exitOf(fixes.map((f) => f.fix));

@@ -13,7 +13,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { colourWanted, colorsOf } from '../diagnostics/colour.js';
-import { DEFAULT_TIMEOUT_MS, SOLVER_NAMES } from '../solve/solver.js';
+import { DEFAULT_MEMBERS, DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, MEMBER_NAMES, SOLVER_NAMES } from '../solve/solver.js';
 import { FAMILIES } from '../gen/families.js';
 import type { GenFlags } from './gen.js';
 import type { ExperimentFlags, FixFlags, InferFlags, LowerFlags, RunFlags, SmtFlags, VerifyFlags } from './commands.js';
@@ -62,14 +62,16 @@ function withCudaOptions(cmd: Command): Command {
     .option('-I, --include <DIR>', 'search DIR for #include "…" of .cu files (repeatable)', collect, []);
 }
 
-/** The options of commands that verify many files: solver, timeout, races per kernel, worker processes. */
+/** The options of commands that verify many files: solver, budget, races per kernel, worker processes. */
 function withSolvingOptions(cmd: Command): Command {
   return cmd
-    .option('--timeout <MS>', 'solver timeout per query, in milliseconds', String(DEFAULT_TIMEOUT_MS))
+    .option('--rlimit <N>', 'budget per query, in solver resource units (the same on every machine)', String(DEFAULT_RLIMIT))
+    .option('--timeout <MS>', 'wall-clock safety net per query, in milliseconds', String(DEFAULT_TIMEOUT_MS))
     .option('--max-races <N>', 'stop after N races per kernel', String(DEFAULT_MAX_RACES))
     .option('--jobs <N>', 'verify N files at a time, each in a worker process', '1')
-    .addOption(new Option('--solver <NAME>', 'the SMT solver: z3-wasm (built in), or the z3 or cvc5 binary').choices(SOLVER_NAMES))
-    .addOption(new Option('--solver-cmd <COMMAND>', 'any SMT-LIB 2 solver: the script on stdin, or in a file where an argument is {file}').conflicts('solver'));
+    .addOption(new Option('--solver <NAME>', 'the SMT solver: portfolio (several solvers racing: see --portfolio), z3-wasm (built in, alone), or the z3 or cvc5 binary').choices(SOLVER_NAMES))
+    .option('--portfolio <MEMBERS>', `the members of the portfolio, in order, comma-separated: ${MEMBER_NAMES.join(', ')} (default: ${DEFAULT_MEMBERS.join(',')}, the binaries when installed)`)
+    .addOption(new Option('--solver-cmd <COMMAND>', 'any SMT-LIB 2 solver: the script on stdin, or in a file where an argument is {file}; bounded by --timeout only').conflicts('solver'));
 }
 
 function program(io: CliIO, setExit: (code: number) => void): Command {
@@ -133,7 +135,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
   )
     .option('-o, --output <OUT>', 'write the repaired file to OUT')
     .option('--keep-barriers', 'do not remove redundant barriers')
-    .option('--timeout <MS>', 'solver timeout per query, in milliseconds', String(DEFAULT_TIMEOUT_MS))
+    .option('--timeout <MS>', 'wall-clock safety net per query, in milliseconds', String(DEFAULT_TIMEOUT_MS))
     .addHelpText('after', '\nExit codes (for the kernels as repaired): 0 every kernel DRF, 1 a race or divergence left, 2 bad input or usage, 3 something not proved.')
     .action(async (file: string, flags: FixFlags) => setExit(await (await commands()).fixSubcommand(file, flags, io)));
 
@@ -145,7 +147,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
   )
     .addOption(new Option('--init <A=1,2,3|A=random:SEED>', 'initial contents of an array (repeatable)').default([]).argParser(collect))
     .option('--json', 'print a JSON report instead of text')
-    .option('--seed <S>', 'seed of random contents; arrays without --init get random contents too')
+    .option('--seed <S>', 'seed of random contents and of the unknown values of havoc; arrays without --init get random contents too')
     .action(async (files: string[], flags: RunFlags) => setExit(await (await commands()).runSubcommand(files, flags, io)));
 
   const experiment = withSolvingOptions(

@@ -31,10 +31,20 @@ export interface Name {
   readonly span: Span;
 }
 
-/** A kernel parameter; BabyCUDA's are naturals (no type). */
+/** A kernel parameter; BabyCUDA's are naturals below 2^32 (no type), typed ones range over their whole type. */
 export interface Param extends Name {
   readonly type?: MachineType;
 }
+
+/**
+ * Where a `havoc`'d value comes from: a value the analysis cannot know (a
+ * float, a texture fetch, a warp intrinsic, an atomic's old value, a call of
+ * an unknown function…), or an approximation the front end made (a loop it
+ * could not make exact, a local updated in it…), with the reason.
+ */
+export type UnknownOrigin =
+  | { readonly kind: 'value'; readonly what: string; readonly span: Span }
+  | { readonly kind: 'approximation'; readonly what: string; readonly why: string; readonly span: Span };
 
 export type Expr =
   | { readonly kind: 'nat'; readonly value: bigint; readonly span: Span }
@@ -62,13 +72,6 @@ export type BExpr =
 
 export type UpStep = '+' | '*';
 export type DownStep = '-' | '/';
-
-/** Where an unknown value comes from (a `havoc`). */
-export type UnknownOrigin =
-  /** a value the analysis does not know: a float, a texture fetch, a warp intrinsic, a call it does not know… */
-  | { readonly kind: 'value'; readonly what: string; readonly span: Span }
-  /** a value the front end gave up computing exactly: a loop it could not make exact, a local updated in it… */
-  | { readonly kind: 'approximation'; readonly what: string; readonly why: string; readonly span: Span };
 
 export interface Step {
   readonly op: UpStep | DownStep;
@@ -113,13 +116,15 @@ export type Stmt =
       readonly to: Expr;
       readonly direction: 'up' | 'down';
       readonly step: Step | null;
-      /** the loop variable's machine type; absent: a natural (BabyCUDA) */
-      readonly type?: MachineType;
       readonly body: readonly Stmt[];
+      /** the loop variable's machine type, in whose arithmetic its values are computed; absent: nat */
+      readonly type?: MachineType;
       readonly span: Span;
     }
   | { readonly kind: 'sync'; readonly span: Span }
-  | { readonly kind: 'assume'; readonly cond: BExpr; readonly span: Span };
+  | { readonly kind: 'assume'; readonly cond: BExpr; readonly span: Span }
+  /** binds `local` to an unknown value of `type` (possibly different in every thread), scoped like `let` */
+  | { readonly kind: 'havoc'; readonly local: Name; readonly type: IntType; readonly origin: UnknownOrigin; readonly body: Stmt; readonly span: Span };
 
 export interface Dim3 {
   readonly x: Expr;
@@ -146,7 +151,7 @@ export interface ArrayDecl {
 
 export interface Kernel {
   readonly name: Name;
-  readonly params: readonly Name[];
+  readonly params: readonly Param[];
   readonly launch: Launch | null;
   readonly requires: readonly BExpr[];
   readonly arrays: readonly ArrayDecl[];

@@ -57,8 +57,11 @@ export function substExpr(e: Expr, sub: Substitution): Expr {
     case 'int':
     case 'builtin':
       return e;
-    case 'var':
-      return sub.get(e.name) ?? e;
+    case 'var': {
+      const to = sub.get(e.name);
+      // a renaming keeps the type the variable is used with
+      return to === undefined ? e : to.kind === 'var' && to.type === undefined && e.type !== undefined ? { ...to, type: e.type } : to;
+    }
     case 'binary':
       return { ...e, left: substExpr(e.left, sub), right: substExpr(e.right, sub) };
     case 'cast':

@@ -1,14 +1,280 @@
 /**
- * The core program in BabyCUDA-like syntax (`faial-ts lower`): what was
- * verified, one statement per line, each with the line of the file the user
- * wrote that it comes from (through the file's origin map). Machine types are
- * written where a name is bound (`let i: i32 = …`), casts as `(u32) e`, and
- * unknown values as `havoc x: T` with their origin.
+ * The core program as text, in BabyCUDA's syntax with the machine-integer
+ * forms written out: typed binders (`n: i32`, `let x: u32 = …`, `for i: i32
+ * in …`), casts `(u32) e`, conditionals `c ? a : b`, `havoc x: i32 /* what *\/
+ * in …`. A program built in code (tests, generators) is printed once and
+ * re-spanned: the result's spans point into the printed text, so that
+ * diagnostics, reports and code frames show the core program itself. The
+ * listing `faial-ts lower` prints is the same text, each line followed by
+ * the line of the user's file it comes from.
  */
-import type { ArrayDecl, BExpr, Expr, Kernel, Program, Stmt, UnknownOrigin } from './ast.js';
-import { showBExpr as showCond, showExpr as showValue } from './exprs.js';
-import { located, positionAt, type SourceFile, type Span } from './source.js';
+import type { BExpr, Dim3, Expr, Kernel, Name, Program, Stmt, UnknownOrigin } from './ast.js';
+import { showBExpr, showExpr } from './exprs.js';
+import { located, positionAt, sourceFile, type SourceFile, type Span } from './source.js';
+import { typeOf } from './types.js';
 import { assertNever } from '../util/assert.js';
+
+/** `bcu` writes threadIdx.x as BabyCUDA's `tid`; `cuda` spells it out, as a .cu file's listing does. */
+export type PrintStyle = 'bcu' | 'cuda';
+
+class Emitter {
+  text = '';
+
+  emit(s: string): void {
+    this.text += s;
+  }
+
+  /** Emits what `f` emits and returns the span it covers with f's result. */
+  spanned<T>(f: () => T): [T, Span] {
+    const start = this.text.length;
+    const value = f();
+    return [value, { start, end: this.text.length }];
+  }
+}
+
+/**
+ * An expression printed in C syntax, its nodes re-spanned: each node's span
+ * is where its own text is in the output (a subexpression's text is found
+ * inside its parent's, left to right, which is how showExpr prints it).
+ */
+function respanExpr(e: Expr, text: string, at: number, style: PrintStyle): Expr {
+  const shown = showExpr(e, 0, false, style);
+  const start = text.indexOf(shown, at);
+  const from = start < 0 ? at : start;
+  const span: Span = { start: from, end: from + shown.length };
+  switch (e.kind) {
+    case 'nat':
+    case 'int':
+    case 'var':
+    case 'builtin':
+      return { ...e, span };
+    case 'binary': {
+      const left = respanExpr(e.left, text, from, style);
+      return { ...e, left, right: respanExpr(e.right, text, left.span.end, style), span };
+    }
+    case 'cast':
+      return { ...e, operand: respanExpr(e.operand, text, from, style), span };
+    case 'ite': {
+      const cond = respanBExpr(e.cond, text, from, style);
+      const then = respanExpr(e.then, text, cond.span.end, style);
+      return { ...e, cond, then, else: respanExpr(e.else, text, then.span.end, style), span };
+    }
+    default:
+      return assertNever(e);
+  }
+}
+
+function respanBExpr(c: BExpr, text: string, at: number, style: PrintStyle): BExpr {
+  const shown = showBExpr(c, 0, style);
+  const start = text.indexOf(shown, at);
+  const from = start < 0 ? at : start;
+  const span: Span = { start: from, end: from + shown.length };
+  switch (c.kind) {
+    case 'bool':
+      return { ...c, span };
+    case 'cmp': {
+      const left = respanExpr(c.left, text, from, style);
+      return { ...c, left, right: respanExpr(c.right, text, left.span.end, style), span };
+    }
+    case 'and':
+    case 'or': {
+      const left = respanBExpr(c.left, text, from, style);
+      return { ...c, left, right: respanBExpr(c.right, text, left.span.end, style), span };
+    }
+    case 'not':
+      return { ...c, operand: respanBExpr(c.operand, text, from, style), span };
+    default:
+      return assertNever(c);
+  }
+}
+
+function originText(o: UnknownOrigin): string {
+  return o.kind === 'value' ? o.what : `approximated: ${o.what}: ${o.why}`;
+}
+
+function printKernel(out: Emitter, k: Kernel, style: PrintStyle): Kernel {
+  const expr = (e: Expr): Expr => {
+    const at = out.text.length;
+    out.emit(showExpr(e, 0, false, style));
+    return respanExpr(e, out.text, at, style);
+  };
+  const cond = (c: BExpr): BExpr => {
+    const at = out.text.length;
+    out.emit(showBExpr(c, 0, style));
+    return respanBExpr(c, out.text, at, style);
+  };
+  const name = (n: Name): Name => {
+    const [, span] = out.spanned(() => out.emit(n.text));
+    return { text: n.text, span };
+  };
+  const pad = (depth: number): string => '  '.repeat(depth);
+
+  const block = (stmts: readonly Stmt[], depth: number): Stmt[] =>
+    stmts.map((s, i) => {
+      out.emit(pad(depth));
+      const printed = stmt(s, depth);
+      out.emit(i < stmts.length - 1 ? ';\n' : '\n');
+      return printed;
+    });
+  const braced = (stmts: readonly Stmt[], depth: number): Stmt[] => {
+    out.emit('{\n');
+    const printed = block(stmts, depth + 1);
+    out.emit(`${pad(depth)}}`);
+    return printed;
+  };
+  const body = (s: Stmt, depth: number): Stmt => {
+    out.emit(` in\n${pad(depth)}`);
+    return stmt(s, depth);
+  };
+  const stmt = (s: Stmt, depth: number): Stmt => {
+    const [printed, span] = out.spanned((): Stmt => {
+      switch (s.kind) {
+        case 'skip':
+        case 'sync':
+          out.emit(s.kind);
+          return s;
+        case 'write': {
+          const [[array, index], target] = out.spanned(() => [name(s.array), indices(s.index)] as const);
+          out.emit(' := ');
+          return { ...s, array, index, target, value: expr(s.value) };
+        }
+        case 'read': {
+          out.emit('let ');
+          const local = name(s.local);
+          out.emit(' = ');
+          const [[array, index], source] = out.spanned(() => [name(s.array), indices(s.index)] as const);
+          return { ...s, local, array, index, source, body: body(s.body, depth) };
+        }
+        case 'let': {
+          out.emit('let ');
+          const local = name(s.local);
+          const type = typeOf(s.value);
+          out.emit(type === 'nat' ? ' = ' : `: ${type} = `);
+          const value = expr(s.value);
+          return { ...s, local, value, body: body(s.body, depth) };
+        }
+        case 'havoc': {
+          out.emit('havoc ');
+          const local = name(s.local);
+          out.emit(`: ${s.type} `);
+          const [, originSpan] = out.spanned(() => out.emit(`/* ${originText(s.origin)} */`));
+          return { ...s, local, origin: { ...s.origin, span: originSpan }, body: body(s.body, depth) };
+        }
+        case 'if': {
+          out.emit('if (');
+          const c = cond(s.cond);
+          out.emit(') ');
+          const then = braced(s.then, depth);
+          let otherwise: Stmt[] | null = null;
+          if (s.else !== null) {
+            out.emit(' else ');
+            otherwise = braced(s.else, depth);
+          }
+          return { ...s, cond: c, then, else: otherwise };
+        }
+        case 'for': {
+          out.emit('for ');
+          const v = name(s.var);
+          out.emit(s.type === undefined ? ' in ' : `: ${s.type} in `);
+          const from = expr(s.from);
+          out.emit(s.direction === 'up' ? '..' : ' downto ');
+          const to = expr(s.to);
+          let step = s.step;
+          if (s.step !== null) {
+            out.emit(` step ${s.step.op} `);
+            step = { op: s.step.op, amount: expr(s.step.amount) };
+          }
+          out.emit(' ');
+          return { ...s, var: v, from, to, step, body: braced(s.body, depth) };
+        }
+        case 'assume':
+          out.emit('assume ');
+          return { ...s, cond: cond(s.cond) };
+        default:
+          return assertNever(s);
+      }
+    });
+    return { ...printed, span } as Stmt;
+  };
+  const indices = (index: readonly Expr[]): Expr[] =>
+    index.map((ix) => {
+      out.emit('[');
+      const e = expr(ix);
+      out.emit(']');
+      return e;
+    });
+  const dim = (d: Dim3): Dim3 => {
+    const [printed, span] = out.spanned((): Omit<Dim3, 'span'> => {
+      if (d.y === null && d.z === null) return { x: expr(d.x), y: null, z: null };
+      out.emit('(');
+      const x = expr(d.x);
+      out.emit(', ');
+      const y = d.y === null ? null : expr(d.y);
+      let z: Expr | null = null;
+      if (d.z !== null) {
+        out.emit(', ');
+        z = expr(d.z);
+      }
+      out.emit(')');
+      return { x, y, z };
+    });
+    return { ...printed, span };
+  };
+
+  const [kernel, span] = out.spanned((): Omit<Kernel, 'span'> => {
+    out.emit('kernel ');
+    const kname = name(k.name);
+    out.emit('(');
+    const params = k.params.map((p, i) => {
+      if (i > 0) out.emit(', ');
+      const n = name(p);
+      if (p.type !== undefined) out.emit(`: ${p.type}`);
+      return { ...p, span: n.span };
+    });
+    out.emit(')');
+    let launch = k.launch;
+    if (k.launch !== null) {
+      const [[grid, blockDim], lspan] = out.spanned(() => {
+        out.emit(' <<<');
+        const g = dim(k.launch!.grid);
+        out.emit(', ');
+        const b = dim(k.launch!.block);
+        out.emit('>>>');
+        return [g, b] as const;
+      });
+      launch = { grid, block: blockDim, span: lspan };
+    }
+    out.emit('\n');
+    const requires = k.requires.map((r) => {
+      out.emit('  requires ');
+      const c = cond(r);
+      out.emit('\n');
+      return c;
+    });
+    out.emit('{\n');
+    const arrays = k.arrays.map((a) => {
+      out.emit(`  ${a.scope} `);
+      const [[n, sizes], aspan] = out.spanned(() => [name(a.name), indices(a.sizes)] as const);
+      out.emit(';\n');
+      return { ...a, name: n, sizes, span: aspan };
+    });
+    const stmts = block(k.body.length === 0 ? [{ kind: 'skip', span: k.span }] : k.body, 1);
+    out.emit('}');
+    return { name: kname, params, launch, requires, arrays, body: stmts };
+  });
+  out.emit('\n');
+  return { ...kernel, span };
+}
+
+/** The kernels printed as one file named `path`, with their spans in that file's text. */
+export function printProgram(path: string, kernels: readonly Kernel[], style: PrintStyle = 'bcu'): Program {
+  const out = new Emitter();
+  const printed = kernels.map((k, i) => {
+    if (i > 0) out.emit('\n');
+    return printKernel(out, k, style);
+  });
+  return { file: sourceFile(path, out.text), kernels: printed };
+}
 
 /** `file:line` of a span in the file the user wrote, and the macro it was expanded from. */
 export function sourceLine(file: SourceFile, span: Span): string {
@@ -17,86 +283,66 @@ export function sourceLine(file: SourceFile, span: Span): string {
   return at.expansions.length === 0 ? here : `${here} (in expansion of ${at.expansions[at.expansions.length - 1]!.name})`;
 }
 
-const showExpr = (e: Expr): string => showValue(e, 0, false, 'cuda');
-const showBExpr = (c: BExpr): string => showCond(c, 0, 'cuda');
+/** A span a front end made up (a statement it added), which points nowhere in the user's file. */
+const made = (span: Span): boolean => span.start === 0 && span.end === 0;
 
-function typeOf(e: Expr): string {
-  if (e.kind === 'int' || e.kind === 'cast') return e.type;
-  if ((e.kind === 'var' || e.kind === 'binary') && e.type !== undefined) return e.type;
-  if (e.kind === 'ite') return typeOf(e.then);
-  return 'nat';
-}
-
-function origin(o: UnknownOrigin): string {
-  return o.kind === 'value' ? o.what : `approximation: ${o.what} (${o.why})`;
-}
-
-interface Line {
-  readonly text: string;
-  readonly span: Span | null;
-}
-
-function declText(a: ArrayDecl): string {
-  return `${a.scope} ${a.name.text}${a.sizes.map((s) => `[${showExpr(s)}]`).join('')}`;
-}
-
-function stmtLines(s: Stmt, depth: number, out: Line[]): void {
-  const pad = '  '.repeat(depth);
-  const push = (text: string, span: Span | null = s.span): void => void out.push({ text: `${pad}${text}`, span });
-  const index = (ix: readonly Expr[]): string => ix.map((e) => `[${showExpr(e)}]`).join('');
-  const block = (body: readonly Stmt[]): void => {
-    for (const b of body) stmtLines(b, depth + 1, out);
+/**
+ * The program as `faial-ts lower` shows it: its printed text, each line that
+ * begins a kernel, a precondition, an array or a statement followed by
+ * `// file:line` of where that came from in the file the user wrote.
+ */
+export function showListing(program: Program, style: PrintStyle = 'cuda'): string {
+  const printed = printProgram(program.file.path, program.kernels, style);
+  const origins = new Map<number, Span>();
+  const note = (at: Span, from: Span): void => {
+    const line = positionAt(printed.file, at.start).line;
+    if (!made(from) && !origins.has(line)) origins.set(line, from);
   };
-  switch (s.kind) {
-    case 'skip':
-      return push('skip');
-    case 'write':
-      return push(`${s.array.text}${index(s.index)} := ${showExpr(s.value)}`);
-    case 'read':
-      push(`let ${s.local.text} = ${s.array.text}${index(s.index)} in`, s.source);
-      return stmtLines(s.body, depth, out);
-    case 'let':
-      push(`let ${s.local.text}: ${typeOf(s.value)} = ${showExpr(s.value)} in`);
-      return stmtLines(s.body, depth, out);
-    case 'havoc':
-      push(`havoc ${s.local.text}: ${s.type} (${origin(s.origin)}) in`);
-      return stmtLines(s.body, depth, out);
-    case 'if':
-      push(`if ${showBExpr(s.cond)} {`);
-      block(s.then);
-      if (s.else !== null) {
-        push('} else {', null);
-        block(s.else);
+  // the printer keeps every statement's shape, so the printed and the given statements walk in step
+  const walk = (given: readonly Stmt[], shown: readonly Stmt[]): void => given.forEach((s, i) => stmt(s, shown[i]!));
+  const stmt = (s: Stmt, shown: Stmt): void => {
+    switch (s.kind) {
+      case 'skip':
+      case 'sync':
+      case 'write':
+      case 'assume':
+        return note(shown.span, s.span);
+      case 'read':
+        note(shown.span, s.source);
+        return stmt(s.body, (shown as typeof s).body);
+      case 'let':
+      case 'havoc':
+        note(shown.span, s.span);
+        return stmt(s.body, (shown as typeof s).body);
+      case 'if': {
+        const t = shown as typeof s;
+        note(t.span, s.span);
+        walk(s.then, t.then);
+        return walk(s.else ?? [], t.else ?? []);
       }
-      return push('}', null);
-    case 'for': {
-      const step = s.step === null ? '' : ` step ${s.step.op} ${showExpr(s.step.amount)}`;
-      const range = s.direction === 'up' ? `${showExpr(s.from)}..${showExpr(s.to)}` : `${showExpr(s.from)} downto ${showExpr(s.to)}`;
-      push(`for ${s.var.text}${s.type === undefined ? '' : `: ${s.type}`} in ${range}${step} {`);
-      block(s.body);
-      return push('}', null);
+      case 'for':
+        note(shown.span, s.span);
+        return walk(s.body, (shown as typeof s).body);
+      default:
+        return assertNever(s);
     }
-    case 'sync':
-      return push('sync');
-    case 'assume':
-      return push(`assume ${showBExpr(s.cond)}`);
-    default:
-      return assertNever(s);
-  }
+  };
+  program.kernels.forEach((k, i) => {
+    const shown = printed.kernels[i]!;
+    note(shown.name.span, k.name.span);
+    k.requires.forEach((r, j) => note(shown.requires[j]!.span, r.span));
+    k.arrays.forEach((a, j) => note(shown.arrays[j]!.span, a.span));
+    walk(k.body, shown.body);
+  });
+  const lines = printed.file.text.replace(/\n$/, '').split('\n');
+  const width = Math.min(70, Math.max(...lines.map((l) => l.length)));
+  return lines.map((l, i) => {
+    const from = origins.get(i + 1);
+    return from === undefined ? l : `${l.padEnd(width)}  // ${sourceLine(program.file, from)}`;
+  }).join('\n');
 }
 
-export function showKernel(file: SourceFile, k: Kernel): string {
-  const params = k.params.map((p) => ('type' in p && p.type !== undefined ? `${p.text}: ${p.type}` : p.text)).join(', ');
-  const lines: Line[] = [{ text: `kernel ${k.name.text}(${params})`, span: k.name.span }];
-  for (const r of k.requires) lines.push({ text: `  requires ${showBExpr(r)}`, span: r.span });
-  lines.push({ text: '{', span: null });
-  for (const a of k.arrays) lines.push({ text: `  ${declText(a)};`, span: a.span });
-  for (const s of k.body) stmtLines(s, 1, lines);
-  lines.push({ text: '}', span: null });
-  const width = Math.min(70, Math.max(...lines.map((l) => l.text.length)));
-  return lines.map((l) => (l.span === null || (l.span.start === 0 && l.span.end === 0) ? l.text : `${l.text.padEnd(width)}  // ${sourceLine(file, l.span)}`)).join('\n');
-}
-
-export function showProgram(program: Program): string {
-  return program.kernels.map((k) => showKernel(program.file, k)).join('\n\n');
+/** The kernel as core-program text. */
+export function showKernel(kernel: Kernel): string {
+  return printProgram('kernel', [kernel]).file.text;
 }

@@ -5,6 +5,8 @@
  * and whatever shows a position to a user asks `located` for the original.
  */
 
+import { lastIndexAtMost } from '../util/search.js';
+
 export interface Span {
   readonly start: number;
   readonly end: number;
@@ -44,23 +46,33 @@ export interface Position {
   readonly column: number;
 }
 
+/** A byte-order mark opens the text of some editors' files; it is not a column. */
+export const BYTE_ORDER_MARK = '\uFEFF';
+
+/**
+ * Lines end at `\n`, `\r\n` or a lone `\r` (old Mac files), as editors read
+ * them; a leading byte-order mark is not part of line 1.
+ */
 export function sourceFile(path: string, text: string): SourceFile {
-  const lineStarts = [0];
+  const lineStarts = [text.startsWith(BYTE_ORDER_MARK) ? 1 : 0];
   for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) lineStarts.push(i + 1);
   }
   return { path, text, lineStarts };
 }
 
 export function positionAt(file: SourceFile, offset: number): Position {
-  let lo = 0;
-  let hi = file.lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (file.lineStarts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - file.lineStarts[lo]! + 1 };
+  const line = lastIndexAtMost(file.lineStarts, offset);
+  return { line: line + 1, column: Math.max(1, offset - file.lineStarts[line]! + 1) };
+}
+
+/** The text of a line (1-based), without its line break. */
+export function lineText(file: SourceFile, line: number): string {
+  const start = file.lineStarts[line - 1];
+  if (start === undefined) return '';
+  const next = file.lineStarts[line] ?? file.text.length;
+  return file.text.slice(start, next).replace(/\r?\n$|\r$/, '');
 }
 
 export function spanText(file: SourceFile, span: Span): string {

@@ -20,6 +20,11 @@ interface CodeInfo {
 
 export const CODES = {
   bcuSyntax: { code: 'E0001', severity: 'error', what: 'a BabyCUDA syntax error' },
+  controlCharacter: { code: 'E0002', severity: 'error', what: 'a control character outside a comment' },
+  bcuUnterminatedComment: { code: 'E0003', severity: 'error', what: 'a /* comment with no */ in a BabyCUDA file' },
+  nestedTooDeep: { code: 'E0004', severity: 'error', what: 'brackets or statements nested deeper than the limit' },
+  tooLarge: { code: 'E0005', severity: 'error', what: "a kernel whose expressions, with let's names replaced by their values, pass the size limit" },
+  tooMuchCode: { code: 'E0006', severity: 'error', what: 'more code in one file than the limit' },
 
   duplicateKernel: { code: 'E0101', severity: 'error', what: 'a kernel defined twice' },
   duplicateBinder: { code: 'E0102', severity: 'error', what: 'a name bound twice in one kernel' },
@@ -29,6 +34,7 @@ export const CODES = {
   notAnArray: { code: 'E0106', severity: 'error', what: 'a value indexed as an array' },
   wrongDimensions: { code: 'E0107', severity: 'error', what: 'an array used with another number of indices than elsewhere' },
   badStep: { code: 'E0108', severity: 'error', what: 'a loop step the spec does not allow' },
+  coreTypeError: { code: 'E0109', severity: 'error', what: "a core program that breaks the type rules (a front end's bug)" },
 
   unterminatedComment: { code: 'E0501', severity: 'error', what: 'a /* comment with no */' },
   badDirective: { code: 'E0502', severity: 'error', what: 'an unknown or unsupported directive' },

@@ -65,6 +65,8 @@ export function pointsOf(code: Code, rest: 'with-rest' | 'without-rest'): Point[
         return;
       case 'skip':
       case 'assume':
+      case 'defined':
+      case 'havoc':
       case 'empty':
       case 'erased':
         return;
@@ -97,6 +99,7 @@ function rangeVars(r: Range, out: Set<string>): void {
 /** Variables that decide whether code runs to its end (the indices it accesses do not). */
 function codeVars(c: Code, out: Set<string>): void {
   if (c.kind === 'if' || c.kind === 'assume') bexprVars(c.cond, out);
+  if (c.kind === 'defined') c.exprs.forEach((e) => exprVars(e, out));
   if (c.kind === 'loop' || c.kind === 'bind' || c.kind === 'empty') rangeVars(c.range, out);
   for (const child of codeChildren(c)) codeVars(child, out);
 }

@@ -7,16 +7,29 @@
  *   p.N            a kernel parameter         blockDim.x   a launch dimension
  *   t1.threadIdx.x thread 1's id              s.i          a shared loop variable
  *   t1.p3.y        thread 1's local y at point 3 (loop variable or value read)
+ *
+ * Machine integers: typed variables are declared over their type's range;
+ * each operation a thread evaluates adds its definedness condition to that
+ * thread's path where it is evaluated (an execution with an undefined
+ * operation is outside the scope), exactly like an assumption of the thread:
+ * conditions, loop ranges, indices, and the `defined` steps of values the
+ * protocol drops. In thread 2 of a divergence query (a negated path) a step
+ * counts as missed only where its operations are defined.
  */
-import type { Axis, BExpr, Expr } from '../core/ast.js';
+import type { ArithOp, Axis, BExpr, Expr, MachineType } from '../core/ast.js';
 import { AXES } from '../core/ast.js';
+import { isSigned, typeMax, typeMin, WIDTH } from '../core/arith.js';
+import { machineType, mayBeUndefined } from '../core/types.js';
+import { bexprOperands } from '../core/exprs.js';
+import { evalFormula } from './evaluate.js';
 import type { Launch } from '../core/launch.js';
-import type { KernelMap, Range, SyncSite, VarInfo } from '../map/map.js';
+import { isDataDependent, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import type { Code, Relation } from '../phases/code.js';
+import type { Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import { pointsOf, sharedVars, type Point, type Step } from './paths.js';
-import { chooseEncoding, EncodingLimit, termBits, type Declaration, type Encoding } from './smtlib.js';
-import { FALSE, TRUE, and, cmp, eq, isTrue, not, num, op, or, tvar, type Formula, type Term } from './term.js';
+import { chooseEncoding, declaredRange, termBits, type Declaration, type Encoding } from './smtlib.js';
+import { FALSE, TRUE, and, castTerm, cmp, eq, isTrue, ite, mop, not, num, op, or, tvar, type Formula, type Term } from './term.js';
 
 export type Thread = 1 | 2;
 
@@ -48,7 +61,8 @@ export interface Local {
 export interface Query {
   readonly id: string;
   readonly kernel: string;
-  readonly kind: 'race' | 'divergence';
+  /** `definedness`: can the threads of an alarm evaluate an undefined operation (see undefinednessQuery) */
+  readonly kind: 'race' | 'divergence' | 'definedness';
   readonly level: 'block' | 'grid';
   readonly phase: number | null;
   readonly array: string | null;
@@ -66,9 +80,23 @@ const INPUT_BITS = 32;
 /** shifts left by a variable amount are exact below this many bits */
 export const SHIFT_LIMIT = 32;
 
+/** A loop's range as terms: bounds, step, the next value after x, whether x keeps the loop going, whether its step from x is defined. */
+interface LoopTerms {
+  readonly from: Term;
+  readonly to: Term;
+  readonly step: Term;
+  readonly bits: number;
+  readonly type: MachineType | undefined;
+  readonly succ: (x: Term) => Term;
+  readonly continues: (x: Term) => Formula;
+  readonly stepDefined: (x: Term) => Formula;
+}
+
 /** One query under construction: its declarations and the roles of its variables. */
 class Builder {
   readonly declarations = new Map<string, number>();
+  /** the machine types of typed variables; `int`: an integer that may be negative */
+  readonly types = new Map<string, MachineType | 'int'>();
   readonly roles = new Map<string, VarRole>();
   /** facts that define helper variables, asserted once, never negated */
   readonly definitions: Formula[] = [];
@@ -92,9 +120,11 @@ class Builder {
     return this.map.symbolicDims.has(`${kind}.${axis}`) || given !== null;
   }
 
-  declare(name: string, bits: number, role: VarRole): Term {
+  /** A variable, over [0, 2^bits), over a machine type's range, or (`int`) over (−2^bits, 2^bits). */
+  declare(name: string, bits: number, role: VarRole, type?: MachineType | 'int'): Term {
     if (!this.declarations.has(name)) {
-      this.declarations.set(name, bits);
+      this.declarations.set(name, type === undefined || type === 'int' ? bits : WIDTH[type]);
+      if (type !== undefined) this.types.set(name, type);
       this.roles.set(name, role);
     }
     return tvar(name);
@@ -102,6 +132,92 @@ class Builder {
 
   bits(t: Term): number {
     return termBits(t, (n) => this.declarations.get(n) ?? INPUT_BITS);
+  }
+
+  /**
+   * Bounds on the term's value that hold whatever the values of undefined
+   * operations are (declared ranges, casts, natural arithmetic), or null.
+   */
+  range(t: Term): { min: bigint; max: bigint } | null {
+    switch (t.k) {
+      case 'num':
+        return { min: t.v, max: t.v };
+      case 'var': {
+        const bits = this.declarations.get(t.name);
+        if (bits === undefined) return null;
+        return declaredRange({ name: t.name, bits, ...(this.types.has(t.name) ? { type: this.types.get(t.name)! } : {}) });
+      }
+      case 'cast':
+        return { min: typeMin(t.type), max: typeMax(t.type) };
+      case 'op':
+        // natural arithmetic: within the bits of its operands' bounds
+        return { min: 0n, max: (1n << BigInt(this.bits(t))) - 1n };
+      case 'ite': {
+        const a = this.range(t.a);
+        const b = this.range(t.b);
+        return a === null || b === null ? null : hull([a.min, a.max, b.min, b.max]);
+      }
+      case 'mop': {
+        const a = this.range(t.a);
+        const b = this.range(t.b);
+        return a === null || b === null ? null : machineRange(t.op, t.type, a, b, t.b.k === 'num' ? t.b.v : null);
+      }
+    }
+  }
+
+  /**
+   * C's operation on a machine type, on terms: a shift by a variable is a
+   * case split on the count (exact over the width; 0 beyond, where it is
+   * undefined); a division or remainder of values that cannot be negative is
+   * written as the naturals' one (the same values, and no case on signs).
+   */
+  machine(o: ArithOp, type: MachineType, a: Term, b: Term): Term {
+    if (o === '/' || o === '%') {
+      const [ra, rb] = [this.range(a), this.range(b)];
+      if (ra !== null && rb !== null && ra.min >= 0n && rb.min >= 0n) return op(o, a, b);
+    }
+    return machineTerm(o, type, a, b);
+  }
+
+  /**
+   * Bounds on the term's value where its operations are defined: a machine
+   * operation's value is then in its type. Every use of a term is guarded by
+   * the definedness of what it is computed from (an index, a condition, a
+   * range, a `defined` step), so only these values decide anything; a term
+   * built on them is still exact for the solver and the re-checker alike
+   * (it is evaluated as written).
+   */
+  definedRange(t: Term): { min: bigint; max: bigint } | null {
+    if (t.k === 'mop') return { min: typeMin(t.type), max: typeMax(t.type) };
+    if (t.k === 'ite') {
+      const a = this.definedRange(t.a);
+      const b = this.definedRange(t.b);
+      return a === null || b === null ? null : hull([a.min, a.max, b.min, b.max]);
+    }
+    return this.range(t);
+  }
+
+  /**
+   * `(T) a`, exact where a is defined: the identity when a is then in T's
+   * range, one wrap (± 2^width) when it is within one width of it, else the
+   * modular reduction. The first two keep the usual `(int) threadIdx.x` and
+   * `(int) (blockIdx.x * blockDim.x + threadIdx.x)` linear and free of
+   * remainders.
+   */
+  cast(type: MachineType, a: Term): Term {
+    const r = this.definedRange(a);
+    const [min, max] = [typeMin(type), typeMax(type)];
+    const modulus = 1n << BigInt(WIDTH[type]);
+    if (r !== null && r.min >= min && r.max <= max) return a;
+    if (r !== null && r.min >= min && r.max <= max + modulus) return ite(cmp('<=', a, num(max)), a, mop('-', type, a, num(modulus)));
+    if (r !== null && r.min >= min - modulus && r.max <= max) return ite(cmp('>=', a, num(min)), a, mop('+', type, a, num(modulus)));
+    return castTerm(type, a);
+  }
+
+  /** Whether the term can be negative where it is defined (machine integers can). */
+  mayBeNegative(t: Term): boolean {
+    const r = this.definedRange(t);
+    return r === null || r.min < 0n;
   }
 
   dim(kind: 'blockDim' | 'gridDim', axis: Axis): Term {
@@ -121,12 +237,18 @@ class Builder {
    * With constant bounds they are numbers; otherwise helper variables, shared
    * by every point and thread that sees the same bounds.
    */
-  chain(r: Range, l: { from: Term; to: Term; step: Term; bits: number; succ: (x: Term) => Term; continues: (x: Term) => Formula }): Term[] {
+  chain(r: Range, l: LoopTerms): Term[] {
     const up = r.step.op === '*';
-    const count = (up ? l.bits : this.bits(l.from)) + 1;
-    const key = `${r.step.op} ${JSON.stringify([l.from, l.step, l.to], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
+    const key = `${r.step.op} ${l.type ?? 'nat'} ${JSON.stringify([l.from, l.step, l.to], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
     const known = this.chains.get(key);
     if (known) return known;
+    const chain = l.type === undefined ? this.natChain(l, up) : this.typedChain(l, l.type);
+    this.chains.set(key, chain);
+    return chain;
+  }
+
+  private natChain(l: LoopTerms, up: boolean): Term[] {
+    const count = (up ? l.bits : this.bits(l.from)) + 1;
     const chain: Term[] = [l.from];
     if (l.from.k === 'num' && l.step.k === 'num') {
       const limit = 1n << BigInt(up ? l.bits : this.bits(l.from));
@@ -142,12 +264,42 @@ class Builder {
         chain.push(v);
       }
     }
-    this.chains.set(key, chain);
+    return chain;
+  }
+
+  /**
+   * A machine-typed geometric loop's chain: the values are computed in the
+   * type and the chain stops (stays put) where the loop stops or its step is
+   * undefined; within the width every value that can be visited is reached.
+   */
+  private typedChain(l: LoopTerms, type: MachineType): Term[] {
+    const count = WIDTH[type] + 2;
+    const chain: Term[] = [l.from];
+    // a typed sequence need not be monotone (negative values and steps): numbers only when the loop is decided
+    if (l.from.k === 'num' && l.step.k === 'num' && l.to.k === 'num') {
+      const goesOn = (v: Term): boolean => isTrue(and([l.continues(v), l.stepDefined(v)]));
+      for (let v: Term = l.from; chain.length < count && goesOn(v); ) {
+        const next = l.succ(v);
+        if (chain.some((c) => c.k === 'num' && next.k === 'num' && c.v === next.v)) break;
+        chain.push(next);
+        v = next;
+      }
+      return chain;
+    }
+    for (let i = 1; i < count; i++) {
+      const v = this.declare(`chain${this.chains.size}.v${i}`, WIDTH[type], { role: 'aux' }, type);
+      const prev = chain[i - 1]!;
+      const goesOn = and([l.continues(prev), l.stepDefined(prev)]);
+      this.definitions.push(or([and([goesOn, eq(v, l.succ(prev))]), and([not(goesOn), eq(v, prev)])]));
+      chain.push(v);
+    }
     return chain;
   }
 
   param(name: string): Term {
-    return this.declare(`p.${name}`, INPUT_BITS, { role: 'param', source: name });
+    const info = this.vars.get(name) ?? this.map.vars.get(name);
+    const type = info?.kind === 'param' ? info.type : undefined;
+    return this.declare(`p.${name}`, INPUT_BITS, { role: 'param', source: name }, type);
   }
 }
 
@@ -170,7 +322,8 @@ class Scope {
     return this.point < 0 ? `t${this.thread}.${name}` : `t${this.thread}.p${this.point}.${name}`;
   }
 
-  variable(name: string): Term {
+  /** @param type the type the variable is used with (a value read has the type of its uses) */
+  variable(name: string, type?: MachineType): Term {
     const info = this.b.vars.get(name);
     if (!info) throw new Error(`encoding: unknown variable ${name}`);
     if (info.kind === 'param') return this.b.param(name);
@@ -180,7 +333,10 @@ class Scope {
       return tvar(t);
     }
     const local = this.local(name);
-    if (info.kind === 'data') return this.b.declare(local, INPUT_BITS, { role: 'local', thread: this.thread, point: this.point, var: name, info });
+    if (isDataDependent(info)) {
+      const own = info.kind === 'unknown' ? machineType(info.type) : type;
+      return this.b.declare(local, INPUT_BITS, { role: 'local', thread: this.thread, point: this.point, var: name, info }, own);
+    }
     if (!this.b.declarations.has(local)) throw new Error(`encoding: loop variable ${name} used outside its loop`);
     return tvar(local);
   }
@@ -188,26 +344,95 @@ class Scope {
   term(e: Expr): Term {
     switch (e.kind) {
       case 'nat':
+      case 'int':
         return num(e.value);
       case 'var':
-        return this.variable(e.name);
+        return this.variable(e.name, e.type);
       case 'builtin':
         return e.name === 'blockDim' || e.name === 'gridDim' ? this.b.dim(e.name, e.axis) : this.b.threadId(e.name, e.axis, this.thread);
       case 'binary': {
         const a = this.term(e.left);
         const b = this.term(e.right);
+        if (e.type !== undefined) return this.b.machine(e.op, e.type, a, b);
         if (e.op === '<<' && b.k !== 'num') return this.shiftLeft(a, b);
         if (e.op === '>>' && b.k !== 'num') return this.shiftRight(a, b);
         return op(e.op, a, b);
       }
-      case 'int':
       case 'cast':
+        return this.b.cast(e.type, this.term(e.operand));
       case 'ite':
-        // the CUDA front end's machine integers: their encoding is being written
-        throw new EncodingLimit(`machine-integer arithmetic (${e.kind}) is not encoded yet`);
+        return ite(this.formula(e.cond), this.term(e.then), this.term(e.else));
       default:
         return assertNever(e);
     }
+  }
+
+  /**
+   * When evaluating the expression is defined (C's rules on machine types;
+   * BabyCUDA's operators always are): only the branch a conditional takes,
+   * and only the right side of && and || that is evaluated, count.
+   */
+  defined(e: Expr): Formula {
+    if (!mayBeUndefined(e)) return TRUE;
+    switch (e.kind) {
+      case 'nat':
+      case 'int':
+      case 'var':
+      case 'builtin':
+        return TRUE;
+      case 'binary': {
+        const operands = and([this.defined(e.left), this.defined(e.right)]);
+        return e.type === undefined ? operands : and([operands, operationDefined(e.op, e.type, this.term(e.left), this.term(e.right))]);
+      }
+      case 'cast':
+        return this.defined(e.operand);
+      case 'ite': {
+        const c = this.formula(e.cond);
+        return and([this.definedCond(e.cond), or([not(c), this.defined(e.then)]), or([c, this.defined(e.else)])]);
+      }
+      default:
+        return assertNever(e);
+    }
+  }
+
+  definedCond(c: BExpr): Formula {
+    switch (c.kind) {
+      case 'bool':
+        return TRUE;
+      case 'cmp':
+        return and([this.defined(c.left), this.defined(c.right)]);
+      case 'and':
+        return and([this.definedCond(c.left), or([not(this.formula(c.left)), this.definedCond(c.right)])]);
+      case 'or':
+        return and([this.definedCond(c.left), or([this.formula(c.left), this.definedCond(c.right)])]);
+      case 'not':
+        return this.definedCond(c.operand);
+      default:
+        return assertNever(c);
+    }
+  }
+
+  definedAll(es: readonly Expr[]): Formula {
+    return and(es.map((e) => this.defined(e)));
+  }
+
+  rangeDefined(r: Range): Formula {
+    return this.definedAll([r.from, r.to, r.step.amount]);
+  }
+
+  /**
+   * f, at a place where the thread evaluates operations whose definedness is
+   * d: in a path, both hold; in a negated path (a thread that misses a
+   * barrier), f counts as failed only where d holds.
+   */
+  holds(d: Formula, f: Formula): Formula {
+    return this.negated ? or([not(d), f]) : and([d, f]);
+  }
+
+  /** The condition, or its negation, where the thread evaluates it. */
+  condition(c: BExpr, holds: boolean): Formula {
+    const f = this.formula(c);
+    return this.holds(this.definedCond(c), holds ? f : not(f));
   }
 
   /**
@@ -250,19 +475,22 @@ class Scope {
   }
 
   /** The range's bounds, its next value after x, and whether a value keeps the loop going. */
-  loop(r: Range): { from: Term; to: Term; step: Term; bits: number; succ: (x: Term) => Term; continues: (x: Term) => Formula } {
+  loop(r: Range): LoopTerms {
     const from = this.term(r.from);
     const to = this.term(r.to);
     const step = this.term(r.step.amount);
     const up = r.direction === 'up';
     const succOp = r.step.op === '+' ? '+' : r.step.op === '*' ? '*' : r.step.op === '-' ? '-' : '/';
+    const type = r.type;
     return {
       from,
       to,
       step,
-      bits: this.b.bits(up ? to : from),
-      succ: (x) => op(succOp, x, step),
+      bits: type === undefined ? this.b.bits(up ? to : from) : WIDTH[type],
+      type,
+      succ: (x) => (type === undefined ? op(succOp, x, step) : mop(succOp, type, x, step)),
       continues: (x) => (up ? cmp('<', x, to) : cmp('>=', x, to)),
+      stepDefined: (x) => (type === undefined ? TRUE : operationDefined(succOp, type, x, step)),
     };
   }
 
@@ -273,6 +501,7 @@ class Scope {
    */
   member(x: Term, r: Range, tag: string): Formula {
     const l = this.loop(r);
+    if (l.type !== undefined && (r.step.op === '+' || r.step.op === '-')) return this.typedMember(x, r.step.op, l, l.type, tag);
     switch (r.step.op) {
       case '+': {
         if (!this.negated && l.step.k !== 'num') {
@@ -299,6 +528,38 @@ class Scope {
     }
   }
 
+  /**
+   * A machine-typed loop moving by a step k, up with `+` or down with `-`:
+   * x is `from` moved by a multiple of k in the step's direction (backwards
+   * when k < 0), while the loop goes on. Values of the type are in range, so
+   * every step up to x was defined.
+   */
+  private typedMember(x: Term, stepOp: '+' | '-', l: LoopTerms, type: MachineType, tag: string): Formula {
+    const sub = (a: Term, b: Term): Term => mop('-', type, a, b);
+    const forwards = stepOp === '+' ? sub(x, l.from) : sub(l.from, x);
+    const backwards = stepOp === '+' ? sub(l.from, x) : sub(x, l.from);
+    const multiple = (d: Term, k: Term): Formula => and([cmp('>=', d, num(0)), eq(mop('%', type, d, k), num(0))]);
+    const going = and([l.continues(l.from), l.continues(x)]);
+    if (l.step.k === 'num') {
+      const k = l.step.v;
+      if (k === 0n) return and([l.continues(l.from), eq(x, l.from)]);
+      return and([going, k > 0n ? multiple(forwards, l.step) : multiple(backwards, num(-k))]);
+    }
+    if (!this.negated) {
+      // x = from ± step * j reads better to the solver than a remainder by a variable
+      const j = this.b.declare(this.local(`${tag}.j`), WIDTH[type], { role: 'aux' });
+      return and([going, eq(x, mop(stepOp, type, l.from, mop('*', type, l.step, j)))]);
+    }
+    return and([
+      going,
+      or([
+        and([cmp('>', l.step, num(0)), multiple(forwards, l.step)]),
+        and([eq(l.step, num(0)), eq(x, l.from)]),
+        and([cmp('<', l.step, num(0)), multiple(backwards, mop('-', type, num(0), l.step))]),
+      ]),
+    ]);
+  }
+
   relation(x: Term, rel: Relation, r: Range, tag: string): Formula {
     switch (rel.kind) {
       case 'member':
@@ -308,12 +569,14 @@ class Scope {
         return and([eq(x, l.from), l.continues(l.from)]);
       }
       case 'last': {
+        // the step after the last iteration is computed too (a machine type's may be undefined)
         const l = this.loop(r);
-        return and([this.member(x, r, tag), not(l.continues(l.succ(x)))]);
+        return and([this.member(x, r, tag), l.stepDefined(x), not(l.continues(l.succ(x)))]);
       }
       case 'next': {
         const l = this.loop(r);
-        return and([eq(x, l.succ(this.variable(rel.prev))), l.continues(x)]);
+        const prev = this.variable(rel.prev);
+        return and([l.stepDefined(prev), eq(x, l.succ(prev)), l.continues(x)]);
       }
       default:
         return assertNever(rel);
@@ -322,13 +585,13 @@ class Scope {
 
   bindShared(name: string, r: Range): Term {
     const l = this.loop(r);
-    return this.b.declare(`s.${name}`, l.bits, { role: 'shared', var: name });
+    return this.b.declare(`s.${name}`, l.bits, { role: 'shared', var: name }, r.type);
   }
 
   bindLocal(name: string, r: Range): Term {
     const info = this.b.vars.get(name)!;
     const l = this.loop(r);
-    return this.b.declare(this.local(name), l.bits, { role: 'local', thread: this.thread, point: this.point, var: name, info });
+    return this.b.declare(this.local(name), l.bits, { role: 'local', thread: this.thread, point: this.point, var: name, info }, r.type);
   }
 
   /**
@@ -343,11 +606,15 @@ class Scope {
     const completes = (x: Code): Formula => this.completes(x, member);
     switch (c.kind) {
       case 'skip':
-      case 'access':
       case 'mark':
       case 'erased':
       case 'loop':
+      case 'havoc':
         return TRUE;
+      case 'access':
+        return this.holds(this.definedAll(c.access.index), TRUE);
+      case 'defined':
+        return this.holds(this.definedAll(c.exprs), TRUE);
       case 'seq':
         return and(c.items.map(completes));
       case 'choice':
@@ -355,21 +622,22 @@ class Scope {
       case 'if': {
         const then = completes(c.then);
         const otherwise = completes(c.else);
+        const defined = this.definedCond(c.cond);
         // c ∨ ¬c: left unsimplified, every `if` of a phase would restate its condition in the path of every other point
-        if (isTrue(then) && isTrue(otherwise)) return TRUE;
+        if (isTrue(then) && isTrue(otherwise)) return this.holds(defined, TRUE);
         const cond = this.formula(c.cond);
-        return or([and([cond, then]), and([not(cond), otherwise])]);
+        return this.holds(defined, or([and([cond, then]), and([not(cond), otherwise])]));
       }
       case 'bind': {
         if (member === 'whole' && c.relation.kind === 'member') return TRUE;
         const x = this.bindShared(c.var, c.range);
-        return and([this.relation(x, c.relation, c.range, c.var), completes(c.body)]);
+        return this.holds(this.rangeDefined(c.range), and([this.relation(x, c.relation, c.range, c.var), completes(c.body)]));
       }
       case 'assume':
-        return this.negated ? TRUE : this.formula(c.cond);
+        return this.negated ? TRUE : this.holds(this.definedCond(c.cond), this.formula(c.cond));
       case 'empty': {
         const l = this.loop(c.range);
-        return not(l.continues(l.from));
+        return this.holds(this.rangeDefined(c.range), not(l.continues(l.from)));
       }
       default:
         return assertNever(c);
@@ -380,23 +648,90 @@ class Scope {
     switch (s.kind) {
       case 'prefix':
         return this.completes(s.code, 'whole');
-      case 'cond': {
-        const f = this.formula(s.cond);
-        return s.holds ? f : not(f);
-      }
+      case 'cond':
+        return this.condition(s.cond, s.holds);
       case 'loop':
-        return this.member(this.bindLocal(s.var, s.range), s.range, s.var);
+        return this.holds(this.rangeDefined(s.range), this.member(this.bindLocal(s.var, s.range), s.range, s.var));
       case 'bind':
-        return this.relation(this.bindShared(s.var, s.range), s.relation, s.range, s.var);
+        return this.holds(this.rangeDefined(s.range), this.relation(this.bindShared(s.var, s.range), s.relation, s.range, s.var));
       default:
         return assertNever(s);
     }
   }
 }
 
+/** The smallest interval holding the values. */
+function hull(values: readonly bigint[]): { min: bigint; max: bigint } {
+  return { min: values.reduce((x, y) => (y < x ? y : x)), max: values.reduce((x, y) => (y > x ? y : x)) };
+}
+
+/**
+ * Bounds on machineValue(o, type, a, b) for a and b within their bounds,
+ * whether or not the operation is defined (the total values of arith.ts).
+ */
+function machineRange(o: ArithOp, type: MachineType, a: { min: bigint; max: bigint }, b: { min: bigint; max: bigint }, count: bigint | null): { min: bigint; max: bigint } | null {
+  const magnitude = (r: { min: bigint; max: bigint }): bigint => (-r.min > r.max ? -r.min : r.max);
+  switch (o) {
+    case '+':
+      return { min: a.min + b.min, max: a.max + b.max };
+    case '-':
+      return { min: a.min - b.max, max: a.max - b.min };
+    case '*':
+      return hull([a.min * b.min, a.min * b.max, a.max * b.min, a.max * b.max]);
+    case '/':
+    case '%':
+      // |a / b| and |a % b| are at most |a|, and 0 or a when b = 0
+      return a.min >= 0n && b.min >= 0n ? { min: 0n, max: a.max } : { min: -magnitude(a), max: magnitude(a) };
+    case '<<':
+      if (count === null) return null;
+      return count >= 0n && count < BigInt(WIDTH[type]) ? hull([0n, a.min << count, a.max << count]) : { min: 0n, max: 0n };
+    case '>>':
+      if (count === null) return null;
+      return count >= 0n && count < BigInt(WIDTH[type]) ? hull([0n, a.min >> count, a.max >> count]) : { min: 0n, max: 0n };
+    case '&':
+    case '|':
+    case '^':
+      return { min: typeMin(type), max: typeMax(type) };
+  }
+}
+
+/**
+ * C's operation on a machine type, on terms: a shift by a variable is a case
+ * split on the count (exact over the width; 0 beyond, where it is undefined).
+ */
+export function machineTerm(o: ArithOp, type: MachineType, a: Term, b: Term): Term {
+  if ((o !== '<<' && o !== '>>') || b.k === 'num') return mop(o, type, a, b);
+  let t: Term = num(0);
+  for (let i = WIDTH[type] - 1; i >= 0; i--) t = ite(eq(b, num(i)), mop(o, type, a, num(i)), t);
+  return t;
+}
+
+/** When `a op b` on a machine type is defined (src/core/arith.ts's machineUndefined, as a formula). */
+export function operationDefined(o: ArithOp, type: MachineType, a: Term, b: Term): Formula {
+  const inRange = (r: Term): Formula => and([cmp('>=', r, num(typeMin(type))), cmp('<=', r, num(typeMax(type)))]);
+  const countInRange = and([cmp('>=', b, num(0)), cmp('<', b, num(WIDTH[type]))]);
+  switch (o) {
+    case '+':
+    case '-':
+    case '*':
+      return inRange(mop(o, type, a, b));
+    case '/':
+    case '%':
+      return and([not(eq(b, num(0))), isSigned(type) ? not(and([eq(a, num(typeMin(type))), eq(b, num(-1))])) : TRUE]);
+    case '<<':
+      return and([countInRange, inRange(machineTerm(o, type, a, b))]);
+    case '>>':
+      return countInRange;
+    case '&':
+    case '|':
+    case '^':
+      return TRUE;
+  }
+}
+
 function launchFacts(b: Builder, launch: Launch): Formula[] {
   const scope = new Scope(b, 1, 0);
-  const facts: Formula[] = b.map.preconditions.map((c) => scope.formula(c));
+  const facts: Formula[] = b.map.preconditions.map((c) => scope.condition(c, true));
   for (const [name, value] of launch.params) facts.push(eq(b.param(name), num(value)));
   for (const [kind, given] of [['blockDim', launch.blockDim], ['gridDim', launch.gridDim]] as const) {
     AXES.forEach((axis, i) => {
@@ -419,7 +754,7 @@ function threadFacts(b: Builder, level: 'block' | 'grid', assumptions: 'with-ass
   const facts: Formula[] = [];
   for (const t of [1, 2] as const) {
     const scope = new Scope(b, t, -1);
-    if (assumptions === 'with-assumptions') facts.push(...b.map.assumptions.map((c) => scope.formula(c)));
+    if (assumptions === 'with-assumptions') facts.push(...b.map.assumptions.map((c) => scope.condition(c, true)));
     for (const axis of AXES) {
       facts.push(cmp('<', b.threadId('threadIdx', axis, t), b.dim('blockDim', axis)));
       facts.push(cmp('<', b.threadId('blockIdx', axis, t), b.dim('gridDim', axis)));
@@ -466,8 +801,8 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
     const locals: Local[][] = [];
     for (const t of [1, 2] as const) {
       const scope = new Scope(b, t, index);
-      path.push(pathOf(scope, point));
       const access = point.target.kind === 'access' ? point.target.access : null;
+      path.push(and([pathOf(scope, point), access ? scope.definedAll(access.index) : TRUE]));
       element.push(access ? access.index.map((ix) => scope.term(ix)) : []);
       locals.push(access ? access.locals.map((l) => ({ name: l.name, term: scope.term(l.value) })) : []);
     }
@@ -475,9 +810,12 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
   });
   for (const t of [1, 2] as const) {
     const sel = selector(b, t, qpoints.length);
-    const indexVars = Array.from({ length: dims }, (_, d) =>
-      b.declare(`t${t}.index.${d}`, Math.max(...qpoints.map((q) => b.bits(q.element[t - 1]![d] ?? num(0)))), { role: 'index', thread: t, dim: d }),
-    );
+    const indexVars = Array.from({ length: dims }, (_, d) => {
+      const terms = qpoints.map((q) => q.element[t - 1]![d] ?? num(0));
+      // machine-integer indices may be negative
+      const signed = terms.some((x) => b.mayBeNegative(x)) ? 'int' : undefined;
+      return b.declare(`t${t}.index.${d}`, Math.max(...terms.map((x) => b.bits(x))), { role: 'index', thread: t, dim: d }, signed);
+    });
     assertions.push(
       or(qpoints.map((q) => and([eq(sel, num(q.index)), q.path[t - 1]!, ...indexVars.map((v, d) => eq(v, q.element[t - 1]![d] ?? num(0)))]))),
     );
@@ -544,7 +882,10 @@ export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
 }
 
 function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding' | 'havocs'>): Query {
-  const declarations = [...b.declarations].map(([name, bits]) => ({ name, bits }));
+  const declarations = [...b.declarations].map(([name, bits]) => {
+    const type = b.types.get(name);
+    return type === undefined ? { name, bits } : { name, bits, type };
+  });
   const assertions = [...b.definitions, ...q.assertions].filter((f) => !(f.k === 'const' && f.v));
   return { ...q, assertions, declarations, roles: b.roles, havocs: b.havocs, encoding: chooseEncoding(declarations, assertions) };
 }
@@ -571,3 +912,120 @@ export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInf
     assertions,
   });
 }
+
+/** A place where a thread evaluates operations that may be undefined: the path to it, and what it evaluates. */
+export interface Evaluation {
+  readonly path: readonly Step[];
+  readonly exprs: readonly Expr[];
+  readonly conds: readonly BExpr[];
+  /** a machine-typed loop's step from the value of `var` (the last step of a loop may overflow) */
+  readonly step?: { readonly var: string; readonly range: Range };
+  /** where, for a report */
+  readonly span: Span;
+}
+
+/** Every place in the code where a thread evaluates an operation that may be undefined, with its path. */
+export function evaluationsOf(code: Code): Evaluation[] {
+  const out: Evaluation[] = [];
+  const site = (path: readonly Step[], exprs: readonly Expr[], conds: readonly BExpr[]): void => {
+    const risky = exprs.filter(mayBeUndefined);
+    const riskyConds = conds.filter((c) => bexprOperands(c).some(mayBeUndefined));
+    const first = risky[0]?.span ?? riskyConds[0]?.span;
+    if (first !== undefined) out.push({ path, exprs: risky, conds: riskyConds, span: first });
+  };
+  const walk = (c: Code, path: readonly Step[]): void => {
+    switch (c.kind) {
+      case 'access':
+        return site(path, c.access.index, []);
+      case 'defined':
+        return site(path, c.exprs, []);
+      case 'assume':
+        return site(path, [], [c.cond]);
+      case 'if':
+        site(path, [], [c.cond]);
+        walk(c.then, [...path, { kind: 'cond', cond: c.cond, holds: true }]);
+        walk(c.else, [...path, { kind: 'cond', cond: c.cond, holds: false }]);
+        return;
+      case 'loop': {
+        site(path, [c.range.from, c.range.to, c.range.step.amount], []);
+        const inside: Step[] = [...path, { kind: 'loop', var: c.var, range: c.range }];
+        if (c.range.type !== undefined) out.push({ path: inside, exprs: [], conds: [], step: { var: c.var, range: c.range }, span: c.range.step.amount.span });
+        walk(c.body, inside);
+        return;
+      }
+      case 'bind':
+        site(path, [c.range.from, c.range.to, c.range.step.amount], []);
+        walk(c.body, [...path, { kind: 'bind', var: c.var, relation: c.relation, range: c.range }]);
+        return;
+      case 'empty':
+        return site(path, [c.range.from, c.range.to, c.range.step.amount], []);
+      case 'seq':
+        return c.items.forEach((i) => walk(i, path));
+      case 'choice':
+        return c.options.forEach((o) => walk(o, path));
+      case 'skip':
+      case 'havoc':
+      case 'mark':
+      case 'erased':
+        return;
+      default:
+        return assertNever(c);
+    }
+  };
+  walk(code, []);
+  return out;
+}
+
+/** The launch and the two threads of an alarm's witness. */
+export interface WitnessLaunch {
+  readonly parameters: ReadonlyMap<string, bigint>;
+  readonly blockDim: readonly bigint[];
+  readonly gridDim: readonly bigint[];
+  readonly threads: readonly { readonly threadIdx: readonly bigint[]; readonly blockIdx: readonly bigint[] }[];
+}
+
+/**
+ * Can a thread of the witness evaluate an undefined operation anywhere in the
+ * kernel (an earlier phase or loop iteration, a loop before the access:
+ * places a race query does not constrain)? An alarm whose threads may do so
+ * is outside the scope in those executions: it is confirmed only when this
+ * query is unsat. The operation's place is over-approximated by its own path
+ * (conditions and loops around it), so unsat is a proof. Null when the code
+ * has no such operation.
+ */
+export function undefinednessQuery(map: KernelMap, launch: Launch, code: Code, witness: WitnessLaunch): { query: Query; siteOf: (value: (name: string) => bigint) => Evaluation | null } | null {
+  const sites = evaluationsOf(code);
+  if (sites.length === 0) return null;
+  const b = new Builder(map, map.vars, sharedVars(code), launch);
+  const assertions = [...launchFacts(b, launch)];
+  for (const [name, value] of witness.parameters) if (map.params.includes(name)) assertions.push(eq(b.param(name), num(value)));
+  AXES.forEach((axis, i) => {
+    assertions.push(eq(b.dim('blockDim', axis), num(witness.blockDim[i] ?? 1n)), eq(b.dim('gridDim', axis), num(witness.gridDim[i] ?? 1n)));
+  });
+  const undefinedAt: Formula[] = [];
+  for (const t of [1, 2] as const) {
+    const ids = witness.threads[t - 1]!;
+    AXES.forEach((axis, i) => {
+      assertions.push(eq(b.threadId('threadIdx', axis, t), num(ids.threadIdx[i] ?? 0n)), eq(b.threadId('blockIdx', axis, t), num(ids.blockIdx[i] ?? 0n)));
+    });
+    const top = new Scope(b, t, -1);
+    assertions.push(...b.map.assumptions.map((c) => top.condition(c, true)));
+    sites.forEach((s, index) => {
+      const scope = new Scope(b, t, index);
+      // the path first: it binds the loop variables the operations use
+      const path = s.path.map((step) => scope.step(step));
+      const step = s.step === undefined ? TRUE : scope.loop(s.step.range).stepDefined(scope.variable(s.step.var));
+      const defined = and([scope.definedAll(s.exprs), ...s.conds.map((c) => scope.definedCond(c)), step]);
+      undefinedAt.push(and([...path, not(defined)]));
+    });
+  }
+  assertions.push(or(undefinedAt));
+  const query = finish(b, { id: `${map.name}/defined`, kernel: map.name, kind: 'definedness', level: 'block', phase: null, array: null, sync: null, points: [], assertions });
+  // the place (of either thread) a model makes undefined
+  const siteOf = (value: (name: string) => bigint): Evaluation | null => {
+    const i = undefinedAt.findIndex((f) => evalFormula(f, value));
+    return i < 0 ? null : sites[i % sites.length]!;
+  };
+  return { query, siteOf };
+}
+

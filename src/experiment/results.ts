@@ -4,7 +4,7 @@
  * (the class table, verdicts, alarms and time per stage).
  */
 import type { Status } from '../verify/result.js';
-import { STATUSES, statusName } from '../report/describe.js';
+import { STATUSES, budgetText, statusName } from '../report/describe.js';
 import { csvText, type CsvValue } from './csv.js';
 import type { Shard } from './shard.js';
 import { KERNEL_CLASSES, STAGES, type DataDependence, type ExperimentRow, type KernelClass, type KernelRow, type Stage, type StageTimes } from './rows.js';
@@ -14,6 +14,9 @@ export interface RunInfo {
   readonly version: string;
   readonly inputs: readonly string[];
   readonly solver: string;
+  /** resource units per query; null for a solver bounded by time only (`--solver-cmd`) */
+  readonly rlimit: number | null;
+  /** the wall-clock safety net per query */
   readonly timeoutMs: number;
   readonly maxRaces: number;
   readonly jobs: number;
@@ -185,7 +188,7 @@ export function summaryMarkdown(results: ExperimentResults): string {
   const lines = [
     `# Experiment: ${t.kernels} kernels in ${files} files`,
     '',
-    `faial-ts ${run.version}, \`faial-ts experiment ${run.inputs.join(' ')}\`: solver ${run.solver}, timeout ${run.timeoutMs} ms per query, at most ${run.maxRaces} races per kernel, ${run.jobs === 1 ? 'one process' : `${run.jobs} worker processes`}${sliceText(run)}.`,
+    `faial-ts ${run.version}, \`faial-ts experiment ${run.inputs.join(' ')}\`: solver ${run.solver}, ${budgetText(run)}, at most ${run.maxRaces} races per kernel, ${run.jobs === 1 ? 'one process' : `${run.jobs} worker processes`}${sliceText(run)}.`,
     '',
     '## Kernels by class',
     '',

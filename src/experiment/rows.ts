@@ -72,6 +72,7 @@ function reachOf(use: Use): 'index' | 'control' {
     case 'loop bound':
     case 'loop step':
     case 'assumption':
+    case 'definedness':
       return 'control';
     default:
       return assertNever(use);

@@ -16,12 +16,16 @@ function doubtText(d: Doubt, at: Locate): string {
   switch (d.kind) {
     case 'data':
       return `it depends on ${d.variable}, read at ${at(d.origin.span)}`;
+    case 'unknown':
+      return `it depends on ${d.variable}, ${d.origin.what} at ${at(d.origin.span)}`;
     case 'approximated-loop':
       return `the barriers of the loop at ${at(d.span)} were over-approximated`;
     case 'large-shift':
       return 'it relies on an over-approximated shift';
     case 'divergence-unknown':
       return `divergence at the barrier at ${at(d.sync.span)} was not ruled out`;
+    case 'undefined-elsewhere':
+      return 'its threads may evaluate an undefined operation elsewhere';
     default:
       return assertNever(d);
   }

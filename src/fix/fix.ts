@@ -100,10 +100,15 @@ interface Context {
   readonly verify: (map: KernelMap, maxRaces: number) => Promise<KernelResult>;
 }
 
-function kernelOf(ctx: Context, text: string): { map: KernelMap; layout: Layout } {
+function mapOf(ctx: Context, text: string): KernelMap {
   const checked = checkedKernels(ctx.path, text, ctx.name);
   const map = checked.ok ? checked.kernels[0] : undefined;
   if (map === undefined) throw new Error(`fix: no valid kernel ${ctx.name} in the rewritten text`);
+  return map;
+}
+
+function kernelOf(ctx: Context, text: string): { map: KernelMap; layout: Layout } {
+  const map = mapOf(ctx, text);
   const program = parseProgram(ctx.path, text);
   return { map, layout: layoutOf(program.file, program.kernels.find((k) => k.name.text === ctx.name)!) };
 }
@@ -262,10 +267,13 @@ export async function fixKernel(path: string, text: string, name: string, option
   };
   const work = (): Work => ({ verifications, queries });
   const start: State = { text, history: [] };
-  const before = await ctx.verify(kernelOf(ctx, text).map, options.maxRaces);
+  const first = mapOf(ctx, text);
+  const before = await ctx.verify(first, options.maxRaces);
   const unchanged = (fix: KernelFix): { fix: KernelFix; text: string } => ({ fix, text });
   const notFixed = (why: string): { fix: KernelFix; text: string } => unchanged({ kind: 'not-fixed', kernel: name, before, why, work: work() });
 
+  // the repairs are proved on rewritten BabyCUDA text; a kernel lowered from CUDA has none to rewrite
+  if (first.machineIntegers) return notFixed('fix rewrites BabyCUDA text; a kernel with machine integers (a lowered CUDA kernel) is not repaired');
   let state = start;
   let result = before;
   let hoisted: Hoist[] = [];

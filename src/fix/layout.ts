@@ -180,6 +180,9 @@ function itemOf(ctx: Context, s: Stmt, block: Block, env: Map<string, boolean>):
     case 'let':
     case 'havoc':
       throw new Error('fix: a binder is not an item of its own');
+    case 'havoc':
+      // fix rewrites BabyCUDA text, which has no havoc (fix.ts refuses other kernels first)
+      throw new Error('fix: a kernel with unknown values is not repaired');
     case 'for': {
       const uniform = ![s.from, s.to, ...(s.step ? [s.step.amount] : [])].some((e) => dependsOnThread(e, env));
       const inner = new Map(env);

@@ -147,6 +147,8 @@ export async function splitPhases(map: KernelMap, alwaysSyncs: AlwaysSyncs = nev
       case 'skip':
       case 'access':
       case 'assume':
+      case 'defined':
+      case 'havoc':
         throw new Error('phase split: a statement without barriers has no barrier summary');
       default:
         return assertNever(p);
@@ -195,6 +197,8 @@ export function hasSync(p: Proto): boolean {
     case 'skip':
     case 'access':
     case 'assume':
+    case 'defined':
+    case 'havoc':
       return false;
     default:
       return assertNever(p);
@@ -225,15 +229,19 @@ export function codeOf(p: Proto, barriers: 'erase' | 'mark' = 'erase'): Code {
         : { kind: 'loop', var: p.var, range: p.range, body: codeOf(p.body, barriers) };
     case 'assume':
       return { kind: 'assume', cond: p.cond };
+    case 'defined':
+      return { kind: 'defined', exprs: p.exprs };
+    case 'havoc':
+      return { kind: 'havoc', var: p.var };
     default:
       return assertNever(p);
   }
 }
 
-/** Variables bound inside the code: loop and shared variables, and the locals of reads. */
+/** Variables bound inside the code: loop and shared variables, and the locals of reads and havocs. */
 function codeBinders(c: Code, out: Set<string> = new Set()): Set<string> {
   if (c.kind === 'access' && c.access.local !== null) out.add(c.access.local);
-  if (c.kind === 'loop' || c.kind === 'bind') out.add(c.var);
+  if (c.kind === 'loop' || c.kind === 'bind' || c.kind === 'havoc') out.add(c.var);
   for (const child of codeChildren(c)) codeBinders(child, out);
   return out;
 }
@@ -271,6 +279,10 @@ function renameCode(c: Code, renaming: ReadonlyMap<string, string>): Code {
       }
       case 'assume':
         return { kind: 'assume', cond: cond(x.cond) };
+      case 'defined':
+        return { kind: 'defined', exprs: x.exprs.map((e) => substExpr(e, sub)) };
+      case 'havoc':
+        return { kind: 'havoc', var: renaming.get(x.var) ?? x.var };
       case 'empty':
         return { kind: 'empty', range: range(x.range) };
       default:

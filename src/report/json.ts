@@ -11,7 +11,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { KernelResult, ReplayRecord, ThreadWitness, Witness } from '../verify/result.js';
-import { reasonText } from './describe.js';
+import { reasonText, scopeText, type SolvingRun } from './describe.js';
 import { barrierReasonText } from './barriers.js';
 import { statusCounts } from './text.js';
 
@@ -101,7 +101,8 @@ export const ErrorJson = t.intersection([
   t.type({ code: t.string, severity: t.string, message: t.string, hints: t.array(t.string) }),
 ]);
 
-export const ViolationJson = t.type({
+/** a value read from an array used where the typing needs V */
+const ReadViolationJson = t.type({
   variable: t.string,
   use: t.string,
   line: t.number,
@@ -109,6 +110,32 @@ export const ViolationJson = t.type({
   readLine: t.number,
   readColumn: t.number,
   array: t.string,
+});
+
+/** an unknown value (`value`: a float, a texture fetch…) or an approximation of the front end, used where the typing needs V */
+const UnknownViolationJson = t.type({
+  variable: t.string,
+  use: t.string,
+  line: t.number,
+  column: t.number,
+  origin: t.keyof({ value: null, approximation: null }),
+  what: t.string,
+  /** why the front end approximated; null for an unknown value */
+  why: t.union([t.string, t.null]),
+  originLine: t.number,
+  originColumn: t.number,
+});
+
+export const ViolationJson = t.union([ReadViolationJson, UnknownViolationJson]);
+
+/** A front end's approximation: what, where, why. */
+export const ApproximationJson = t.intersection([Range, t.type({ what: t.string, why: t.string })]);
+
+/** Present for kernels that use machine integers (`scope`) or have approximations. */
+const ScopeJson = t.partial({
+  /** what every verdict on the kernel assumes */
+  scope: t.string,
+  approximations: t.array(ApproximationJson),
 });
 
 export const StatusJson = t.keyof({ drf: null, racy: null, divergent: null, unknown: null, error: null });
@@ -130,17 +157,20 @@ export const KernelJson = t.intersection([t.type({
   errors: t.array(ErrorJson),
   violations: t.array(ViolationJson),
   stats: t.type({ phases: t.number, arrays: t.number, queries: t.number, milliseconds: t.number }),
-}), BarriersJson]);
+}), BarriersJson, ScopeJson]);
 
 /** What a front end read and chose not to model (a CUDA file's ignored annotations, fences…), with the file it is in. */
 export const NoticeJson = t.intersection([ErrorJson, t.type({ file: t.string })]);
+
+/** The solver and its budget per query: resource units (null for a solver bounded by time only), and the wall-clock safety net. */
+export const SolvingJson = t.type({ name: t.string, rlimit: t.union([t.number, t.null]), timeoutMs: t.number });
 
 export const VerifyReport = t.intersection([
   t.type({
     kernels: t.array(KernelJson),
     summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, divergent: t.number, unknown: t.number, error: t.number }),
   }),
-  t.partial({ notices: t.array(NoticeJson) }),
+  t.partial({ notices: t.array(NoticeJson), solver: SolvingJson }),
 ]);
 export type VerifyReport = t.TypeOf<typeof VerifyReport>;
 export type KernelJson = t.TypeOf<typeof KernelJson>;
@@ -208,17 +238,29 @@ export function kernelJson(r: KernelResult): KernelJson {
     })),
     unknowns: r.unknowns.map((u) => ({ query: u.query, reason: u.reason })),
     errors: r.errors.map(errorJson),
-    violations: r.violations.map((v) => {
+    violations: r.violations.map((v): t.TypeOf<typeof ViolationJson> => {
       const use = userSpan(r.file, v.span).start;
-      const read = userSpan(r.file, v.origin.span).start;
-      return { variable: v.variable, use: v.use, line: use.line, column: use.column, readLine: read.line, readColumn: read.column, array: v.origin.array };
+      const from = userSpan(r.file, v.origin.span).start;
+      if (!('kind' in v.origin)) return { variable: v.variable, use: v.use, line: use.line, column: use.column, readLine: from.line, readColumn: from.column, array: v.origin.array };
+      const why = v.origin.kind === 'approximation' ? v.origin.why : null;
+      return { variable: v.variable, use: v.use, line: use.line, column: use.column, origin: v.origin.kind, what: v.origin.what, why, originLine: from.line, originColumn: from.column };
     }),
     stats: { phases: r.stats.phases, arrays: r.stats.arrays, queries: r.stats.queries, milliseconds: Math.round(r.stats.milliseconds) },
+    ...scopeJson(r),
     ...(r.barriers === undefined ? {} : { barriers: r.barriers === null ? null : r.barriers.map((b) => ({ ...rangeOf(r.file, b.sync.span), verdict: b.verdict, reason: barrierReasonText(r, b) })) }),
   };
 }
 
-export function reportJson(files: readonly FileResult[]): VerifyReport {
+function scopeJson(r: KernelResult): t.TypeOf<typeof ScopeJson> {
+  const scope = scopeText(r);
+  const approximations = r.approximations ?? [];
+  return {
+    ...(scope === null ? {} : { scope: scope.replace(/^scope: /, '') }),
+    ...(approximations.length === 0 ? {} : { approximations: approximations.map((a) => ({ what: a.what, why: a.why, ...rangeOf(r.file, a.span) })) }),
+  };
+}
+
+export function reportJson(files: readonly FileResult[], solving?: SolvingRun): VerifyReport {
   const kernels = files.flatMap((f): KernelJson[] =>
     f.ok
       ? f.kernels.map(kernelJson)
@@ -244,5 +286,6 @@ export function reportJson(files: readonly FileResult[]): VerifyReport {
     kernels,
     summary: { kernels: total, drf: count('drf'), racy: count('racy'), divergent: count('divergent'), unknown: count('unknown'), error: count('error') },
     ...(notices.length === 0 ? {} : { notices }),
+    ...(solving === undefined ? {} : { solver: { name: solving.solver, rlimit: solving.rlimit, timeoutMs: solving.timeoutMs } }),
   };
 }

@@ -12,6 +12,10 @@
  *                             did not model (an ignored annotation, a fence, a
  *                             launch from the test header…), as the text
  *                             report's notes and the JSON's `notices`
+ *   faial/scope               note: a kernel with machine integers, verified
+ *                             assuming no undefined operation
+ *   faial/approximation       note: an approximation of the front end (what,
+ *                             where, why); alarms that rest on it are possible
  *
  * A possible alarm is a warning, not an error: it may come from an
  * over-approximation (a data-dependent value, an erased loop), so a CI gate
@@ -31,7 +35,9 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { elementText, launchText, plural } from './describe.js';
+import { budgetHint, elementText, launchText, plural, statusName, type SolvingRun } from './describe.js';
+import { MACHINE_SCOPE } from '../core/types.js';
+import type { Approximation } from '../map/map.js';
 import { kernelJson, type KernelJson } from './json.js';
 import { raceGroups } from './text.js';
 import { fileUri, isAbsolutePath, relativeUri } from '../util/file-uri.js';
@@ -39,7 +45,15 @@ import { sha256Hex } from '../util/sha256.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
-export type RuleId = 'faial/data-race' | 'faial/barrier-divergence' | 'faial/unknown' | 'faial/input-error' | 'faial/redundant-barrier' | 'faial/notice';
+export type RuleId =
+  | 'faial/data-race'
+  | 'faial/barrier-divergence'
+  | 'faial/unknown'
+  | 'faial/input-error'
+  | 'faial/redundant-barrier'
+  | 'faial/notice'
+  | 'faial/scope'
+  | 'faial/approximation';
 
 type Level = 'error' | 'warning' | 'note';
 
@@ -56,7 +70,7 @@ const RULES: readonly Rule[] = [
     id: 'faial/data-race',
     name: 'DataRace',
     short: 'Two threads access the same array element, at least one writes, with no barrier between them.',
-    full: 'Two threads may access the same element of a shared or global array in the same barrier phase (or in different blocks), and at least one access is a write. A confirmed race has a witness that is a real execution; a possible one relies on an over-approximation (data read from memory, an erased loop, a large shift, a barrier whose divergence was not decided).',
+    full: 'Two threads may access the same element of a shared or global array in the same barrier phase (or in different blocks), and at least one access is a write. A confirmed race has a witness that is a real execution; a possible one relies on an over-approximation (data read from memory, an unknown value or an approximation of the front end, an erased loop, a large shift, a barrier whose divergence was not decided).',
     level: 'error',
   },
   {
@@ -94,12 +108,28 @@ const RULES: readonly Rule[] = [
     full: 'A construct read and not modelled (a GPUVerify-only annotation, an unchecked assertion, a memory fence, which synchronises nothing in this model), a template parameter verified for all values, a launch taken from the test header, or a preprocessor warning. Not a finding: it says what the verdict does and does not cover.',
     level: 'note',
   },
+  {
+    id: 'faial/scope',
+    name: 'VerifiedWithinScope',
+    short: 'The kernel uses machine integers: its verdict assumes that no operation is undefined.',
+    full: `The kernel computes with C's machine integers. Its verdict holds for the executions in which no thread evaluates an undefined operation: ${MACHINE_SCOPE}. Signed overflow is undefined behaviour in C++; unsigned wrap-around is defined in C but left out of the scope too.`,
+    level: 'note',
+  },
+  {
+    id: 'faial/approximation',
+    name: 'Approximation',
+    short: 'The front end approximated part of the kernel: the analysis stays sound, alarms that depend on it are only possible.',
+    full: 'A construct the front end could not model exactly (a loop, a value updated in it…) was replaced by an unknown value. A proof of data-race freedom still holds; an alarm that depends on the approximation is reported as possible.',
+    level: 'note',
+  },
 ];
 
 export interface SarifOptions {
   readonly version: string;
   /** the facts the command line fixed for this kernel, named in proofs' scope */
   readonly launchOf?: (r: KernelResult) => Launch | null;
+  /** the solver and budget, in the run's properties */
+  readonly solving?: SolvingRun;
 }
 
 export function sarifLog(files: readonly FileResult[], options: SarifOptions): Log {
@@ -124,6 +154,7 @@ export function sarifLog(files: readonly FileResult[], options: SarifOptions): L
         artifacts: paths.map((p) => ({ location: artifactLocationOf(p) })),
         columnKind: 'utf16CodeUnits',
         results,
+        ...(options.solving === undefined ? {} : { properties: { solver: options.solving.solver, rlimit: options.solving.rlimit, timeoutMs: options.solving.timeoutMs } }),
       },
     ],
   };
@@ -164,7 +195,7 @@ function fingerprintOf(parts: readonly string[]): Record<string, string> {
   return { 'faialFinding/v1': sha256Hex(parts.join('\u0000')) };
 }
 
-function levelOf(confidence: Confidence): 'error' | 'warning' {
+function levelOf(confidence: Confidence): Level {
   return confidence === 'confirmed' ? 'error' : 'warning';
 }
 
@@ -193,7 +224,26 @@ function kernelResults(r: KernelResult, options: SarifOptions): Result[] {
   out.push(...r.divergences.map((d, i) => divergenceResult(r, d, json.divergences[i]!)));
   if (r.status === 'unknown') out.push(unknownResult(r));
   for (const b of r.barriers ?? []) if (b.verdict === 'redundant') out.push(redundantResult(r, b, options));
+  if (r.machineIntegers === true && r.status !== 'error') out.push(scopeResult(r, options));
+  for (const a of r.approximations ?? []) out.push(approximationResult(r, a));
   return out;
+}
+
+function scopeResult(r: KernelResult, options: SarifOptions): Result {
+  const message = `Kernel ${r.kernel} uses machine integers: its verdict (${statusName(r.status)}) holds ${scopeText(r, options)}, ${MACHINE_SCOPE}; undefined behaviour is outside the scope of verification.`;
+  return result('faial/scope', 'note', message, {
+    locations: [locationOf(r.file, kernelHead(r.file, r.span), null)],
+    partialFingerprints: fingerprintOf(['faial/scope', r.kernel]),
+    properties: { kernel: r.kernel, scope: MACHINE_SCOPE },
+  });
+}
+
+function approximationResult(r: KernelResult, a: Approximation): Result {
+  return result('faial/approximation', 'note', `Approximated in kernel ${r.kernel}: ${a.what} (${a.why}). Sound: alarms that depend on it are reported as possible.`, {
+    locations: [locationOf(r.file, a.span, a.what)],
+    partialFingerprints: fingerprintOf(['faial/approximation', r.kernel, a.what, a.why]),
+    properties: { kernel: r.kernel, what: a.what, why: a.why },
+  });
 }
 
 function accessText(r: KernelResult, a: AccessSite): string {
@@ -227,7 +277,8 @@ function divergenceResult(r: KernelResult, d: Divergence, json: KernelJson['dive
 }
 
 function unknownResult(r: KernelResult): Result {
-  const message = `Kernel ${r.kernel} is not proved data-race free: ${plural(r.unknowns.length, 'solver query', 'solver queries')} got no answer (${r.unknowns.map((u) => u.reason || 'no reason given').join('; ')}). A larger --timeout may help.`;
+  const hint = budgetHint(r.unknowns.map((u) => u.reason));
+  const message = `Kernel ${r.kernel} is not proved data-race free: ${plural(r.unknowns.length, 'solver query', 'solver queries')} got no answer (${r.unknowns.map((u) => u.reason || 'no reason given').join('; ')}).${hint === null ? '' : ` ${hint[0]!.toUpperCase()}${hint.slice(1)}.`}`;
   return result('faial/unknown', 'warning', message, {
     locations: [locationOf(r.file, kernelHead(r.file, r.span), null)],
     partialFingerprints: fingerprintOf(['faial/unknown', r.kernel]),

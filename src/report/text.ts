@@ -9,24 +9,28 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { FileResult } from '../verify/result.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
+import { shownText } from '../diagnostics/shown.js';
 import { barriersText } from './barriers.js';
-import { STATUSES, dimText, elementText, idText, launchText, plural, reasonText, statusName, wellTypedText } from './describe.js';
+import { STATUSES, approximationText, budgetHint, budgetText, dimText, elementText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
   /** the facts the command line fixed for this kernel, named in the verdict */
   readonly launchOf?: (r: KernelResult) => Launch | null;
+  /** the solver and budget, stated before the summary */
+  readonly solving?: SolvingRun;
 }
 
 export function textReport(files: readonly FileResult[], options: TextOptions): string {
   const blocks = files.flatMap((f) => (f.ok ? [...f.kernels.map((k) => kernelText(k, options)), ...noticesText(f.notices ?? [], options.colour)] : [fileErrorText(f, options.colour)]));
+  const budget = options.solving === undefined ? [] : [`budget: ${budgetText(options.solving)}; solver ${options.solving.solver}`];
   const table = statusCounts(files).total > 1 ? [summaryTable(files, options.colour)] : [];
-  return `${[...blocks, ...table, summaryText(files, options.colour)].join('\n')}\n`;
+  return `${[...blocks, ...budget, ...table, summaryText(files, options.colour)].join('\n')}\n`;
 }
 
 function fileErrorText(f: Extract<FileResult, { ok: false }>, colour: boolean): string {
   const c = colorsOf(colour);
-  return `${c.red('✗')} ${f.path}: ${c.bold('error')} — ${plural(f.diagnostics.length, 'error')}, nothing verified\n${renderedDiagnostics(f.diagnostics, colour)}`;
+  return `${c.red('✗')} ${shownText(f.path)}: ${c.bold('error')} — ${plural(f.diagnostics.length, 'error')}, nothing verified\n${renderedDiagnostics(f.diagnostics, colour)}`;
 }
 
 /** A front end's notices about a file, one line each: `k.cu:12:3: note[N0603]: …`. */
@@ -43,7 +47,7 @@ function statsText(r: KernelResult): string {
 
 export function kernelText(r: KernelResult, options: TextOptions): string {
   const c = colorsOf(options.colour);
-  const name = `${c.bold(r.kernel)} (${r.file.path})`;
+  const name = `${c.bold(r.kernel)} (${shownText(r.file.path)})`;
   const launch = options.launchOf?.(r) ?? null;
   const given = launch === null ? null : launchText(launch);
   const scope = given === null ? 'for all parameters and launches' : `for all parameters and launches with ${given}`;
@@ -78,14 +82,26 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
     default:
       return assertNever(r.status);
   }
+  // what the verdict rests on, right under it: the scope of machine integers and the front end's approximations
+  if (r.status !== 'error') lines.splice(2, 0, ...scopeLines(r));
   if (r.barriers !== undefined) lines.push(barriersText(r, r.barriers, scope, options.colour));
   // An alarm does not need every query answered, but what was not answered is still not proved.
   if (r.unknowns.length > 0) {
     if (r.status !== 'unknown') lines.push(c.yellow(`also not proved (${plural(r.unknowns.length, 'query', 'queries')} without an answer):`));
     for (const u of r.unknowns) lines.push(`  query ${u.query}: ${u.reason || 'the solver gave no reason'}`);
-    if (r.unknowns.some((u) => /timeout|canceled/i.test(u.reason))) lines.push(`${c.green('hint')}: a larger --timeout may help`);
+    const hint = budgetHint(r.unknowns.map((u) => u.reason));
+    if (hint !== null) lines.push(`${c.green('hint')}: ${hint}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function scopeLines(r: KernelResult): string[] {
+  const scope = scopeText(r);
+  const approximations = r.approximations ?? [];
+  return [
+    ...(scope === null ? [] : [scope]),
+    ...(approximations.length === 0 ? [] : [`approximated (sound; alarms that depend on them are possible): ${approximations.map((a) => approximationText(r.file, a)).join('; ')}`]),
+  ];
 }
 
 /**

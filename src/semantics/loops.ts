@@ -15,8 +15,13 @@
  * does not terminate always reaches a fixpoint: the next value equals the
  * current one while the condition still holds (step + 0, step * 1, step * 0
  * from 0, downto 0, step / 1, …).
+ *
+ * A loop whose variable has a machine type computes its steps in that type
+ * (`for i: i32 in n downto 0` visits n, …, 0, and nothing when n < 0); a step
+ * that overflows is undefined behaviour, which stops the run.
  */
-import type { DownStep, UpStep } from '../core/ast.js';
+import type { DownStep, MachineType, UpStep } from '../core/ast.js';
+import { machineApply } from '../core/arith.js';
 import { applyArith } from './values.js';
 
 export type LoopDirection = 'up' | 'down';
@@ -29,6 +34,8 @@ export interface LoopShape {
   readonly amount: bigint;
   readonly from: bigint;
   readonly to: bigint;
+  /** the loop variable's machine type: its steps are computed in it; absent: nat */
+  readonly type?: MachineType;
 }
 
 /** The step operator of a loop written without `step`: +1 up, −1 down. */
@@ -41,9 +48,9 @@ export function loopContinues(shape: LoopShape, x: bigint): boolean {
   return shape.direction === 'up' ? x < shape.to : x >= shape.to;
 }
 
-/** The value after x. */
+/** The value after x; an undefined step of a machine-typed loop throws UndefinedOperation (src/core/arith.ts). */
 export function loopNext(shape: LoopShape, x: bigint): bigint {
-  return applyArith(shape.op, x, shape.amount);
+  return shape.type === undefined ? applyArith(shape.op, x, shape.amount) : machineApply(shape.op, shape.type, x, shape.amount);
 }
 
 export type LoopValues =

@@ -7,17 +7,19 @@
  * SharedArrayBuffer.
  */
 import { init } from 'z3-solver/build/browser.js';
+import { DEFAULT_RLIMIT } from './budget.js';
 import type { Watched } from './watchdog.js';
-import { z3WasmSolver, type Z3Context } from './z3.js';
+import { z3Engine, z3WasmSolver } from './z3.js';
 
 /** `z3Script` is the absolute URL of z3-built.js; z3-built.wasm is beside it. */
 export function browserZ3(z3Script: string): Watched {
-  return z3WasmSolver(async () => {
-    const { Context } = await init({
+  const engine = z3Engine(async () => {
+    const { Z3 } = await init({
       // a worker has no script tag Emscripten could find itself by
       mainScriptUrlOrBlob: z3Script,
       locateFile: (file: string) => new URL(file, z3Script).href,
     });
-    return new Context('faial-ts') as Z3Context;
+    return Z3;
   });
+  return { ...z3WasmSolver(DEFAULT_RLIMIT, engine), stuck: engine.queue.stuck };
 }

@@ -16,8 +16,8 @@ import type { KernelMap } from '../map/map.js';
 import { runKernel, type Finished } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
 import { pairSelected, type Query } from '../encode/query.js';
-import { printScript } from '../encode/smtlib.js';
-import { cmp, num, op, tvar, type Formula, type Term } from '../encode/term.js';
+import { declaredRange, decodeModel, printScript } from '../encode/smtlib.js';
+import { cmp, ite, mop, num, op, tvar, type Formula, type Term } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
 import { assertNever } from '../util/assert.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from './result.js';
@@ -54,7 +54,7 @@ export interface ReplayOptions {
 
 export function isSmallWitness(w: Witness): boolean {
   const threads = [...w.blockDim, ...w.gridDim].reduce((a, b) => a * b, 1n);
-  return threads <= MAX_REPLAY_THREADS && [...w.parameters.values()].every((v) => v <= MAX_REPLAY_PARAM);
+  return threads <= MAX_REPLAY_THREADS && [...w.parameters.values()].every((v) => v <= MAX_REPLAY_PARAM && v >= -MAX_REPLAY_PARAM);
 }
 
 export async function replayRace(map: KernelMap, race: Race, options: ReplayOptions): Promise<Replay> {
@@ -99,16 +99,24 @@ async function smallModel(q: Query, extra: readonly Formula[], { solver, timeout
     const assertions = [...q.assertions, ...extra, ...more];
     const verdict = await solver.check(printScript(q.declarations, assertions, q.encoding), timeoutMs);
     if (verdict.status !== 'sat') return null;
-    if (!modelSatisfies({ ...q, assertions }, verdict.model)) throw new Error(`internal error: the solver's small witness for ${q.id} does not satisfy the query`);
-    return verdict.model;
+    const model = decodeModel(q.encoding, verdict.model);
+    if (!modelSatisfies({ ...q, assertions }, model)) throw new Error(`internal error: the solver's small witness for ${q.id} does not satisfy the query`);
+    return model;
   };
+  // a parameter of a signed type is kept small on both sides of 0
+  const signed = new Set(q.declarations.filter((d) => declaredRange(d).min < 0n).map((d) => d.name));
+  const isSigned = (t: Term): boolean => t.k === 'var' && signed.has(t.name);
+  const magnitude = (t: Term): Term => (isSigned(t) ? ite(cmp('<', t, num(0)), mop('-', 'i64', num(0), t), t) : t);
   for (const bound of BOUND_LADDER) {
-    const bounds = sizes.map((t) => cmp('<=', t, num(bound)));
+    const bounds = sizes.flatMap((t) => [cmp('<=', t, num(bound)), ...(isSigned(t) ? [cmp('>=', t, num(-bound))] : [])]);
     let model = await ask(bounds);
     if (model === null) continue;
-    const sum = sizes.reduce<Term>((acc, t) => op('+', acc, t), num(0));
+    const sum = sizes.reduce<Term>((acc, t) => op('+', acc, magnitude(t)), num(0));
     for (let round = 0; round < TIGHTEN_ROUNDS; round++) {
-      const current = sizes.reduce((acc, t) => acc + (t.k === 'var' ? (model!.get(t.name) ?? 0n) : 0n), 0n);
+      const current = sizes.reduce((acc, t) => {
+        const v = t.k === 'var' ? (model!.get(t.name) ?? 0n) : 0n;
+        return acc + (v < 0n ? -v : v);
+      }, 0n);
       const smaller = await ask([...bounds, cmp('<', sum, num(current))]);
       if (smaller === null) break;
       model = smaller;
@@ -133,6 +141,7 @@ function runWitness(map: KernelMap, w: Witness): Finished | ReplayVerdict {
     case 'limit':
       return { kind: 'unrunnable', message: `the interpreter stopped: ${result.message}` };
     case 'infeasible':
+    case 'undefined':
     case 'error':
       return { kind: 'mismatch', message: `the interpreter cannot run the witness: ${result.message}` };
     default:

@@ -1,6 +1,7 @@
 /** What `verify` finds, per kernel: the data every output format is made from. */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { Mode, ReadOrigin, SyncSite, TypingViolation } from '../map/map.js';
+import type { UnknownOrigin } from '../core/ast.js';
+import type { Approximation, Mode, ReadOrigin, SyncSite, TypingViolation } from '../map/map.js';
 import type { SourceFile, Span } from '../core/source.js';
 
 export type Status = 'drf' | 'racy' | 'divergent' | 'unknown' | 'error';
@@ -29,10 +30,18 @@ export interface Witness {
 /** Why an alarm is only possible. */
 export type Doubt =
   | { readonly kind: 'data'; readonly variable: string; readonly origin: ReadOrigin }
+  /** a value the front end could not know, or one of its approximations (a `havoc`) */
+  | { readonly kind: 'unknown'; readonly variable: string; readonly origin: UnknownOrigin }
   | { readonly kind: 'approximated-loop'; readonly span: Span }
   | { readonly kind: 'large-shift' }
   /** the divergence query of this barrier got no answer: at the witness's launch the block may split at it, and the race never happen */
-  | { readonly kind: 'divergence-unknown'; readonly sync: SyncSite; readonly query: string };
+  | { readonly kind: 'divergence-unknown'; readonly sync: SyncSite; readonly query: string }
+  /**
+   * a thread of the witness may evaluate an undefined operation (at `span`,
+   * or it could not be ruled out: null) before or around the alarm, where
+   * its query does not look: such executions are outside the scope
+   */
+  | { readonly kind: 'undefined-elsewhere'; readonly span: Span | null };
 
 /** What `verify --replay` found when the interpreter ran a confirmed alarm's witness. */
 export interface ReplayRecord {
@@ -117,6 +126,10 @@ export interface KernelResult {
   readonly unknowns: readonly Unknown[];
   readonly errors: readonly Diagnostic[];
   readonly stats: Stats;
+  /** the kernel uses machine integers: its verdict holds within the scope of no undefined operation (absent: it does not) */
+  readonly machineIntegers?: boolean;
+  /** the front end's approximations in the kernel (absent: none) */
+  readonly approximations?: readonly Approximation[];
   /**
    * When `--barriers` asked: one check per barrier, in source order; null
    * when the kernel is not DRF, as then no barrier can be judged by it

@@ -8,12 +8,12 @@ import type { KernelMap, SyncSite } from '../map/map.js';
 import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
-import { completionQuery, divergenceQuery, pairSelected, raceQuery, type Query } from '../encode/query.js';
-import { printScript, EncodingLimit } from '../encode/smtlib.js';
+import { completionQuery, divergenceQuery, pairSelected, raceQuery, undefinednessQuery, type Query } from '../encode/query.js';
+import { bitVectorEncoding, decodeModel, printScript, EncodingLimit, type Declaration, type Encoding } from '../encode/smtlib.js';
 import { not, type Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
-import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, witnessOf } from './witness.js';
-import { statusOf, VERIFY_STAGES, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage } from './result.js';
+import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
+import { statusOf, VERIFY_STAGES, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
 import { StageClock } from '../util/clock.js';
 
 export interface VerifyOptions {
@@ -25,6 +25,25 @@ export interface VerifyOptions {
 }
 
 export { DEFAULT_TIMEOUT_MS } from '../solve/solver.js';
+
+/**
+ * The question's bit-vector encoding, for an integer one (null for a
+ * bit-vector query, or when the bit-vectors would be too wide): a portfolio
+ * races it against the integer encoding.
+ */
+function bitVectorsOf(declarations: readonly Declaration[], assertions: readonly Formula[], encoding: Encoding): () => string | null {
+  return () => {
+    if (encoding.width !== null) return null;
+    try {
+      const alternative = bitVectorEncoding(declarations, assertions);
+      // a signed encoding's model is read back by decodeModel, which knows only the query's own encoding
+      return alternative.signed === true ? null : printScript(declarations, assertions, alternative);
+    } catch (e) {
+      if (e instanceof EncodingLimit) return null;
+      throw e;
+    }
+  };
+}
 
 /** The race queries of a kernel, as `faial-ts smt` prints them and `verify` asks them. */
 export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): { query: Query; erased: Doubt[] }[] {
@@ -72,12 +91,11 @@ export async function phasesOf(
   const vars = new Map(map.vars);
   return clock.timedAsync('phases', () =>
     splitPhases(map, async (loop, noSync) => {
-      const script = clock.timed('encoding', () => {
-        const code: Code = { kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync };
-        const q = completionQuery(map, vars, launch, code);
-        return printScript(q.declarations, q.assertions, q.encoding);
-      });
-      const verdict = await clock.timedAsync('solving', () => solver.check(script, timeoutMs));
+      const code: Code = { kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync };
+      const q = clock.timed('encoding', () => completionQuery(map, vars, launch, code));
+      const script = clock.timed('encoding', () => printScript(q.declarations, q.assertions, q.encoding));
+      const bitVectors = bitVectorsOf(q.declarations, q.assertions, q.encoding);
+      const verdict = await clock.timedAsync('solving', () => solver.check(script, timeoutMs, { bitVectors }));
       return verdict.status === 'unsat';
     }),
   );
@@ -92,12 +110,29 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
 
   const ask = async (q: Query, blocked: readonly Formula[]) => {
     queries++;
-    const script = clock.timed('encoding', () => printScript(q.declarations, [...q.assertions, ...blocked], q.encoding));
-    const verdict = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs));
-    if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions: [...q.assertions, ...blocked] }, verdict.model)) {
+    const assertions = [...q.assertions, ...blocked];
+    const script = clock.timed('encoding', () => printScript(q.declarations, assertions, q.encoding));
+    const bitVectors = bitVectorsOf(q.declarations, assertions, q.encoding);
+    const answer = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs, { bitVectors }));
+    const verdict = answer.status === 'sat' ? { ...answer, model: decodeModel(q.encoding, answer.model) } : answer;
+    if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions }, verdict.model)) {
       throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
     }
     return verdict;
+  };
+
+  /**
+   * An alarm with no other doubt is confirmed only if its threads cannot
+   * evaluate an undefined operation where its query does not look (earlier
+   * phases, earlier loop iterations, loops before it).
+   */
+  const definedness = async (witness: Witness): Promise<Doubt[]> => {
+    const u = clock.timed('encoding', () => undefinednessQuery(map, options.launch, codeOf(map.body, 'erase'), witness));
+    if (u === null) return [];
+    const verdict = await ask(u.query, []);
+    if (verdict.status === 'unsat') return [];
+    const site = verdict.status === 'sat' ? u.siteOf(valuation(verdict.model)) : null;
+    return [{ kind: 'undefined-elsewhere', span: site?.span ?? null }];
   };
 
   const run = async (): Promise<{ phases: number; arrays: number }> => {
@@ -112,12 +147,14 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       }
       if (verdict.status !== 'sat') continue;
       const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
-      const doubts = [...(point ? dataDoubts(map.vars, pointVars(point.point)) : []), ...shiftDoubts(q, verdict.model)];
+      const witness = witnessOf(q, verdict.model, [point, point]);
+      const found = [...(point ? dataDoubts(map.vars, pointVars(point.point)) : []), ...shiftDoubts(q, verdict.model)];
+      const doubts = found.length === 0 ? await definedness(witness) : found;
       divergences.push({
         sync: q.sync!,
         confidence: doubts.length === 0 ? 'confirmed' : 'possible',
         doubts,
-        witness: witnessOf(q, verdict.model, [point, point]),
+        witness,
       });
     }
     if (divergences.length > 0) return { phases: 0, arrays: 0 };
@@ -141,8 +178,9 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         if (p1.point.target.kind !== 'access' || p2.point.target.kind !== 'access') throw new Error('race witness without accesses');
         const a1 = p1.point.target.access;
         const a2 = p2.point.target.access;
-        const doubts = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model), ...undecided];
         const witness = witnessOf(q, verdict.model, [p1, p2]);
+        const found = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model), ...undecided];
+        const doubts = found.length === 0 ? await definedness(witness) : found;
         races.push({
           array: q.array!,
           kind: a1.mode === 'write' && a2.mode === 'write' ? 'write-write' : 'read-write',
@@ -188,6 +226,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     wellTyped: map.violations.length === 0,
     violations: map.violations,
     ...base,
+    ...(map.machineIntegers ? { machineIntegers: true } : {}),
+    ...(map.approximations.length > 0 ? { approximations: map.approximations } : {}),
     stats: {
       ...counts,
       accesses: map.accesses.length,

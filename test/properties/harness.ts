@@ -14,12 +14,12 @@ import { inferMap } from '../../src/map/infer.js';
 import type { KernelMap } from '../../src/map/map.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import { runKernel, type Finished, type RunResult } from '../../src/semantics/interpret.js';
-import { evalMap, interpreterReads, type MapPhase } from '../../src/semantics/map-eval.js';
+import { evalMap, interpreterReads, interpreterUnknowns, type MapPhase } from '../../src/semantics/map-eval.js';
+import { typeMin } from '../../src/core/arith.js';
 import type { Vec3 } from '../../src/semantics/values.js';
 import { verifyKernel } from '../../src/verify/verify.js';
 import type { KernelResult } from '../../src/verify/result.js';
 import { replayAlarms } from '../../src/verify/replay.js';
-import type { Generated } from './generator.js';
 import { z3Wasm } from '../../src/solve/z3.js';
 
 export const SOLVER_TIMEOUT_MS = 4000;
@@ -29,7 +29,12 @@ export interface Loaded {
   readonly map: KernelMap;
 }
 
-export function load(g: Generated): Loaded {
+/** What a property reports about a kernel that fails it: its source. */
+export interface Subject {
+  readonly source: string;
+}
+
+export function load(g: Subject): Loaded {
   const program = parseProgram('generated.bcu', g.source);
   const errors = wellFormednessErrors(program);
   if (errors.length > 0) fail(g, `the generator made an ill-formed kernel: ${errors.map((e) => e.message).join('; ')}`);
@@ -37,7 +42,7 @@ export function load(g: Generated): Loaded {
   return { kernel, map: inferMap(program.file, kernel) };
 }
 
-export function fail(g: Generated, message: string): never {
+export function fail(g: Subject, message: string): never {
   throw new Error(`${message}\n--- kernel ---\n${g.source}`);
 }
 
@@ -51,10 +56,16 @@ const BLOCK_DIMS: readonly Vec3[] = [[1n, 1n, 1n], [2n, 1n, 1n], [3n, 1n, 1n], [
 const GRID_DIMS: readonly Vec3[] = [[1n, 1n, 1n], [2n, 1n, 1n]];
 const PARAM_VALUES: readonly bigint[] = [0n, 1n, 2n, 3n];
 
-/** Every launch of the enumeration: blockDim.x 1–4 (and 2×2), gridDim 1–2, parameters 0–3. */
+/** A typed parameter's values: small ones, and negative ones where the type has them (its edges come from constants). */
+function paramValues(p: Kernel['params'][number]): readonly bigint[] {
+  if (p.type === undefined) return PARAM_VALUES;
+  return [-2n, -1n, 0n, 1n, 3n].filter((v) => v >= typeMin(p.type!));
+}
+
+/** Every launch of the enumeration: blockDim.x 1–4 (and 2×2), gridDim 1–2, parameters 0–3 (signed ones: also −2 and −1). */
 export function launches(kernel: Kernel): ConcreteLaunch[] {
   let params: Record<string, bigint>[] = [{}];
-  for (const p of kernel.params) params = params.flatMap((ps) => PARAM_VALUES.map((v) => ({ ...ps, [p.text]: v })));
+  for (const p of kernel.params) params = params.flatMap((ps) => paramValues(p).map((v) => ({ ...ps, [p.text]: v })));
   return params.flatMap((ps) => GRID_DIMS.flatMap((gridDim) => BLOCK_DIMS.map((blockDim) => ({ params: ps, blockDim, gridDim }))));
 }
 
@@ -86,17 +97,18 @@ function interpreterKeys(run: Finished, block: number, phase: number): string[] 
 /**
  * For every launch the interpreter completes without divergence, the MAP
  * evaluator gives the same accesses in every phase of every block: without
- * help for a well-typed kernel, with the values the interpreter read for an
- * ill-typed one. Returns how many launches were compared.
+ * help for a well-typed kernel, with the values the interpreter read (and
+ * the unknown values it drew) for an ill-typed one. Returns how many
+ * launches were compared.
  */
-export function checkTheorem1(g: Generated): number {
-  const { kernel, map } = load(g);
+export function checkTheorem1(g: Subject, loaded: Loaded = load(g)): number {
+  const { kernel, map } = loaded;
   const wellTyped = map.violations.length === 0;
   let compared = 0;
   for (const launch of launches(kernel)) {
     const run = interpret(kernel, launch);
     if (run.kind !== 'finished' || run.divergences.length > 0) continue;
-    const evaluated = evalMap(map, launch, wellTyped ? {} : { reads: interpreterReads(run) });
+    const evaluated = evalMap(map, launch, wellTyped ? {} : { reads: interpreterReads(run), unknowns: interpreterUnknowns(run) });
     if (evaluated.kind !== 'evaluated') fail(g, `at ${launchText(launch)} the interpreter finishes but the MAP evaluator stops: ${evaluated.kind}`);
     for (const [b, block] of evaluated.blocks.entries()) {
       if (block.misaligned) fail(g, `at ${launchText(launch)} block ${b}: the MAP's barriers are misaligned, the interpreter saw no divergence`);
@@ -151,7 +163,7 @@ function raceSummary(run: Finished): string {
 }
 
 /** P2: where the interpreter finds a race or divergence, `verify` with that launch fixed does not say DRF. Returns what it says. */
-export async function checkSoundness(g: Generated, loaded: Loaded, bad: Finding, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult['status']> {
+export async function checkSoundness(g: Subject, loaded: Loaded, bad: Finding, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult['status']> {
   const result = await verifyAt(loaded, bad.launch, timeoutMs);
   if (result.status === 'drf') fail(g, `verify says DRF at ${launchText(bad.launch)}, but the interpreter finds a ${raceSummary(bad.run)}`);
   return result.status;
@@ -162,7 +174,7 @@ export async function checkSoundness(g: Generated, loaded: Loaded, bad: Finding,
  * launch is seen by the interpreter at that launch: the same two access
  * sites on the same element, or a divergence. Returns how many were compared.
  */
-export async function checkCompleteness(g: Generated, loaded: Loaded, at: Finding, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
+export async function checkCompleteness(g: Subject, loaded: Loaded, at: Finding, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
   const result = await verifyAt(loaded, at.launch, timeoutMs);
   let compared = 0;
   for (const race of result.races) {
@@ -194,7 +206,7 @@ export async function checkCompleteness(g: Generated, loaded: Loaded, at: Findin
 // P3: every confirmed alarm replays
 
 /** P3: `verify` for all launches; every confirmed alarm's witness (made small if needed) replays in the interpreter. Returns how many replayed. */
-export async function checkReplay(g: Generated, loaded: Loaded, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
+export async function checkReplay(g: Subject, loaded: Loaded, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
   const none: Launch = { params: new Map(), blockDim: null, gridDim: null };
   const result = await verifyKernel(loaded.map, { launch: none, timeoutMs, maxRaces: 4, solver: z3Wasm });
   const { failures, result: replayed } = await replayAlarms(loaded.map, result, { launch: none, timeoutMs, solver: z3Wasm });

@@ -117,7 +117,7 @@ describe('data-dependent variables', () => {
   it('records a violation for each use in an index, condition, loop bound, loop step and assumption', () => {
     const m = mapOf(TEXT);
     expect(isWellTyped(m)).toBe(false);
-    expect(m.violations.map((v) => [v.variable, v.use, v.origin.array])).toEqual([
+    expect(m.violations.map((v) => [v.variable, v.use, 'array' in v.origin ? v.origin.array : v.origin.what])).toEqual([
       ['v', 'condition', 'A'],
       ['v', 'index', 'A'],
       ['v', 'loop bound', 'A'],

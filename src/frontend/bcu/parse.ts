@@ -4,8 +4,11 @@
  * no grammar compilation and no file read, so the parser runs wherever
  * JavaScript does. Each AST category is one typed semantic operation, whose
  * actions Ohm checks against the grammar's rules and arities.
+ *
+ * Ohm matches the text of the lexical pass (scan.ts), in which comments and
+ * white space are one space each; spans are mapped back to the file's offsets.
  */
-import type { FailedMatchResult, IterationNode, Node, NonterminalNode } from 'ohm-js';
+import type { FailedMatchResult, IterationNode, Node } from 'ohm-js';
 import grammar, { type BabyCUDAActionDict, type BabyCUDASemantics } from '../../../grammar/babycuda.ohm-bundle.js';
 import type {
   ArithOp,
@@ -26,70 +29,170 @@ import type {
   Stmt,
 } from '../../core/ast.js';
 import { sourceFile, type SourceFile, type Span } from '../../core/source.js';
-import { DiagnosticError, error } from '../../diagnostics/diagnostic.js';
+import { kernelExcess, MAX_DEPTH, MAX_INLINED_SIZE, type Excess } from '../../core/limits.js';
+import { DiagnosticError, error, type Diagnostic, type RelatedSpan } from '../../diagnostics/diagnostic.js';
+import { shownChar } from '../../diagnostics/shown.js';
+import { assertNever } from '../../util/assert.js';
+import { closerOf, openBrackets, scanned, type Scanned } from './scan.js';
 
 export function parseProgram(path: string, text: string): Program {
   const file = sourceFile(path, text);
-  const match = grammar.match(text);
-  if (match.failed()) throw new DiagnosticError([syntaxError(file, match)]);
-  const kernels: Kernel[] = astSemantics()(match)['kernels']();
+  const scan = scanned(file);
+  const match = grammar.match(scan.code);
+  if (match.failed()) throw new DiagnosticError([syntaxError(file, scan, match)]);
+  let kernels: Kernel[];
+  walking = scan;
+  try {
+    kernels = astSemantics()(match)['kernels']();
+  } finally {
+    walking = null;
+  }
+  const excesses = kernels.flatMap((k) => {
+    const excess = kernelExcess(k);
+    return excess === null ? [] : [excessError(file, excess)];
+  });
+  if (excesses.length > 0) throw new DiagnosticError(excesses);
   return { file, kernels };
 }
 
-function syntaxError(file: SourceFile, match: FailedMatchResult): ReturnType<typeof error> {
-  const offset = match.getRightmostFailurePosition();
-  const found = foundText(file.text, offset);
-  const expected = shortenExpected(match.getExpectedText());
+function excessError(file: SourceFile, excess: Excess): Diagnostic {
+  switch (excess.kind) {
+    case 'depth':
+      return error('E0004', file, excess.span, `nested too deep: ${excess.depth} levels (limit ${MAX_DEPTH})`, {
+        label: `level ${excess.depth}`,
+        hints: [
+          'each statement in a `let`, `if` or `for` is a level deeper, each operand a level deeper than its operator, and a name bound by `let` stands for its value',
+          'split a long chain of operators with `let`, or the kernel into several',
+        ],
+      });
+    case 'size':
+      return error('E0005', file, excess.span, `the kernel's expressions have more than ${MAX_INLINED_SIZE.toLocaleString('en-US')} operators and operands with the names bound by \`let\` replaced by their values`, {
+        label: 'the limit is passed here',
+        hints: ['a name used several times in the value of the next `let` doubles its size at each step: bind such values with fewer uses'],
+      });
+    default:
+      return assertNever(excess);
+  }
+}
+
+function syntaxError(file: SourceFile, scan: Scanned, match: FailedMatchResult): Diagnostic {
+  let at = match.getRightmostFailurePosition();
+  if (scan.code[at] === ' ') at++;
+  const offset = scan.fileOffset(at);
+  const found = foundToken(scan.code, at);
+  const items = expectedItems(triedAt(match));
+  const expected = items.length <= 1 ? (items[0] ?? 'nothing') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)!}`;
+  const unclosed = unclosedBracket(scan, at, items, found);
   return error('E0001', file, { start: offset, end: Math.min(file.text.length, offset + Math.max(1, found.length)) },
-    `syntax error: expected ${expected}, found ${found === '' ? 'end of file' : `'${found}'`}`, {
+    `syntax error: expected ${expected}, found ${found === '' ? 'end of file' : `'${[...found].map(shownChar).join('')}'`}`, {
       label: `expected ${expected}`,
-      hints: syntaxHints(file.text, offset),
+      related: unclosed === null ? [] : [unclosed],
+      hints: syntaxHints(scan.code, at, found, items),
     });
 }
 
-function foundText(text: string, offset: number): string {
-  const rest = text.slice(offset);
-  const word = /^[A-Za-z_][A-Za-z0-9_]*|^\d+|^\S/.exec(rest);
-  return word ? word[0] : '';
+/** Ohm's failures at the rightmost position (a method its type declarations leave out). */
+interface OhmFailure {
+  getText(): string;
+  getType(): string;
+  isFluffy(): boolean;
 }
 
-/** Ohm lists every terminal it tried; users need the few that matter. */
-function shortenExpected(expected: string): string {
-  const items = expected
-    .replace(/^one of /, '')
-    .split(/, or |, | or /)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0 && !/^(an? )?(alnum|space|"_")/.test(s))
-    .map((s) => (/^(an? )?digit/.test(s) ? 'a number' : /^(an? )?letter/.test(s) ? 'a name' : s));
-  const unique = [...new Set(items)];
-  if (unique.length === 0) return expected;
-  if (unique.length <= 6) return unique.length === 1 ? unique[0]! : `${unique.slice(0, -1).join(', ')} or ${unique.at(-1)}`;
-  return `${unique.slice(0, 6).join(', ')}, …`;
+/** What Ohm tried where it stopped, in the order tried: `'tok'` or a rule's description. */
+function triedAt(match: FailedMatchResult): string[] {
+  const failures = (match as FailedMatchResult & { getRightmostFailures(): OhmFailure[] }).getRightmostFailures();
+  return failures
+    .filter((f) => !f.isFluffy())
+    .map((f) => (f.getType() === 'string' ? `'${f.getText()}'` : f.getText()))
+    .reverse();
 }
 
-function syntaxHints(text: string, offset: number): string[] {
-  const before = text.slice(0, offset).trimEnd();
+/** The token at an offset of the scanned text: a word, a number or one character. */
+function foundToken(code: string, at: number): string {
+  if (at >= code.length) return '';
+  const word = /^(?:[A-Za-z_][A-Za-z0-9_]*|\d+)/.exec(code.slice(at, at + 200));
+  return word ? word[0] : String.fromCodePoint(code.codePointAt(at)!);
+}
+
+const OPERATORS = ['|', '^', '&', '<<', '>>', '+', '-', '*', '/', '%', '||', '&&'].map((t) => `'${t}'`);
+const COMPARISONS = ['==', '!=', '<=', '>=', '<', '>', '='].map((t) => `'${t}'`);
+const EXPRESSION = ['(', 'tid', 'threadIdx', 'blockIdx', 'blockDim', 'gridDim'].map((t) => `'${t}'`).concat(['a name', 'a number']);
+// `!` and `let` start iterations, whose failures Ohm leaves out of its list
+const CONDITION = EXPRESSION.concat(["'true'", "'false'"]);
+const STATEMENT = ['skip', 'if', 'for', 'sync', 'assume'].map((t) => `'${t}'`).concat(['a name']);
+const DECLARATION = ["'shared'", "'global'"];
+
+/**
+ * What Ohm says it tried, as the constructs a reader knows: the tokens that
+ * start an expression, a condition, a statement or a declaration are named
+ * as such; operators that could continue what precedes are left out.
+ */
+function expectedItems(tried: readonly string[]): string[] {
+  let items = [...new Set(tried)].map((t) => (t === 'end of input' ? 'end of file' : t));
+  const group = (members: readonly string[], construct: string): void => {
+    if (!members.every((m) => items.includes(m))) return;
+    const first = items.findIndex((t) => members.includes(t));
+    items = items.flatMap((t, i) => (i === first ? [construct] : members.includes(t) ? [] : [t]));
+  };
+  group(CONDITION, 'a condition');
+  group(EXPRESSION, 'an expression');
+  group(DECLARATION, 'an array declaration');
+  group(STATEMENT, 'a statement');
+  group(COMPARISONS, 'a comparison operator');
+  const rest = items.filter((t) => !OPERATORS.includes(t));
+  return rest.length > 0 ? rest : ['an operator'];
+}
+
+/**
+ * The innermost bracket open where parsing stopped, when its closer is what
+ * was expected and the text gave the end of the file, another closer, a `{`
+ * or the next kernel instead: the likelier mistake is that bracket.
+ */
+function unclosedBracket(scan: Scanned, at: number, expected: readonly string[], found: string): RelatedSpan | null {
+  const innermost = openBrackets(scan.code, at).at(-1);
+  if (innermost === undefined || !expected.includes(`'${closerOf(innermost.bracket)}'`)) return null;
+  if (!(found === '' || /^[)\]}{]$/.test(found) || found === 'kernel')) return null;
+  const start = scan.fileOffset(innermost.at);
+  return { span: { start, end: start + 1 }, message: `unclosed '${innermost.bracket}' opened here` };
+}
+
+/** Hints for frequent slips, read from the scanned text near the failure. */
+function syntaxHints(code: string, at: number, found: string, expected: readonly string[]): string[] {
+  const before = code.slice(Math.max(0, at - 200), at).trimEnd();
+  const after = code.slice(at, at + 200);
   const hints: string[] = [];
-  if (/\[[^\]]*\]\s*$/.test(before) && /^\s*=[^=]/.test(text.slice(offset))) {
+  if (/\[[^\]]*\]$/.test(before) && /^=[^=]/.test(after)) {
     hints.push('a write is written `A[i] := e`');
   }
-  if (/\}\s*$/.test(before) && /^\s*[A-Za-z_]/.test(text.slice(offset))) {
+  if (/\}$/.test(before) && /^[A-Za-z_]/.test(after)) {
     hints.push('statements are separated by `;`');
   }
-  if (/^\s*\[/.test(text.slice(offset)) && /(:=|[-+*/%&|^<>(=!\[,]|\bif|\brequires|\bassume)\s*[A-Za-z_]\w*\s*$/.test(before)) {
+  if (/^\[/.test(after) && /(:=|[-+*/%&|^<>(=!\[,]|\bif|\brequires|\bassume) ?[A-Za-z_]\w*$/.test(before)) {
     hints.push('expressions cannot read arrays: bind the value first with `let x = A[i] in …`');
   }
+  if (/^[)\]}]$/.test(found) && openBrackets(code, at).length === 0) hints.push(`this '${found}' closes nothing`);
+  if (found === '}' && expected.includes('a statement')) hints.push('a body needs a statement: `skip` does nothing');
+  if (/^[\p{Z}\p{Cf}]$/u.test(found)) hints.push(`'${shownChar(found)}' is an invisible character: only spaces, tabs and line breaks separate tokens`);
   return hints;
 }
 
+/**
+ * The scanned text whose tree the actions are walking, set by parseProgram
+ * for the walk (which is synchronous): Ohm's actions take no arguments of
+ * ours, and their spans must be the file's offsets, not the scanned text's.
+ */
+let walking: Scanned | null = null;
+
 function span(node: Node): Span {
-  return { start: node.source.startIdx, end: node.source.endIdx };
+  const scan = walking!;
+  return { start: scan.fileOffset(node.source.startIdx), end: scan.fileOffset(node.source.endIdx) };
 }
 
 /** The operations below, applied to a child node (Ohm types their results as `any`). */
 const kernel = (n: Node): Kernel => n['kernel']();
 const stmts = (n: Node): Stmt[] => n['stmts']();
 const stmt = (n: Node): Stmt => n['stmt']();
+const binding = (n: Node): Binder => n['binding']();
 const bexp = (n: Node): BExpr => n['bexp']();
 const exp = (n: Node): Expr => n['exp']();
 const name = (n: Node): Name => n['name']();
@@ -104,28 +207,44 @@ function optional(iter: IterationNode): Node | undefined {
   return iter.children[0];
 }
 
+/** C's precedence, higher binds tighter. */
+const ARITHMETIC_PRECEDENCE: Readonly<Record<string, number>> = { '|': 1, '^': 2, '&': 3, '<<': 4, '>>': 4, '+': 5, '-': 5, '*': 6, '/': 6, '%': 6 };
+const BOOLEAN_PRECEDENCE: Readonly<Record<string, number>> = { '||': 1, '&&': 2 };
+
 /**
- * A level of operators, `First (Op Next)*`, as the left-nested tree C's
- * left associativity gives: each node spans from the first operand to its
- * right operand, parentheses included.
+ * `First (Op Next)*` grouped by precedence, each level to the left as in C,
+ * with a stack rather than recursion (a sum of thousands of terms is one
+ * list). Each node spans from its left operand to its right one, parentheses
+ * around them included; an operand's own tree leaves its parentheses out.
  */
-function leftFolded<T>(first: Node, ops: IterationNode, rest: IterationNode, operand: (n: Node) => T, combine: (left: T, op: string, right: T, at: Span) => T): T {
-  let tree = operand(first);
-  ops.children.forEach((op, i) => {
-    // the operands' own spans leave out parentheses around them; the tree's do not
+function grouped<T>(
+  first: Node,
+  ops: IterationNode,
+  rest: IterationNode,
+  operand: (n: Node) => T,
+  precedence: Readonly<Record<string, number>>,
+  combine: (left: T, op: string, right: T, at: Span) => T,
+): T {
+  const operands: { tree: T; span: Span }[] = [{ tree: operand(first), span: span(first) }];
+  const pending: string[] = [];
+  const reduce = (): void => {
+    const right = operands.pop()!;
+    const left = operands.pop()!;
+    const at = { start: left.span.start, end: right.span.end };
+    operands.push({ tree: combine(left.tree, pending.pop()!, right.tree, at), span: at });
+  };
+  ops.children.forEach((opNode, i) => {
+    const op = opNode.sourceString;
+    while (pending.length > 0 && precedence[pending.at(-1)!]! >= precedence[op]!) reduce();
+    pending.push(op);
     const right = rest.child(i);
-    tree = combine(tree, op.sourceString, operand(right), { start: first.source.startIdx, end: right.source.endIdx });
+    operands.push({ tree: operand(right), span: span(right) });
   });
-  return tree;
+  while (pending.length > 0) reduce();
+  return operands[0]!.tree;
 }
 
-type Level = (this: NonterminalNode, first: NonterminalNode, ops: IterationNode, rest: IterationNode) => Expr;
-
-const arithmetic: Level = function (first, ops, rest) {
-  return leftFolded(first, ops, rest, exp, (left, op, right, at) => ({ kind: 'binary', op: op as ArithOp, left, right, span: at }));
-};
-
-// Rules with one child and no action of their own (Exp, Prim, Stmt, BNot, …) pass the operation to that child.
+// Rules with one child and no action of their own (Inner, Prim, BAtom, …) pass the operation to that child.
 const programActions: BabyCUDAActionDict<Kernel[]> = {
   Program(ks) {
     return ks.children.map(kernel);
@@ -180,42 +299,54 @@ const arrayDeclActions: BabyCUDAActionDict<Omit<ArrayDecl, 'scope'>> = {
 };
 
 const blockActions: BabyCUDAActionDict<Stmt[]> = {
-  Body(list, _semi) {
-    return list.asIteration().children.map(stmt);
+  Body(first, _semis, rest, _semi) {
+    return [first, ...rest.children].map(stmt);
   },
-  Block(_open, body, _close) {
-    return stmts(body);
+};
+
+/** A `let … in` waiting for its body: the lets of a statement nest, innermost last. */
+type Binder = (body: Stmt, end: number) => Stmt;
+
+const bindingActions: BabyCUDAActionDict<Binder> = {
+  Binding_read(_let, local, _eq, access, _in) {
+    const [array, index] = access.children as [Node, IterationNode];
+    const start = span(this).start;
+    const read = { local: name(local), array: name(array), index: index.children.map(exp), source: span(access) };
+    return (body, end) => ({ kind: 'read', ...read, body, span: { start, end } });
+  },
+  Binding_let(_let, local, _eq, value, _in) {
+    const start = span(this).start;
+    const bound = { local: name(local), value: exp(value) };
+    return (body, end) => ({ kind: 'let', ...bound, body, span: { start, end } });
   },
 };
 
 const stmtActions: BabyCUDAActionDict<Stmt> = {
-  Stmt_skip(_kw) {
+  Stmt(bindings, inner) {
+    // each let spans to the end of the statement it scopes over
+    const end = span(this).end;
+    return bindings.children.map(binding).reduceRight((body, bind) => bind(body, end), stmt(inner));
+  },
+  Inner_skip(_kw) {
     return { kind: 'skip', span: span(this) };
   },
-  Stmt_write(array, index, _assign, value) {
-    return { kind: 'write', array: name(array), index: index.children.map(exp), value: exp(value), target: { start: array.source.startIdx, end: index.source.endIdx }, span: span(this) };
+  Inner_write(array, index, _assign, value) {
+    return { kind: 'write', array: name(array), index: index.children.map(exp), value: exp(value), target: { start: span(array).start, end: span(index).end }, span: span(this) };
   },
-  Stmt_read(_let, local, _eq, access, _in, body) {
-    const [array, index] = access.children as [Node, IterationNode];
-    return { kind: 'read', local: name(local), array: name(array), index: index.children.map(exp), source: span(access), body: stmt(body), span: span(this) };
-  },
-  Stmt_let(_let, local, _eq, value, _in, body) {
-    return { kind: 'let', local: name(local), value: exp(value), body: stmt(body), span: span(this) };
-  },
-  Stmt_if(_if, cond, then, _else, elseBlock) {
-    const otherwise = optional(elseBlock);
+  Inner_if(_if, cond, _open, then, _close, _else, _elseOpen, elseBody, _elseClose) {
+    const otherwise = optional(elseBody);
     return { kind: 'if', cond: bexp(cond), then: stmts(then), else: otherwise ? stmts(otherwise) : null, span: span(this) };
   },
-  Stmt_up(_for, v, _in, from, _dots, to, stepOpt, body) {
+  Inner_up(_for, v, _in, from, _dots, to, stepOpt, _open, body, _close) {
     return loop(this, 'up', v, from, to, stepOpt, body);
   },
-  Stmt_down(_for, v, _in, from, _downto, to, stepOpt, body) {
+  Inner_down(_for, v, _in, from, _downto, to, stepOpt, _open, body, _close) {
     return loop(this, 'down', v, from, to, stepOpt, body);
   },
-  Stmt_sync(_kw) {
+  Inner_sync(_kw) {
     return { kind: 'sync', span: span(this) };
   },
-  Stmt_assume(_kw, cond) {
+  Inner_assume(_kw, cond) {
     return { kind: 'assume', cond: bexp(cond), span: span(this) };
   },
 };
@@ -239,13 +370,12 @@ const bexpActions: BabyCUDAActionDict<BExpr> = {
     return bexp(cond);
   },
   BExp(first, ops, rest) {
-    return leftFolded(first, ops, rest, bexp, (left, _op, right, at) => ({ kind: 'or', left, right, span: at }));
+    return grouped(first, ops, rest, bexp, BOOLEAN_PRECEDENCE, (left, op, right, at) => ({ kind: op === '&&' ? 'and' : 'or', left, right, span: at }));
   },
-  BAnd(first, ops, rest) {
-    return leftFolded(first, ops, rest, bexp, (left, _op, right, at) => ({ kind: 'and', left, right, span: at }));
-  },
-  BNot_not(_bang, operand) {
-    return { kind: 'not', operand: bexp(operand), span: span(this) };
+  BNot(bangs, atom) {
+    // `!!c`: each `!` spans from itself to the end of the condition
+    const end = span(this).end;
+    return bangs.children.reduceRight<BExpr>((operand, bang) => ({ kind: 'not', operand, span: { start: span(bang).start, end } }), bexp(atom));
   },
   BAtom_cmp(left, op, right) {
     const o = op.sourceString;
@@ -263,12 +393,9 @@ const bexpActions: BabyCUDAActionDict<BExpr> = {
 };
 
 const expActions: BabyCUDAActionDict<Expr> = {
-  BitOr: arithmetic,
-  BitXor: arithmetic,
-  BitAnd: arithmetic,
-  Shift: arithmetic,
-  Add: arithmetic,
-  Mul: arithmetic,
+  Exp(first, ops, rest) {
+    return grouped(first, ops, rest, exp, ARITHMETIC_PRECEDENCE, (left, op, right, at) => ({ kind: 'binary', op: op as ArithOp, left, right, span: at }));
+  },
   Index(_open, e, _close) {
     return exp(e);
   },
@@ -309,6 +436,7 @@ function astSemantics(): BabyCUDASemantics {
     .addOperation('arrayDecl', arrayDeclActions)
     .addOperation('stmts', blockActions)
     .addOperation('stmt', stmtActions)
+    .addOperation('binding', bindingActions)
     .addOperation('step', stepActions)
     .addOperation('bexp', bexpActions)
     .addOperation('exp', expActions)

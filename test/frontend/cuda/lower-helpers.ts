@@ -1,6 +1,6 @@
 import { cudaGrammar } from '../../../src/cli/cuda.js';
 import { lowerCuda, type LoweredUnit } from '../../../src/frontend/cuda/lower.js';
-import { showProgram } from '../../../src/core/print.js';
+import { showListing } from '../../../src/core/print.js';
 import { renderedDiagnostic } from '../../../src/diagnostics/render.js';
 
 export interface LowerOptions {
@@ -23,7 +23,7 @@ export async function core(text: string, options: LowerOptions = {}): Promise<st
   const unit = await lowered(text, options);
   const problems = [...unit.errors, ...unit.rejected.map((r) => r.diagnostic)];
   if (problems.length > 0) throw new Error(problems.map((d) => renderedDiagnostic(d, false)).join('\n'));
-  return showProgram(unit.program)
+  return showListing(unit.program)
     .split('\n')
     .map((l) => l.replace(/\s+\/\/ k\.cu:\d+.*$/, '').trimEnd())
     .join('\n');
@@ -44,6 +44,6 @@ export async function body(text: string, options: LowerOptions = {}): Promise<st
 /** The one diagnostic of the one rejected kernel, rendered. */
 export async function rejection(text: string): Promise<string> {
   const unit = await lowered(text);
-  if (unit.rejected.length !== 1) throw new Error(`expected one rejected kernel, got ${unit.rejected.length}:\n${showProgram(unit.program)}`);
+  if (unit.rejected.length !== 1) throw new Error(`expected one rejected kernel, got ${unit.rejected.length}:\n${showListing(unit.program)}`);
   return renderedDiagnostic(unit.rejected[0]!.diagnostic, false);
 }

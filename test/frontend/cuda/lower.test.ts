@@ -51,12 +51,12 @@ __global__ void k(int *A, unsigned n, unsigned m) {
   for (unsigned s = n; s > 0; s--) A[s] = 2;
 }`;
     const lines = (await body(cu)).split('\n');
-    expect(lines.slice(0, 4)).toEqual(['if m >= 2 {', '  for j: u32 in n downto m step - 2 {', '    A[j] := 1', '  }']);
-    expect(lines[5]).toMatch(/^  havoc iterations: u32 \(approximation: .*its unsigned variable j may wrap around below the step/);
+    expect(lines.slice(0, 4)).toEqual(['if (m >= 2) {', '  for j: u32 in n downto m step - 2 {', '    A[j] := 1', '  }']);
+    expect(lines[5]).toMatch(/^  havoc iterations: u32 \/\* approximated: .*its unsigned variable j may wrap around below the step/);
     // s > 0 stops at 1, which the step 1 cannot pass
     expect(lines.slice(-3)).toEqual(['for s: u32 in n downto 1 {', '  A[s] := 2', '}']);
     // i >= 0 never fails for an unsigned i: the loop never ends, and is approximated
-    expect(await body('__global__ void k(int *A, unsigned n) { for (unsigned i = n; i >= 0; i--) A[i] = 1; }')).toMatch(/^havoc iterations: u32 \(approximation/);
+    expect(await body('__global__ void k(int *A, unsigned n) { for (unsigned i = n; i >= 0; i--) A[i] = 1; }')).toMatch(/^havoc iterations: u32 \/\* approximated/);
   });
 
   it('loop halving', async () => {
@@ -67,7 +67,7 @@ __global__ void k(int *A) {
     expect(await body(cu)).toBe(`
 let s: u32 = (u32) blockDim.x / 2 in
 for s_1: u32 in s downto 1 step / 2 {
-  A[s_1] := 1
+  A[s_1] := 1;
   sync
 }`.slice(1));
   });
@@ -89,19 +89,19 @@ __global__ void k(int *A, int n) {
   for (int i = 0; i != n; i++) A[i] = 1;
 }`;
     expect(await body(cu)).toBe(`
-if 0 <= n {
+if (0 <= n) {
   for i: i32 in 0..n {
     A[i] := 1
   }
 } else {
-  havoc iterations: u32 (approximation: the number of iterations of the loop at line 3 (its variable i may never equal the bound of !=)) in
+  havoc iterations: u32 /* approximated: the number of iterations of the loop at line 3: its variable i may never equal the bound of != */ in
   for iteration: u32 in 0..iterations {
-    havoc i_1: i32 (approximation: i in the loop at line 3 (its variable i may never equal the bound of !=)) in
-    if i_1 != n {
-      A[i_1] := 1
+    havoc i_1: i32 /* approximated: i in the loop at line 3: its variable i may never equal the bound of != */ in
+    if (i_1 != n) {
+      A[i_1] := 1;
       let i_2: i32 = i_1 + 1 in
       skip
-    }
+    };
     let i_3: i32 = i_1 != n ? i_1 + 1 : i_1 in
     skip
   }
@@ -116,7 +116,7 @@ __global__ void k(int *A, unsigned n) {
     expect(await body(cu)).toBe(`
 let i: i32 = (i32) (u32) threadIdx.x in
 for i_1: u32 in (u32) i..n step + (u32) blockDim.x {
-  assume i_1 <= 2147483647
+  assume i_1 <= 2147483647;
   A[(i32) i_1] := 1
 }`.slice(1));
   });
@@ -130,11 +130,11 @@ __global__ void k(int *A, int n) {
     expect(await body(cu)).toBe(`
 let off: i32 = (i32) (u32) threadIdx.x in
 for i: i32 in 0..n {
-  A[off + i * 32] := 0
+  A[off + i * 32] := 0;
   let off_1: i32 = off + i * 32 + 32 in
   skip
-}
-havoc off_2: i32 (approximation: off after the loop at line 4 (faial-ts does not compute the values a loop leaves behind)) in
+};
+havoc off_2: i32 /* approximated: off after the loop at line 4: faial-ts does not compute the values a loop leaves behind */ in
 skip`.slice(1));
   });
 
@@ -147,14 +147,14 @@ __global__ void k(int *A, int n) {
 }`;
     expect(await body(cu)).toBe(`
 let i: i32 = (i32) (u32) threadIdx.x in
-havoc iterations: u32 (approximation: the number of iterations of the loop at line 4 (its shape is not one faial-ts makes exact)) in
+havoc iterations: u32 /* approximated: the number of iterations of the loop at line 4: its shape is not one faial-ts makes exact */ in
 for iteration: u32 in 0..iterations {
-  havoc i_1: i32 (approximation: i in the loop at line 4 (its shape is not one faial-ts makes exact)) in
+  havoc i_1: i32 /* approximated: i in the loop at line 4: its shape is not one faial-ts makes exact */ in
   let A_v = A[i_1] in
   let i_3: i32 = A_v > 0 ? i_1 * 3 + 1 : i_1 in
   skip
-}
-havoc i_4: i32 (approximation: i after the loop at line 4 (faial-ts does not compute the values a loop leaves behind)) in
+};
+havoc i_4: i32 /* approximated: i after the loop at line 4: faial-ts does not compute the values a loop leaves behind */ in
 A[i_4] := 0`.slice(1));
   });
 
@@ -166,8 +166,8 @@ __global__ void k(int *A, int n) {
   __syncthreads();
 }`;
     expect(await body(cu)).toBe(`
-if !((u32) threadIdx.x >= (u32) n) {
-  A[(u32) threadIdx.x] := 1
+if (!((u32) threadIdx.x >= (u32) n)) {
+  A[(u32) threadIdx.x] := 1;
   sync
 }`.slice(1));
   });
@@ -179,9 +179,9 @@ __global__ void k(int *A, int n) {
 }`;
     expect(await body(cu)).toBe(`
 for i: i32 in 0..n {
-  havoc broke: i32 (approximation: whether an earlier iteration left the loop at line 3 by break (faial-ts does not follow which iteration breaks)) in
-  if !(broke != 0) {
-    if !((u32) i == (u32) threadIdx.x) {
+  havoc broke: i32 /* approximated: whether an earlier iteration left the loop at line 3 by break: faial-ts does not follow which iteration breaks */ in
+  if (!(broke != 0)) {
+    if (!((u32) i == (u32) threadIdx.x)) {
       A[i] := 0
     }
   }
@@ -195,7 +195,7 @@ __global__ void k(int *A, int n) {
 }`;
     expect(await body(cu)).toBe(`
 for i: i32 in 0..n {
-  if !((u32) i == (u32) threadIdx.x) {
+  if (!((u32) i == (u32) threadIdx.x)) {
     A[i] := 0
   }
 }`.slice(1));
@@ -218,12 +218,12 @@ __global__ void k(int *A, int n) {
 }`;
     expect(await body(cu)).toBe(`
 let i: i32 = (i32) (u32) threadIdx.x in
-if i < n {
+if (i < n) {
   let A_v = A[i] in
   skip
-}
-havoc cond: i32 (the value of \`i < n && A[i] > 0\` after a branch that read memory) in
-if cond != 0 {
+};
+havoc cond: i32 /* the value of \`i < n && A[i] > 0\` after a branch that read memory */ in
+if (cond != 0) {
   A[i] := 0
 }`.slice(1));
   });
@@ -237,7 +237,7 @@ __global__ void k(int *A, int n) {
   A[threadIdx.x] = n;
 }`;
     expect(await body(cu)).toBe(`
-assume (u32) threadIdx.x < 32
+assume (u32) threadIdx.x < 32;
 A[(u32) threadIdx.x] := n`.slice(1));
   });
 
@@ -281,12 +281,12 @@ __global__ void k(Particle *P, float4 *V, int2 *C) {
 }`;
     expect(await body(cu)).toBe(`
 let i: i32 = (i32) (u32) threadIdx.x in
-P[i][2] := i
-havoc v: i32 (the floating-point constant 0.0f) in
-V[i][3] := v
+P[i][2] := i;
+havoc v: i32 /* the floating-point constant 0.0f */ in
+V[i][3] := v;
 let C_v = C[i][0] in
 let C_v_1 = C[i][1] in
-havoc v_1: i32 (the floating-point constant 1.0f) in
+havoc v_1: i32 /* the floating-point constant 1.0f */ in
 P[C_v][0] := v_1`.slice(1));
   });
 
@@ -299,9 +299,9 @@ __global__ void k(float *out) {
   out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];
 }`;
     expect(await body(cu)).toBe(`
-havoc v: i32 (the floating-point constant 0.0f) in
-tile[(u32) threadIdx.y][(u32) threadIdx.x] := v
-sync
+havoc v: i32 /* the floating-point constant 0.0f */ in
+tile[(u32) threadIdx.y][(u32) threadIdx.x] := v;
+sync;
 let tile_v = tile[(u32) threadIdx.x][(u32) threadIdx.y] in
 out[(u32) threadIdx.x] := tile_v`.slice(1));
   });
@@ -332,8 +332,8 @@ __global__ void k(float *A) {
 }`;
     expect(await body(cu)).toBe(`
 let o = offsets[(u32) threadIdx.x % 4] in
-havoc lane: i32 (a warp intrinsic's result (__shfl_down_sync)) in
-havoc v: i32 (a texture fetch (tex1Dfetch)) in
+havoc lane: i32 /* a warp intrinsic's result (__shfl_down_sync) */ in
+havoc v: i32 /* a texture fetch (tex1Dfetch) */ in
 A[o + lane] := v`.slice(1));
   });
 
@@ -346,10 +346,10 @@ __global__ void k(volatile int *A) {
   A[count] = 1;
 }`;
     expect(await body(cu)).toBe(`
-if (u32) threadIdx.x == 0 {
+if ((u32) threadIdx.x == 0) {
   count[0] := 0
-}
-sync
+};
+sync;
 let count_v = count[0] in
 A[count_v] := 1`.slice(1));
   });
@@ -365,7 +365,7 @@ __global__ void k(int *A, int n) {
     expect(await body(cu)).toBe(`
 let u: u32 = (u32) threadIdx.x - 1 in
 let w: i64 = (i64) n * (i64) n in
-A[(i32) (u % 7)] := (i32) w
+A[(i32) (u % 7)] := (i32) w;
 A[0 - n] := 0 - n - 1`.slice(1));
   });
   it('a loop bound computed by a function that touches no memory is invariant', async () => {
@@ -386,7 +386,7 @@ __device__ int size_of(const int *S) { return S[0]; }
 __global__ void k(int *A, const int *S) {
   for (int t = 0; t < size_of(S); ++t) A[t] = 0;
 }`;
-    expect(await body(cu)).toMatch(/^havoc iterations: u32 \(approximation: the number of iterations of the loop at line 4/);
+    expect(await body(cu)).toMatch(/^havoc iterations: u32 \/\* approximated: the number of iterations of the loop at line 4/);
   });
 });
 
