@@ -9,10 +9,13 @@ import { DEFAULT_OPTIONS, fragmentOf, safeName, stateOf, type PageState } from '
 import type { AlarmView, DiagnosticView, FromWorker, KernelView, OptionsText, StageView, ToWorker } from './protocol.js';
 
 interface Example {
-  /** relative to examples/, e.g. `paper/figure3.bcu` */
+  /** relative to examples/, e.g. `paper/figure3.bcu`, or a header such as `cuda/macros/common.cuh` */
   readonly path: string;
   readonly text: string;
 }
+
+const isHeader = (p: string): boolean => /\.(cuh|h)$/.test(p);
+const folderOf = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '.');
 
 const DEFAULT_EXAMPLE = 'paper/figure3.bcu';
 
@@ -53,6 +56,20 @@ const ui = {
 
 let path = 'kernel.bcu';
 let editor: Editor;
+let examples: readonly Example[] = [];
+
+/**
+ * The headers a .cu file may include: those of the examples' folder that has
+ * a kernel of this file's name (the page names a file by its last component,
+ * also in links), by path relative to that folder.
+ */
+function headersFor(file: string): Record<string, string> {
+  const from = examples.find((e) => !isHeader(e.path) && e.path.split('/').pop() === file);
+  if (from === undefined) return {};
+  const folder = folderOf(from.path);
+  const prefix = folder === '.' ? '' : `${folder}/`;
+  return Object.fromEntries(examples.filter((e) => isHeader(e.path) && e.path.startsWith(prefix)).map((e) => [e.path.slice(prefix.length), e.text]));
+}
 
 // ---- the worker -------------------------------------------------------------
 
@@ -110,7 +127,7 @@ function received(m: FromWorker): void {
       showRejected(m.diagnostics, m.usage);
       return;
     case 'verified':
-      showVerified(m.kernels, m.summary, m.internal);
+      showVerified(m.kernels, m.notices, m.summary, m.internal);
       setStatus(`${m.summary} · ${(m.milliseconds / 1000).toFixed(1)} s · computing the stages…`, 'busy');
       return;
     case 'stages':
@@ -161,7 +178,7 @@ function verify(): void {
   delete ui.verdict.dataset['status'];
   setStatus(z3Ready ? 'verifying…' : 'starting Z3…', 'busy');
   clearResults('verifying…');
-  const message: ToWorker = { kind: 'verify', id: running.id, path, text: editor.text(), options: options() };
+  const message: ToWorker = { kind: 'verify', id: running.id, path, text: editor.text(), options: options(), headers: headersFor(path) };
   worker.postMessage(message);
 }
 
@@ -251,7 +268,7 @@ function kernelNode(k: KernelView): HTMLElement {
   );
 }
 
-function showVerified(kernels: readonly KernelView[], summary: string, internal: readonly string[]): void {
+function showVerified(kernels: readonly KernelView[], notices: readonly DiagnosticView[], summary: string, internal: readonly string[]): void {
   const statuses = new Set(kernels.map((k) => k.status));
   ui.verdict.dataset['status'] = [...statuses].join(' ');
   ui.verdict.dataset['summary'] = summary;
@@ -259,8 +276,9 @@ function showVerified(kernels: readonly KernelView[], summary: string, internal:
     node('p', { class: 'summary' }, summary),
     ...internal.map((f) => node('p', { class: 'internal' }, `internal error: ${f} (a confirmed alarm the interpreter did not reproduce: a bug in faial-ts, please report it)`)),
     ...kernels.map(kernelNode),
+    ...(notices.length === 0 ? [] : [node('div', { class: 'notices' }, ...notices.map(diagnosticNode))]),
   );
-  editor.showDiagnostics(kernels.flatMap((k) => k.errors));
+  editor.showDiagnostics([...kernels.flatMap((k) => k.errors), ...notices]);
   ui.verdict.querySelector<HTMLElement>('.alarm')?.click();
 }
 
@@ -329,7 +347,7 @@ async function updateLink(): Promise<string> {
   return location.href;
 }
 
-function loadExample(examples: readonly Example[], which: string): void {
+function loadExample(which: string): void {
   const e = examples.find((x) => x.path === which);
   if (e === undefined) return;
   setPath(e.path.split('/').pop()!);
@@ -339,11 +357,11 @@ function loadExample(examples: readonly Example[], which: string): void {
   void updateLink();
 }
 
-function fillExamples(examples: readonly Example[]): void {
+function fillExamples(): void {
   const groups = new Map<string, HTMLOptGroupElement>();
   ui.examples.append(node('option', { value: '' }, 'Examples…'));
-  for (const e of examples) {
-    const dir = e.path.includes('/') ? e.path.slice(0, e.path.lastIndexOf('/')) : '.';
+  for (const e of examples.filter((x) => !isHeader(x.path))) {
+    const dir = folderOf(e.path);
     let group = groups.get(dir);
     if (group === undefined) {
       group = node('optgroup', { label: dir });
@@ -357,8 +375,8 @@ function fillExamples(examples: readonly Example[]): void {
 async function main(): Promise<void> {
   // without cross-origin isolation there is no SharedArrayBuffer, and Z3 cannot start
   if (crossOriginIsolated) startWorker();
-  const examples = (await (await fetch('examples.json')).json()) as Example[];
-  fillExamples(examples);
+  examples = (await (await fetch('examples.json')).json()) as Example[];
+  fillExamples();
   const fromLink = await stateOf(location.hash);
   const initial = fromLink ?? { path: 'figure3.bcu', text: examples.find((e) => e.path === DEFAULT_EXAMPLE)?.text ?? '', options: DEFAULT_OPTIONS };
   editor = createEditor(ui.editor, initial.text, languageOfPath(initial.path), verify, () => {
@@ -372,7 +390,7 @@ async function main(): Promise<void> {
 
   ui.verify.addEventListener('click', verify);
   ui.stop.addEventListener('click', stop);
-  ui.examples.addEventListener('change', () => loadExample(examples, ui.examples.value));
+  ui.examples.addEventListener('change', () => loadExample(ui.examples.value));
   ui.language.addEventListener('change', () => {
     const language = ui.language.value === 'cu' ? 'cu' : 'bcu';
     setPath(path.replace(/\.[^.]*$/, '') + (language === 'cu' ? '.cu' : '.bcu'));

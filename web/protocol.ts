@@ -27,7 +27,15 @@ export function paramItems(text: string): string[] {
     .filter((s) => s !== '');
 }
 
-export type ToWorker = { readonly kind: 'verify'; readonly id: number; readonly path: string; readonly text: string; readonly options: OptionsText };
+export interface ToWorker {
+  readonly kind: 'verify';
+  readonly id: number;
+  readonly path: string;
+  readonly text: string;
+  readonly options: OptionsText;
+  /** files a `.cu` file may `#include "…"`, by path relative to its folder (an example's headers) */
+  readonly headers?: Readonly<Record<string, string>>;
+}
 
 export interface Mark {
   readonly start: number;
@@ -102,6 +110,15 @@ export type FromWorker =
   | { readonly kind: 'progress'; readonly id: number; readonly kernel: string; readonly kernelIndex: number; readonly kernels: number; readonly queries: number }
   /** bad input: the file's diagnostics, or options that do not parse */
   | { readonly kind: 'rejected'; readonly id: number; readonly diagnostics: readonly DiagnosticView[]; readonly usage: string | null }
-  | { readonly kind: 'verified'; readonly id: number; readonly kernels: readonly KernelView[]; readonly summary: string; readonly internal: readonly string[]; readonly milliseconds: number }
+  | {
+      readonly kind: 'verified';
+      readonly id: number;
+      readonly kernels: readonly KernelView[];
+      /** what the front end read and did not model, as the text report's notes */
+      readonly notices: readonly DiagnosticView[];
+      readonly summary: string;
+      readonly internal: readonly string[];
+      readonly milliseconds: number;
+    }
   | { readonly kind: 'stages'; readonly id: number; readonly stages: readonly StageView[] }
   | { readonly kind: 'crashed'; readonly id: number | null; readonly message: string };

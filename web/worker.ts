@@ -1,14 +1,19 @@
 /**
  * The playground's verifier: a classic Web Worker running the same pipeline
- * as `faial-ts verify --replay`, `infer --phases` and `smt` (src/api) with Z3
- * as WebAssembly, so the page never freezes. Stop is the page terminating
+ * as `faial-ts verify --replay`, `lower`, `infer --phases` and `smt`
+ * (src/api) with Z3 as WebAssembly, so the page never freezes. The CUDA
+ * grammar is fetched when the first .cu file comes; its `#include "…"`s read
+ * the headers the page sends with it. Stop is the page terminating
  * this worker and starting a fresh one: a running Z3 check cannot be
  * interrupted any other way.
  */
-import { checkedSafely } from '../src/api/check.js';
+import { BCU_ONLY, checkedSafely, isCudaPath, type FrontEnds } from '../src/api/check.js';
+import { cudaFrontEnds } from '../src/api/cuda.js';
 import { UsageError, launchOfOptions, naturalOf } from '../src/api/options.js';
-import { inferText, phasesText, queryListing } from '../src/api/stages.js';
-import { verifyFile } from '../src/api/verify.js';
+import { inferText, loweredProgram, phasesText, queryListing } from '../src/api/stages.js';
+import { fileLaunch, verifyFile } from '../src/api/verify.js';
+import { loadCudaGrammar, type CudaGrammar } from '../src/frontend/cuda/parse.js';
+import { dirname } from '../src/frontend/cuda/preprocess/paths.js';
 import { launchFor } from '../src/core/launch.js';
 import { summaryText } from '../src/report/text.js';
 import { browserZ3 } from '../src/solve/z3-browser.js';
@@ -48,25 +53,67 @@ function counting(solver: Solver, onCheck: (n: number) => void): Solver {
   };
 }
 
-async function verify(id: number, path: string, text: string, options: OptionsText): Promise<void> {
+let grammar: Promise<CudaGrammar> | undefined;
+
+async function bytesOf(name: string): Promise<Uint8Array> {
+  const response = await fetch(new URL(name, scope.location.href));
+  if (!response.ok) throw new Error(`${name}: ${response.status} ${response.statusText}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** The CUDA grammar, fetched once; a failed fetch is tried again by the next .cu file. */
+function cudaGrammar(): Promise<CudaGrammar> {
+  grammar ??= Promise.all([bytesOf('tree-sitter.wasm'), bytesOf('tree-sitter-cpp.wasm')]).then(
+    ([runtime, cpp]) => loadCudaGrammar({ runtime, cpp }),
+    (e: unknown) => {
+      grammar = undefined;
+      throw new Error(`the CUDA grammar did not load: ${e instanceof Error ? e.message : String(e)}`);
+    },
+  );
+  return grammar;
+}
+
+/** As the CLI's: a .cu file's macros from its test header, its includes from the headers beside it. */
+async function frontEndsOf(path: string, text: string, headers: Readonly<Record<string, string>>): Promise<FrontEnds> {
+  if (!isCudaPath(path)) return BCU_ONLY;
+  const folder = dirname(path);
+  const prefix = folder === '.' ? '' : `${folder}/`;
+  return cudaFrontEnds(await cudaGrammar(), text, {}, (p) => (p.startsWith(prefix) ? (headers[p.slice(prefix.length)] ?? null) : null));
+}
+
+function usageOf(e: unknown): string {
+  if (!(e instanceof UsageError)) throw e;
+  return [e.message, ...e.hints.map((h) => `hint: ${h}`)].join('\n');
+}
+
+async function verify(id: number, path: string, text: string, options: OptionsText, headers: Readonly<Record<string, string>>): Promise<void> {
   const t0 = performance.now();
-  const checked = checkedSafely(path, text, null);
+  let frontEnds;
+  try {
+    frontEnds = await frontEndsOf(path, text, headers);
+  } catch (e) {
+    post({ kind: 'rejected', id, diagnostics: [], usage: usageOf(e) });
+    return;
+  }
+  const checked = checkedSafely(path, text, null, undefined, frontEnds);
   if (!checked.ok) {
     post({ kind: 'rejected', id, diagnostics: checked.diagnostics.map((d) => diagnosticView(d, path)), usage: null });
     return;
   }
   let settings;
+  let fileWide;
   try {
     const launch = launchOfOptions(paramItems(options.params), blank(options.blockDim), blank(options.gridDim), checked.kernels);
     settings = { launch, timeoutMs: naturalOf(options.timeout, '--timeout', 1), maxRaces: naturalOf(options.maxRaces, '--max-races', 1) };
+    // what the kernels are verified with: a .cu file's test header completes the options
+    fileWide = fileLaunch(path, text, launch).launch;
   } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    post({ kind: 'rejected', id, diagnostics: [], usage: [e.message, ...e.hints.map((h) => `hint: ${h}`)].join('\n') });
+    post({ kind: 'rejected', id, diagnostics: [], usage: usageOf(e) });
     return;
   }
   let current = { kernel: '', kernelIndex: 0, kernels: checked.kernels.length };
   const solver = counting(z3, (queries) => post({ kind: 'progress', id, ...current, queries }));
-  const outcome = await verifyFile(path, text, { kernel: null, barriers: false, replay: options.replay, ...settings }, solver, (kernel, kernelIndex, kernels) => {
+  const outcome = await verifyFile(path, text, { kernel: null, barriers: false, replay: options.replay, ...settings }, solver, frontEnds, (kernel, kernelIndex, kernels) => {
     current = { kernel, kernelIndex, kernels };
     post({ kind: 'progress', id, ...current, queries: 0 });
   });
@@ -77,26 +124,28 @@ async function verify(id: number, path: string, text: string, options: OptionsTe
   }
   const launchOf = (kernel: string) => {
     const map = checked.kernels.find((m) => m.name === kernel);
-    return map === undefined ? null : launchFor(map.params, settings.launch);
+    return map === undefined ? null : launchFor(map.params, fileWide);
   };
   post({
     kind: 'verified',
     id,
     kernels: file.kernels.map((r) => kernelView(r, launchOf(r.kernel), path)),
+    notices: (file.notices ?? []).map((d) => diagnosticView(d, path)),
     summary: summaryText([file], false),
     internal: outcome.replayFailures,
     milliseconds: performance.now() - t0,
   });
   // The stages come after the verdict, which is what the user waits for.
   const stages: StageView[] = [];
+  const lowered = isCudaPath(path) ? loweredProgram(path, text, frontEnds) : null;
   for (const map of checked.kernels) {
-    const own = launchFor(map.params, settings.launch);
+    const own = launchFor(map.params, fileWide);
     stages.push({
       kernel: map.name,
       map: inferText(map, false),
       phases: await phasesText(map, own, settings.timeoutMs, z3),
       queries: await queryListing(map, own, settings.timeoutMs, z3),
-      lowered: null,
+      lowered: lowered?.ok === true ? (lowered.kernels.find((k) => k.name === map.name)?.text ?? null) : null,
     });
   }
   post({ kind: 'stages', id, stages });
@@ -104,7 +153,7 @@ async function verify(id: number, path: string, text: string, options: OptionsTe
 
 scope.onmessage = (event) => {
   const m = event.data;
-  verify(m.id, m.path, m.text, m.options).catch((e: unknown) => post({ kind: 'crashed', id: m.id, message: e instanceof Error ? e.message : String(e) }));
+  verify(m.id, m.path, m.text, m.options, m.headers ?? {}).catch((e: unknown) => post({ kind: 'crashed', id: m.id, message: e instanceof Error ? e.message : String(e) }));
 };
 
 // Start Z3 and the parser now, so that the first Verify does not wait for them.

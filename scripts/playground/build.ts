@@ -2,7 +2,8 @@
  * Builds the playground (web/) into a static folder: the page and the
  * verifier's worker bundled by esbuild, Z3's own z3-built.js and .wasm beside
  * them (Emscripten starts its threads from that file, so it cannot be
- * bundled), the examples, and a `_headers` file with the cross-origin
+ * bundled), the CUDA grammar's two WebAssembly files, the examples with
+ * their headers, and a `_headers` file with the cross-origin
  * isolation headers for static hosts that read one.
  */
 import { build, type BuildOptions } from 'esbuild';
@@ -25,14 +26,14 @@ export interface BuiltFile {
   readonly gzipped: number;
 }
 
-/** Every example kernel below examples/, by path relative to it, sorted. */
+/** Every example kernel below examples/ and the headers they include (.cuh, .h), by path relative to it, sorted. */
 async function exampleFiles(dir: string): Promise<{ path: string; text: string }[]> {
   const out: { path: string; text: string }[] = [];
   const walk = async (d: string): Promise<void> => {
     for (const e of (await readdir(d, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const p = join(d, e.name);
       if (e.isDirectory()) await walk(p);
-      else if (/\.(bcu|cu)$/.test(e.name)) out.push({ path: relative(dir, p).split('\\').join('/'), text: await readFile(p, 'utf8') });
+      else if (/\.(bcu|cu|cuh|h)$/.test(e.name)) out.push({ path: relative(dir, p).split('\\').join('/'), text: await readFile(p, 'utf8') });
     }
   };
   await walk(dir);
@@ -54,10 +55,13 @@ export async function buildPlayground(out: string, options: { minify?: boolean }
     define: { global: 'globalThis', 'process.env.NODE_ENV': '"production"' },
   };
   await build({ ...common, entryPoints: [join(ROOT, 'web', 'main.ts')], outfile: join(out, 'main.js'), format: 'esm' });
-  // a classic worker: it loads z3-built.js with importScripts
-  await build({ ...common, entryPoints: [join(ROOT, 'web', 'worker.ts')], outfile: join(out, 'worker.js'), format: 'iife' });
+  // a classic worker: it loads z3-built.js with importScripts; web-tree-sitter imports Node's modules only when it runs in Node
+  await build({ ...common, entryPoints: [join(ROOT, 'web', 'worker.ts')], outfile: join(out, 'worker.js'), format: 'iife', external: ['fs/promises', 'module'] });
   const z3 = join(ROOT, 'node_modules', 'z3-solver', 'build');
   for (const f of ['z3-built.js', 'z3-built.wasm']) await copyFile(join(z3, f), join(out, f));
+  // the CUDA grammar: web-tree-sitter's runtime and tree-sitter-cpp, fetched by the worker when it first reads a .cu file
+  await copyFile(join(ROOT, 'node_modules', 'web-tree-sitter', 'tree-sitter.wasm'), join(out, 'tree-sitter.wasm'));
+  await copyFile(join(ROOT, 'node_modules', 'tree-sitter-cpp', 'tree-sitter-cpp.wasm'), join(out, 'tree-sitter-cpp.wasm'));
   for (const f of ['index.html', 'style.css']) await copyFile(join(ROOT, 'web', f), join(out, f));
   await writeFile(join(out, 'examples.json'), JSON.stringify(await exampleFiles(join(ROOT, 'examples'))));
   const headers = Object.entries(ISOLATION_HEADERS).map(([k, v]) => `  ${k}: ${v}`).join('\n');

@@ -1,10 +1,13 @@
 /**
- * The inspectable stages of one kernel as text, as `faial-ts infer
- * [--phases]` and `faial-ts smt` print them: its typing verdict and MAP, its
- * barrier phases, and each solver query as a standalone SMT-LIB 2 script.
- * The CLI prints them; the playground shows them in its tabs.
+ * The inspectable stages as text, as `faial-ts lower`, `infer [--phases]`
+ * and `smt` print them: the core program a file's kernels were lowered to,
+ * a kernel's typing verdict and MAP, its barrier phases, and each solver
+ * query as a standalone SMT-LIB 2 script. The CLI prints them; the
+ * playground shows them in its tabs.
  */
 import type { Launch } from '../core/launch.js';
+import { showListing } from '../core/print.js';
+import { DiagnosticError, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { colorsOf } from '../diagnostics/render.js';
 import type { Query } from '../encode/query.js';
 import { EncodingLimit, printScript } from '../encode/smtlib.js';
@@ -16,6 +19,35 @@ import { standaloneScript } from '../solve/script.js';
 import type { Solver } from '../solve/solver.js';
 import { queryScripts } from '../verify/scripts.js';
 import { phasesOf } from '../verify/verify.js';
+import { isCudaPath, programOf, type FrontEnds, type RejectedKernel } from './check.js';
+
+/** The core program of one kernel, in BabyCUDA-like syntax with each line's source line. */
+export interface LoweredKernel {
+  readonly name: string;
+  readonly text: string;
+}
+
+export type LoweredProgram =
+  | {
+      readonly ok: true;
+      readonly kernels: readonly LoweredKernel[];
+      /** kernels the front end could not lower, each with the construct it rejected */
+      readonly rejected: readonly RejectedKernel[];
+      /** what the front end read and chose not to model */
+      readonly notices: readonly Diagnostic[];
+    }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+/** What `faial-ts lower` prints: each kernel of the file as the core program it was lowered to (what is verified). */
+export function loweredProgram(path: string, text: string, frontEnds: FrontEnds): LoweredProgram {
+  try {
+    const { program, rejected, notices } = programOf(path, text, frontEnds);
+    return { ok: true, kernels: program.kernels.map((k) => ({ name: k.name.text, text: showListing({ file: program.file, kernels: [k] }, isCudaPath(path) ? 'cuda' : 'bcu') })), rejected, notices };
+  } catch (e) {
+    if (e instanceof DiagnosticError) return { ok: false, diagnostics: e.diagnostics };
+    throw e;
+  }
+}
 
 /** The kernel's heading, typing verdict and MAP: one block of `infer`. */
 export function inferText(map: KernelMap, colour: boolean): string {

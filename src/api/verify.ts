@@ -14,7 +14,9 @@ import { replayAlarms } from '../verify/replay.js';
 import type { FileResult, KernelResult } from '../verify/result.js';
 import { verifyKernel, type VerifyOptions } from '../verify/verify.js';
 import { StageClock } from '../util/clock.js';
-import { checkedKernels, checkedSafely, internalError, messageOf, type CheckStage } from './check.js';
+import { BCU_ONLY, checkedKernels, checkedSafely, internalError, isCudaPath, messageOf, type CheckStage, type FrontEnds, type RejectedKernel } from './check.js';
+import { headerNotice, launchWithHeader, type TestHeader } from './cuda.js';
+import type { SourceFile } from '../core/source.js';
 
 export interface VerifyFileOptions {
   /** only the kernel of this name */
@@ -60,6 +62,28 @@ export function kernelError(map: KernelMap, message: string): KernelResult {
   };
 }
 
+/** The `error` entry of a kernel the front end rejected (an unsupported construct, a syntax error in it). */
+export function rejectedResult(file: SourceFile, r: RejectedKernel): KernelResult {
+  return {
+    file,
+    kernel: r.name,
+    span: r.span,
+    status: 'error',
+    wellTyped: false,
+    violations: [],
+    races: [],
+    divergences: [],
+    unknowns: [],
+    errors: [r.diagnostic],
+    stats: { accesses: 0, phases: 0, arrays: 0, queries: 0, milliseconds: 0, stages: { phases: 0, encoding: 0, solving: 0, witnesses: 0 } },
+  };
+}
+
+/** Kernel results in the order the file defines the kernels. */
+export function inFileOrder(results: readonly KernelResult[]): KernelResult[] {
+  return [...results].sort((a, b) => a.span.start - b.span.start);
+}
+
 async function kernelOutcome(map: KernelMap, options: VerifyFileOptions, solver: Solver): Promise<{ result: KernelResult; replayFailures: string[] }> {
   const launch = launchFor(map.params, options.launch);
   const verifyOptions: VerifyOptions = { launch, timeoutMs: options.timeoutMs, maxRaces: options.maxRaces, solver };
@@ -77,25 +101,34 @@ async function kernelOutcome(map: KernelMap, options: VerifyFileOptions, solver:
 export type KernelStarted = (kernel: string, index: number, total: number) => void;
 
 /** Every kernel of a file's text verified in turn with the given solver. */
-export async function verifyFile(path: string, text: string, options: VerifyFileOptions, solver: Solver, started: KernelStarted = () => undefined): Promise<FileOutcome> {
+export async function verifyFile(path: string, text: string, options: VerifyFileOptions, solver: Solver, frontEnds: FrontEnds = BCU_ONLY, started: KernelStarted = () => undefined): Promise<FileOutcome> {
   const clock = new StageClock<CheckStage>();
-  const checked = checkedSafely(path, text, options.kernel, clock);
+  const checked = checkedSafely(path, text, options.kernel, clock, frontEnds);
   const checking = { parse: clock.milliseconds('parse'), typing: clock.milliseconds('typing') };
   if (!checked.ok) return { file: { ok: false, path, diagnostics: checked.diagnostics }, replayFailures: [], checking };
+  const { launch, header } = fileLaunch(path, text, options.launch);
   const kernels: KernelResult[] = [];
   const replayFailures: string[] = [];
   for (const [i, map] of checked.kernels.entries()) {
     started(map.name, i, checked.kernels.length);
-    const outcome = await kernelOutcome(map, options, solver);
+    const outcome = await kernelOutcome(map, { ...options, launch }, solver);
     kernels.push(outcome.result);
     replayFailures.push(...outcome.replayFailures);
   }
-  return { file: { ok: true, path, kernels }, replayFailures, checking };
+  kernels.push(...checked.rejected.map((r) => rejectedResult(checked.file, r)));
+  const said = [...(header === null ? [] : [headerNotice(path, text, launch, header)]), ...checked.notices];
+  const notices = said.length > 0 ? { notices: said } : {};
+  return { file: { ok: true, path, kernels: inFileOrder(kernels), ...notices }, replayFailures, checking };
+}
+
+/** The launch a file is verified with: the caller's, completed by a CUDA file's GPUVerify test header (which is then said in a notice). */
+export function fileLaunch(path: string, text: string, launch: Launch): { launch: Launch; header: TestHeader | null } {
+  return isCudaPath(path) ? launchWithHeader(launch, text) : { launch, header: null };
 }
 
 /** The outcome of a file whose verification was cut short (a worker that died): every kernel of it in error, with the reason. */
-export function abandonedOutcome(path: string, text: string, kernel: string | null, why: string): FileOutcome {
-  const checked = checkedSafely(path, text, kernel);
+export function abandonedOutcome(path: string, text: string, kernel: string | null, why: string, frontEnds: FrontEnds = BCU_ONLY): FileOutcome {
+  const checked = checkedSafely(path, text, kernel, undefined, frontEnds);
   const message = `verification stopped: ${why}`;
   if (!checked.ok || checked.kernels.length === 0) {
     return { file: { ok: false, path, diagnostics: [internalError(sourceFile(path, text), { start: 0, end: 0 }, message)] }, replayFailures: [], checking: NOT_CHECKED };
@@ -104,10 +137,12 @@ export function abandonedOutcome(path: string, text: string, kernel: string | nu
 }
 
 /** Every kernel of a file's text verified with the same options; bad input is the file's diagnostics. */
-export async function verifyText(path: string, text: string, options: VerifyOptions & { readonly kernel?: string }): Promise<FileResult> {
-  const checked = checkedKernels(path, text, options.kernel);
+export async function verifyText(path: string, text: string, options: VerifyOptions & { readonly kernel?: string }, frontEnds: FrontEnds = BCU_ONLY): Promise<FileResult> {
+  const checked = checkedKernels(path, text, options.kernel, undefined, frontEnds);
   if (!checked.ok) return { ok: false, path, diagnostics: checked.diagnostics };
   const kernels: KernelResult[] = [];
   for (const map of checked.kernels) kernels.push(await verifyKernel(map, options));
-  return { ok: true, path, kernels };
+  kernels.push(...checked.rejected.map((r) => rejectedResult(checked.file, r)));
+  const notices = checked.notices.length > 0 ? { notices: checked.notices } : {};
+  return { ok: true, path, kernels: inFileOrder(kernels), ...notices };
 }

@@ -10,6 +10,7 @@ import { solverOf } from '../solve/backends.js';
 import type { SolverChoice } from '../solve/solver.js';
 import { abandonedOutcome as abandonedText, NOT_CHECKED, verifyFile, type FileOutcome } from '../api/verify.js';
 import { internalError, messageOf } from '../api/check.js';
+import { frontEndsFor, type CudaFlags } from './cuda.js';
 
 export type { FileOutcome } from '../api/verify.js';
 
@@ -27,6 +28,8 @@ export interface FileJob {
   readonly solver: SolverChoice;
   readonly barriers: boolean;
   readonly replay: boolean;
+  /** -D, -U, -I for CUDA files */
+  readonly cuda: CudaFlags;
 }
 
 export async function fileOutcome(job: FileJob): Promise<FileOutcome> {
@@ -37,11 +40,11 @@ export async function fileOutcome(job: FileJob): Promise<FileOutcome> {
     const diagnostic = internalError(sourceFile(job.path, ''), { start: 0, end: 0 }, `cannot read the file: ${messageOf(e)}`);
     return { file: { ok: false, path: job.path, diagnostics: [diagnostic] }, replayFailures: [], checking: NOT_CHECKED };
   }
-  return verifyFile(job.path, text, job, solverOf(job.solver, job.rlimit));
+  return verifyFile(job.path, text, job, solverOf(job.solver, job.rlimit), await frontEndsFor(job.path, text, job.cuda));
 }
 
 /** The outcome of a file whose worker died: every kernel of it in error, with the reason. */
 export async function abandonedOutcome(job: FileJob, why: string): Promise<FileOutcome> {
   const text = await readFile(job.path, 'utf8').catch(() => '');
-  return abandonedText(job.path, text, job.kernel, why);
+  return abandonedText(job.path, text, job.kernel, why, await frontEndsFor(job.path, text, job.cuda));
 }

@@ -6,16 +6,15 @@
 import { type Launch, NO_LAUNCH, launchFor } from '../core/launch.js';
 import { readFile } from 'node:fs/promises';
 import type { KernelMap } from '../map/map.js';
-import { parseProgram } from '../frontend/bcu/parse.js';
 import type { FileResult } from '../verify/result.js';
 import { startZ3, z3Wasm } from '../solve/z3.js';
 import type { KernelResult } from '../verify/result.js';
 import { colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
 import { textReport } from '../report/text.js';
 import { runCommand } from './run.js';
-import { checkedSafely } from '../api/check.js';
+import { checkedSafely, isCudaPath, programOf } from '../api/check.js';
 import { launchOfOptions } from '../api/options.js';
-import { inferText, phasesText, queryListing } from '../api/stages.js';
+import { inferText, loweredProgram, phasesText, queryListing } from '../api/stages.js';
 import { writtenQueryFiles } from './smt-out.js';
 import { outputDirectory, outputFile } from './output.js';
 import { verifiedFiles, verifiesInProcess, type Progress } from './jobs.js';
@@ -32,8 +31,10 @@ import { EXIT_BAD_INPUT, EXIT_DRF, verifyExitCode } from './exit.js';
 import type { CliIO } from './main.js';
 import { UsageError, dimOf, inputFiles, naturalOf, paramsOf } from './options.js';
 import { version } from './version.js';
+import { frontEndsFor, type CudaFlags } from './cuda.js';
+import { fileLaunch } from '../api/verify.js';
 
-export interface LaunchFlags {
+export interface LaunchFlags extends CudaFlags {
   kernel?: string;
   param: string[];
   blockDim?: string;
@@ -68,12 +69,16 @@ export interface SmtFlags extends LaunchFlags {
   out?: string;
 }
 
-export interface InferFlags {
+export interface InferFlags extends CudaFlags {
   kernel?: string;
   phases?: boolean;
 }
 
-export interface ExperimentFlags extends SolvingFlags {
+export interface LowerFlags extends CudaFlags {
+  kernel?: string;
+}
+
+export interface ExperimentFlags extends CudaFlags, SolvingFlags {
   out?: string;
   shard?: string;
 }
@@ -88,8 +93,8 @@ export interface RunFlags extends LaunchFlags {
 interface Loaded {
   readonly failed: FileResult[];
   readonly kernels: KernelMap[];
-  /** in input order, so reports list files as given */
-  readonly order: { readonly path: string; readonly maps: KernelMap[] | null }[];
+  /** in input order, so reports list files as given; `text` as read */
+  readonly order: { readonly path: string; readonly text: string; readonly maps: KernelMap[] | null }[];
 }
 
 async function textOf(path: string): Promise<string> {
@@ -100,22 +105,23 @@ async function textOf(path: string): Promise<string> {
   }
 }
 
-async function loaded(args: readonly string[], kernel: string | undefined): Promise<Loaded> {
+async function loaded(args: readonly string[], kernel: string | undefined, cuda: CudaFlags): Promise<Loaded> {
   const failed: FileResult[] = [];
   const kernels: KernelMap[] = [];
   const order: Loaded['order'][number][] = [];
   const names: string[] = [];
   for (const path of await inputFiles(args)) {
     const text = await textOf(path);
-    const checked = checkedSafely(path, text, kernel ?? null);
+    const frontEnds = await frontEndsFor(path, text, cuda);
+    const checked = checkedSafely(path, text, kernel ?? null, undefined, frontEnds);
     if (!checked.ok) {
       failed.push({ ok: false, path, diagnostics: checked.diagnostics });
-      order.push({ path, maps: null });
+      order.push({ path, text, maps: null });
       continue;
     }
     kernels.push(...checked.kernels);
-    order.push({ path, maps: [...checked.kernels] });
-    if (kernel !== undefined && checked.kernels.length === 0) names.push(...parseProgram(path, text).kernels.map((k) => k.name.text));
+    order.push({ path, text, maps: [...checked.kernels] });
+    if (kernel !== undefined && checked.kernels.length === 0 && checked.rejected.length === 0) names.push(...programOf(path, text, frontEnds).program.kernels.map((k) => k.name.text));
   }
   if (kernel !== undefined && kernels.length === 0 && failed.length === 0) {
     throw new UsageError(`no kernel named '${kernel}'`, [`the kernels are: ${names.join(', ')}`]);
@@ -134,9 +140,9 @@ export async function verifyCommand(args: readonly string[], flags: VerifyFlags,
   const maxRaces = naturalOf(flags.maxRaces, '--max-races', 1);
   const jobs = naturalOf(flags.jobs, '--jobs', 1);
   const solver = await solverChoiceOf(flags, rlimit);
-  const input = await loaded(args, flags.kernel);
+  const input = await loaded(args, flags.kernel, flags);
   const launch = launchOf(flags, input.kernels);
-  const job = { kernel: flags.kernel ?? null, launch, timeoutMs, rlimit, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true };
+  const job = { kernel: flags.kernel ?? null, launch, timeoutMs, rlimit, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true, cuda: cudaFlagsOf(flags) };
   const toVerify = input.order.filter((entry) => entry.maps !== null);
   // once the input is known good (a bad one never waits for a solver it does not use), Z3 starts while the files are verified up to their first check
   if ((solver.kind === 'z3-wasm' || solver.kind === 'portfolio') && toVerify.length > 0 && verifiesInProcess(jobs, toVerify.length)) startZ3();
@@ -166,9 +172,10 @@ function launchesOf(order: Loaded['order'], files: readonly FileResult[], launch
   order.forEach((entry, i) => {
     const file = files[i]!;
     if (!file.ok) return;
+    const own = fileLaunch(entry.path, entry.text, launch).launch;
     for (const r of file.kernels) {
       const map = entry.maps?.find((m) => m.name === r.kernel);
-      if (map !== undefined) launches.set(r, launchFor(map.params, launch));
+      if (map !== undefined) launches.set(r, launchFor(map.params, own));
     }
   });
   return launches;
@@ -245,7 +252,7 @@ async function solverChoiceOf(flags: Pick<SolvingFlags, 'solver' | 'solverCmd' |
 }
 
 export async function inferCommand(file: string, flags: InferFlags, io: CliIO): Promise<number> {
-  const input = await loaded([file], flags.kernel);
+  const input = await loaded([file], flags.kernel, flags);
   for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
   const blocks: string[] = [];
@@ -260,7 +267,7 @@ export async function inferCommand(file: string, flags: InferFlags, io: CliIO): 
 
 export async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Promise<number> {
   if (flags.out !== undefined) await outputDirectory(flags.out, '--out');
-  const input = await loaded([file], flags.kernel);
+  const input = await loaded([file], flags.kernel, flags);
   for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
   const launch = launchOf(flags, input.kernels);
@@ -279,8 +286,9 @@ export async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Prom
 
 export async function fixSubcommand(file: string, flags: FixFlags, io: CliIO): Promise<number> {
   const timeoutMs = naturalOf(flags.timeout, '--timeout', 1);
+  if (isCudaPath(file)) throw new UsageError(`fix rewrites BabyCUDA (.bcu) files; ${file} is CUDA C`, ['verify it, and fix the kernel by hand']);
   if (flags.output !== undefined) await outputFile(flags.output, '-o');
-  const launch = launchOf(flags, (await loaded([file], flags.kernel)).kernels);
+  const launch = launchOf(flags, (await loaded([file], flags.kernel, flags)).kernels);
   return fixCommand(
     file,
     {
@@ -306,6 +314,7 @@ export async function experimentSubcommand(inputs: readonly string[], flags: Exp
     solver: await solverChoiceOf(flags, rlimit),
     version: version(),
     shard: flags.shard === undefined ? null : shardOption(flags.shard),
+    cuda: cudaFlagsOf(flags),
   };
   return experimentCommand(inputs, settings, io, progressOf(io));
 }
@@ -331,8 +340,30 @@ export async function runSubcommand(args: readonly string[], flags: RunFlags, io
       ...(flags.gridDim === undefined ? {} : { gridDim: dimOf(flags.gridDim, '--grid-dim') }),
       init: flags.init,
       json: flags.json === true,
+      cuda: flags,
       ...(flags.seed === undefined ? {} : { seed: naturalOf(flags.seed, '--seed') }),
     },
     io,
   );
+}
+
+/** -D, -U and -I as a job carries them to a worker process. */
+const cudaFlagsOf = (flags: CudaFlags): CudaFlags => ({ define: flags.define ?? [], undefine: flags.undefine ?? [], include: flags.include ?? [] });
+
+export async function lowerCommand(file: string, flags: LowerFlags, io: CliIO): Promise<number> {
+  const text = await textOf(file);
+  const lowered = loweredProgram(file, text, await frontEndsFor(file, text, flags));
+  if (!lowered.ok) {
+    io.err(renderedDiagnostics(lowered.diagnostics, io.colour));
+    return EXIT_BAD_INPUT;
+  }
+  const kernels = lowered.kernels.filter((k) => flags.kernel === undefined || k.name === flags.kernel);
+  const rejected = lowered.rejected.filter((r) => flags.kernel === undefined || r.name === flags.kernel);
+  if (flags.kernel !== undefined && kernels.length === 0 && rejected.length === 0) {
+    throw new UsageError(`no kernel named '${flags.kernel}'`, [`the kernels are: ${[...lowered.kernels, ...lowered.rejected].map((k) => k.name).join(', ')}`]);
+  }
+  if (kernels.length > 0) io.out(`${kernels.map((k) => k.text).join('\n\n')}\n`);
+  if (lowered.notices.length > 0) io.err(renderedDiagnostics(lowered.notices, io.colour));
+  for (const r of rejected) io.err(`kernel ${r.name} is not analysed:\n${renderedDiagnostics([r.diagnostic], io.colour)}`);
+  return rejected.length > 0 ? EXIT_BAD_INPUT : EXIT_DRF;
 }

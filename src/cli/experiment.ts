@@ -21,6 +21,7 @@ import { solverOf } from '../solve/backends.js';
 import { boundOf, type Solver, type SolverChoice } from '../solve/solver.js';
 import type { CliIO } from './main.js';
 import type { FileJob } from './batch.js';
+import type { CudaFlags } from './cuda.js';
 import { EXIT_DRF } from './exit.js';
 import { verifiedFiles, verifiesInProcess, type Progress } from './jobs.js';
 import { UsageError, inputFiles } from './options.js';
@@ -34,6 +35,7 @@ export interface ExperimentSettings {
   readonly maxRaces: number;
   readonly solver: SolverChoice;
   readonly version: string;
+  readonly cuda: CudaFlags;
   /** only this slice of the input files; null for all */
   readonly shard: Shard | null;
 }
@@ -68,6 +70,7 @@ export async function experimentCommand(inputs: readonly string[], settings: Exp
     solver: settings.solver,
     barriers: false,
     replay: false,
+    cuda: settings.cuda,
   }));
   const outcomes = await verifiedFiles(jobs, settings.jobs, progress);
   const run = { version: settings.version, inputs, solver: solver.name, rlimit: boundOf(settings.solver) === 'resources' ? settings.rlimit : null, timeoutMs: settings.timeoutMs, maxRaces: settings.maxRaces, jobs: settings.jobs, startUpMs, files, shard: settings.shard, mergedShards: null };

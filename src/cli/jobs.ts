@@ -8,6 +8,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { abandonedOutcome, fileOutcome, type FileJob, type FileOutcome } from './batch.js';
+import { restoredFiles } from './cuda.js';
 
 export interface WorkItem {
   readonly index: number;
@@ -91,8 +92,9 @@ export async function verifiedFiles(jobs: readonly FileJob[], workers: number, p
       };
       child.on('message', (m: unknown) => {
         if (!isWorkResult(m) || m.index !== current) return;
-        finish(m.index, m.outcome);
+        const index = m.index;
         feed();
+        void restoredFiles(m.outcome, jobs[index]!.path, jobs[index]!.cuda).then((outcome) => finish(index, outcome));
       });
       const died = (how: string): void => {
         if (current === null) return;

@@ -1,5 +1,5 @@
 /**
- * The `faial-ts` command line: verify, infer, smt, fix, run, experiment, gen.
+ * The `faial-ts` command line: verify, infer, lower, smt, fix, run, experiment, gen.
  *
  * Every command goes through runCli, which writes through an IO object and
  * returns the exit code, so tests run the real CLI in-process; `main` binds
@@ -16,7 +16,7 @@ import { colourWanted, colorsOf } from '../diagnostics/colour.js';
 import { DEFAULT_MEMBERS, DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, MEMBER_NAMES, SOLVER_NAMES } from '../solve/solver.js';
 import { FAMILIES } from '../gen/families.js';
 import type { GenFlags } from './gen.js';
-import type { ExperimentFlags, FixFlags, InferFlags, RunFlags, SmtFlags, VerifyFlags } from './commands.js';
+import type { ExperimentFlags, FixFlags, InferFlags, LowerFlags, RunFlags, SmtFlags, VerifyFlags } from './commands.js';
 import { EXIT_BAD_INPUT, EXIT_DRF } from './exit.js';
 import { UsageError, collect } from './options.js';
 import { version } from './version.js';
@@ -43,11 +43,23 @@ const DEFAULT_MAX_RACES = 20;
 const commands = (): Promise<typeof import('./commands.js')> => import('./commands.js');
 
 function withLaunchOptions(cmd: Command): Command {
+  return withCudaOptions(
+    cmd
+      .option('--kernel <NAME>', 'only the kernel NAME')
+      .option('-p, --param <NAME=VALUE>', 'fix a parameter (repeatable)', collect, [])
+      .option('--block-dim <D>', 'fix blockDim: N, X,Y,Z or [X,Y,Z]')
+      .option('--grid-dim <D>', 'fix gridDim: N, X,Y,Z or [X,Y,Z]')
+      .option('--blockDim <D>', "GPUVerify's spelling of --block-dim (--blockDim=[16,16])")
+      .option('--gridDim <D>', "GPUVerify's spelling of --grid-dim"),
+  );
+}
+
+/** The C preprocessor's options for .cu files. */
+function withCudaOptions(cmd: Command): Command {
   return cmd
-    .option('--kernel <NAME>', 'only the kernel NAME')
-    .option('-p, --param <NAME=VALUE>', 'fix a parameter (repeatable)', collect, [])
-    .option('--block-dim <D>', 'fix blockDim: N, X,Y,Z or [X,Y,Z]')
-    .option('--grid-dim <D>', 'fix gridDim: N, X,Y,Z or [X,Y,Z]');
+    .option('-D, --define <NAME[=VALUE]>', 'define a macro for .cu files (repeatable): -DTILE=16', collect, [])
+    .option('-U, --undefine <NAME>', 'undefine a macro for .cu files (repeatable)', collect, [])
+    .option('-I, --include <DIR>', 'search DIR for #include "…" of .cu files (repeatable)', collect, []);
 }
 
 /** The options of commands that verify many files: solver, budget, races per kernel, worker processes. */
@@ -64,7 +76,7 @@ function withSolvingOptions(cmd: Command): Command {
 
 function program(io: CliIO, setExit: (code: number) => void): Command {
   const root = new Command('faial-ts')
-    .description('Static data-race verification for GPU kernels written in BabyCUDA (.bcu)')
+    .description('Static data-race verification for GPU kernels written in CUDA C (.cu) or BabyCUDA (.bcu)')
     .version(version(), '-V, --version')
     .exitOverride()
     // options after a command are that command's (so `experiment merge … --out` is merge's own)
@@ -77,7 +89,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
       root
         .command('verify')
         .description('prove kernels data-race free, or report races and barrier divergences with witnesses')
-        .argument('<FILE...>', '.bcu files or directories (every .bcu below, sorted)'),
+        .argument('<FILE...>', '.bcu and .cu files or directories (every .bcu and .cu below, sorted)'),
     ),
   )
     .addOption(new Option('--json', 'print a JSON report instead of text').conflicts('sarif'))
@@ -87,19 +99,30 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .addHelpText('after', '\nExit codes: 0 every kernel DRF, 1 a race or divergence, 2 bad input or usage, 3 no alarm but something not proved.')
     .action(async (files: string[], flags: VerifyFlags) => setExit(await (await commands()).verifyCommand(files, flags, io)));
 
-  root
-    .command('infer')
-    .description('print the typing verdict and the memory access protocol (MAP) of each kernel')
-    .argument('<FILE>', '.bcu file')
-    .option('--kernel <NAME>', 'only the kernel NAME')
-    .option('--phases', 'also print the barrier phases')
-    .action(async (file: string, flags: InferFlags) => setExit(await (await commands()).inferCommand(file, flags, io)));
+  withCudaOptions(
+    root
+      .command('infer')
+      .description('print the typing verdict and the memory access protocol (MAP) of each kernel')
+      .argument('<FILE>', '.bcu or .cu file')
+      .option('--kernel <NAME>', 'only the kernel NAME')
+      .option('--phases', 'also print the barrier phases'),
+  ).action(async (file: string, flags: InferFlags) => setExit(await (await commands()).inferCommand(file, flags, io)));
+
+  withCudaOptions(
+    root
+      .command('lower')
+      .description('print the core program each kernel was lowered to, each statement with its source line (what is verified)')
+      .argument('<FILE>', '.cu or .bcu file')
+      .option('--kernel <NAME>', 'only the kernel NAME'),
+  )
+    .addHelpText('after', '\nExit codes: 0 every kernel lowered, 2 bad input or a kernel not analysed (an unsupported construct).')
+    .action(async (file: string, flags: LowerFlags) => setExit(await (await commands()).lowerCommand(file, flags, io)));
 
   withLaunchOptions(
     root
       .command('smt')
       .description('print every solver query as a standalone SMT-LIB 2 script')
-      .argument('<FILE>', '.bcu file'),
+      .argument('<FILE>', '.bcu or .cu file'),
   )
     .option('--out <DIR>', 'write one .smt2 file per query into DIR (also the loop checks of the phase split) and list them')
     .action(async (file: string, flags: SmtFlags) => setExit(await (await commands()).smtCommand(file, flags, io)));
@@ -120,7 +143,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     root
       .command('run')
       .description('run kernels on one concrete launch with the reference interpreter and report what happened')
-      .argument('<FILE...>', '.bcu files or directories'),
+      .argument('<FILE...>', '.bcu and .cu files or directories'),
   )
     .addOption(new Option('--init <A=1,2,3|A=random:SEED>', 'initial contents of an array (repeatable)').default([]).argParser(collect))
     .option('--json', 'print a JSON report instead of text')
@@ -128,12 +151,14 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .action(async (files: string[], flags: RunFlags) => setExit(await (await commands()).runSubcommand(files, flags, io)));
 
   const experiment = withSolvingOptions(
-    root
-      .command('experiment')
-      .description('verify every kernel and write a table of results (class, verdict, alarms, time per stage) and a summary')
-      .argument('<PATH...>', '.bcu files or directories (every .bcu below, sorted)')
-      // required, but checked by the command: commander would ask `experiment merge` for it too
-      .option('--out <DIR>', 'write results.csv, results.json, summary.md and report.html into DIR (required)'),
+    withCudaOptions(
+      root
+        .command('experiment')
+        .description('verify every kernel and write a table of results (class, verdict, alarms, time per stage) and a summary')
+        .argument('<PATH...>', '.bcu and .cu files or directories (every .bcu and .cu below, sorted)')
+        // required, but checked by the command: commander would ask `experiment merge` for it too
+        .option('--out <DIR>', 'write results.csv, results.json, summary.md and report.html into DIR (required)'),
+    ),
   )
     .option('--shard <K/N>', 'verify only the K-th of N slices of the files (files K, K+N, K+2N, … in input order); join the shards with `experiment merge`')
     .enablePositionalOptions()

@@ -1,7 +1,7 @@
 /**
  * Command-line values (dimensions, `-p NAME=VALUE` and numbers are read by
  * src/api/options.ts, which the playground shares) and the input files
- * (directories stand for every `.bcu` below them). A bad value is a
+ * (directories stand for every `.bcu` and `.cu` below them). A bad value is a
  * UsageError, reported without a stack trace and with exit code 2.
  */
 import { readdir, stat } from 'node:fs/promises';
@@ -14,7 +14,7 @@ export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-/** Every input file, in a stable order: directories give their `.bcu` files, sorted. */
+/** Every input file, in a stable order: directories give their `.bcu` and `.cu` files, sorted (headers, `.cuh`, are read through includes). */
 export async function inputFiles(args: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (const arg of args) {
@@ -29,20 +29,20 @@ export async function inputFiles(args: readonly string[]): Promise<string[]> {
       out.push(arg);
       continue;
     }
-    const found = await bcuFilesBelow(arg);
-    if (found.length === 0) throw new UsageError(`no .bcu file in directory '${arg}'`);
+    const found = await kernelFilesBelow(arg);
+    if (found.length === 0) throw new UsageError(`no .bcu or .cu file in directory '${arg}'`);
     out.push(...found);
   }
   return out;
 }
 
-async function bcuFilesBelow(dir: string): Promise<string[]> {
+async function kernelFilesBelow(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const out: string[] = [];
   for (const e of [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const path = join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await bcuFilesBelow(path)));
-    else if (e.isFile() && e.name.endsWith('.bcu')) out.push(path);
+    if (e.isDirectory()) out.push(...(await kernelFilesBelow(path)));
+    else if (e.isFile() && (e.name.endsWith('.bcu') || e.name.endsWith('.cu'))) out.push(path);
   }
   return out;
 }

@@ -12,8 +12,9 @@
 import { readFile } from 'node:fs/promises';
 import { DiagnosticError } from '../diagnostics/diagnostic.js';
 import type { Kernel, Program } from '../core/ast.js';
-import { parseProgram } from '../frontend/bcu/parse.js';
-import { positionAt, type SourceFile, type Span } from '../core/source.js';
+import { programOf } from '../api/check.js';
+import { frontEndsFor, type CudaFlags } from './cuda.js';
+import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import { runKernel, vecText, type Access, type Finished, type InitContent, type PhaseEnd, type Race, type RunResult } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
 
@@ -27,6 +28,8 @@ export interface RunCommandOptions {
   json: boolean;
   /** seed of `A=random` without its own; when given, arrays without --init get random contents too */
   seed?: number;
+  /** -D, -U, -I for .cu files */
+  cuda?: CudaFlags;
 }
 
 /** Where the command writes; the process's streams unless a test says otherwise. */
@@ -73,12 +76,20 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
       continue;
     }
     try {
-      programs.push(parseProgram(path, text));
+      const lowered = programOf(path, text, await frontEndsFor(path, text, opts.cuda ?? {}));
+      programs.push(lowered.program);
+      // a kernel the CUDA front end does not analyse cannot run either
+      for (const r of lowered.rejected.filter((k) => opts.kernel === undefined || k.name === opts.kernel)) {
+        const d = r.diagnostic;
+        io.err(`${location(d.file, d.span)}: ${d.severity}: kernel ${r.name}: ${d.message}\n`);
+        inputErrors.push({ file: path, ...userSpan(d.file, d.span).start, message: d.message });
+        exit = EXIT_BAD_INPUT;
+      }
     } catch (err) {
       if (!(err instanceof DiagnosticError)) throw err;
       for (const d of err.diagnostics) {
         io.err(`${location(d.file, d.span)}: ${d.severity}: ${d.message}\n`);
-        inputErrors.push({ file: path, ...positionAt(d.file, d.span.start), message: d.message });
+        inputErrors.push({ file: path, ...userSpan(d.file, d.span).start, message: d.message });
       }
       exit = EXIT_BAD_INPUT;
     }
@@ -179,12 +190,12 @@ export function parseInitOptions(specs: readonly string[], seed: number | undefi
 // Text
 
 function location(file: SourceFile, span: Span): string {
-  const p = positionAt(file, span.start);
-  return `${file.path}:${p.line}:${p.column}`;
+  const u = userSpan(file, span);
+  return `${u.file.path}:${u.start.line}:${u.start.column}`;
 }
 
 function lineCol(file: SourceFile, span: Span): string {
-  const p = positionAt(file, span.start);
+  const p = userSpan(file, span).start;
   return `${p.line}:${p.column}`;
 }
 
@@ -313,9 +324,8 @@ function withLocations(file: SourceFile, v: unknown): unknown {
   if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), withLocations(file, x)]));
   if (v !== null && typeof v === 'object') {
     if (isSpan(v)) {
-      const s = positionAt(file, v.start);
-      const e = positionAt(file, v.end);
-      return { line: s.line, column: s.column, endLine: e.line, endColumn: e.column };
+      const u = userSpan(file, v);
+      return { line: u.start.line, column: u.start.column, endLine: u.end.line, endColumn: u.end.column };
     }
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withLocations(file, x)]));
   }

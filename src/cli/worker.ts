@@ -4,7 +4,8 @@
  * WebAssembly Z3, which serialises its checks, hence processes rather than
  * threads of one process.
  */
-import { fileOutcome } from './batch.js';
+import { fileOutcome, type FileOutcome } from './batch.js';
+import { portableFile, withFiles } from './cuda.js';
 import { isWorkItem, type WorkResult } from './jobs.js';
 import { lazyWasmValidation } from './wasm-flags.js';
 
@@ -13,7 +14,8 @@ lazyWasmValidation();
 process.on('message', (message: unknown) => {
   if (!isWorkItem(message)) return;
   void fileOutcome(message.job).then((outcome) => {
-    const reply: WorkResult = { index: message.index, outcome };
+    // a CUDA unit's origin map is a function, which cannot be sent: the parent restores it
+    const reply: WorkResult = { index: message.index, outcome: withFiles(outcome, portableFile) as FileOutcome };
     process.send?.(reply);
   });
 });

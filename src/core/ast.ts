@@ -100,6 +100,8 @@ export type Stmt =
       readonly span: Span;
     }
   | { readonly kind: 'let'; readonly local: Name; readonly value: Expr; readonly body: Stmt; readonly span: Span }
+  /** binds `local` to an unknown value of its type, scoped like `let` */
+  | { readonly kind: 'havoc'; readonly local: Name; readonly type: IntType; readonly origin: UnknownOrigin; readonly body: Stmt; readonly span: Span }
   | {
       readonly kind: 'if';
       readonly cond: BExpr;

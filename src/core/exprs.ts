@@ -104,8 +104,8 @@ const PRECEDENCE: Record<string, number> = { '|': 1, '^': 2, '&': 3, '<<': 4, '>
 /** a cast binds tighter than every binary operator */
 const CAST_PRECEDENCE = 7;
 
-/** Prints an expression in source syntax with the fewest parentheses C precedence allows. */
-export function showExpr(e: Expr, parent = 0, rightOperand = false): string {
+/** Prints an expression in source syntax with the fewest parentheses C precedence allows; CUDA's style spells threadIdx.x out. */
+export function showExpr(e: Expr, parent = 0, rightOperand = false, style: 'bcu' | 'cuda' = 'bcu'): string {
   switch (e.kind) {
     case 'nat':
     case 'int':
@@ -113,16 +113,16 @@ export function showExpr(e: Expr, parent = 0, rightOperand = false): string {
     case 'var':
       return e.name;
     case 'builtin':
-      return e.name === 'threadIdx' && e.axis === 'x' ? 'tid' : `${e.name}.${e.axis}`;
+      return e.name === 'threadIdx' && e.axis === 'x' && style === 'bcu' ? 'tid' : `${e.name}.${e.axis}`;
     case 'binary': {
       const p = PRECEDENCE[e.op]!;
-      const text = `${showExpr(e.left, p)} ${e.op} ${showExpr(e.right, p, true)}`;
+      const text = `${showExpr(e.left, p, false, style)} ${e.op} ${showExpr(e.right, p, true, style)}`;
       return p < parent || (rightOperand && p === parent) ? `(${text})` : text;
     }
     case 'cast':
-      return `(${e.type}) ${showExpr(e.operand, CAST_PRECEDENCE)}`;
+      return `(${e.type}) ${showExpr(e.operand, CAST_PRECEDENCE, false, style)}`;
     case 'ite': {
-      const text = `${showBExpr(e.cond, 3)} ? ${showExpr(e.then)} : ${showExpr(e.else)}`;
+      const text = `${showBExpr(e.cond, 3, style)} ? ${showExpr(e.then, 0, false, style)} : ${showExpr(e.else, 0, false, style)}`;
       return parent > 0 ? `(${text})` : text;
     }
     default:
@@ -130,22 +130,22 @@ export function showExpr(e: Expr, parent = 0, rightOperand = false): string {
   }
 }
 
-export function showBExpr(c: BExpr, parent = 0): string {
+export function showBExpr(c: BExpr, parent = 0, style: 'bcu' | 'cuda' = 'bcu'): string {
   switch (c.kind) {
     case 'bool':
       return c.value ? 'true' : 'false';
     case 'cmp':
-      return `${showExpr(c.left)} ${c.op} ${showExpr(c.right)}`;
+      return `${showExpr(c.left, 0, false, style)} ${c.op} ${showExpr(c.right, 0, false, style)}`;
     case 'and': {
-      const text = `${showBExpr(c.left, 2)} && ${showBExpr(c.right, 2)}`;
+      const text = `${showBExpr(c.left, 2, style)} && ${showBExpr(c.right, 2, style)}`;
       return parent > 2 ? `(${text})` : text;
     }
     case 'or': {
-      const text = `${showBExpr(c.left, 1)} || ${showBExpr(c.right, 1)}`;
+      const text = `${showBExpr(c.left, 1, style)} || ${showBExpr(c.right, 1, style)}`;
       return parent > 1 ? `(${text})` : text;
     }
     case 'not':
-      return c.operand.kind === 'bool' ? `!${showBExpr(c.operand)}` : `!(${showBExpr(c.operand)})`;
+      return c.operand.kind === 'bool' ? `!${showBExpr(c.operand, 0, style)}` : `!(${showBExpr(c.operand, 0, style)})`;
     default:
       return assertNever(c);
   }

@@ -1,15 +1,21 @@
 /**
  * The core program as text, in BabyCUDA's syntax with the machine-integer
- * forms written out: typed binders (`n: i32`, `for i: i32 in …`), casts
- * `(u32) e`, conditionals `c ? a : b`, `havoc x: i32 /* what *\/ in …`. A
- * program built in code (tests, generators) is printed once and re-spanned:
- * the result's spans point into the printed text, so that diagnostics,
- * reports and code frames show the core program itself.
+ * forms written out: typed binders (`n: i32`, `let x: u32 = …`, `for i: i32
+ * in …`), casts `(u32) e`, conditionals `c ? a : b`, `havoc x: i32 /* what *\/
+ * in …`. A program built in code (tests, generators) is printed once and
+ * re-spanned: the result's spans point into the printed text, so that
+ * diagnostics, reports and code frames show the core program itself. The
+ * listing `faial-ts lower` prints is the same text, each line followed by
+ * the line of the user's file it comes from.
  */
 import type { BExpr, Dim3, Expr, Kernel, Name, Program, Stmt, UnknownOrigin } from './ast.js';
 import { showBExpr, showExpr } from './exprs.js';
-import { sourceFile, type Span } from './source.js';
+import { located, positionAt, sourceFile, type SourceFile, type Span } from './source.js';
+import { typeOf } from './types.js';
 import { assertNever } from '../util/assert.js';
+
+/** `bcu` writes threadIdx.x as BabyCUDA's `tid`; `cuda` spells it out, as a .cu file's listing does. */
+export type PrintStyle = 'bcu' | 'cuda';
 
 class Emitter {
   text = '';
@@ -31,8 +37,8 @@ class Emitter {
  * is where its own text is in the output (a subexpression's text is found
  * inside its parent's, left to right, which is how showExpr prints it).
  */
-function respanExpr(e: Expr, text: string, at: number): Expr {
-  const shown = showExpr(e);
+function respanExpr(e: Expr, text: string, at: number, style: PrintStyle): Expr {
+  const shown = showExpr(e, 0, false, style);
   const start = text.indexOf(shown, at);
   const from = start < 0 ? at : start;
   const span: Span = { start: from, end: from + shown.length };
@@ -43,23 +49,23 @@ function respanExpr(e: Expr, text: string, at: number): Expr {
     case 'builtin':
       return { ...e, span };
     case 'binary': {
-      const left = respanExpr(e.left, text, from);
-      return { ...e, left, right: respanExpr(e.right, text, left.span.end), span };
+      const left = respanExpr(e.left, text, from, style);
+      return { ...e, left, right: respanExpr(e.right, text, left.span.end, style), span };
     }
     case 'cast':
-      return { ...e, operand: respanExpr(e.operand, text, from), span };
+      return { ...e, operand: respanExpr(e.operand, text, from, style), span };
     case 'ite': {
-      const cond = respanBExpr(e.cond, text, from);
-      const then = respanExpr(e.then, text, cond.span.end);
-      return { ...e, cond, then, else: respanExpr(e.else, text, then.span.end), span };
+      const cond = respanBExpr(e.cond, text, from, style);
+      const then = respanExpr(e.then, text, cond.span.end, style);
+      return { ...e, cond, then, else: respanExpr(e.else, text, then.span.end, style), span };
     }
     default:
       return assertNever(e);
   }
 }
 
-function respanBExpr(c: BExpr, text: string, at: number): BExpr {
-  const shown = showBExpr(c);
+function respanBExpr(c: BExpr, text: string, at: number, style: PrintStyle): BExpr {
+  const shown = showBExpr(c, 0, style);
   const start = text.indexOf(shown, at);
   const from = start < 0 ? at : start;
   const span: Span = { start: from, end: from + shown.length };
@@ -67,16 +73,16 @@ function respanBExpr(c: BExpr, text: string, at: number): BExpr {
     case 'bool':
       return { ...c, span };
     case 'cmp': {
-      const left = respanExpr(c.left, text, from);
-      return { ...c, left, right: respanExpr(c.right, text, left.span.end), span };
+      const left = respanExpr(c.left, text, from, style);
+      return { ...c, left, right: respanExpr(c.right, text, left.span.end, style), span };
     }
     case 'and':
     case 'or': {
-      const left = respanBExpr(c.left, text, from);
-      return { ...c, left, right: respanBExpr(c.right, text, left.span.end), span };
+      const left = respanBExpr(c.left, text, from, style);
+      return { ...c, left, right: respanBExpr(c.right, text, left.span.end, style), span };
     }
     case 'not':
-      return { ...c, operand: respanBExpr(c.operand, text, from), span };
+      return { ...c, operand: respanBExpr(c.operand, text, from, style), span };
     default:
       return assertNever(c);
   }
@@ -86,16 +92,16 @@ function originText(o: UnknownOrigin): string {
   return o.kind === 'value' ? o.what : `approximated: ${o.what}: ${o.why}`;
 }
 
-function printKernel(out: Emitter, k: Kernel): Kernel {
+function printKernel(out: Emitter, k: Kernel, style: PrintStyle): Kernel {
   const expr = (e: Expr): Expr => {
     const at = out.text.length;
-    out.emit(showExpr(e));
-    return respanExpr(e, out.text, at);
+    out.emit(showExpr(e, 0, false, style));
+    return respanExpr(e, out.text, at, style);
   };
   const cond = (c: BExpr): BExpr => {
     const at = out.text.length;
-    out.emit(showBExpr(c));
-    return respanBExpr(c, out.text, at);
+    out.emit(showBExpr(c, 0, style));
+    return respanBExpr(c, out.text, at, style);
   };
   const name = (n: Name): Name => {
     const [, span] = out.spanned(() => out.emit(n.text));
@@ -142,7 +148,8 @@ function printKernel(out: Emitter, k: Kernel): Kernel {
         case 'let': {
           out.emit('let ');
           const local = name(s.local);
-          out.emit(' = ');
+          const type = typeOf(s.value);
+          out.emit(type === 'nat' ? ' = ' : `: ${type} = `);
           const value = expr(s.value);
           return { ...s, local, value, body: body(s.body, depth) };
         }
@@ -260,13 +267,79 @@ function printKernel(out: Emitter, k: Kernel): Kernel {
 }
 
 /** The kernels printed as one file named `path`, with their spans in that file's text. */
-export function printProgram(path: string, kernels: readonly Kernel[]): Program {
+export function printProgram(path: string, kernels: readonly Kernel[], style: PrintStyle = 'bcu'): Program {
   const out = new Emitter();
   const printed = kernels.map((k, i) => {
     if (i > 0) out.emit('\n');
-    return printKernel(out, k);
+    return printKernel(out, k, style);
   });
   return { file: sourceFile(path, out.text), kernels: printed };
+}
+
+/** `file:line` of a span in the file the user wrote, and the macro it was expanded from. */
+export function sourceLine(file: SourceFile, span: Span): string {
+  const at = located(file, span);
+  const here = `${at.file.path}:${positionAt(at.file, at.span.start).line}`;
+  return at.expansions.length === 0 ? here : `${here} (in expansion of ${at.expansions[at.expansions.length - 1]!.name})`;
+}
+
+/** A span a front end made up (a statement it added), which points nowhere in the user's file. */
+const made = (span: Span): boolean => span.start === 0 && span.end === 0;
+
+/**
+ * The program as `faial-ts lower` shows it: its printed text, each line that
+ * begins a kernel, a precondition, an array or a statement followed by
+ * `// file:line` of where that came from in the file the user wrote.
+ */
+export function showListing(program: Program, style: PrintStyle = 'cuda'): string {
+  const printed = printProgram(program.file.path, program.kernels, style);
+  const origins = new Map<number, Span>();
+  const note = (at: Span, from: Span): void => {
+    const line = positionAt(printed.file, at.start).line;
+    if (!made(from) && !origins.has(line)) origins.set(line, from);
+  };
+  // the printer keeps every statement's shape, so the printed and the given statements walk in step
+  const walk = (given: readonly Stmt[], shown: readonly Stmt[]): void => given.forEach((s, i) => stmt(s, shown[i]!));
+  const stmt = (s: Stmt, shown: Stmt): void => {
+    switch (s.kind) {
+      case 'skip':
+      case 'sync':
+      case 'write':
+      case 'assume':
+        return note(shown.span, s.span);
+      case 'read':
+        note(shown.span, s.source);
+        return stmt(s.body, (shown as typeof s).body);
+      case 'let':
+      case 'havoc':
+        note(shown.span, s.span);
+        return stmt(s.body, (shown as typeof s).body);
+      case 'if': {
+        const t = shown as typeof s;
+        note(t.span, s.span);
+        walk(s.then, t.then);
+        return walk(s.else ?? [], t.else ?? []);
+      }
+      case 'for':
+        note(shown.span, s.span);
+        return walk(s.body, (shown as typeof s).body);
+      default:
+        return assertNever(s);
+    }
+  };
+  program.kernels.forEach((k, i) => {
+    const shown = printed.kernels[i]!;
+    note(shown.name.span, k.name.span);
+    k.requires.forEach((r, j) => note(shown.requires[j]!.span, r.span));
+    k.arrays.forEach((a, j) => note(shown.arrays[j]!.span, a.span));
+    walk(k.body, shown.body);
+  });
+  const lines = printed.file.text.replace(/\n$/, '').split('\n');
+  const width = Math.min(70, Math.max(...lines.map((l) => l.length)));
+  return lines.map((l, i) => {
+    const from = origins.get(i + 1);
+    return from === undefined ? l : `${l.padEnd(width)}  // ${sourceLine(program.file, from)}`;
+  }).join('\n');
 }
 
 /** The kernel as core-program text. */

@@ -82,3 +82,17 @@ export function spanText(file: SourceFile, span: Span): string {
 export function joinSpans(a: Span, b: Span): Span {
   return { start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
 }
+
+/** A span as the user sees it: in the file they wrote, with its line:column range and text. */
+export interface UserSpan extends Located {
+  readonly start: Position;
+  /** exclusive */
+  readonly end: Position;
+  readonly text: string;
+}
+
+/** Where a span of `file` is for the user (through the file's origin map, if it has one). */
+export function userSpan(file: SourceFile, span: Span): UserSpan {
+  const at = located(file, span);
+  return { ...at, start: positionAt(at.file, at.span.start), end: positionAt(at.file, at.span.end), text: spanText(at.file, at.span) };
+}

@@ -1,9 +1,10 @@
 /**
- * A diagnostic is data: a code, a message, the span it is about, related spans
- * and hints. One printer (render.ts) turns it into text; JSON output reuses the
- * same data.
+ * A diagnostic is data: a code (from the one table, codes.ts), a message, the
+ * span it is about, related spans and hints. One printer (render.ts) turns it
+ * into text; JSON output reuses the same data.
  */
 import type { SourceFile, Span } from '../core/source.js';
+import { CODES, type DiagnosticCode, type ErrorCode, type Problem } from './codes.js';
 
 export type Severity = 'error' | 'warning' | 'note';
 
@@ -13,7 +14,7 @@ export interface RelatedSpan {
 }
 
 export interface Diagnostic {
-  readonly code: string;
+  readonly code: DiagnosticCode;
   readonly severity: Severity;
   readonly message: string;
   readonly file: SourceFile;
@@ -23,16 +24,27 @@ export interface Diagnostic {
   readonly hints: readonly string[];
 }
 
-export function error(
-  code: string,
-  file: SourceFile,
-  span: Span,
-  message: string,
-  extra: { label?: string; related?: readonly RelatedSpan[]; hints?: readonly string[] } = {},
-): Diagnostic {
+export interface DiagnosticExtras {
+  readonly label?: string;
+  readonly related?: readonly RelatedSpan[];
+  readonly hints?: readonly string[];
+}
+
+/** An error, by its code. */
+export function error(code: ErrorCode, file: SourceFile, span: Span, message: string, extra: DiagnosticExtras = {}): Diagnostic {
+  return made(code, 'error', file, span, message, extra);
+}
+
+/** A diagnostic of the table's problem, with its code and severity. */
+export function diagnosticOf(problem: Problem, file: SourceFile, span: Span, message: string, extra: DiagnosticExtras = {}): Diagnostic {
+  const { code, severity } = CODES[problem];
+  return made(code, severity, file, span, message, extra);
+}
+
+function made(code: DiagnosticCode, severity: Severity, file: SourceFile, span: Span, message: string, extra: DiagnosticExtras): Diagnostic {
   return {
     code,
-    severity: 'error',
+    severity,
     message,
     file,
     span,

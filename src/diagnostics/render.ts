@@ -12,7 +12,7 @@
  * both of its accesses the way an error shows its span.
  */
 import { codeFrameColumns, type BabelCodeFrameOptions } from '@babel/code-frame';
-import { lineText, positionAt, type Position, type SourceFile, type Span } from '../core/source.js';
+import { lineText, located, positionAt, userSpan, type Located, type Position, type SourceFile, type Span } from '../core/source.js';
 import type { Diagnostic, Severity } from './diagnostic.js';
 import { assertNever } from '../util/assert.js';
 import { colorsOf, type Colors } from './colour.js';
@@ -25,16 +25,28 @@ export interface Marked {
   readonly label?: string;
 }
 
+/*
+ * Every position shown goes through the file's origin map (core/source.ts
+ * `located`): a span of a preprocessed CUDA unit is shown in the .cu file or
+ * header it came from, with the macro uses it was expanded from.
+ */
+
 /** `path:line:col` of the span's start, as editors and terminals link it. */
 export function locationOf(file: SourceFile, span: Span): string {
-  const p = positionAt(file, span.start);
-  return `${shownText(file.path)}:${p.line}:${p.column}`;
+  const u = userSpan(file, span);
+  return `${shownText(u.file.path)}:${u.start.line}:${u.start.column}`;
 }
 
-/** `line:col` of the span's start. */
+/** `line:col` of the span's start (`path:line:col` when it lies in another file, an included header). */
 export function lineColOf(file: SourceFile, span: Span): string {
-  const p = positionAt(file, span.start);
-  return `${p.line}:${p.column}`;
+  const u = userSpan(file, span);
+  return u.file.path === file.path ? `${u.start.line}:${u.start.column}` : `${u.file.path}:${u.start.line}:${u.start.column}`;
+}
+
+/** `in expansion of TILE at k.cu:4:12`, one line per macro use, innermost first. */
+function expansionLines(at: Located, colour: boolean): string[] {
+  const c = colorsOf(colour);
+  return at.expansions.map((m) => `${c.cyan('in expansion of')} ${m.name} at ${locationOf(m.file, m.span)}`);
 }
 
 /** Start and (exclusive) end; an empty span still gets one caret. */
@@ -83,8 +95,13 @@ function frameLine(file: SourceFile, line: number, from: number): { text: string
   return { text: `${head}${shownLine(text.slice(begin, begin + SHOWN_WIDTH))}${tail}`, shift: begin - head.length };
 }
 
-/** A code frame with one span marked and labelled. */
+/** A code frame with one span marked and labelled, in the file the user wrote. */
 export function framedSpan(file: SourceFile, span: Span, label: string | undefined, colour: boolean, caret?: (s: string) => string): string {
+  const at = located(file, span);
+  return [frameIn(at.file, at.span, label, colour, caret), ...expansionLines(at, colour)].join('\n');
+}
+
+function frameIn(file: SourceFile, span: Span, label: string | undefined, colour: boolean, caret?: (s: string) => string): string {
   const { start, end } = endpoints(file, span);
   const top = Math.max(1, start.line - 1);
   const bottom = Math.min(file.lineStarts.length, end.line + 1);
@@ -118,13 +135,18 @@ const NEARBY_LINES = 4;
  * lines of each other (both accesses of a race, usually), else one frame per
  * span. A span running over several lines is marked on its first line.
  */
-export function framedSpans(file: SourceFile, marks: readonly Marked[], colour: boolean): string {
-  if (marks.length === 0) return '';
-  if (marks.length === 1) return framedSpan(file, marks[0]!.span, marks[0]!.label, colour);
+export function framedSpans(unit: SourceFile, given: readonly Marked[], colour: boolean): string {
+  if (given.length === 0) return '';
+  if (given.length === 1) return framedSpan(unit, given[0]!.span, given[0]!.label, colour);
+  const places = given.map((m) => located(unit, m.span));
+  const file = places[0]!.file;
+  // marks in different files, or from macros, get a frame each
+  if (places.some((p) => p.file !== file || p.expansions.length > 0)) return given.map((m) => framedSpan(unit, m.span, m.label, colour)).join('\n');
+  const marks: Marked[] = given.map((m, i) => ({ ...m, span: places[i]!.span }));
   const lines = marks.map((m) => positionAt(file, m.span.start).line);
   const first = Math.min(...lines);
   const last = Math.max(...lines);
-  if (last - first > NEARBY_LINES) return marks.map((m) => framedSpan(file, m.span, m.label, colour)).join('\n');
+  if (last - first > NEARBY_LINES) return marks.map((m) => frameIn(file, m.span, m.label, colour)).join('\n');
 
   const c = colorsOf(colour);
   const caret = (s: string): string => c.bold(c.red(s));

@@ -5,22 +5,23 @@
 import type { UnknownOrigin } from '../core/ast.js';
 import type { Launch } from '../core/launch.js';
 import type { Approximation, TypingViolation } from '../map/map.js';
-import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
+import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { Confidence, Doubt, KernelResult, Status } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 
-/** Source text quoted in a message: comments inside it may hold control characters. */
-function quoted(file: SourceFile, span: Span): string {
-  return shownText(spanText(file, span));
-}
 import { isOutOfResources, isOutOfTime } from '../solve/budget.js';
 import { MACHINE_SCOPE } from '../core/types.js';
 
+/** `line:col`, or `path:line:col` when the span lies in another file than the kernel's (an included header). */
 function at(file: SourceFile, span: Span): string {
-  const p = positionAt(file, span.start);
-  return `${p.line}:${p.column}`;
+  const u = userSpan(file, span);
+  const where = `${u.start.line}:${u.start.column}`;
+  return u.file.path === file.path ? where : `${u.file.path}:${where}`;
 }
+
+/** Source text quoted in a message, from the file the user wrote: comments inside it may hold control characters. */
+const quoted = (file: SourceFile, span: Span): string => shownText(userSpan(file, span).text);
 
 export function doubtText(file: SourceFile, d: Doubt): string {
   switch (d.kind) {

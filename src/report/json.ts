@@ -8,7 +8,7 @@
  */
 import * as t from 'io-ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
+import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { KernelResult, ReplayRecord, ThreadWitness, Witness } from '../verify/result.js';
 import { reasonText, scopeText, type SolvingRun } from './describe.js';
@@ -159,6 +159,9 @@ export const KernelJson = t.intersection([t.type({
   stats: t.type({ phases: t.number, arrays: t.number, queries: t.number, milliseconds: t.number }),
 }), BarriersJson, ScopeJson]);
 
+/** What a front end read and chose not to model (a CUDA file's ignored annotations, fences…), with the file it is in. */
+export const NoticeJson = t.intersection([ErrorJson, t.type({ file: t.string })]);
+
 /** The solver and its budget per query: resource units (null for a solver bounded by time only), and the wall-clock safety net. */
 export const SolvingJson = t.type({ name: t.string, rlimit: t.union([t.number, t.null]), timeoutMs: t.number });
 
@@ -167,16 +170,15 @@ export const VerifyReport = t.intersection([
     kernels: t.array(KernelJson),
     summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, divergent: t.number, unknown: t.number, error: t.number }),
   }),
-  t.partial({ solver: SolvingJson }),
+  t.partial({ notices: t.array(NoticeJson), solver: SolvingJson }),
 ]);
 export type VerifyReport = t.TypeOf<typeof VerifyReport>;
 export type KernelJson = t.TypeOf<typeof KernelJson>;
 export type WitnessJson = t.TypeOf<typeof WitnessJson>;
 
 function rangeOf(file: SourceFile, span: Span): t.TypeOf<typeof Range> {
-  const s = positionAt(file, span.start);
-  const e = positionAt(file, span.end);
-  return { line: s.line, column: s.column, endLine: e.line, endColumn: e.column };
+  const u = userSpan(file, span);
+  return { line: u.start.line, column: u.start.column, endLine: u.end.line, endColumn: u.end.column };
 }
 
 function tripleOf(v: readonly bigint[], fill: bigint): t.TypeOf<typeof Triple> {
@@ -221,8 +223,8 @@ export function kernelJson(r: KernelResult): KernelJson {
       level: race.level,
       phase: race.phase,
       accesses: [
-        { mode: race.accesses[0].mode, text: spanText(r.file, race.accesses[0].span), ...rangeOf(r.file, race.accesses[0].span) },
-        { mode: race.accesses[1].mode, text: spanText(r.file, race.accesses[1].span), ...rangeOf(r.file, race.accesses[1].span) },
+        { mode: race.accesses[0].mode, text: userSpan(r.file, race.accesses[0].span).text, ...rangeOf(r.file, race.accesses[0].span) },
+        { mode: race.accesses[1].mode, text: userSpan(r.file, race.accesses[1].span).text, ...rangeOf(r.file, race.accesses[1].span) },
       ],
       witness: witnessJson(race.witness, race.index),
       ...replayJson(race.replay),
@@ -237,8 +239,8 @@ export function kernelJson(r: KernelResult): KernelJson {
     unknowns: r.unknowns.map((u) => ({ query: u.query, reason: u.reason })),
     errors: r.errors.map(errorJson),
     violations: r.violations.map((v): t.TypeOf<typeof ViolationJson> => {
-      const use = positionAt(r.file, v.span.start);
-      const from = positionAt(r.file, v.origin.span.start);
+      const use = userSpan(r.file, v.span).start;
+      const from = userSpan(r.file, v.origin.span).start;
       if (!('kind' in v.origin)) return { variable: v.variable, use: v.use, line: use.line, column: use.column, readLine: from.line, readColumn: from.column, array: v.origin.array };
       const why = v.origin.kind === 'approximation' ? v.origin.why : null;
       return { variable: v.variable, use: v.use, line: use.line, column: use.column, origin: v.origin.kind, what: v.origin.what, why, originLine: from.line, originColumn: from.column };
@@ -279,9 +281,11 @@ export function reportJson(files: readonly FileResult[], solving?: SolvingRun): 
   );
   const { total, byStatus } = statusCounts(files);
   const count = (s: 'drf' | 'racy' | 'divergent' | 'unknown' | 'error'): number => byStatus.get(s) ?? 0;
+  const notices = files.flatMap((f) => (f.ok ? (f.notices ?? []) : [])).map((d) => ({ ...errorJson(d), file: userSpan(d.file, d.span).file.path }));
   return {
     kernels,
     summary: { kernels: total, drf: count('drf'), racy: count('racy'), divergent: count('divergent'), unknown: count('unknown'), error: count('error') },
+    ...(notices.length === 0 ? {} : { notices }),
     ...(solving === undefined ? {} : { solver: { name: solving.solver, rlimit: solving.rlimit, timeoutMs: solving.timeoutMs } }),
   };
 }

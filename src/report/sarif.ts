@@ -8,6 +8,10 @@
  *   faial/unknown             warning: a kernel without an alarm that is not proved
  *   faial/input-error         error: the file or kernel could not be verified
  *   faial/redundant-barrier   warning (with --barriers): a proved-redundant sync
+ *   faial/notice              note (or warning): what the front end read and
+ *                             did not model (an ignored annotation, a fence, a
+ *                             launch from the test header…), as the text
+ *                             report's notes and the JSON's `notices`
  *   faial/scope               note: a kernel with machine integers, verified
  *                             assuming no undefined operation
  *   faial/approximation       note: an approximation of the front end (what,
@@ -28,7 +32,7 @@
 import type { Launch } from '../core/launch.js';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
+import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
 import { budgetHint, elementText, launchText, plural, statusName, type SolvingRun } from './describe.js';
@@ -41,7 +45,15 @@ import { sha256Hex } from '../util/sha256.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
-export type RuleId = 'faial/data-race' | 'faial/barrier-divergence' | 'faial/unknown' | 'faial/input-error' | 'faial/redundant-barrier' | 'faial/scope' | 'faial/approximation';
+export type RuleId =
+  | 'faial/data-race'
+  | 'faial/barrier-divergence'
+  | 'faial/unknown'
+  | 'faial/input-error'
+  | 'faial/redundant-barrier'
+  | 'faial/notice'
+  | 'faial/scope'
+  | 'faial/approximation';
 
 type Level = 'error' | 'warning' | 'note';
 
@@ -90,6 +102,13 @@ const RULES: readonly Rule[] = [
     level: 'warning',
   },
   {
+    id: 'faial/notice',
+    name: 'Notice',
+    short: 'The front end read something it does not model, or warns about the input.',
+    full: 'A construct read and not modelled (a GPUVerify-only annotation, an unchecked assertion, a memory fence, which synchronises nothing in this model), a template parameter verified for all values, a launch taken from the test header, or a preprocessor warning. Not a finding: it says what the verdict does and does not cover.',
+    level: 'note',
+  },
+  {
     id: 'faial/scope',
     name: 'VerifiedWithinScope',
     short: 'The kernel uses machine integers: its verdict assumes that no operation is undefined.',
@@ -114,7 +133,10 @@ export interface SarifOptions {
 }
 
 export function sarifLog(files: readonly FileResult[], options: SarifOptions): Log {
-  const results = files.flatMap((f) => (f.ok ? f.kernels.flatMap((k) => kernelResults(k, options)) : f.diagnostics.map((d) => inputErrorResult(d, null))));
+  // a file's notices after its kernels, as the text report prints them
+  const results = files.flatMap((f) =>
+    f.ok ? [...f.kernels.flatMap((k) => kernelResults(k, options)), ...(f.notices ?? []).map(noticeResult)] : f.diagnostics.map((d) => inputErrorResult(d, null)),
+  );
   const paths = [...new Set(files.map((f) => f.path))];
   return {
     $schema: SARIF_SCHEMA,
@@ -158,13 +180,12 @@ function artifactLocationOf(path: string): { uri: string; uriBaseId?: string } {
 }
 
 function locationOf(file: SourceFile, span: Span, message: string | null, id?: number): Location {
-  const s = positionAt(file, span.start);
-  const e = positionAt(file, Math.max(span.end, span.start + 1));
+  const u = userSpan(file, { start: span.start, end: Math.max(span.end, span.start + 1) });
   return {
     ...(id === undefined ? {} : { id }),
     physicalLocation: {
-      artifactLocation: artifactLocationOf(file.path),
-      region: { startLine: s.line, startColumn: s.column, endLine: e.line, endColumn: e.column, snippet: { text: spanText(file, span) } },
+      artifactLocation: artifactLocationOf(u.file.path),
+      region: { startLine: u.start.line, startColumn: u.start.column, endLine: u.end.line, endColumn: u.end.column, snippet: { text: userSpan(file, span).text } },
     },
     ...(message === null ? {} : { message: { text: message } }),
   };
@@ -226,7 +247,7 @@ function approximationResult(r: KernelResult, a: Approximation): Result {
 }
 
 function accessText(r: KernelResult, a: AccessSite): string {
-  return `${a.mode}:${spanText(r.file, a.span)}#${a.id}`;
+  return `${a.mode}:${userSpan(r.file, a.span).text}#${a.id}`;
 }
 
 function raceResult(r: KernelResult, race: Race, json: KernelJson['races'][number]): Result {
@@ -235,7 +256,7 @@ function raceResult(r: KernelResult, race: Race, json: KernelJson['races'][numbe
   // link texts hold no brackets, which SARIF would need escaped
   const message =
     `Data race on ${elementText(race.array, race.index)} in kernel ${r.kernel} (${race.kind}): ` +
-    `thread 1 [${a1.mode}s](1) ${spanText(r.file, a1.span)} and thread 2 [${a2.mode}s](2) ${spanText(r.file, a2.span)}, ${where}. ` +
+    `thread 1 [${a1.mode}s](1) ${userSpan(r.file, a1.span).text} and thread 2 [${a2.mode}s](2) ${userSpan(r.file, a2.span).text}, ${where}. ` +
     `${confidenceText(race.confidence, json.reason)}`;
   const { accesses: _accesses, ...properties } = json;
   return result('faial/data-race', levelOf(race.confidence), message, {
@@ -277,10 +298,18 @@ function redundantResult(r: KernelResult, b: BarrierCheck, options: SarifOptions
 }
 
 function inputErrorResult(d: Diagnostic, kernel: string | null): Result {
-  return result('faial/input-error', 'error', `${d.code}: ${d.message}${d.hints.map((h) => `\nhint: ${h}`).join('')}`, {
+  return diagnosticResult('faial/input-error', 'error', d, kernel);
+}
+
+function noticeResult(d: Diagnostic): Result {
+  return diagnosticResult('faial/notice', d.severity === 'warning' ? 'warning' : 'note', d, null);
+}
+
+function diagnosticResult(rule: RuleId, level: Level, d: Diagnostic, kernel: string | null): Result {
+  return result(rule, level, `${d.code}: ${d.message}${d.hints.map((h) => `\nhint: ${h}`).join('')}`, {
     locations: [locationOf(d.file, d.span, d.label ?? null)],
     relatedLocations: d.related.map((rel, i) => locationOf(d.file, rel.span, rel.message, i + 1)),
-    partialFingerprints: fingerprintOf(['faial/input-error', d.code, kernel ?? '', d.message]),
+    partialFingerprints: fingerprintOf([rule, d.code, kernel ?? '', d.message]),
     properties: { code: d.code, kernel, hints: [...d.hints] },
   });
 }

@@ -4,7 +4,8 @@
  * table), then one summary line over all kernels.
  */
 import type { Launch } from '../core/launch.js';
-import { colorsOf, framedSpan, framedSpans, lineColOf, renderedDiagnostics, type Colors } from '../diagnostics/render.js';
+import { colorsOf, framedSpan, framedSpans, lineColOf, locationOf, renderedDiagnostics, type Colors } from '../diagnostics/render.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { FileResult } from '../verify/result.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
@@ -21,7 +22,7 @@ export interface TextOptions {
 }
 
 export function textReport(files: readonly FileResult[], options: TextOptions): string {
-  const blocks = files.flatMap((f) => (f.ok ? f.kernels.map((k) => kernelText(k, options)) : [fileErrorText(f, options.colour)]));
+  const blocks = files.flatMap((f) => (f.ok ? [...f.kernels.map((k) => kernelText(k, options)), ...noticesText(f.notices ?? [], options.colour)] : [fileErrorText(f, options.colour)]));
   const budget = options.solving === undefined ? [] : [`budget: ${budgetText(options.solving)}; solver ${options.solving.solver}`];
   const table = statusCounts(files).total > 1 ? [summaryTable(files, options.colour)] : [];
   return `${[...blocks, ...budget, ...table, summaryText(files, options.colour)].join('\n')}\n`;
@@ -30,6 +31,13 @@ export function textReport(files: readonly FileResult[], options: TextOptions): 
 function fileErrorText(f: Extract<FileResult, { ok: false }>, colour: boolean): string {
   const c = colorsOf(colour);
   return `${c.red('✗')} ${shownText(f.path)}: ${c.bold('error')} — ${plural(f.diagnostics.length, 'error')}, nothing verified\n${renderedDiagnostics(f.diagnostics, colour)}`;
+}
+
+/** A front end's notices about a file, one line each: `k.cu:12:3: note[N0603]: …`. */
+function noticesText(notices: readonly Diagnostic[], colour: boolean): string[] {
+  if (notices.length === 0) return [];
+  const c = colorsOf(colour);
+  return [`${notices.map((d) => `${locationOf(d.file, d.span)}: ${c.cyan(`${d.severity}[${d.code}]`)}: ${d.message}`).join('\n')}\n`];
 }
 
 function statsText(r: KernelResult): string {

@@ -147,5 +147,11 @@ export function statusOf(r: Pick<KernelResult, 'errors' | 'divergences' | 'races
 
 /** A file's kernels as verified, or the diagnostics that stopped it before verification. */
 export type FileResult =
-  | { readonly ok: true; readonly path: string; readonly kernels: readonly KernelResult[] }
+  | {
+      readonly ok: true;
+      readonly path: string;
+      readonly kernels: readonly KernelResult[];
+      /** what the front end read and chose not to model (CUDA: ignored annotations, fences…), said once per file */
+      readonly notices?: readonly Diagnostic[];
+    }
   | { readonly ok: false; readonly path: string; readonly diagnostics: readonly Diagnostic[] };

@@ -1,13 +1,17 @@
 /**
- * Every example states its outcome on its first line (`// expect: …`); a
- * kernel the verifier may not decide in the default time also says so on a
- * `// verifier: unknown (why)` line: it may then come out unknown, but never
- * with a wrong verdict.
+ * Every example (.bcu and .cu) states its outcome on its first line
+ * (`// expect: …`); a kernel the verifier may not decide in the default time
+ * also says so on a `// verifier: unknown (why)` line: it may then come out
+ * unknown, but never with a wrong verdict. A .cu example must lower whole: a
+ * rejected kernel fails it.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { checkedKernels } from '../../src/api/check.js';
+import { checkedKernels, isCudaPath } from '../../src/api/check.js';
+import { frontEndsFor } from '../../src/cli/cuda.js';
+import { launchWithHeader } from '../../src/api/cuda.js';
+import { NO_LAUNCH } from '../../src/core/launch.js';
 import { replayAlarms } from '../../src/verify/replay.js';
 import { DEFAULT_TIMEOUT_MS, verifyKernel, type VerifyOptions } from '../../src/verify/verify.js';
 import { z3Wasm, z3WasmSolver } from '../../src/solve/z3.js';
@@ -20,18 +24,18 @@ export interface Example {
   readonly knownUnknown: boolean;
 }
 
-function bcuFiles(dir: string): string[] {
+function kernelFiles(dir: string): string[] {
   return readdirSync(dir)
     .sort()
     .flatMap((name) => {
       const path = join(dir, name);
-      if (statSync(path).isDirectory()) return bcuFiles(path);
-      return name.endsWith('.bcu') ? [path] : [];
+      if (statSync(path).isDirectory()) return kernelFiles(path);
+      return name.endsWith('.bcu') || name.endsWith('.cu') ? [path] : [];
     });
 }
 
 export function examples(): Example[] {
-  return bcuFiles('examples').map((path) => {
+  return kernelFiles('examples').map((path) => {
     const text = readFileSync(path, 'utf8');
     const match = /^\/\/ expect: (drf|racy confirmed|racy possible|divergent)\s*$/m.exec(text.split('\n')[0] ?? '');
     if (!match) throw new Error(`${path}: the first line must be \`// expect: drf|racy confirmed|racy possible|divergent\``);
@@ -50,11 +54,13 @@ const KNOWN_UNKNOWN_RLIMIT = 1_000_000;
 /** How long one example may take: its undecided queries spend the whole budget (20 million units took up to 6 minutes under heavy load). */
 export const EXAMPLE_TIMEOUT_MS = 15 * 60_000;
 export async function checkExample(example: Example): Promise<void> {
-  const checked = checkedKernels(example.path, readFileSync(example.path, 'utf8'));
+  const text = readFileSync(example.path, 'utf8');
+  const checked = checkedKernels(example.path, text, undefined, undefined, await frontEndsFor(example.path, text, {}));
   if (!checked.ok) throw new Error(`${example.path}: ${checked.diagnostics.map((d) => d.message).join('; ')}`);
   expect(checked.kernels.length).toBeGreaterThan(0);
+  expect(checked.rejected.map((r) => r.diagnostic.message)).toEqual([]);
   const options: VerifyOptions = {
-    launch: { params: new Map(), blockDim: null, gridDim: null },
+    launch: isCudaPath(example.path) ? launchWithHeader(NO_LAUNCH, text).launch : NO_LAUNCH,
     timeoutMs: 3 * DEFAULT_TIMEOUT_MS,
     maxRaces: 20,
     solver: example.knownUnknown ? z3WasmSolver(KNOWN_UNKNOWN_RLIMIT) : z3Wasm,

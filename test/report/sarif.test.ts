@@ -13,7 +13,7 @@ import type { Log, Result } from 'sarif';
 import { cliResult } from '../../src/cli/main.js';
 import { sarifLog } from '../../src/report/sarif.js';
 import { verifyText } from '../../src/api/verify.js';
-import { KERNELS as CLI_KERNELS } from '../cli/helpers.js';
+import { KERNELS as CLI_KERNELS, decoded } from '../cli/helpers.js';
 import { z3Wasm } from '../../src/solve/z3.js';
 import { verifyKernel } from '../../src/verify/verify.js';
 import * as core from '../support/core.js';
@@ -179,6 +179,22 @@ describe('verify --sarif', () => {
     expect(x?.locations?.[0]?.physicalLocation?.region).toMatchObject({ startLine: 1, startColumn: 1, endLine: 1 });
     // a relative path stays relative to the checkout
     expect(x?.locations?.[0]?.physicalLocation?.artifactLocation).toEqual({ uri: 'k.bcu', uriBaseId: '%SRCROOT%' });
+  });
+
+  it('gives the front end\'s notices as notes, at the lines and with the codes the JSON report has', async () => {
+    const cu = file('fenced.cu');
+    await writeFile(cu, '__global__ void k(int *A) {\n  __invariant(threadIdx.x < 64);\n  A[threadIdx.x] = 1;\n  __threadfence();\n}\n');
+    const log = logOf((await cliResult(['verify', '--sarif', cu])).stdout);
+    expect(valid(log)).toEqual([]);
+    const notes = results(log).filter((x) => x.ruleId === 'faial/notice');
+    expect(notes.map((x) => [x.level, x.properties?.['code'], x.locations?.[0]?.physicalLocation?.region?.startLine])).toEqual([
+      ['note', 'N0601', 2],
+      ['note', 'N0603', 4],
+    ]);
+    expect(notes[1]!.message.text).toMatch(/^N0603: .*__threadfence/);
+    expect(log.runs[0]!.tool.driver.rules?.[notes[0]!.ruleIndex!]?.defaultConfiguration?.level).toBe('note');
+    const json = decoded((await cliResult(['verify', '--json', cu])).stdout);
+    expect(json.notices?.map((n) => [n.code, n.line, n.message])).toEqual(notes.map((x) => [x.properties?.['code'], x.locations?.[0]?.physicalLocation?.region?.startLine, x.message.text?.slice(7)]));
   });
 
   it('rejects a document that breaks the schema (the validator is live)', () => {

@@ -14,13 +14,14 @@
  * is reported and not compared. The examples whose queries the solver may
  * not decide at all (`// verifier: unknown`) are not verified again.
  */
-import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, readdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyFile } from '../../src/api/verify.js';
+import { frontEndsFor } from '../../src/cli/cuda.js';
 import { NO_LAUNCH } from '../../src/core/launch.js';
 import { z3Wasm } from '../../src/solve/z3.js';
 import { DEFAULT_TIMEOUT_MS } from '../../src/verify/verify.js';
@@ -50,6 +51,14 @@ interface Job {
   readonly path: string;
   readonly text: string;
   readonly options: OptionsText;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** The headers beside an example, as the page sends them with it. */
+async function headersBeside(path: string): Promise<Record<string, string>> {
+  const folder = dirname(path);
+  const names = (await readdir(folder)).filter((n) => /\.(cuh|h)$/.test(n));
+  return Object.fromEntries(await Promise.all(names.map(async (n) => [n, await readFile(join(folder, n), 'utf8')] as const)));
 }
 
 /** The file verified by the playground's worker, in the page, as the Verify button has it done. */
@@ -67,14 +76,14 @@ function inBrowser(page: Page, job: Job): Promise<Verdicts> {
         if (m.kind === 'rejected' && m.id === j.id) resolve({ file: { verdict: 'rejected', decided: true } });
         if (m.kind === 'crashed') resolve({ file: { verdict: `crashed: ${m.message}`, decided: true } });
       };
-      w.postMessage({ kind: 'verify', id: j.id, path: j.path, text: j.text, options: j.options });
+      w.postMessage({ kind: 'verify', id: j.id, path: j.path, text: j.text, options: j.options, headers: j.headers });
     });
   }, job);
 }
 
 /** The file verified in Node, as `faial-ts verify` does. */
 async function inNode(path: string, text: string, timeoutMs: number): Promise<Verdicts> {
-  const file = (await verifyFile(path, text, { kernel: null, launch: NO_LAUNCH, timeoutMs, maxRaces: 20, barriers: false, replay: false }, z3Wasm)).file;
+  const file = (await verifyFile(path, text, { kernel: null, launch: NO_LAUNCH, timeoutMs, maxRaces: 20, barriers: false, replay: false }, z3Wasm, await frontEndsFor(path, text, {}))).file;
   if (!file.ok) return { file: { verdict: 'rejected', decided: true } };
   return Object.fromEntries(file.kernels.map((k) => [k.kernel, verdictOf(k.status, [...k.races, ...k.divergences].map((a) => a.confidence), k.unknowns.length)]));
 }
@@ -111,7 +120,8 @@ export function agreementSuite(part: 'even' | 'odd'): void {
       // as the examples test: three times the default for decidable examples, the default for the known-unknown ones
       const timeoutMs = example.knownUnknown ? DEFAULT_TIMEOUT_MS : 3 * DEFAULT_TIMEOUT_MS;
       const text = await readFile(example.path, 'utf8');
-      const web = (ms: number): Promise<Verdicts> => inBrowser(page, { id: ids++, path: example.path, text, options: { ...DEFAULT_OPTIONS, timeout: String(ms), replay: false } });
+      const headers = await headersBeside(example.path);
+      const web = (ms: number): Promise<Verdicts> => inBrowser(page, { id: ids++, path: example.path, text, headers, options: { ...DEFAULT_OPTIONS, timeout: String(ms), replay: false } });
       let cli = await inNode(example.path, text, timeoutMs);
       let onPage = await web(timeoutMs);
       if (!example.knownUnknown && undecided(cli)) cli = await inNode(example.path, text, 4 * timeoutMs);

@@ -11,6 +11,9 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkedKernels } from '../../src/api/check.js';
+import { loweredProgram } from '../../src/api/stages.js';
+import { cudaFrontEnds } from '../../src/api/cuda.js';
+import { cudaGrammar } from '../../src/cli/cuda.js';
 import { positionAt } from '../../src/core/source.js';
 import { buildPlayground } from '../../scripts/playground/build.js';
 import { servePlayground } from '../../scripts/playground/serve.js';
@@ -127,6 +130,34 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     await expect(page.locator('.alarm').count()).resolves.toBe(0);
     await expect(page.locator('.cm-access-1, .cm-access-2').count()).resolves.toBe(0);
     await page.screenshot({ path: join(shots, '3-figure4-drf.png') });
+    await page.close();
+  });
+
+  it('verifies a CUDA example that includes a header of its folder, and shows the core program it was lowered to', async () => {
+    const example = 'cuda/macros/include-header.cu';
+    const text = await readFile(join('examples', example), 'utf8');
+    const header = await readFile('examples/cuda/macros/common.cuh', 'utf8');
+    // as the page names them: the file by its name, the header beside it
+    const lowered = loweredProgram('include-header.cu', text, cudaFrontEnds(await cudaGrammar(), text, {}, (p) => (p === 'common.cuh' ? header : null)));
+    if (!lowered.ok) throw new Error('the example does not lower');
+    const page = await opened();
+    await page.selectOption('#examples', example);
+    await expect(page.inputValue('#language')).resolves.toBe('cu');
+    await page.click('#verify');
+    const status = await verdict(page);
+    // the include resolved: the kernels were lowered and verified (until machine integers are encoded, not decided)
+    expect(status).not.toBe('error');
+    expect(status).not.toBe('crashed');
+    await expect(page.locator('.kernel').count()).resolves.toBe(lowered.kernels.length);
+    // the launch came from the file's GPUVerify test header, and the page says so as the CLI does
+    await expect(page.locator('#verdict .notices .diagnostic[data-code=N0605]').textContent()).resolves.toContain('comes from the GPUVerify test header');
+    await page.click('.tabs button[data-tab=core]');
+    await page.waitForSelector('#tab-core pre');
+    // the tab shows what `faial-ts lower` prints, with the header's macros expanded
+    const shown = await page.locator('#tab-core pre').allTextContents();
+    expect(shown).toEqual(lowered.kernels.map((k) => k.text));
+    expect(shown.join('\n')).toMatch(/shared src_tile\[16\]\[17\];\s+\/\/ include-header\.cu:\d+ \(in expansion of DECLARE_TILE\)/);
+    await page.screenshot({ path: join(shots, '3b-cuda-lowered.png') });
     await page.close();
   });
 

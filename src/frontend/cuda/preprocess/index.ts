@@ -5,7 +5,6 @@
  * uses it came from. Pure: files come from `options.readFile`.
  */
 export { preprocess, PREDEFINED_MACROS, MAX_INCLUDE_DEPTH } from './preprocess.js';
-export { PREPROCESS_CODES } from './diagnostics.js';
 export { coreDiagnostic, coreSources, locatedOf, type CoreSources } from './origin.js';
 export type {
   FileSpan,
@@ -14,7 +13,6 @@ export type {
   Preprocessed,
   PreprocessDiagnostic,
   PreprocessOptions,
-  PreprocessSeverity,
   SourceText,
   SystemInclude,
 } from './types.js';

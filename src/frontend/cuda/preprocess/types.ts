@@ -1,4 +1,6 @@
 /** The preprocessor's public data: what goes in, what comes out. */
+import type { DiagnosticCode } from '../../../diagnostics/codes.js';
+import type { Severity } from '../../../diagnostics/diagnostic.js';
 
 export interface PreprocessOptions {
   /** -DNAME (null: defined as 1) and -DNAME=VALUE, applied in order after the predefined macros; a key may be `F(x)` */
@@ -43,11 +45,9 @@ export interface Location extends FileSpan {
   readonly spelling?: FileSpan;
 }
 
-export type PreprocessSeverity = 'error' | 'warning' | 'note';
-
 export interface PreprocessDiagnostic {
-  readonly severity: PreprocessSeverity;
-  readonly code: string;
+  readonly severity: Severity;
+  readonly code: DiagnosticCode;
   readonly message: string;
   readonly at: Location;
   readonly related: readonly { readonly at: Location; readonly message: string }[];

@@ -1,0 +1,98 @@
+/**
+ * What a CUDA file needs besides its text, for any caller (the CLI reads
+ * headers and the grammar from disk, the playground from its own files):
+ * -D/-U/-I, and the GPUVerify test header a kernel file may start with,
+ *
+ *   //pass                                   (or //xfail:…, or // expect: …)
+ *   //--blockDim=[16,16] --gridDim=64 -DN=256
+ *
+ * which supplies the launch and macros when the caller does not.
+ */
+import type { Launch } from '../core/launch.js';
+import { sourceFile } from '../core/source.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { cudaDiagnostic } from '../frontend/cuda/codes.js';
+import type { CudaGrammar } from '../frontend/cuda/parse.js';
+import { launchText } from '../report/describe.js';
+import type { FrontEnds } from './check.js';
+import { UsageError, dimOf } from './options.js';
+
+/** -D, -U and -I as a user gives them. */
+export interface CudaFlags {
+  define?: string[];
+  undefine?: string[];
+  include?: string[];
+}
+
+/** `-DNAME`, `-DNAME=VALUE`, `-D'F(x)=…'` as the preprocessor takes them. */
+export function definesOf(specs: readonly string[]): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const spec of specs) {
+    const m = /^([A-Za-z_]\w*(?:\([^)]*\))?)(?:=(.*))?$/s.exec(spec.trim());
+    if (m === null) throw new UsageError(`-D${spec}: expected NAME or NAME=VALUE`);
+    out.set(m[1]!, m[2] ?? null);
+  }
+  return out;
+}
+
+/** What the GPUVerify test header of a file says: launch dimensions and macros. */
+export interface TestHeader {
+  readonly blockDim: readonly bigint[] | null;
+  readonly gridDim: readonly bigint[] | null;
+  readonly defines: readonly string[];
+  /** the header's second line, as written */
+  readonly line: string;
+}
+
+/**
+ * The GPUVerify test header of a kernel file: a comment on line 1 (`//pass`,
+ * `//xfail:…`, or this project's `// expect: …`) and the flags on line 2,
+ * `//--blockDim=… --gridDim=… -D…`.
+ */
+export function testHeader(text: string): TestHeader | null {
+  const lines = text.split(/\r?\n/, 2);
+  if (lines.length < 2 || !lines[0]!.trim().startsWith('//')) return null;
+  const second = lines[1]!.trim();
+  if (!/^\/\/--(blockDim|gridDim|block-dim|grid-dim)=/.test(second) && !/^\/\/-D/.test(second)) return null;
+  const words = second.slice(2).trim().split(/\s+/).filter((w) => w !== '');
+  let blockDim: bigint[] | null = null;
+  let gridDim: bigint[] | null = null;
+  const defines: string[] = [];
+  for (const w of words) {
+    const m = /^--(blockDim|gridDim|block-dim|grid-dim)=(.*)$/.exec(w);
+    if (m !== null) {
+      const dims = dimOf(m[2]!, `--${m[1]!}`);
+      if (m[1]!.startsWith('block')) blockDim = dims;
+      else gridDim = dims;
+    } else if (w.startsWith('-D') && w.length > 2) defines.push(w.slice(2));
+  }
+  return { blockDim, gridDim, defines, line: second };
+}
+
+/** The launch of a CUDA file: the caller's, completed by the file's test header; and whether the header gave any. */
+export function launchWithHeader(launch: Launch, text: string): { launch: Launch; header: TestHeader | null } {
+  const header = testHeader(text);
+  if (header === null) return { launch, header: null };
+  const fromHeader = (launch.blockDim === null && header.blockDim !== null) || (launch.gridDim === null && header.gridDim !== null);
+  return {
+    launch: { params: launch.params, blockDim: launch.blockDim ?? header.blockDim, gridDim: launch.gridDim ?? header.gridDim },
+    header: fromHeader || header.defines.length > 0 ? header : null,
+  };
+}
+
+/** The note that says a file's launch (or macros) came from its test header, at line 2. */
+export function headerNotice(path: string, text: string, launch: Launch, header: TestHeader): Diagnostic {
+  const line2 = text.indexOf('\n') + 1;
+  const span = { start: line2, end: line2 + header.line.length };
+  return cudaDiagnostic('launchFromHeader', sourceFile(path, text), span, `the launch (${launchText({ ...launch, params: new Map() }) ?? 'macros only'}) comes from the GPUVerify test header of this file`);
+}
+
+/**
+ * The front ends for a CUDA file: the grammar, the macros of its test header
+ * then the caller's -D, -U, and the include directories (as `readFile`
+ * names files) where `#include "…"` looks after the including file's own.
+ */
+export function cudaFrontEnds(grammar: CudaGrammar, text: string, flags: CudaFlags, readFile: (path: string) => string | null): FrontEnds {
+  const defines = definesOf([...(testHeader(text)?.defines ?? []), ...(flags.define ?? [])]);
+  return { cuda: { grammar, defines, undefines: flags.undefine ?? [], includeDirs: flags.include ?? [], readFile } };
+}

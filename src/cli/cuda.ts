@@ -1,0 +1,79 @@
+/**
+ * The CLI's side of the CUDA front end: the grammar's WebAssembly read from
+ * node_modules (once per process), included files read from disk, -I
+ * directories from the working directory (src/api/cuda.ts reads the rest of
+ * the flags and the GPUVerify test header), and the origin maps of CUDA
+ * units, which cannot cross to a worker process and back.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { BCU_ONLY, isCudaPath, type FrontEnds } from '../api/check.js';
+import { cudaFrontEnds, type CudaFlags } from '../api/cuda.js';
+import { loadCudaGrammar, type CudaGrammar } from '../frontend/cuda/parse.js';
+import { lowerCuda } from '../frontend/cuda/lower.js';
+import type { SourceFile } from '../core/source.js';
+
+export type { CudaFlags } from '../api/cuda.js';
+
+let grammar: Promise<CudaGrammar> | undefined;
+
+export function cudaGrammar(): Promise<CudaGrammar> {
+  const require = createRequire(import.meta.url);
+  grammar ??= loadCudaGrammar({
+    runtime: readFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm')),
+    cpp: readFileSync(require.resolve('tree-sitter-cpp/tree-sitter-cpp.wasm')),
+  });
+  return grammar;
+}
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The front ends for one file: for a CUDA file, the grammar, its -D (the test header's, then the command line's), -U, and -I resolved from the working directory. */
+export async function frontEndsFor(path: string, text: string, flags: CudaFlags): Promise<FrontEnds> {
+  if (!isCudaPath(path)) return BCU_ONLY;
+  return cudaFrontEnds(await cudaGrammar(), text, { ...flags, include: (flags.include ?? []).map((d) => resolve(d)) }, readText);
+}
+
+/** A copy of `value` with every source file in it replaced by `f`'s (results carry the files their spans are in). */
+export function withFiles(value: unknown, f: (file: SourceFile) => SourceFile, seen = new Map<object, unknown>()): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const known = seen.get(value);
+  if (known !== undefined) return known;
+  if ('lineStarts' in value && 'text' in value && 'path' in value) {
+    const file = f(value as SourceFile);
+    seen.set(value, file);
+    return file;
+  }
+  let out: unknown;
+  if (Array.isArray(value)) out = value.map((x) => withFiles(x, f, seen));
+  else if (value instanceof Map) out = new Map([...value].map(([k, x]) => [k, withFiles(x, f, seen)]));
+  else if (value instanceof Set) out = value;
+  else out = Object.fromEntries(Object.entries(value).map(([k, x]) => [k, withFiles(x, f, seen)]));
+  seen.set(value, out);
+  return out;
+}
+
+/** A source file without its origin map: what a worker process can send (a function cannot be copied). */
+export const portableFile = (file: SourceFile): SourceFile => ({ path: file.path, text: file.text, lineStarts: file.lineStarts });
+
+/** The file a worker sent back, with the origin map of the CUDA unit it stands for again. */
+export async function restoredFiles<T>(value: T, path: string, flags: CudaFlags): Promise<T> {
+  if (!isCudaPath(path)) return value;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return value;
+  }
+  const frontEnds = await frontEndsFor(path, text, flags);
+  if (frontEnds.cuda === null) return value;
+  const unit = lowerCuda(frontEnds.cuda, path, text).program.file;
+  return withFiles(value, (file) => (file.path === unit.path && file.text === unit.text ? unit : file)) as T;
+}

@@ -1,0 +1,379 @@
+/**
+ * The state of lowering one kernel: what C values become in the core, the
+ * statements emitted so far, the mutable locals' current SSA values, and the
+ * joins of branches. Expressions (expr.ts) and statements (stmt.ts) share it.
+ *
+ * A mutable local is a slot whose current value is a core expression over
+ * names in scope; an assignment binds a fresh `let` and moves the slot to it.
+ * A branch is lowered on a copy of the slots' values; where the two branches
+ * leave a slot with different values, the join binds `ite(c, then, else)`,
+ * with the branches' own lets expanded to their definitions. A value that
+ * rests on a read or an unknown bound inside a branch cannot be named after
+ * it: the join makes it an unknown value (data-dependent, as the read was).
+ */
+import type { ArrayDecl, BExpr, Expr, MachineType, Param, Stmt, UnknownOrigin } from '../../core/ast.js';
+import type { SourceFile, Span } from '../../core/source.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Node } from './parse.js';
+import type { Unit } from './unit.js';
+import { cudaDiagnostic, KernelRejected, type CudaProblem } from './codes.js';
+import { isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
+import { exprEqual, not, or, and, ite } from './build.js';
+import { bexprVars, exprVars, substBExpr, substExpr } from '../../core/exprs.js';
+
+/** An array in memory as the kernel sees it. */
+export interface ArrayRef {
+  /** its name in the core */
+  readonly name: string;
+  /** global, shared, or private to the thread (a local array: its accesses cannot race) */
+  readonly space: 'global' | 'shared' | 'local';
+  /** the element type; a struct's leaves are an extra, last index component */
+  readonly elem: CType;
+  /** declared dimensions (1 for a pointer or a scalar) */
+  readonly dims: number;
+  readonly readOnly: boolean;
+  readonly span: Span;
+}
+
+/** A pointer: an array, the fixed leading indices of a multi-dimensional one, an offset, and maybe a fixed struct leaf. */
+export interface PointerValue {
+  readonly kind: 'pointer';
+  readonly target: ArrayRef;
+  readonly prefix: readonly Expr[];
+  /** null: 0 */
+  readonly offset: Expr | null;
+  /** the element type pointed to */
+  readonly elem: CType;
+  /** a pointer to one field of a struct element (`&a[i].x`): its first leaf */
+  readonly leaf: number | null;
+}
+
+export type Value =
+  | { readonly kind: 'int'; readonly expr: Expr; readonly type: MachineType }
+  | { readonly kind: 'bool'; readonly cond: BExpr }
+  /** a value the analysis does not follow (a float, an opaque type); `local`: the read that produced it */
+  | { readonly kind: 'unknown'; readonly ctype: CType; readonly what: string; readonly span: Span; readonly local?: Expr }
+  | PointerValue
+  /** a struct or vector value held in locals: one value per leaf (ctypes.ts leavesOf) */
+  | { readonly kind: 'struct'; readonly ctype: StructCType; readonly fields: readonly Value[] }
+  | { readonly kind: 'void' };
+
+/** A mutable local (or an exit flag): its current value lives in Ctx.values. */
+export interface Slot {
+  readonly name: string;
+  readonly ctype: CType;
+  readonly span: Span;
+  /** how messages name it, when not by `name` (a temporary: "the value of `c ? A[i] : 0`") */
+  readonly what?: string;
+}
+
+export type Binding =
+  | { readonly kind: 'local'; readonly slot: Slot }
+  /** an array, or a scalar in memory (a `__shared__ int x` is a one-element array) */
+  | { readonly kind: 'array'; readonly array: ArrayRef; readonly scalar: boolean }
+  | { readonly kind: 'value'; readonly value: Value }
+  | { readonly kind: 'type'; readonly ctype: CType };
+
+export class Scope {
+  private readonly names = new Map<string, Binding>();
+  /** the locals declared in this scope, whose values are dropped when it ends */
+  readonly slots: Slot[] = [];
+  constructor(readonly parent: Scope | null) {}
+  lookup(name: string): Binding | undefined {
+    return this.names.get(name) ?? this.parent?.lookup(name);
+  }
+  define(name: string, binding: Binding): void {
+    this.names.set(name, binding);
+  }
+}
+
+type Item = { readonly kind: 'binder'; readonly wrap: (body: Stmt) => Stmt; readonly span: Span } | { readonly kind: 'stmt'; readonly stmt: Stmt };
+
+/** The statements of one block, binders nested over the statement that follows them. */
+export class Builder {
+  readonly items: Item[] = [];
+  /** core names bound in this block, for expanding them at a join */
+  readonly bound = new Set<string>();
+
+  stmt(stmt: Stmt): void {
+    this.items.push({ kind: 'stmt', stmt });
+  }
+
+  binder(name: string, span: Span, wrap: (body: Stmt) => Stmt): void {
+    this.bound.add(name);
+    this.items.push({ kind: 'binder', wrap, span });
+  }
+
+  /** The block: each run of binders wraps the statement after it (their scope runs to the block's end either way). */
+  stmts(): Stmt[] {
+    const out: Stmt[] = [];
+    let pending: (Item & { kind: 'binder' })[] = [];
+    const close = (s: Stmt): Stmt => pending.reduceRight((body, b) => b.wrap(body), s);
+    for (const item of this.items) {
+      if (item.kind === 'binder') {
+        pending.push(item);
+        continue;
+      }
+      out.push(close(item.stmt));
+      pending = [];
+    }
+    if (pending.length > 0) out.push(close({ kind: 'skip', span: pending[pending.length - 1]!.span }));
+    return out;
+  }
+}
+
+export interface Approximation {
+  readonly what: string;
+  readonly why: string;
+  readonly span: Span;
+}
+
+/** What a kernel's lowering gathers besides its body. */
+export interface KernelState {
+  readonly arrays: ArrayDecl[];
+  readonly arrayRefs: Map<string, ArrayRef>;
+  readonly params: Param[];
+  readonly requires: BExpr[];
+  readonly used: Set<string>;
+  /** a let's definition (null: a read's or unknown's local), to expand lets bound inside a branch at its join */
+  readonly defs: Map<string, Expr | null>;
+  readonly notices: Diagnostic[];
+  /** functions being inlined, innermost last, to refuse recursion */
+  readonly calls: string[];
+  /** the file's names as the kernel sees them: globals, constants; a called function's scope starts here */
+  readonly root: Scope;
+}
+
+export interface FnFrame {
+  readonly name: string;
+  /** whether the thread has returned from this function */
+  readonly returned: Slot;
+  /** the value returned, for a non-void function */
+  readonly result: Slot | null;
+}
+
+export interface LoopFrame {
+  readonly broke: Slot;
+  readonly continued: Slot;
+}
+
+export interface Ctx {
+  readonly file: SourceFile;
+  readonly unit: Unit;
+  readonly k: KernelState;
+  b: Builder;
+  scope: Scope;
+  values: Map<Slot, Value>;
+  fn: FnFrame;
+  loop: LoopFrame | null;
+}
+
+export const spanOf = (n: Node): Span => ({ start: n.startIndex, end: n.endIndex });
+
+export function reject(ctx: { readonly file: SourceFile }, problem: CudaProblem, node: Node | Span, message: string, hints: readonly string[] = []): never {
+  const span = 'startIndex' in node ? spanOf(node) : node;
+  throw new KernelRejected(cudaDiagnostic(problem, ctx.file, span, message, { hints }));
+}
+
+export function unsupported(ctx: { readonly file: SourceFile }, node: Node | Span, construct: string, hints: readonly string[] = []): never {
+  return reject(ctx, 'unsupported', node, `unsupported: ${construct}`, hints);
+}
+
+export function notice(ctx: Ctx, problem: CudaProblem, span: Span, message: string): void {
+  ctx.k.notices.push(cudaDiagnostic(problem, ctx.file, span, message));
+}
+
+/** A core name not bound yet in this kernel: `base`, else `base_1`, `base_2`… */
+export function fresh(ctx: Ctx, base: string): string {
+  const clean = base.replace(/[^A-Za-z0-9_]/g, '_');
+  let name = clean;
+  for (let n = 1; ctx.k.used.has(name); n++) name = `${clean}_${n}`;
+  ctx.k.used.add(name);
+  return name;
+}
+
+export const FALSE: BExpr = { kind: 'bool', value: false, span: { start: 0, end: 0 } };
+export const TRUE: BExpr = { kind: 'bool', value: true, span: { start: 0, end: 0 } };
+export const isFalse = (c: BExpr): boolean => c.kind === 'bool' && !c.value;
+export const isTrue = (c: BExpr): boolean => c.kind === 'bool' && c.value;
+
+/** Binds `value` to a fresh name with `let` and gives the variable that names it. */
+export function letBound(ctx: Ctx, base: string, value: Expr, type: MachineType, span: Span): Expr {
+  if (value.kind === 'var' || value.kind === 'int' || value.kind === 'nat') return value;
+  const name = fresh(ctx, base);
+  ctx.k.defs.set(name, value);
+  ctx.b.binder(name, span, (body) => ({ kind: 'let', local: { text: name, span }, value, body, span }));
+  return { kind: 'var', name, type, span };
+}
+
+/** An unknown value of an integer type, bound with `havoc`. */
+export function havocked(ctx: Ctx, base: string, type: MachineType, origin: UnknownOrigin, span: Span): Expr {
+  const name = fresh(ctx, base);
+  ctx.k.defs.set(name, null);
+  ctx.b.binder(name, span, (body) => ({ kind: 'havoc', local: { text: name, span }, type, origin, body, span }));
+  return { kind: 'var', name, type, span };
+}
+
+/** The machine type a slot of this C type holds its value in (narrow integers and bool in an `int`). */
+export function slotMachine(t: CType): MachineType | null {
+  if (t.kind === 'bool') return 'i32';
+  return t.kind === 'int' ? machineOf(t) : null;
+}
+
+/** The definitions of the names of `names` bound in `bound`; null when one has none (a read's or an unknown's local). */
+function definitions(ctx: Ctx, names: ReadonlySet<string>, bound: ReadonlySet<string>): Map<string, Expr> | null {
+  const sub = new Map<string, Expr>();
+  for (const n of names) {
+    if (!bound.has(n)) continue;
+    const def = ctx.k.defs.get(n);
+    if (def === null || def === undefined) return null;
+    sub.set(n, def);
+  }
+  return sub;
+}
+
+/** The expression with every name bound in `bound` replaced by its definition; null when one has none. */
+export function expanded(ctx: Ctx, e: Expr, bound: ReadonlySet<string>): Expr | null {
+  for (let x = e; ; ) {
+    const sub = definitions(ctx, exprVars(x), bound);
+    if (sub === null) return null;
+    if (sub.size === 0) return x;
+    x = substExpr(x, sub);
+  }
+}
+
+export function expandedCond(ctx: Ctx, c: BExpr, bound: ReadonlySet<string>): BExpr | null {
+  for (let x = c; ; ) {
+    const sub = definitions(ctx, bexprVars(x), bound);
+    if (sub === null) return null;
+    if (sub.size === 0) return x;
+    x = substBExpr(x, sub);
+  }
+}
+
+export interface Branch {
+  readonly stmts: Stmt[];
+  readonly values: Map<Slot, Value>;
+  readonly bound: ReadonlySet<string>;
+}
+
+/** Lowers `body` as a branch: on a copy of the slots' values, into a block of its own. */
+export function branch(ctx: Ctx, body: () => void): Branch {
+  const savedB = ctx.b;
+  const savedValues = ctx.values;
+  const savedScope = ctx.scope;
+  ctx.b = new Builder();
+  ctx.values = new Map(savedValues);
+  try {
+    body();
+    return { stmts: ctx.b.stmts(), values: ctx.values, bound: ctx.b.bound };
+  } finally {
+    ctx.b = savedB;
+    ctx.values = savedValues;
+    ctx.scope = savedScope;
+  }
+}
+
+/** Emits `if (cond) then else other` and moves every slot to its value after the join. */
+export function emitIf(ctx: Ctx, cond: BExpr, then: Branch, other: Branch, span: Span): void {
+  if (isTrue(cond) || isFalse(cond)) {
+    // only one branch runs: its statements join this block, its lets stay in scope
+    const taken = isTrue(cond) ? then : other;
+    for (const s of taken.stmts) ctx.b.stmt(s);
+    for (const name of taken.bound) ctx.b.bound.add(name);
+    for (const slot of ctx.values.keys()) ctx.values.set(slot, taken.values.get(slot)!);
+    return;
+  }
+  if (!inert(then.stmts) || !inert(other.stmts)) {
+    ctx.b.stmt({ kind: 'if', cond, then: then.stmts.length > 0 ? then.stmts : [{ kind: 'skip', span }], else: other.stmts.length > 0 ? other.stmts : null, span });
+  }
+  joinInto(ctx, cond, then, other, span);
+}
+
+/** Statements that only bind pure values: a branch of nothing else needs no `if` (its values reach the join expanded). */
+function inert(stmts: readonly Stmt[]): boolean {
+  return stmts.every((s) => s.kind === 'skip' || (s.kind === 'let' && inert([s.body])));
+}
+
+function joinInto(ctx: Ctx, cond: BExpr, then: Branch, other: Branch, span: Span): void {
+  for (const [slot, before] of ctx.values) {
+    const t = then.values.get(slot) ?? before;
+    const e = other.values.get(slot) ?? before;
+    if (t === before && e === before) continue;
+    ctx.values.set(slot, joined(ctx, slot, cond, t, then.bound, e, other.bound, span));
+  }
+}
+
+function joined(ctx: Ctx, slot: Slot, cond: BExpr, t: Value, tBound: ReadonlySet<string>, e: Value, eBound: ReadonlySet<string>, span: Span): Value {
+  // a value set on one side only (a function's result, set where it returns): the other side never reads it
+  if (e.kind === 'void' && t.kind !== 'void') return outOfBranch(ctx, slot, t, tBound, span);
+  if (t.kind === 'void' && e.kind !== 'void') return outOfBranch(ctx, slot, e, eBound, span);
+  if (t.kind === 'int' && e.kind === 'int') {
+    const te = expanded(ctx, t.expr, tBound);
+    const ee = expanded(ctx, e.expr, eBound);
+    if (te === null || ee === null) return unknownAfterBranch(ctx, slot, span);
+    if (exprEqual(te, ee)) return { kind: 'int', expr: te, type: t.type };
+    return { kind: 'int', expr: letBound(ctx, slot.name, ite(cond, te, ee, t.type, span), t.type, span), type: t.type };
+  }
+  if (t.kind === 'bool' && e.kind === 'bool') {
+    const tc = expandedCond(ctx, t.cond, tBound);
+    const ec = expandedCond(ctx, e.cond, eBound);
+    if (tc === null || ec === null) return unknownAfterBranch(ctx, slot, span);
+    return { kind: 'bool', cond: or(and(cond, tc), and(not(cond), ec)) };
+  }
+  if (t.kind === 'pointer' && e.kind === 'pointer' && t.target === e.target && t.leaf === e.leaf && t.prefix.length === e.prefix.length) {
+    const a = pointerOutOfBranch(ctx, slot, t, tBound, span);
+    const b = pointerOutOfBranch(ctx, slot, e, eBound, span);
+    const zero = { kind: 'int', value: 0n, type: 'i64', span } as const;
+    const pick = (x: Expr, y: Expr): Expr => (exprEqual(x, y) ? x : ite(cond, x, y, typeOfIndex(x), span));
+    return { ...a, prefix: a.prefix.map((x, i) => pick(x, b.prefix[i]!)), offset: a.offset === null && b.offset === null ? null : pick(a.offset ?? zero, b.offset ?? zero) };
+  }
+  if (t.kind === 'pointer' || e.kind === 'pointer') {
+    return unsupported(ctx, span, `a pointer that may point into different arrays after this branch (${slot.name})`);
+  }
+  if (t.kind === 'struct' && e.kind === 'struct') {
+    const leaves = leavesOf(t.ctype);
+    return { ...t, fields: t.fields.map((f, i) => joined(ctx, { ...slot, name: `${slot.name}_${leaves[i]!.path}`, ctype: leaves[i]!.type }, cond, f, tBound, e.fields[i]!, eBound, span)) };
+  }
+  return { kind: 'unknown', ctype: slot.ctype, what: `${slot.what ?? slot.name} after a branch`, span };
+}
+
+/** A value of one branch, named after the join: its lets expanded (or unknown, if it rests on a read inside). */
+function outOfBranch(ctx: Ctx, slot: Slot, v: Value, bound: ReadonlySet<string>, span: Span): Value {
+  if (v.kind === 'int') {
+    const x = expanded(ctx, v.expr, bound);
+    return x === null ? unknownAfterBranch(ctx, slot, span) : { ...v, expr: x };
+  }
+  if (v.kind === 'bool') {
+    const c = expandedCond(ctx, v.cond, bound);
+    return c === null ? unknownAfterBranch(ctx, slot, span) : { kind: 'bool', cond: c };
+  }
+  if (v.kind === 'pointer') return pointerOutOfBranch(ctx, slot, v, bound, span);
+  return v;
+}
+
+/** A pointer out of a branch, its offsets expanded; one that rests on memory read inside the branch cannot be followed. */
+function pointerOutOfBranch(ctx: Ctx, slot: Slot, v: PointerValue, bound: ReadonlySet<string>, span: Span): PointerValue {
+  const parts = [...v.prefix, ...(v.offset === null ? [] : [v.offset])].map((x) => expanded(ctx, x, bound));
+  if (parts.some((p) => p === null)) return unsupported(ctx, span, `a pointer whose offset after this branch depends on memory read inside it (${slot.what ?? slot.name})`);
+  const all = parts as Expr[];
+  return { ...v, prefix: all.slice(0, v.prefix.length), offset: v.offset === null ? null : all[all.length - 1]! };
+}
+
+function typeOfIndex(e: Expr): MachineType {
+  if (e.kind === 'int' || e.kind === 'cast') return e.type;
+  if ((e.kind === 'var' || e.kind === 'binary') && e.type !== undefined) return e.type;
+  if (e.kind === 'ite') return typeOfIndex(e.then);
+  return 'i64';
+}
+
+/** A slot whose value after a branch rests on memory read inside it: unknown, as the read was. */
+function unknownAfterBranch(ctx: Ctx, slot: Slot, span: Span): Value {
+  const origin: UnknownOrigin = { kind: 'value', what: `${slot.what ?? slot.name} after a branch that read memory`, span };
+  if (isInteger(slot.ctype)) {
+    const type = slotMachine(slot.ctype)!;
+    const v = havocked(ctx, slot.name, type, origin, span);
+    return slot.ctype.kind === 'bool' ? { kind: 'bool', cond: { kind: 'cmp', op: '!=', left: v, right: { kind: 'int', value: 0n, type, span }, span } } : { kind: 'int', expr: v, type };
+  }
+  return { kind: 'unknown', ctype: slot.ctype, what: origin.what, span };
+}

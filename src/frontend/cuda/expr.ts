@@ -1,0 +1,960 @@
+/**
+ * C expressions → core values. Reads of memory are emitted as `read`
+ * statements where C evaluates them; integer arithmetic becomes typed core
+ * arithmetic with C's promotions and usual arithmetic conversions made
+ * explicit as casts; floating-point values, opaque types and the results of
+ * intrinsics are unknown values; pointers are an array and an offset.
+ * Whatever is only evaluated on some paths (the right of `&&`, the arms of
+ * `?:`) is lowered as a branch, so its reads happen only when C's do.
+ */
+import type { Node } from './parse.js';
+import type { ArithOp, BExpr, CmpOp, Expr, MachineType } from '../../core/ast.js';
+import type { Span } from '../../core/source.js';
+import { and, arith, castTo, compare, constant, exprType, ite, not, or } from './build.js';
+import { builtinCall, BUILTIN_VARS, WARP_SIZE } from './builtins.js';
+import {
+  branch,
+  emitIf,
+  fresh,
+  havocked,
+  letBound,
+  notice,
+  reject,
+  slotMachine,
+  spanOf,
+  unsupported,
+  type ArrayRef,
+  type Ctx,
+  type PointerValue,
+  type Slot,
+  type Value,
+} from './context.js';
+import {
+  BOOL,
+  commonType,
+  FLOAT,
+  INT,
+  inRange,
+  isInteger,
+  isSigned,
+  leavesOf,
+  LONG,
+  machineOf,
+  promoted,
+  sizeOf,
+  typeName,
+  ULONG,
+  UINT,
+  type CType,
+  type IntCType,
+  vectorType,
+} from './ctypes.js';
+import { inlineCall, sharedMemoryOf } from './calls.js';
+import { typeOfDescriptor } from './types.js';
+import { launchOnlyCond } from './launch.js';
+
+/** Where an lvalue is: a local (or one leaf of a local struct), or memory (all leaves of a struct element when `leaf` is null). */
+export type Place =
+  | { readonly kind: 'slot'; readonly slot: Slot; readonly leaf: number | null; readonly span: Span }
+  | { readonly kind: 'memory'; readonly array: ArrayRef; readonly index: readonly Expr[]; readonly leaf: number | null; readonly elem: CType; readonly span: Span };
+
+const child = (n: Node, field: string): Node => {
+  const c = n.childForFieldName(field);
+  if (c === null) throw new Error(`tree-sitter: ${n.type} without ${field}`);
+  return c;
+};
+
+export const named = (n: Node): Node[] => n.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment');
+
+// ---------------------------------------------------------------- values
+
+export function rvalue(ctx: Ctx, n: Node): Value {
+  switch (n.type) {
+    case 'parenthesized_expression':
+      return rvalue(ctx, named(n)[0]!);
+    case 'number_literal':
+      return literal(ctx, n);
+    case 'char_literal':
+      return { kind: 'int', expr: constant(charValue(n.text), 'i32', spanOf(n)), type: 'i32' };
+    case 'true':
+    case 'false':
+      return { kind: 'bool', cond: { kind: 'bool', value: n.type === 'true', span: spanOf(n) } };
+    case 'string_literal':
+    case 'concatenated_string':
+    case 'raw_string_literal':
+      return { kind: 'unknown', ctype: { kind: 'opaque', name: 'string' }, what: 'a string', span: spanOf(n) };
+    case 'identifier':
+    case 'qualified_identifier':
+    case 'type_identifier':
+      return identifierValue(ctx, n);
+    case 'type_descriptor':
+      // a template argument that names a value reads as a type: `f<blockSize>(…)`
+      if (n.childForFieldName('declarator') === null) return rvalue(ctx, child(n, 'type'));
+      return reject(ctx, 'misuse', n, `'${n.text}' is a type, not a value`);
+    case 'field_expression':
+      return fieldValue(ctx, n);
+    case 'subscript_expression':
+      return loaded(ctx, n);
+    case 'pointer_expression':
+      return n.child(0)?.type === '&' ? addressOf(ctx, child(n, 'argument'), n) : loaded(ctx, n);
+    case 'binary_expression':
+      return binary(ctx, n);
+    case 'unary_expression':
+      return unary(ctx, n);
+    case 'update_expression':
+      return update(ctx, n);
+    case 'assignment_expression':
+      return assignment(ctx, n);
+    case 'conditional_expression':
+      return conditional(ctx, n);
+    case 'cast_expression':
+      return convert(ctx, rvalue(ctx, child(n, 'value')), typeOfDescriptor(ctx, child(n, 'type')), spanOf(n));
+    case 'call_expression':
+      return call(ctx, n);
+    case 'comma_expression':
+      rvalue(ctx, child(n, 'left'));
+      return rvalue(ctx, child(n, 'right'));
+    case 'sizeof_expression':
+      return sizeofValue(ctx, n);
+    case 'null':
+    case 'nullptr':
+      return unsupported(ctx, n, 'null pointers');
+    case 'lambda_expression':
+      return unsupported(ctx, n, 'lambdas');
+    case 'new_expression':
+    case 'delete_expression':
+      return unsupported(ctx, n, 'dynamic allocation on the device');
+    case 'gnu_asm_expression':
+      return unsupported(ctx, n, 'inline asm');
+    case 'this':
+      return unsupported(ctx, n, 'C++ classes with methods or operators');
+    default:
+      return unsupported(ctx, n, `the expression ${n.type.replace(/_/g, ' ')}`);
+  }
+}
+
+function charValue(text: string): bigint {
+  const body = text.replace(/^[LuU8]*'/, '').replace(/'$/, '');
+  const escapes: Record<string, number> = { n: 10, t: 9, r: 13, '0': 0, '\\': 92, "'": 39, '"': 34, a: 7, b: 8, f: 12, v: 11 };
+  if (body.startsWith('\\x')) return BigInt(parseInt(body.slice(2), 16));
+  if (/^\\[0-7]+$/.test(body)) return BigInt(parseInt(body.slice(1), 8));
+  if (body.startsWith('\\')) return BigInt(escapes[body[1]!] ?? body.charCodeAt(1));
+  return BigInt(body.codePointAt(0) ?? 0);
+}
+
+/** An integer literal's value and C type (C11 6.4.4.1, LP64); a floating literal is an unknown value. */
+function literal(ctx: Ctx, n: Node): Value {
+  const span = spanOf(n);
+  // tree-sitter reads `-1` as one literal: it is the negation of 1, as C reads it
+  const sign = /^[-+]/.exec(n.text)?.[0];
+  if (sign !== undefined) {
+    const v = literalValue(ctx, n, n.text.slice(1).trim(), span);
+    if (sign === '+' || v.kind !== 'int') return v;
+    return isSigned(v.type) ? { kind: 'int', expr: arith('-', constant(0n, v.type, span), v.expr, v.type, span), type: v.type } : { kind: 'int', expr: unsignedNegation(v, span), type: v.type };
+  }
+  return literalValue(ctx, n, n.text, span);
+}
+
+function literalValue(ctx: Ctx, n: Node, written: string, span: Span): Value {
+  const text = written.replace(/'/g, '');
+  const hex = /^0[xX]/.test(text);
+  if ((!hex && /[.eEfF]/.test(text.replace(/[uUlL]+$/, ''))) || (hex && /[.pP]/.test(text))) {
+    return { kind: 'unknown', ctype: FLOAT, what: `the floating-point constant ${n.text}`, span };
+  }
+  const m = /^(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)$/.exec(text);
+  if (m === null) return reject(ctx, 'misuse', n, `'${n.text}' is not an integer constant faial-ts reads`);
+  const digits = m[1]!;
+  const value = /^0[bB]/.test(digits) ? BigInt(`0b${digits.slice(2)}`) : /^0[0-7]+$/.test(digits) ? BigInt(`0o${digits.slice(1)}`) : BigInt(digits);
+  const suffix = m[2]!.toLowerCase();
+  const unsigned = suffix.includes('u');
+  const long = suffix.includes('l');
+  const decimal = /^[1-9]/.test(digits) || digits === '0';
+  const candidates: MachineType[] = unsigned ? (long ? ['u64'] : ['u32', 'u64']) : long ? (decimal ? ['i64'] : ['i64', 'u64']) : decimal ? ['i32', 'i64'] : ['i32', 'u32', 'i64', 'u64'];
+  const type = candidates.find((t) => inRange(value, t)) ?? 'u64';
+  if (!inRange(value, type)) return reject(ctx, 'misuse', n, `the constant ${n.text} does not fit in 64 bits`);
+  return { kind: 'int', expr: constant(value, type, span), type };
+}
+
+function identifierValue(ctx: Ctx, n: Node): Value {
+  const name = n.text;
+  const span = spanOf(n);
+  const binding = ctx.scope.lookup(name);
+  if (binding === undefined) {
+    if (name === 'warpSize') return { kind: 'int', expr: constant(WARP_SIZE, 'i32', span), type: 'i32' };
+    const constantValue = ctx.unit.constants.get(name);
+    if (constantValue !== undefined) return constantValue;
+    if (BUILTIN_VARS.has(name)) return reject(ctx, 'misuse', n, `${name} is a dim3: use ${name}.x, ${name}.y or ${name}.z`);
+    if (ctx.unit.functions.has(name)) return unsupported(ctx, n, 'function pointers');
+    return reject(ctx, 'unknownName', n, `unknown name '${name}'`, ['declare it, or define it with -D NAME=VALUE if it is a macro']);
+  }
+  switch (binding.kind) {
+    case 'local':
+      return slotValue(ctx, binding.slot, span);
+    case 'array':
+      if (binding.scalar) return readPlace(ctx, { kind: 'memory', array: binding.array, index: [constant(0n, 'i32', span)], leaf: null, elem: binding.array.elem, span }, span);
+      return { kind: 'pointer', target: binding.array, prefix: [], offset: null, elem: binding.array.elem, leaf: null };
+    case 'value':
+      return binding.value;
+    case 'type':
+      return reject(ctx, 'misuse', n, `'${name}' is a type, not a value`);
+  }
+}
+
+/** A local's current value; an uninitialised integer gets its unknown value once, here. */
+export function slotValue(ctx: Ctx, slot: Slot, span: Span): Value {
+  const v = ctx.values.get(slot);
+  if (v === undefined) return reject(ctx, 'misuse', span, `'${slot.name}' is used outside its scope`);
+  if (v.kind === 'unknown' && isInteger(slot.ctype)) {
+    const type = slotMachine(slot.ctype)!;
+    const x = havocked(ctx, slot.name, type, { kind: 'value', what: v.what, span: v.span }, span);
+    const known: Value = slot.ctype.kind === 'bool' ? { kind: 'bool', cond: compare('!=', x, constant(0n, type, span), span) } : { kind: 'int', expr: x, type };
+    ctx.values.set(slot, known);
+    return known;
+  }
+  return v;
+}
+
+function fieldValue(ctx: Ctx, n: Node): Value {
+  const arg = child(n, 'argument');
+  const field = child(n, 'field').text;
+  if (arg.type === 'identifier' && BUILTIN_VARS.has(arg.text) && ctx.scope.lookup(arg.text) === undefined) {
+    if (field !== 'x' && field !== 'y' && field !== 'z') return reject(ctx, 'misuse', n, `${arg.text} has fields x, y and z`);
+    const span = spanOf(n);
+    const builtin: Expr = { kind: 'builtin', name: arg.text as 'threadIdx', axis: field, span };
+    return { kind: 'int', expr: { kind: 'cast', type: 'u32', operand: builtin, span }, type: 'u32' };
+  }
+  return loaded(ctx, n);
+}
+
+/** The value of an lvalue expression: a local's, or memory read. */
+function loaded(ctx: Ctx, n: Node): Value {
+  const p = placeOrPointer(ctx, n);
+  if (p.kind === 'pointer') return p;
+  return load(ctx, p, spanOf(n));
+}
+
+export function load(ctx: Ctx, p: Place, span: Span, hint?: string): Value {
+  if (p.kind === 'memory') return readPlace(ctx, p, span, hint);
+  const v = slotValue(ctx, p.slot, span);
+  if (p.leaf === null) return v;
+  if (v.kind !== 'struct') return reject(ctx, 'misuse', span, `'${p.slot.name}' is not a struct`);
+  return v.fields[p.leaf]!;
+}
+
+// ---------------------------------------------------------------- places
+
+/** The place an lvalue names; a subscript of a multi-dimensional array that stops early names a row (a pointer). */
+export function placeOrPointer(ctx: Ctx, n: Node): Place | PointerValue {
+  const span = spanOf(n);
+  switch (n.type) {
+    case 'parenthesized_expression':
+      return placeOrPointer(ctx, named(n)[0]!);
+    case 'identifier': {
+      const b = ctx.scope.lookup(n.text);
+      if (b?.kind === 'local') return { kind: 'slot', slot: b.slot, leaf: null, span };
+      if (b?.kind === 'array' && b.scalar) return { kind: 'memory', array: b.array, index: [constant(0n, 'i32', span)], leaf: null, elem: b.array.elem, span };
+      const v = rvalue(ctx, n);
+      if (v.kind === 'pointer') return v;
+      return reject(ctx, 'misuse', n, `'${n.text}' cannot be assigned`);
+    }
+    case 'subscript_expression': {
+      const base = rvalue(ctx, child(n, 'argument'));
+      const indices = named(child(n, 'indices'));
+      if (indices.length !== 1) return unsupported(ctx, n, 'a subscript with several indices');
+      const index = intOf(ctx, rvalue(ctx, indices[0]!), spanOf(indices[0]!));
+      if (base.kind !== 'pointer') return reject(ctx, 'unplaced', n, `cannot subscript '${child(n, 'argument').text}': it is not an array or a pointer into one`);
+      return element(ctx, base, index, span);
+    }
+    case 'pointer_expression': {
+      if (n.child(0)?.type !== '*') return reject(ctx, 'misuse', n, 'an address is not an lvalue');
+      const base = rvalue(ctx, child(n, 'argument'));
+      if (base.kind !== 'pointer') return reject(ctx, 'unplaced', n, `cannot dereference '${child(n, 'argument').text}': it is not a pointer into an array`);
+      return element(ctx, base, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
+    }
+    case 'field_expression': {
+      const arrow = n.child(1)?.type === '->';
+      const arg = child(n, 'argument');
+      const field = child(n, 'field').text;
+      let base: Place | PointerValue;
+      if (arrow) {
+        const p = rvalue(ctx, arg);
+        if (p.kind !== 'pointer') return reject(ctx, 'unplaced', n, `cannot dereference '${arg.text}': it is not a pointer into an array`);
+        base = element(ctx, p, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
+      } else {
+        base = placeOrPointer(ctx, arg);
+      }
+      if (base.kind === 'pointer') return reject(ctx, 'misuse', n, `'${arg.text}' is an array, not a struct`);
+      return withField(ctx, base, field, n);
+    }
+    default:
+      return reject(ctx, 'misuse', n, `'${n.text}' is not an lvalue faial-ts can follow`);
+  }
+}
+
+export function placeOf(ctx: Ctx, n: Node): Place {
+  const p = placeOrPointer(ctx, n);
+  if (p.kind === 'pointer') return reject(ctx, 'misuse', n, `'${n.text}' is an array, not an element`);
+  return p;
+}
+
+/** The type of the value a place holds. */
+export function placeType(p: Place): CType {
+  const whole = p.kind === 'memory' ? p.elem : p.slot.ctype;
+  return p.leaf === null ? whole : leavesOf(whole)[p.leaf]!.type;
+}
+
+function withField(ctx: Ctx, base: Place, field: string, n: Node): Place {
+  const whole = p0Type(base);
+  if (whole.kind !== 'struct') return reject(ctx, 'misuse', n, `'${child(n, 'argument').text}' is a ${typeName(whole)}, not a struct`);
+  const leaves = leavesOf(whole);
+  const prefix = base.leaf === null ? '' : `${leaves[base.leaf]!.path}.`;
+  const wanted = `${base.leaf === null ? '' : prefix}${field}`;
+  // a field that is itself a struct names its first leaf and keeps the rest reachable by the next field
+  const at = leaves.findIndex((l) => l.path === wanted || l.path.startsWith(`${wanted}.`));
+  if (at < 0) return reject(ctx, 'misuse', n, `${typeName(whole)} has no field '${field}'`);
+  if (leaves[at]!.path !== wanted) return unsupported(ctx, n, 'a nested struct used as a whole');
+  return { ...base, leaf: at, span: spanOf(n) };
+}
+
+const p0Type = (p: Place): CType => {
+  const whole = p.kind === 'memory' ? p.elem : p.slot.ctype;
+  return p.leaf === null ? whole : leavesOf(whole)[p.leaf]!.type;
+};
+
+/** `p[i]`: an element, or a row of a multi-dimensional array. */
+export function element(ctx: Ctx, p: PointerValue, i: { expr: Expr; type: MachineType }, span: Span): Place | PointerValue {
+  if (p.leaf !== null) {
+    if (!(i.expr.kind === 'int' && i.expr.value === 0n)) return unsupported(ctx, span, 'pointer arithmetic on a pointer to a struct field');
+  }
+  const index = p.offset === null ? i.expr : addIndex(p.offset, i, span);
+  if (p.prefix.length + 1 < p.target.dims) return { ...p, prefix: [...p.prefix, index], offset: null };
+  return { kind: 'memory', array: p.target, index: [...p.prefix, index], leaf: p.leaf, elem: p.elem, span };
+}
+
+function addIndex(offset: Expr, i: { expr: Expr; type: MachineType }, span: Span): Expr {
+  const t = commonType(exprType(offset) ?? 'i64', i.type);
+  return arith('+', castTo(offset, t, span), castTo(i.expr, t, span), t, span);
+}
+
+function addressOf(ctx: Ctx, arg: Node, n: Node): Value {
+  const p = placeOrPointer(ctx, arg);
+  if (p.kind === 'pointer') return p;
+  if (p.kind === 'slot') return unsupported(ctx, n, 'the address of a local variable');
+  const last = p.index[p.index.length - 1]!;
+  return { kind: 'pointer', target: p.array, prefix: p.index.slice(0, -1), offset: last, elem: placeType(p), leaf: p.leaf };
+}
+
+// ---------------------------------------------------------------- memory
+
+/** The index of an access: the element's indices, then its struct leaf when the element is a struct. */
+function accessIndex(array: ArrayRef, index: readonly Expr[], leaf: number, span: Span): Expr[] {
+  return array.elem.kind === 'struct' ? [...index, constant(BigInt(leaf), 'i32', span)] : [...index];
+}
+
+export function readPlace(ctx: Ctx, p: Place & { kind: 'memory' }, span: Span, hint?: string): Value {
+  const whole = placeType(p);
+  if (whole.kind === 'struct') {
+    const leaves = leavesOf(whole);
+    const first = p.leaf ?? 0;
+    return { kind: 'struct', ctype: whole, fields: leaves.map((_, k) => readLeaf(ctx, p, first + k, leaves[k]!.type, span, undefined)) };
+  }
+  return readLeaf(ctx, p, p.leaf ?? 0, whole, span, hint);
+}
+
+function readLeaf(ctx: Ctx, p: Place & { kind: 'memory' }, leaf: number, type: CType, span: Span, hint: string | undefined): Value {
+  const source = p.span;
+  if (p.array.space === 'local') {
+    return unknownOf(type, `an element of the thread's local array ${p.array.name}`, source);
+  }
+  const name = fresh(ctx, hint ?? `${p.array.name}_v`);
+  ctx.k.defs.set(name, null);
+  const index = accessIndex(p.array, p.index, leaf, source);
+  const arrayName = { text: p.array.name, span: p.array.span };
+  ctx.b.binder(name, span, (body) => ({ kind: 'read', local: { text: name, span }, array: arrayName, index, source, body, span }));
+  if (type.kind === 'int' || type.kind === 'bool') {
+    const t = slotMachine(type)!;
+    const v: Expr = { kind: 'var', name, type: t, span: source };
+    return type.kind === 'bool' ? { kind: 'bool', cond: compare('!=', v, constant(0n, t, source), source) } : { kind: 'int', expr: v, type: t };
+  }
+  if (type.kind === 'pointer') return unsupported(ctx, source, 'pointers read from memory');
+  return { kind: 'unknown', ctype: type, what: `the value of ${p.array.name} read here`, span: source, local: { kind: 'var', name, span: source } };
+}
+
+function unknownOf(type: CType, what: string, span: Span): Value {
+  return { kind: 'unknown', ctype: type, what, span };
+}
+
+export function writePlace(ctx: Ctx, p: Place & { kind: 'memory' }, v: Value, span: Span): void {
+  if (p.array.readOnly) return reject(ctx, 'misuse', p.span, `${p.array.name} is read-only (__constant__)`);
+  const whole = placeType(p);
+  if (whole.kind === 'struct') {
+    const leaves = leavesOf(whole);
+    const first = p.leaf ?? 0;
+    leaves.forEach((l, k) => {
+      const part: Value = v.kind === 'struct' ? v.fields[k]! : unknownOf(l.type, `a field of ${typeName(whole)}`, span);
+      writeLeaf(ctx, p, first + k, part, span);
+    });
+    return;
+  }
+  writeLeaf(ctx, p, p.leaf ?? 0, v, span);
+}
+
+function writeLeaf(ctx: Ctx, p: Place & { kind: 'memory' }, leaf: number, v: Value, span: Span): void {
+  if (p.array.space === 'local') return;
+  const value = materialised(ctx, v, span);
+  ctx.b.stmt({ kind: 'write', array: { text: p.array.name, span: p.array.span }, index: accessIndex(p.array, p.index, leaf, p.span), value, target: p.span, span });
+}
+
+/** A value as an expression to write: an unknown one is bound with havoc (or is the read it came from). */
+function materialised(ctx: Ctx, v: Value, span: Span): Expr {
+  switch (v.kind) {
+    case 'int':
+      return v.expr;
+    case 'bool':
+      return ite(v.cond, constant(1n, 'i32', span), constant(0n, 'i32', span), 'i32', span);
+    case 'unknown':
+      return v.local ?? havocked(ctx, 'v', isInteger(v.ctype) ? slotMachine(v.ctype)! : 'i32', { kind: 'value', what: v.what, span: v.span }, span);
+    case 'pointer':
+      return unsupported(ctx, span, 'pointers stored in memory');
+    case 'struct':
+    case 'void':
+      return reject(ctx, 'misuse', span, 'this value cannot be stored here');
+  }
+}
+
+/** Stores into a place: a local moves to a fresh let of the converted value, memory is written. */
+export function store(ctx: Ctx, p: Place, v: Value, span: Span): Value {
+  const converted = convert(ctx, v, placeType(p), span);
+  if (p.kind === 'memory') {
+    writePlace(ctx, p, converted, span);
+    return converted;
+  }
+  const named = nameValue(ctx, p.slot.name, converted, span);
+  if (p.leaf === null) {
+    ctx.values.set(p.slot, named);
+  } else {
+    const whole = slotValue(ctx, p.slot, span);
+    if (whole.kind !== 'struct') return reject(ctx, 'misuse', span, `'${p.slot.name}' is not a struct`);
+    ctx.values.set(p.slot, { ...whole, fields: whole.fields.map((f, i) => (i === p.leaf ? named : f)) });
+  }
+  return named;
+}
+
+/** An integer value bound to a fresh let named after the local, so that the core reads like the source. */
+export function nameValue(ctx: Ctx, base: string, v: Value, span: Span): Value {
+  if (v.kind === 'int') return { kind: 'int', expr: letBound(ctx, base, v.expr, v.type, span), type: v.type };
+  if (v.kind === 'pointer' && v.offset !== null) {
+    const t = exprType(v.offset) ?? 'i64';
+    return { ...v, offset: letBound(ctx, `${base}_off`, v.offset, t, span) };
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------- integers and conditions
+
+export interface IntValue {
+  readonly expr: Expr;
+  readonly type: MachineType;
+}
+
+/** An integer operand after the integer promotions; an unknown becomes a havoc. */
+export function intOf(ctx: Ctx, v: Value, span: Span): IntValue {
+  switch (v.kind) {
+    case 'int':
+      return v.type === 'u32' || v.type === 'i32' || v.type === 'u64' || v.type === 'i64' ? v : { expr: castTo(v.expr, 'i32', span), type: 'i32' };
+    case 'bool':
+      return { expr: ite(v.cond, constant(1n, 'i32', span), constant(0n, 'i32', span), 'i32', span), type: 'i32' };
+    case 'unknown': {
+      const type = isInteger(v.ctype) ? promoted(v.ctype) : 'i32';
+      return { expr: v.local && isInteger(v.ctype) ? v.local : havocked(ctx, 'v', type, { kind: 'value', what: v.what, span: v.span }, span), type };
+    }
+    case 'pointer':
+      return reject(ctx, 'misuse', span, 'a pointer used as a number');
+    case 'struct':
+    case 'void':
+      return reject(ctx, 'misuse', span, 'this value is not a number');
+  }
+}
+
+/** A value as a condition: `x != 0` for a number; an unknown one becomes a havoc. */
+export function condOf(ctx: Ctx, v: Value, span: Span): BExpr {
+  switch (v.kind) {
+    case 'bool':
+      return v.cond;
+    case 'int':
+      return compare('!=', v.expr, constant(0n, v.type, span), span);
+    case 'unknown': {
+      const x = intOf(ctx, { ...v, ctype: isInteger(v.ctype) ? v.ctype : INT, local: undefined }, span);
+      return compare('!=', x.expr, constant(0n, x.type, span), span);
+    }
+    case 'pointer':
+      return unsupported(ctx, span, 'a pointer used as a condition');
+    case 'struct':
+    case 'void':
+      return reject(ctx, 'misuse', span, 'this value is not a condition');
+  }
+}
+
+export function condition(ctx: Ctx, n: Node): BExpr {
+  return condOf(ctx, rvalue(ctx, n), spanOf(n));
+}
+
+/** Whether evaluating `n` may read memory or change state: then it is lowered only where C evaluates it. */
+export function hasEffects(ctx: Ctx, n: Node): boolean {
+  switch (n.type) {
+    case 'subscript_expression':
+    case 'assignment_expression':
+    case 'update_expression':
+      return true;
+    case 'call_expression':
+      if (!pureCall(ctx, n, new Set())) return true;
+      break;
+    case 'pointer_expression':
+      if (n.child(0)?.type === '*') return true;
+      break;
+    case 'field_expression':
+      if (n.child(1)?.type === '->') return true;
+      break;
+    case 'identifier': {
+      const b = ctx.scope.lookup(n.text);
+      return b?.kind === 'array' && b.scalar;
+    }
+  }
+  return named(n).some((c) => hasEffects(ctx, c));
+}
+
+/**
+ * Whether a call touches no memory and synchronises nothing: min/max/abs, math
+ * and bit intrinsics, and the file's functions whose bodies (and the functions
+ * they call) read or write no memory. Such a call with invariant arguments is
+ * invariant too (`for (t = 0; t < ceil_div(n, TILE); ++t)`).
+ */
+function pureCall(ctx: Ctx, n: Node, visiting: Set<string>): boolean {
+  const fn = n.childForFieldName('function');
+  if (fn === null || (fn.type !== 'identifier' && fn.type !== 'qualified_identifier' && fn.type !== 'template_function')) return false;
+  const name = fn.type === 'template_function' ? (fn.childForFieldName('name')?.text ?? '') : fn.text;
+  const defs = ctx.unit.functions.get(name);
+  if (defs === undefined) {
+    const meaning = builtinCall(name);
+    return meaning !== null && (meaning.kind === 'min' || meaning.kind === 'max' || meaning.kind === 'abs' || (meaning.kind === 'unknown' && !meaning.what.includes('texture')));
+  }
+  if (visiting.has(name)) return false;
+  visiting.add(name);
+  const touches = (x: Node): boolean => {
+    switch (x.type) {
+      case 'subscript_expression':
+      case 'gnu_asm_expression':
+        return true;
+      case 'pointer_expression':
+        if (x.child(0)?.type === '*') return true;
+        break;
+      case 'field_expression':
+        if (x.child(1)?.type === '->') return true;
+        break;
+      case 'call_expression':
+        if (!pureCall(ctx, x, visiting)) return true;
+        break;
+      case 'declaration':
+        if (/\[\[(shared|device|constant)\]\]/.test(x.text)) return true;
+        break;
+    }
+    return named(x).some(touches);
+  };
+  return defs.every((d) => !touches(d.node.childForFieldName('body') ?? d.node));
+}
+
+// ---------------------------------------------------------------- conversions
+
+/** C's conversion of a value to a type (assignment, cast, argument passing). */
+export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
+  switch (to.kind) {
+    case 'int': {
+      if (v.kind === 'unknown') return { ...v, ctype: to };
+      const x = intOf(ctx, v, span);
+      return { kind: 'int', expr: narrowed(castTo(x.expr, to.bits >= 32 ? machineOf(to) : 'i32', span), to, span), type: to.bits >= 32 ? machineOf(to) : 'i32' };
+    }
+    case 'bool':
+      if (v.kind === 'unknown') return { ...v, ctype: BOOL };
+      return { kind: 'bool', cond: condOf(ctx, v, span) };
+    case 'float':
+    case 'opaque':
+      if (v.kind === 'unknown') return { ...v, ctype: to };
+      return { kind: 'unknown', ctype: to, what: `a ${typeName(to)} value`, span };
+    case 'pointer': {
+      if (v.kind !== 'pointer') return unsupported(ctx, span, 'an integer converted to a pointer');
+      if (v.leaf !== null) return v;
+      const a = sizeOf(v.elem);
+      const b = sizeOf(to.to);
+      if (a !== null && b !== null && a !== b && to.to.kind !== 'void') return unsupported(ctx, span, `a pointer cast from ${typeName(v.elem)} to ${typeName(to.to)} (elements of different sizes)`);
+      return to.to.kind === 'void' ? v : { ...v, elem: to.to };
+    }
+    case 'struct':
+      if (v.kind === 'struct' || v.kind === 'unknown') return v.kind === 'unknown' ? structOfUnknown(to, v.what, span) : v;
+      return reject(ctx, 'misuse', span, `cannot convert this value to ${typeName(to)}`);
+    case 'void':
+      return { kind: 'void' };
+  }
+}
+
+export function structOfUnknown(t: CType & { kind: 'struct' }, what: string, span: Span): Value {
+  return { kind: 'struct', ctype: t, fields: leavesOf(t).map((l) => unknownOf(l.type, what, span)) };
+}
+
+/** A value converted to a narrow integer type (char, short): reduced modulo 2^bits into its range, exactly. */
+function narrowed(e: Expr, to: IntCType, span: Span): Expr {
+  if (to.bits >= 32) return e;
+  const mask = constant((1n << BigInt(to.bits)) - 1n, 'i32', span);
+  const low = arith('&', e, mask, 'i32', span);
+  if (!to.signed) return low;
+  const sign = constant(1n << BigInt(to.bits - 1), 'i32', span);
+  return arith('-', arith('^', low, sign, 'i32', span), sign, 'i32', span);
+}
+
+// ---------------------------------------------------------------- operators
+
+/** The source of an expression on one line, shortened, for messages. */
+const shortText = (n: Node): string => {
+  const text = n.text.replace(/\s+/g, ' ');
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+};
+
+const ARITH = new Set(['+', '-', '*', '/', '%', '<<', '>>', '&', '|', '^']);
+const CMP = new Set(['==', '!=', '<', '<=', '>', '>=']);
+
+function binary(ctx: Ctx, n: Node): Value {
+  const op = child(n, 'operator').type;
+  if (op === '&&' || op === '||') return logical(ctx, n, op);
+  const left = rvalue(ctx, child(n, 'left'));
+  const right = rvalue(ctx, child(n, 'right'));
+  return binaryValue(ctx, op, left, right, spanOf(n));
+}
+
+export function binaryValue(ctx: Ctx, op: string, left: Value, right: Value, span: Span): Value {
+  if (left.kind === 'pointer' || right.kind === 'pointer') return pointerArith(ctx, op, left, right, span);
+  if (isUnknownNumber(left) || isUnknownNumber(right)) {
+    const what = left.kind === 'unknown' ? left : (right as Value & { kind: 'unknown' });
+    if (CMP.has(op)) return { kind: 'unknown', ctype: BOOL, what: `a comparison of ${what.what}`, span };
+    return { kind: 'unknown', ctype: what.ctype, what: `a ${typeName(what.ctype)} value`, span };
+  }
+  if (CMP.has(op)) {
+    const a = intOf(ctx, left, span);
+    const b = intOf(ctx, right, span);
+    const t = commonType(a.type, b.type);
+    return { kind: 'bool', cond: compare(op as CmpOp, castTo(a.expr, t, span), castTo(b.expr, t, span), span) };
+  }
+  if (!ARITH.has(op)) return unsupported(ctx, span, `the operator ${op}`);
+  const a = intOf(ctx, left, span);
+  const b = intOf(ctx, right, span);
+  if (op === '<<' || op === '>>') return { kind: 'int', expr: arith(op, a.expr, b.expr, a.type, span), type: a.type };
+  const t = commonType(a.type, b.type);
+  return { kind: 'int', expr: arith(op as ArithOp, castTo(a.expr, t, span), castTo(b.expr, t, span), t, span), type: t };
+}
+
+/** An unknown value that is not an integer's (a float): arithmetic on it stays unknown. */
+function isUnknownNumber(v: Value): boolean {
+  return v.kind === 'unknown' && !isInteger(v.ctype);
+}
+
+function pointerArith(ctx: Ctx, op: string, left: Value, right: Value, span: Span): Value {
+  if (left.kind === 'pointer' && right.kind === 'pointer') {
+    if (left.target !== right.target) return unsupported(ctx, span, 'pointers into different arrays compared or subtracted');
+    const zero = constant(0n, 'i64', span);
+    const a = castTo(left.offset ?? zero, 'i64', span);
+    const b = castTo(right.offset ?? zero, 'i64', span);
+    if (op === '-') return { kind: 'int', expr: arith('-', a, b, 'i64', span), type: 'i64' };
+    if (CMP.has(op)) return { kind: 'bool', cond: compare(op as CmpOp, a, b, span) };
+    return unsupported(ctx, span, `the operator ${op} on pointers`);
+  }
+  const [p, k] = left.kind === 'pointer' ? [left, right] : [right as PointerValue, left];
+  if (op !== '+' && !(op === '-' && left.kind === 'pointer')) return unsupported(ctx, span, `the operator ${op} on a pointer`);
+  const i = intOf(ctx, k, span);
+  if (p.leaf !== null) return unsupported(ctx, span, 'pointer arithmetic on a pointer to a struct field');
+  const step = op === '-' ? negated(i, span) : i;
+  return { ...p, offset: p.offset === null ? step.expr : addIndex(p.offset, step, span) };
+}
+
+/** -u on an unsigned type wraps around, as C defines it: 0 for 0, else (MAX - u) + 1, which never leaves the type's range. */
+function unsignedNegation(x: IntValue, span: Span): Expr {
+  const zero = constant(0n, x.type, span);
+  const max = constant(x.type === 'u32' ? (1n << 32n) - 1n : (1n << 64n) - 1n, x.type, span);
+  return ite(compare('==', x.expr, zero, span), zero, arith('+', arith('-', max, x.expr, x.type, span), constant(1n, x.type, span), x.type, span), x.type, span);
+}
+
+function negated(i: IntValue, span: Span): IntValue {
+  if (isSigned(i.type)) return { expr: arith('-', constant(0n, i.type, span), i.expr, i.type, span), type: i.type };
+  // -u is 2^w - u in C; as an offset it steps back by u
+  return { expr: arith('-', constant(0n, 'i64', span), castTo(i.expr, 'i64', span), 'i64', span), type: 'i64' };
+}
+
+function logical(ctx: Ctx, n: Node, op: '&&' | '||'): Value {
+  const span = spanOf(n);
+  const left = condition(ctx, child(n, 'left'));
+  const rightNode = child(n, 'right');
+  if (!hasEffects(ctx, rightNode)) {
+    const right = condition(ctx, rightNode);
+    return { kind: 'bool', cond: op === '&&' ? and(left, right) : or(left, right) };
+  }
+  // the right operand runs only when the left does not decide: its reads are conditional
+  const slot: Slot = { name: 'cond', ctype: BOOL, span, what: `the value of \`${shortText(n)}\`` };
+  ctx.values.set(slot, { kind: 'void' });
+  const evaluated = branch(ctx, () => void ctx.values.set(slot, { kind: 'bool', cond: condition(ctx, rightNode) }));
+  const skipped = branch(ctx, () => void ctx.values.set(slot, { kind: 'bool', cond: { kind: 'bool', value: op === '||', span } }));
+  if (op === '&&') emitIf(ctx, left, evaluated, skipped, span);
+  else emitIf(ctx, not(left), evaluated, skipped, span);
+  const v = ctx.values.get(slot)!;
+  ctx.values.delete(slot);
+  return v;
+}
+
+function unary(ctx: Ctx, n: Node): Value {
+  const op = child(n, 'operator').type;
+  const span = spanOf(n);
+  const v = rvalue(ctx, child(n, 'argument'));
+  if (op === '!') return v.kind === 'unknown' && !isInteger(v.ctype) && v.ctype.kind !== 'bool' ? { ...v, ctype: BOOL } : { kind: 'bool', cond: not(condOf(ctx, v, span)) };
+  if (isUnknownNumber(v)) return v;
+  const x = intOf(ctx, v, span);
+  switch (op) {
+    case '+':
+      return { kind: 'int', ...x };
+    case '-':
+      if (isSigned(x.type)) return { kind: 'int', expr: arith('-', constant(0n, x.type, span), x.expr, x.type, span), type: x.type };
+      return { kind: 'int', expr: unsignedNegation(x, span), type: x.type };
+    case '~': {
+      if (isSigned(x.type)) {
+        return { kind: 'int', expr: arith('-', arith('-', constant(0n, x.type, span), x.expr, x.type, span), constant(1n, x.type, span), x.type, span), type: x.type };
+      }
+      const ones = x.type === 'u32' ? (1n << 32n) - 1n : (1n << 64n) - 1n;
+      return { kind: 'int', expr: arith('^', x.expr, constant(ones, x.type, span), x.type, span), type: x.type };
+    }
+    default:
+      return unsupported(ctx, n, `the operator ${op}`);
+  }
+}
+
+function update(ctx: Ctx, n: Node): Value {
+  const span = spanOf(n);
+  const op = child(n, 'operator').type;
+  const prefix = n.child(0)?.type === op;
+  const p = placeOf(ctx, child(n, 'argument'));
+  const old = load(ctx, p, span);
+  const one: Value = { kind: 'int', expr: constant(1n, 'i32', span), type: 'i32' };
+  const next = binaryValue(ctx, op === '++' ? '+' : '-', old, one, span);
+  const stored = store(ctx, p, next, span);
+  return prefix ? stored : old;
+}
+
+function assignment(ctx: Ctx, n: Node): Value {
+  const span = spanOf(n);
+  const op = child(n, 'operator').type;
+  const right = rvalue(ctx, child(n, 'right'));
+  const p = placeOrPointer(ctx, child(n, 'left'));
+  if (p.kind === 'pointer') return reject(ctx, 'misuse', n, `cannot assign to the array '${child(n, 'left').text}'`);
+  if (op === '=') return store(ctx, p, right, span);
+  const old = load(ctx, p, span);
+  return store(ctx, p, binaryValue(ctx, op.slice(0, -1), old, right, span), span);
+}
+
+function conditional(ctx: Ctx, n: Node): Value {
+  const span = spanOf(n);
+  const cond = condition(ctx, child(n, 'condition'));
+  const thenNode = child(n, 'consequence');
+  const elseNode = child(n, 'alternative');
+  if (!hasEffects(ctx, thenNode) && !hasEffects(ctx, elseNode)) {
+    const a = rvalue(ctx, thenNode);
+    const b = rvalue(ctx, elseNode);
+    return choice(ctx, cond, a, b, span);
+  }
+  const slot: Slot = { name: 'sel', ctype: INT, span, what: `the value of \`${shortText(n)}\`` };
+  ctx.values.set(slot, { kind: 'void' });
+  let a: Value = { kind: 'void' };
+  let b: Value = { kind: 'void' };
+  const t = branch(ctx, () => void (a = rvalue(ctx, thenNode)));
+  const e = branch(ctx, () => void (b = rvalue(ctx, elseNode)));
+  // both arms have C's common type; the conversion needs no statement for numbers
+  const common = choice(ctx, { kind: 'bool', value: true, span }, a, b, span);
+  const asCommon = (v: Value): Value => (common.kind === 'int' ? { kind: 'int', expr: castTo(intOf(ctx, v, span).expr, common.type, span), type: common.type } : v);
+  t.values.set(slot, asCommon(a));
+  e.values.set(slot, asCommon(b));
+  const typed: Slot = common.kind === 'int' ? { ...slot, ctype: common.type === 'i32' ? INT : common.type === 'u32' ? UINT : common.type === 'i64' ? LONG : ULONG } : slot;
+  if (typed !== slot) {
+    ctx.values.delete(slot);
+    ctx.values.set(typed, { kind: 'void' });
+    t.values.set(typed, t.values.get(slot)!);
+    e.values.set(typed, e.values.get(slot)!);
+  }
+  emitIf(ctx, cond, t, e, span);
+  const v = ctx.values.get(typed)!;
+  ctx.values.delete(typed);
+  return v;
+}
+
+/** `c ? a : b` of two values already computed. */
+function choice(ctx: Ctx, cond: BExpr, a: Value, b: Value, span: Span): Value {
+  if (a.kind === 'pointer' && b.kind === 'pointer' && a.target === b.target && a.leaf === b.leaf && a.prefix.length === 0 && b.prefix.length === 0) {
+    const zero = constant(0n, 'i64', span);
+    return { ...a, offset: ite(cond, castTo(a.offset ?? zero, 'i64', span), castTo(b.offset ?? zero, 'i64', span), 'i64', span) };
+  }
+  if (a.kind === 'pointer' || b.kind === 'pointer') return unsupported(ctx, span, 'a conditional choosing between pointers into different arrays');
+  if (a.kind === 'bool' && b.kind === 'bool') return { kind: 'bool', cond: or(and(cond, a.cond), and(not(cond), b.cond)) };
+  if (isUnknownNumber(a) || isUnknownNumber(b) || a.kind === 'struct' || b.kind === 'struct' || a.kind === 'void' || b.kind === 'void') {
+    const u = a.kind === 'unknown' ? a : b.kind === 'unknown' ? b : null;
+    return { kind: 'unknown', ctype: u?.ctype ?? FLOAT, what: u?.what ?? 'a conditional value', span };
+  }
+  const x = intOf(ctx, a, span);
+  const y = intOf(ctx, b, span);
+  const t = commonType(x.type, y.type);
+  return { kind: 'int', expr: ite(cond, castTo(x.expr, t, span), castTo(y.expr, t, span), t, span), type: t };
+}
+
+function sizeofValue(ctx: Ctx, n: Node): Value {
+  const span = spanOf(n);
+  const typeNode = n.childForFieldName('type');
+  const valueNode = n.childForFieldName('value');
+  let t: CType | null = null;
+  if (typeNode !== null) t = typeOfDescriptor(ctx, typeNode);
+  else if (valueNode !== null) t = staticType(ctx, valueNode);
+  const size = t === null ? null : sizeOf(t);
+  if (size === null) return { kind: 'unknown', ctype: ULONG, what: `sizeof ${(typeNode ?? valueNode)?.text ?? ''}`, span };
+  return { kind: 'int', expr: constant(BigInt(size), 'u64', span), type: 'u64' };
+}
+
+/** The declared type of a simple expression (a name, an element), for sizeof. */
+function staticType(ctx: Ctx, n: Node): CType | null {
+  if (n.type === 'parenthesized_expression') return staticType(ctx, named(n)[0]!);
+  if (n.type === 'identifier') {
+    const b = ctx.scope.lookup(n.text);
+    if (b?.kind === 'local') return b.slot.ctype;
+    if (b?.kind === 'array' && b.scalar) return b.array.elem;
+  }
+  if (n.type === 'subscript_expression' || (n.type === 'pointer_expression' && n.child(0)?.type === '*')) {
+    const inner = staticType(ctx, child(n, 'argument'));
+    if (inner?.kind === 'pointer') return inner.to;
+    if (n.type === 'subscript_expression' && child(n, 'argument').type === 'identifier') {
+      const b = ctx.scope.lookup(child(n, 'argument').text);
+      if (b?.kind === 'array') return b.array.elem;
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------- calls
+
+export function call(ctx: Ctx, n: Node): Value {
+  const span = spanOf(n);
+  const fn = child(n, 'function');
+  const args = named(child(n, 'arguments'));
+  if (fn.type === 'field_expression') return unsupported(ctx, fn, 'C++ classes with methods or operators (a method call)');
+  const name = fn.type === 'template_function' ? child(fn, 'name').text : fn.text;
+  const templateArgs = fn.type === 'template_function' ? named(child(fn, 'arguments')) : [];
+  if (name === 'static_cast' || name === 'reinterpret_cast' || name === 'const_cast') {
+    return convert(ctx, rvalue(ctx, args[0]!), typeOfDescriptor(ctx, templateArgs[0]!), span);
+  }
+  if (name === 'dynamic_cast') return unsupported(ctx, fn, 'dynamic_cast');
+  const local = ctx.scope.lookup(name);
+  if (local !== undefined && local.kind !== 'type') return unsupported(ctx, fn, 'function pointers');
+  const shared = sharedMemoryOf(ctx, name, n);
+  if (shared !== null) return shared;
+  const typeCall = local?.kind === 'type' ? local.ctype : (ctx.unit.types.get(name) ?? makeVector(name));
+  if (typeCall !== null) return constructed(ctx, typeCall, args, n);
+  const defs = ctx.unit.functions.get(name);
+  if (defs !== undefined) return inlineCall(ctx, name, defs, templateArgs, args, n);
+  const meaning = builtinCall(name);
+  if (meaning === null) {
+    const values = args.map((a) => rvalue(ctx, a));
+    if (values.some((v) => v.kind === 'pointer')) return unsupported(ctx, fn, `a call of ${name}, a function without a body in this file, passing it a pointer`);
+    return { kind: 'unknown', ctype: INT, what: `the result of ${name}, a function without a body in this file`, span };
+  }
+  switch (meaning.kind) {
+    case 'barrier':
+      ctx.b.stmt({ kind: 'sync', span });
+      return { kind: 'void' };
+    case 'barrier-value':
+      for (const a of args) rvalue(ctx, a);
+      ctx.b.stmt({ kind: 'sync', span });
+      return { kind: 'unknown', ctype: INT, what: `the result of ${name}`, span };
+    case 'no-effect':
+      for (const a of args) rvalue(ctx, a);
+      if (name.startsWith('__threadfence')) notice(ctx, 'noEffect', span, `${name}() has no effect on data races in this model: ${meaning.why}`);
+      return { kind: 'void' };
+    case 'unknown':
+      for (const a of args) rvalue(ctx, a);
+      return { kind: 'unknown', ctype: MATH_RESULT.test(meaning.what) ? FLOAT : INT, what: `${meaning.what} (${name})`, span };
+    case 'load': {
+      const p = rvalue(ctx, args[0]!);
+      if (p.kind !== 'pointer') return reject(ctx, 'unplaced', n, `${name} needs a pointer into an array`);
+      const at = element(ctx, p, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
+      if (at.kind === 'pointer') return reject(ctx, 'misuse', n, `${name} of a row`);
+      return load(ctx, at, span);
+    }
+    case 'min':
+    case 'max': {
+      if (args.length !== 2) return reject(ctx, 'misuse', n, `${name} takes two arguments`);
+      const a = rvalue(ctx, args[0]!);
+      const b = rvalue(ctx, args[1]!);
+      if (isUnknownNumber(a) || isUnknownNumber(b)) return { kind: 'unknown', ctype: FLOAT, what: `the result of ${name}`, span };
+      const x = intOf(ctx, a, span);
+      const y = intOf(ctx, b, span);
+      const t = commonType(x.type, y.type);
+      const l = castTo(x.expr, t, span);
+      const r = castTo(y.expr, t, span);
+      return { kind: 'int', expr: ite(compare(meaning.kind === 'min' ? '<=' : '>=', l, r, span), l, r, t, span), type: t };
+    }
+    case 'abs': {
+      const a = rvalue(ctx, args[0]!);
+      if (isUnknownNumber(a)) return { kind: 'unknown', ctype: FLOAT, what: `the result of ${name}`, span };
+      const x = intOf(ctx, a, span);
+      const zero = constant(0n, x.type, span);
+      return { kind: 'int', expr: ite(compare('<', x.expr, zero, span), arith('-', zero, x.expr, x.type, span), x.expr, x.type, span), type: x.type };
+    }
+    case 'requires':
+    case 'assume':
+      return annotation(ctx, meaning.kind, args, n);
+    case 'ignored-annotation':
+      notice(ctx, 'ignoredAnnotation', span, `${name} is a GPUVerify annotation; faial-ts reads it and ignores it`);
+      return { kind: 'bool', cond: { kind: 'bool', value: true, span } };
+    case 'assert':
+      for (const a of args) rvalue(ctx, a);
+      notice(ctx, 'notChecked', span, `${name}(…) is not checked: faial-ts verifies data-race freedom, not assertions`);
+      return { kind: 'void' };
+    case 'rejected':
+      return unsupported(ctx, fn, meaning.construct, meaning.hint === undefined ? [] : [meaning.hint]);
+  }
+}
+
+const MATH_RESULT = /^the result of/;
+
+/** CUDA's `make_int2(x, y)`, `make_float4(…)`: a vector type's constructor. */
+function makeVector(name: string): CType | null {
+  const m = /^make_([a-z]+[1-4])$/.exec(name);
+  return m === null ? null : vectorType(m[1]!);
+}
+
+/** `__requires(c)` in the kernel's own body constrains the launch (requires); elsewhere, and `__assume(c)`, it is an assumption. */
+function annotation(ctx: Ctx, kind: 'requires' | 'assume', args: readonly Node[], n: Node): Value {
+  const span = spanOf(n);
+  if (args.length !== 1) return reject(ctx, 'misuse', n, `__${kind} takes one condition`);
+  // the kernel itself is the first entry of calls; a longer list means a function called from it
+  if (kind === 'requires' && ctx.k.calls.length > 1) {
+    notice(ctx, 'ignoredAnnotation', span, `__requires of the called function ${ctx.fn.name} is not checked at this call; faial-ts ignores it`);
+    return { kind: 'void' };
+  }
+  const cond = condition(ctx, args[0]!);
+  if (kind === 'requires' && launchOnlyCond(ctx, cond)) ctx.k.requires.push(cond);
+  else ctx.b.stmt({ kind: 'assume', cond, span });
+  return { kind: 'void' };
+}
+
+/** `T(args)` or `make_int2(…)`-like construction of a value of a type. */
+function constructed(ctx: Ctx, t: CType, args: readonly Node[], n: Node): Value {
+  const span = spanOf(n);
+  const values = args.map((a) => rvalue(ctx, a));
+  if (t.kind === 'struct') {
+    const leaves = leavesOf(t);
+    if (values.length !== leaves.length) return structOfUnknown(t, `a ${t.name} value`, span);
+    return { kind: 'struct', ctype: t, fields: values.map((v, i) => convert(ctx, v, leaves[i]!.type, span)) };
+  }
+  if (values.length !== 1) return reject(ctx, 'misuse', n, `${typeName(t)}(…) takes one value`);
+  return convert(ctx, values[0]!, t, span);
+}
+
+export { child };

@@ -1,0 +1,468 @@
+/**
+ * Loops. A loop of a canonical shape becomes the core's exact `for`: its
+ * variable moves by a loop-invariant `+= k`/`-= k` (`++`, `--`), `*= k`/`<<= k`
+ * or `/= k`/`>>= k`, is not assigned in the body, and is compared with a
+ * loop-invariant bound by `<`, `<=`, `>`, `>=` or `!=`. A `while` loop whose
+ * body ends with such an update is the same loop. Other loops are
+ * approximated: they run an unknown number of times. Locals a loop's body
+ * assigns are unknown at its head and after it (approximations, each with
+ * what, where and why), but for a local that moves by a constant step each
+ * iteration alongside an additive loop variable (an induction variable),
+ * whose value the front end computes.
+ */
+import type { Node } from './parse.js';
+import type { BExpr, DownStep, Expr, MachineType, Stmt, UpStep } from '../../core/ast.js';
+import type { Span } from '../../core/source.js';
+import { and, arith, castTo, compare, constant } from './build.js';
+import { branch, emitIf, FALSE, fresh, havocked, slotMachine, spanOf, TRUE, type Ctx, type LoopFrame, type Slot, type Value } from './context.js';
+import { commonType, isInteger, isSigned, rangeOf, type CType } from './ctypes.js';
+import { condition, hasEffects, intOf, named, rvalue, slotValue } from './expr.js';
+import { exitCondition, lowerStatement, lowerStatements, setFlag, withScope } from './stmt.js';
+import { not } from './build.js';
+
+type Op = UpStep | DownStep;
+type Cmp = '<' | '<=' | '>' | '>=' | '!=';
+
+interface Shape {
+  readonly slot: Slot;
+  readonly op: Op;
+  /** the step amount's node; null for ++/-- */
+  readonly amount: Node | null;
+  /** `<<=`/`>>=`: the amount is an exponent of 2 */
+  readonly shift: boolean;
+  readonly cmp: Cmp;
+  readonly bound: Node;
+}
+
+const FLIP: Record<string, Cmp> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '!=': '!=' };
+
+export function forLoop(ctx: Ctx, n: Node): void {
+  withScope(ctx, () => {
+    const init = n.childForFieldName('initializer');
+    if (init !== null) {
+      if (init.type === 'declaration') lowerStatement(ctx, init);
+      else rvalue(ctx, init);
+    }
+    const cond = n.childForFieldName('condition');
+    const update = n.childForFieldName('update');
+    const body = n.childForFieldName('body')!;
+    const shape = cond === null || update === null ? null : canonical(ctx, cond, update, [body]);
+    if (shape !== null) exactLoop(ctx, shape, [body], n);
+    else approximateLoop(ctx, { cond, body: [body], update, first: 'cond' }, n, cond === null ? 'it has no condition' : 'its shape is not one faial-ts makes exact');
+  });
+}
+
+export function whileLoop(ctx: Ctx, n: Node): void {
+  const cond = named(n.childForFieldName('condition')!)[0]!;
+  const body = n.childForFieldName('body')!;
+  const stmts = body.type === 'compound_statement' ? named(body) : [body];
+  const last = stmts[stmts.length - 1];
+  const update = last?.type === 'expression_statement' ? named(last)[0] : undefined;
+  const rest = stmts.slice(0, -1);
+  if (update !== undefined && !rest.some((s) => contains(s, 'continue_statement'))) {
+    const shape = canonical(ctx, cond, update, rest);
+    if (shape !== null) return withScope(ctx, () => exactLoop(ctx, shape, rest, n));
+  }
+  approximateLoop(ctx, { cond, body: [body], update: null, first: 'cond' }, n, 'its shape is not one faial-ts makes exact');
+}
+
+export function doLoop(ctx: Ctx, n: Node): void {
+  const cond = n.childForFieldName('condition')!;
+  approximateLoop(ctx, { cond: named(cond)[0] ?? cond, body: [n.childForFieldName('body')!], update: null, first: 'body' }, n, 'faial-ts does not make do-while loops exact');
+}
+
+// ---------------------------------------------------------------- shapes
+
+function contains(n: Node, type: string): boolean {
+  if (n.type === type) return true;
+  // a nested loop has its own break and continue
+  if ((type === 'continue_statement' || type === 'break_statement') && (n.type === 'for_statement' || n.type === 'while_statement' || n.type === 'do_statement')) return false;
+  return named(n).some((c) => contains(c, type));
+}
+
+/** The names a piece of code assigns (=, op=, ++, --), by their root identifier. */
+function assignedNames(nodes: readonly Node[], out = new Set<string>()): Set<string> {
+  const visit = (n: Node): void => {
+    if (n.type === 'assignment_expression' || n.type === 'update_expression') {
+      const target = n.childForFieldName(n.type === 'assignment_expression' ? 'left' : 'argument');
+      let root = target;
+      while (root !== null && (root.type === 'field_expression' || root.type === 'parenthesized_expression')) {
+        root = root.type === 'field_expression' && root.child(1)?.type === '.' ? root.childForFieldName('argument') : root.type === 'parenthesized_expression' ? named(root)[0]! : null;
+      }
+      if (root?.type === 'identifier') out.add(root.text);
+    }
+    if (n.type === 'pointer_expression' && n.child(0)?.type === '&') {
+      const arg = n.childForFieldName('argument');
+      if (arg?.type === 'identifier') out.add(arg.text);
+    }
+    for (const c of named(n)) visit(c);
+  };
+  for (const n of nodes) visit(n);
+  return out;
+}
+
+function identifiers(n: Node, out = new Set<string>()): Set<string> {
+  if (n.type === 'identifier') out.add(n.text);
+  for (const c of named(n)) identifiers(c, out);
+  return out;
+}
+
+function invariant(ctx: Ctx, n: Node, assigned: ReadonlySet<string>): boolean {
+  if (hasEffects(ctx, n)) return false;
+  for (const name of identifiers(n)) if (assigned.has(name)) return false;
+  return true;
+}
+
+const bare = (n: Node): Node => (n.type === 'parenthesized_expression' ? bare(named(n)[0]!) : n);
+
+/** The loop's shape when it is canonical (see the module comment), else null. */
+function canonical(ctx: Ctx, cond: Node, update: Node, body: readonly Node[]): Shape | null {
+  const c = bare(cond);
+  if (c.type !== 'binary_expression') return null;
+  const cmpOp = c.childForFieldName('operator')!.type;
+  if (!(cmpOp in FLIP)) return null;
+  const step = stepOf(bare(update));
+  if (step === null) return null;
+  const left = bare(c.childForFieldName('left')!);
+  const right = bare(c.childForFieldName('right')!);
+  const [cmp, bound] = left.type === 'identifier' && left.text === step.name ? [cmpOp as Cmp, right] : right.type === 'identifier' && right.text === step.name ? [FLIP[cmpOp]!, left] : [null, null];
+  if (cmp === null || bound === null) return null;
+  const binding = ctx.scope.lookup(step.name);
+  if (binding?.kind !== 'local' || !isInteger(binding.slot.ctype)) return null;
+  const assigned = assignedNames(body);
+  if (assigned.has(step.name)) return null;
+  assigned.add(step.name);
+  if (!invariant(ctx, bound, assigned) || (step.amount !== null && !invariant(ctx, step.amount, assigned))) return null;
+  const up = step.op === '+' || step.op === '*';
+  const fits = up ? cmp === '<' || cmp === '<=' || cmp === '!=' : cmp === '>' || cmp === '>=' || cmp === '!=';
+  if (!fits) return null;
+  return { slot: binding.slot, op: step.op, amount: step.amount, shift: step.shift, cmp, bound };
+}
+
+function stepOf(u: Node): { name: string; op: Op; amount: Node | null; shift: boolean } | null {
+  if (u.type === 'update_expression') {
+    const arg = bare(u.childForFieldName('argument')!);
+    if (arg.type !== 'identifier') return null;
+    return { name: arg.text, op: u.childForFieldName('operator')!.type === '++' ? '+' : '-', amount: null, shift: false };
+  }
+  if (u.type !== 'assignment_expression') return null;
+  const target = bare(u.childForFieldName('left')!);
+  if (target.type !== 'identifier') return null;
+  const op = u.childForFieldName('operator')!.type;
+  const right = u.childForFieldName('right')!;
+  const compound: Record<string, [Op, boolean]> = { '+=': ['+', false], '-=': ['-', false], '*=': ['*', false], '/=': ['/', false], '<<=': ['*', true], '>>=': ['/', true] };
+  if (op in compound) return { name: target.text, op: compound[op]![0], amount: right, shift: compound[op]![1] };
+  if (op !== '=') return null;
+  const r = bare(right);
+  if (r.type !== 'binary_expression') return null;
+  const bop = r.childForFieldName('operator')!.type;
+  const a = bare(r.childForFieldName('left')!);
+  const b = r.childForFieldName('right')!;
+  const simple: Record<string, [Op, boolean]> = { '+': ['+', false], '-': ['-', false], '*': ['*', false], '/': ['/', false], '<<': ['*', true], '>>': ['/', true] };
+  if (a.type === 'identifier' && a.text === target.text && bop in simple) return { name: target.text, op: simple[bop]![0], amount: b, shift: simple[bop]![1] };
+  const bb = bare(b);
+  if (bb.type === 'identifier' && bb.text === target.text && (bop === '+' || bop === '*')) return { name: target.text, op: simple[bop]![0], amount: r.childForFieldName('left')!, shift: false };
+  return null;
+}
+
+// ---------------------------------------------------------------- exact loops
+
+const lineOf = (ctx: Ctx, span: Span): number => ctx.file.text.slice(0, span.start).split('\n').length;
+
+function exactLoop(ctx: Ctx, shape: Shape, body: readonly Node[], n: Node): void {
+  const span = spanOf(n);
+  const vType = slotMachine(shape.slot.ctype)!;
+  const from = intOf(ctx, slotValue(ctx, shape.slot, span), span);
+  const bound = intOf(ctx, rvalue(ctx, shape.bound), spanOf(shape.bound));
+  // the loop runs in the type C compares in
+  const t = commonType(commonType(from.type, vType), bound.type);
+  const amountValue = shape.amount === null ? { expr: constant(1n, t, span), type: t } : intOf(ctx, rvalue(ctx, shape.amount), spanOf(shape.amount));
+  const amount = shape.shift ? arith('<<', constant(1n, t, span), amountValue.expr, t, span) : castTo(amountValue.expr, t, span);
+  const start = castTo(from.expr, t, span);
+  const limit = castTo(bound.expr, t, span);
+  const one = constant(1n, t, span);
+  const up = shape.op === '+' || shape.op === '*';
+  const inclusiveUp = shape.cmp === '<=';
+  const exclusiveDown = shape.cmp === '>' || (shape.cmp === '!=' && shape.op === '-');
+  let to = limit;
+  if (up && inclusiveUp) to = arith('+', limit, one, t, span);
+  if (!up && exclusiveDown) to = arith('+', limit, one, t, span);
+  let guard: BExpr | null = null;
+  let why = `its variable ${shape.slot.name} may never equal the bound of !=`;
+  if (shape.cmp === '!=') {
+    if (shape.op === '+') guard = and(compare('<=', start, limit, span), divides(amount, arith('-', limit, start, t, span), t, span));
+    else if (shape.op === '-') guard = and(compare('>=', start, limit, span), divides(amount, arith('-', start, limit, t, span), t, span));
+    else if (shape.op === '/' && limit.kind === 'int' && limit.value === 0n) {
+      to = one;
+      guard = isSigned(t) ? compare('>=', start, constant(0n, t, span), span) : null;
+    } else return approximateFallback(ctx, shape, body, n, why);
+  } else if (shape.op === '-' && !isSigned(t)) {
+    // unsigned subtraction wraps: below the step, the variable jumps to a huge value and the loop goes on (`i >= 0; i--` never ends)
+    guard = compare('>=', to, amount, span);
+    why = `its unsigned variable ${shape.slot.name} may wrap around below the step instead of passing the bound`;
+  }
+  const loop = (): void => emitFor(ctx, shape, body, { from: start, to, direction: up ? 'up' : 'down', op: shape.op, amount, type: t, vType }, n);
+  if (guard === null || (guard.kind === 'bool' && guard.value)) loop();
+  else if (guard.kind === 'bool') approximateFallback(ctx, shape, body, n, why);
+  else {
+    const exact = branch(ctx, loop);
+    const rough = branch(ctx, () => approximateFallback(ctx, shape, body, n, why));
+    emitIf(ctx, guard, exact, rough, span);
+  }
+}
+
+function divides(k: Expr, e: Expr, t: MachineType, span: Span): BExpr {
+  if (k.kind === 'int' && k.value === 1n) return { kind: 'bool', value: true, span };
+  return compare('==', arith('%', e, k, t, span), constant(0n, t, span), span);
+}
+
+function approximateFallback(ctx: Ctx, shape: Shape, body: readonly Node[], n: Node, why: string): void {
+  approximateLoop(ctx, { cond: n.childForFieldName('condition'), body, update: n.childForFieldName('update'), first: 'cond', stepOf: shape }, n, why);
+}
+
+interface ForPlan {
+  readonly from: Expr;
+  readonly to: Expr;
+  readonly direction: 'up' | 'down';
+  readonly op: Op;
+  readonly amount: Expr;
+  readonly type: MachineType;
+  readonly vType: MachineType;
+}
+
+function emitFor(ctx: Ctx, shape: Shape, body: readonly Node[], plan: ForPlan, n: Node): void {
+  const span = spanOf(n);
+  const x = fresh(ctx, shape.slot.name);
+  const xVar: Expr = { kind: 'var', name: x, type: plan.type, span: shape.slot.span };
+  const assigned = assignedSlots(ctx, body);
+  assigned.delete(shape.slot);
+  const inductions = plan.op === '+' || plan.op === '-' ? inductionSteps(ctx, body, assigned) : new Map<Slot, Node>();
+  const before = new Map([...assigned].map((s) => [s, ctx.values.get(s)!] as const));
+  const frame: LoopFrame = { broke: { name: 'break', ctype: { kind: 'bool' }, span }, continued: { name: 'continue', ctype: { kind: 'bool' }, span } };
+  const savedLoop = ctx.loop;
+  const inner = branch(ctx, () => {
+    ctx.loop = frame;
+    brokeAtHead(ctx, frame, body, n);
+    setFlag(ctx, frame.continued, FALSE);
+    ctx.k.defs.set(x, null);
+    const value = plan.type === plan.vType ? xVar : castTo(xVar, plan.vType, span);
+    ctx.values.set(shape.slot, { kind: 'int', expr: value, type: plan.vType });
+    if (plan.type !== plan.vType) {
+      // iterations where the variable left its own type are past C's overflow: outside the scope of the proof
+      const own = rangeOf(plan.vType);
+      const loop = rangeOf(plan.type);
+      const above = own.min > loop.min ? compare('>=', xVar, constant(own.min, plan.type, span), span) : TRUE;
+      const below = own.max < loop.max ? compare('<=', xVar, constant(own.max, plan.type, span), span) : TRUE;
+      const inRange = and(above, below);
+      if (inRange.kind !== 'bool') ctx.b.stmt({ kind: 'assume', cond: inRange, span });
+    }
+    const k = iterationCount(xVar, plan, span);
+    for (const slot of assigned) {
+      const step = inductions.get(slot);
+      const start = before.get(slot)!;
+      if (step !== undefined && start.kind === 'int' && k !== null) {
+        ctx.values.set(slot, inductionValue(ctx, slot, start, step, k, span));
+      } else {
+        unknownAtHead(ctx, slot, n, `${slot.name} is updated in the loop in a way faial-ts does not solve`);
+      }
+    }
+    withScope(ctx, () => lowerStatements(ctx, body));
+  });
+  ctx.loop = savedLoop;
+  const stmt: Stmt = {
+    kind: 'for',
+    var: { text: x, span: shape.slot.span },
+    from: plan.from,
+    to: plan.to,
+    direction: plan.direction,
+    step: isDefaultStep(plan) ? null : { op: plan.op, amount: plan.amount },
+    type: plan.type,
+    body: inner.stmts.length > 0 ? inner.stmts : [{ kind: 'skip', span }],
+    span,
+  };
+  ctx.b.stmt(stmt);
+  afterLoop(ctx, [...assigned, shape.slot], n);
+}
+
+function isDefaultStep(plan: ForPlan): boolean {
+  const unit = plan.amount.kind === 'int' && plan.amount.value === 1n;
+  return unit && ((plan.direction === 'up' && plan.op === '+') || (plan.direction === 'down' && plan.op === '-'));
+}
+
+/** The iteration number of loop value x: (x - from) / k up, (from - x) / k down; null for a multiplicative loop. */
+function iterationCount(x: Expr, plan: ForPlan, span: Span): Expr | null {
+  if (plan.op === '*' || plan.op === '/') return null;
+  const distance = plan.op === '+' ? arith('-', x, plan.from, plan.type, span) : arith('-', plan.from, x, plan.type, span);
+  return arith('/', distance, plan.amount, plan.type, span);
+}
+
+/** Locals a loop moves by a constant step once per iteration, unconditionally (`s += k` at the body's top level), and by nothing else. */
+function inductionSteps(ctx: Ctx, body: readonly Node[], assigned: ReadonlySet<Slot>): Map<Slot, Node> {
+  const out = new Map<Slot, Node>();
+  const stmts = body.flatMap((b) => (b.type === 'compound_statement' ? named(b) : [b]));
+  if (body.some((b) => contains(b, 'break_statement') || contains(b, 'continue_statement') || contains(b, 'return_statement'))) return out;
+  const counts = new Map<string, number>();
+  const visit = (n: Node): void => {
+    if (n.type === 'assignment_expression' || n.type === 'update_expression') {
+      const t = bare(n.childForFieldName(n.type === 'assignment_expression' ? 'left' : 'argument')!);
+      if (t.type === 'identifier') counts.set(t.text, (counts.get(t.text) ?? 0) + 1);
+    }
+    for (const c of named(n)) visit(c);
+  };
+  for (const b of body) visit(b);
+  const names = new Set([...assigned].map((s) => s.name));
+  for (const s of stmts) {
+    if (s.type !== 'expression_statement') continue;
+    const e = named(s)[0];
+    const step = e === undefined ? null : stepOf(bare(e));
+    if (step === null || (step.op !== '+' && step.op !== '-') || counts.get(step.name) !== 1 || !names.has(step.name)) continue;
+    const binding = ctx.scope.lookup(step.name);
+    if (binding?.kind !== 'local' || !assigned.has(binding.slot) || !isInteger(binding.slot.ctype)) continue;
+    const assignedHere = assignedNames(body);
+    if (step.amount !== null && !invariant(ctx, step.amount, assignedHere)) continue;
+    out.set(binding.slot, step.op === '-' ? negativeStep(e!) : (step.amount ?? e!));
+  }
+  return out;
+}
+
+/** Marks a decreasing step; the amount node is looked up again when the value is computed. */
+const NEGATIVE = new WeakSet<Node>();
+function negativeStep(e: Node): Node {
+  NEGATIVE.add(e);
+  return e;
+}
+
+function inductionValue(ctx: Ctx, slot: Slot, start: Value & { kind: 'int' }, step: Node, k: Expr, span: Span): Value {
+  const t = start.type;
+  const negative = NEGATIVE.has(step);
+  const s = bare(step);
+  const amountNode = s.type === 'update_expression' ? null : s.type === 'assignment_expression' ? stepOf(s)!.amount : s;
+  const amount = amountNode === null ? { expr: constant(1n, t, span), type: t } : intOf(ctx, rvalue(ctx, amountNode), span);
+  const stepType = commonType(t, amount.type);
+  const moved = arith('*', castTo(k, stepType, span), castTo(amount.expr, stepType, span), stepType, span);
+  const value = castTo(arith(negative || (s.type === 'update_expression' && s.childForFieldName('operator')!.type === '--') ? '-' : '+', castTo(start.expr, stepType, span), moved, stepType, span), t, span);
+  void slot;
+  return { kind: 'int', expr: value, type: t };
+}
+
+// ---------------------------------------------------------------- approximated loops
+
+interface RoughLoop {
+  readonly cond: Node | null;
+  readonly body: readonly Node[];
+  readonly update: Node | null;
+  /** `while`/`for` test first; `do` runs the body first */
+  readonly first: 'cond' | 'body';
+  readonly stepOf?: Shape;
+}
+
+/**
+ * A loop run an unknown number of times, each iteration with the locals it
+ * assigns unknown at its start: every execution of the real loop is one of
+ * these, so a proof still holds, and the alarms that depend on it are possible.
+ */
+export function approximateLoop(ctx: Ctx, loop: RoughLoop, n: Node, why: string): void {
+  const span = spanOf(n);
+  const line = lineOf(ctx, span);
+  const all = [...loop.body, ...(loop.cond === null ? [] : [loop.cond]), ...(loop.update === null ? [] : [loop.update])];
+  const assigned = assignedSlots(ctx, all);
+  const count = havocked(ctx, 'iterations', 'u32', { kind: 'approximation', what: `the number of iterations of the loop at line ${line}`, why, span }, span);
+  if (loop.first === 'body') ctx.b.stmt({ kind: 'assume', cond: compare('>=', count, constant(1n, 'u32', span), span), span });
+  const j = fresh(ctx, 'iteration');
+  ctx.k.defs.set(j, null);
+  const frame: LoopFrame = { broke: { name: 'break', ctype: { kind: 'bool' }, span }, continued: { name: 'continue', ctype: { kind: 'bool' }, span } };
+  const savedLoop = ctx.loop;
+  const inner = branch(ctx, () => {
+    ctx.loop = frame;
+    for (const slot of assigned) unknownAtHead(ctx, slot, n, why);
+    brokeAtHead(ctx, frame, loop.body, n);
+    setFlag(ctx, frame.continued, FALSE);
+    const iterate = (): void => {
+      withScope(ctx, () => lowerStatements(ctx, loop.body));
+      if (loop.update !== null) {
+        setFlag(ctx, frame.continued, FALSE);
+        const exit = exitCondition(ctx);
+        const update = loop.update;
+        if (exit.kind === 'bool' && !exit.value) rvalue(ctx, update);
+        else emitIf(ctx, not(exit), branch(ctx, () => void rvalue(ctx, update)), branch(ctx, () => undefined), spanOf(update));
+      }
+    };
+    if (loop.first === 'cond' && loop.cond !== null) {
+      const c = condition(ctx, loop.cond);
+      emitIf(ctx, c, branch(ctx, iterate), branch(ctx, () => undefined), span);
+    } else {
+      iterate();
+      if (loop.cond !== null) {
+        const exit = exitCondition(ctx);
+        const cond = loop.cond;
+        if (exit.kind === 'bool' && !exit.value) condition(ctx, cond);
+        else emitIf(ctx, not(exit), branch(ctx, () => void condition(ctx, cond)), branch(ctx, () => undefined), spanOf(cond));
+      }
+    }
+  });
+  ctx.loop = savedLoop;
+  ctx.b.stmt({
+    kind: 'for',
+    var: { text: j, span },
+    from: constant(0n, 'u32', span),
+    to: count,
+    direction: 'up',
+    step: null,
+    type: 'u32',
+    body: inner.stmts.length > 0 ? inner.stmts : [{ kind: 'skip', span }],
+    span,
+  });
+  afterLoop(ctx, [...assigned], n);
+}
+
+/** The slots of locals (and exit flags) declared outside a loop that its code assigns. */
+function assignedSlots(ctx: Ctx, nodes: readonly Node[]): Set<Slot> {
+  const out = new Set<Slot>();
+  for (const name of assignedNames(nodes)) {
+    const b = ctx.scope.lookup(name);
+    if (b?.kind === 'local' && ctx.values.has(b.slot)) out.add(b.slot);
+  }
+  if (nodes.some((x) => contains(x, 'return_statement'))) {
+    out.add(ctx.fn.returned);
+    if (ctx.fn.result !== null) out.add(ctx.fn.result);
+  }
+  return out;
+}
+
+/**
+ * Whether an earlier iteration broke out of the loop: false for a loop without
+ * `break`; else unknown (an approximation), so every iteration may not run.
+ */
+function brokeAtHead(ctx: Ctx, frame: LoopFrame, body: readonly Node[], n: Node): void {
+  if (!body.some((b) => contains(b, 'break_statement'))) return setFlag(ctx, frame.broke, FALSE);
+  ctx.values.set(frame.broke, approximated(ctx, { ...frame.broke, name: 'broke', what: 'whether an earlier iteration left the loop' }, `whether an earlier iteration left the loop at line ${lineOf(ctx, spanOf(n))} by break`, 'faial-ts does not follow which iteration breaks', spanOf(n)));
+}
+
+/** A local at a loop's head: unknown, an approximation. */
+function unknownAtHead(ctx: Ctx, slot: Slot, n: Node, why: string): void {
+  const span = spanOf(n);
+  ctx.values.set(slot, approximated(ctx, slot, `${slot.name} in the loop at line ${lineOf(ctx, span)}`, why, span));
+}
+
+function afterLoop(ctx: Ctx, slots: readonly Slot[], n: Node): void {
+  const span = spanOf(n);
+  for (const slot of slots) {
+    // a variable the loop itself declares ends with it
+    if (!ctx.values.has(slot) || (slot.span.start >= span.start && slot.span.end <= span.end)) continue;
+    ctx.values.set(slot, approximated(ctx, slot, `${slot.name} after the loop at line ${lineOf(ctx, span)}`, 'faial-ts does not compute the values a loop leaves behind', span));
+  }
+}
+
+function approximated(ctx: Ctx, slot: Slot, what: string, why: string, span: Span): Value {
+  const type = slotMachine(slot.ctype);
+  if (slot.ctype.kind === 'pointer') {
+    const v = ctx.values.get(slot);
+    if (v?.kind === 'pointer') {
+      return { ...v, offset: havocked(ctx, `${slot.name}_off`, 'i64', { kind: 'approximation', what: `the offset of ${what}`, why, span }, span) };
+    }
+  }
+  if (type === null) return { kind: 'unknown', ctype: slot.ctype as CType, what, span };
+  const x = havocked(ctx, slot.name, type, { kind: 'approximation', what, why, span }, span);
+  return slot.ctype.kind === 'bool' ? { kind: 'bool', cond: compare('!=', x, constant(0n, type, span), span) } : { kind: 'int', expr: x, type };
+}
+

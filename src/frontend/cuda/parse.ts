@@ -1,0 +1,184 @@
+/**
+ * CUDA C parsed with a real C++ grammar: web-tree-sitter running
+ * tree-sitter-cpp's WebAssembly build, in Node and in browsers alike. The
+ * caller hands over the two WebAssembly files' bytes (the CLI reads them from
+ * node_modules, a page fetches them), so nothing here touches a file system.
+ *
+ * tree-sitter-cpp does not know CUDA's qualifiers: `__global__ void k()` and
+ * `__shared__ int a[4]` come back as ERROR nodes. Before parsing, each
+ * qualifier that says what a declaration is becomes a C++ attribute of the
+ * same length (`__global__` → `[[global]]`), which the grammar keeps in the
+ * tree where the declaration is, and qualifiers that change nothing we model
+ * (`__restrict__`, `__forceinline__`, `__launch_bounds__(…)`, a launch's
+ * `<<<…>>>`) become blanks. Offsets are unchanged, so every node's span is a
+ * span of the text the user wrote.
+ */
+import type { Parser, TreeCursor } from 'web-tree-sitter';
+
+/** The grammar, loaded once per process (or page). */
+export interface CudaGrammar {
+  readonly parser: Parser;
+}
+
+/** The two WebAssembly modules: web-tree-sitter's runtime and tree-sitter-cpp's grammar. */
+export interface GrammarBytes {
+  readonly runtime: Uint8Array;
+  readonly cpp: Uint8Array;
+}
+
+let runtimeReady: Promise<void> | undefined;
+
+/** Loaded on first use, so that reading BabyCUDA alone never loads web-tree-sitter. */
+export async function loadCudaGrammar(bytes: GrammarBytes): Promise<CudaGrammar> {
+  const { Language, Parser } = await import('web-tree-sitter');
+  // the bytes are given; locateFile keeps the runtime from computing the file's URL from import.meta, which a classic worker's bundle (the playground's) has not
+  runtimeReady ??= Parser.init({ wasmBinary: bytes.runtime, locateFile: (name: string) => name });
+  await runtimeReady;
+  const parser = new Parser();
+  parser.setLanguage(await Language.load(bytes.cpp));
+  return { parser };
+}
+
+/** CUDA's qualifiers that say what a declaration is, kept as attributes of the same name. */
+export const CUDA_ATTRIBUTES = ['global', 'device', 'host', 'shared', 'constant', 'managed'] as const;
+export type CudaAttribute = (typeof CUDA_ATTRIBUTES)[number];
+
+const KEPT = new RegExp(`\\b__(${CUDA_ATTRIBUTES.join('|')})__\\b`, 'g');
+/** Qualifiers with nothing to model: hints to the compiler. */
+const BLANKED = /\b(?:__restrict__|__restrict|__forceinline__|__noinline__|__inline__|__grid_constant__)\b/g;
+/** Qualifiers with an argument list, blanked with it. */
+const WITH_ARGUMENTS = /\b(?:__launch_bounds__|__align__|__maxnreg__)\s*\(/g;
+
+function blank(chars: string[], start: number, end: number): void {
+  for (let i = start; i < end; i++) if (chars[i] !== '\n') chars[i] = ' ';
+}
+
+/** The end of the parenthesised list whose `(` is at `open`, or the text's end. */
+function closingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')' && --depth === 0) return i + 1;
+  }
+  return text.length;
+}
+
+/** The text with CUDA's qualifiers made C++ of the same length (see the module comment). */
+export function neutralised(text: string): string {
+  const chars = text.split('');
+  for (const m of text.matchAll(KEPT)) {
+    const replacement = `[[${m[1]!}]]`;
+    for (let i = 0; i < replacement.length; i++) chars[m.index + i] = replacement[i]!;
+  }
+  for (const m of text.matchAll(BLANKED)) blank(chars, m.index, m.index + m[0].length);
+  for (const m of text.matchAll(WITH_ARGUMENTS)) blank(chars, m.index, closingParen(text, m.index + m[0].length - 1));
+  // a launch `k<<<grid, block>>>(args)` is host code; as blanks it reads as a call
+  for (const m of text.matchAll(/<<<[^;]*?>>>/g)) blank(chars, m.index, m.index + m[0].length);
+  return chars.join('');
+}
+
+/**
+ * A node of the syntax tree, copied out of WebAssembly once per parse: the
+ * lowering asks many questions of every node, and each would otherwise be a
+ * call into WebAssembly that allocates. Same names as web-tree-sitter's Node.
+ */
+export class Node {
+  readonly children: Node[] = [];
+  readonly namedChildren: Node[] = [];
+  readonly fields: (string | null)[] = [];
+  hasError = false;
+  constructor(
+    readonly type: string,
+    readonly startIndex: number,
+    readonly endIndex: number,
+    readonly isNamed: boolean,
+    readonly isMissing: boolean,
+    private readonly source: string,
+  ) {}
+
+  get text(): string {
+    return this.source.slice(this.startIndex, this.endIndex);
+  }
+
+  get isError(): boolean {
+    return this.type === 'ERROR';
+  }
+
+  child(i: number): Node | null {
+    return this.children[i] ?? null;
+  }
+
+  childForFieldName(name: string): Node | null {
+    const i = this.fields.indexOf(name);
+    return i < 0 ? null : this.children[i]!;
+  }
+
+  childrenForFieldName(name: string): Node[] {
+    return this.children.filter((_, i) => this.fields[i] === name);
+  }
+
+  descendantsOfType(type: string): Node[] {
+    const out: Node[] = [];
+    const visit = (n: Node): void => {
+      if (n.type === type) out.push(n);
+      for (const c of n.children) visit(c);
+    };
+    for (const c of this.children) visit(c);
+    return out;
+  }
+}
+
+function copied(cursor: TreeCursor, source: string): Node {
+  const node = new Node(cursor.nodeType, cursor.startIndex, cursor.endIndex, cursor.nodeIsNamed, cursor.nodeIsMissing, source);
+  node.hasError = node.isMissing || node.type === 'ERROR';
+  if (cursor.gotoFirstChild()) {
+    do {
+      const field = cursor.currentFieldName;
+      const c = copied(cursor, source);
+      node.children.push(c);
+      node.fields.push(field);
+      if (c.isNamed) node.namedChildren.push(c);
+      if (c.hasError) node.hasError = true;
+    } while (cursor.gotoNextSibling());
+    cursor.gotoParent();
+  }
+  return node;
+}
+
+/** The syntax tree of a CUDA translation unit (see neutralised for what is done to the text first). */
+export function parseCuda(grammar: CudaGrammar, text: string): Node {
+  const source = neutralised(text);
+  const tree = grammar.parser.parse(source);
+  if (tree === null) throw new Error('tree-sitter returned no tree');
+  const cursor = tree.walk();
+  try {
+    return copied(cursor, source);
+  } finally {
+    cursor.delete();
+    tree.delete();
+  }
+}
+
+/** The CUDA attributes written on a declaration or function definition (`[[global]]` from `__global__`). */
+export function cudaAttributes(node: Node): Set<CudaAttribute> {
+  const out = new Set<CudaAttribute>();
+  for (const child of node.children) {
+    if (child.type !== 'attribute_declaration') continue;
+    for (const attribute of child.namedChildren) {
+      const name = attribute.childForFieldName('name')?.text;
+      if (name !== undefined && (CUDA_ATTRIBUTES as readonly string[]).includes(name)) out.add(name as CudaAttribute);
+    }
+  }
+  return out;
+}
+
+/** The first ERROR or MISSING node below `node`, if any. */
+export function syntaxErrorIn(node: Node): Node | null {
+  if (!node.hasError) return null;
+  if (node.isError || node.isMissing) return node;
+  for (const child of node.children) {
+    const found = syntaxErrorIn(child);
+    if (found !== null) return found;
+  }
+  return node;
+}

@@ -1,0 +1,319 @@
+/**
+ * C statements → core statements. Control leaves a block early through
+ * `return`, `break` and `continue`: each is a flag (a slot, joined like a
+ * local), and the statements after one that may set a flag run under
+ * `if (!flag)`. So a thread that returned reaches no later barrier, and a
+ * barrier some threads skip is barrier divergence, as in CUDA.
+ */
+import type { Node } from './parse.js';
+import type { BExpr, Expr } from '../../core/ast.js';
+import { castTo, constant, not, or } from './build.js';
+import {
+  branch,
+  emitIf,
+  FALSE,
+  fresh,
+  isFalse,
+  isTrue,
+  reject,
+  Scope,
+  spanOf,
+  TRUE,
+  unsupported,
+  type ArrayRef,
+  type Ctx,
+  type Slot,
+  type Value,
+} from './context.js';
+import { cudaAttributes } from './parse.js';
+import { condition, convert, intOf, load, named, nameValue, placeOrPointer, rvalue, structOfUnknown } from './expr.js';
+import { leavesOf, type CType } from './ctypes.js';
+import { baseType, declared, type Declared } from './types.js';
+import { doLoop, forLoop, whileLoop } from './loops.js';
+import { launchOnlyExpr } from './launch.js';
+
+/** Runs `body` in a new scope; the locals declared in it are forgotten when it ends. */
+export function withScope<T>(ctx: Ctx, body: () => T): T {
+  const scope = new Scope(ctx.scope);
+  const saved = ctx.scope;
+  ctx.scope = scope;
+  try {
+    return body();
+  } finally {
+    ctx.scope = saved;
+    for (const slot of scope.slots) ctx.values.delete(slot);
+  }
+}
+
+function flagCond(ctx: Ctx, slot: Slot | undefined): BExpr {
+  if (slot === undefined) return FALSE;
+  const v = ctx.values.get(slot);
+  return v?.kind === 'bool' ? v.cond : FALSE;
+}
+
+/** Whether control may have left the current block: returned, broken out of or continued. */
+export function exitCondition(ctx: Ctx): BExpr {
+  return or(flagCond(ctx, ctx.fn.returned), or(flagCond(ctx, ctx.loop?.broke), flagCond(ctx, ctx.loop?.continued)));
+}
+
+export function setFlag(ctx: Ctx, slot: Slot, value: BExpr): void {
+  ctx.values.set(slot, { kind: 'bool', cond: value });
+}
+
+/** A list of statements; the ones after an early exit run only on the paths that did not take it. */
+export function lowerStatements(ctx: Ctx, nodes: readonly Node[]): void {
+  for (let i = 0; i < nodes.length; i++) {
+    const exit = exitCondition(ctx);
+    if (isTrue(exit)) return;
+    if (!isFalse(exit)) {
+      const rest = nodes.slice(i);
+      const span = { start: rest[0]!.startIndex, end: rest[rest.length - 1]!.endIndex };
+      const flags = [ctx.fn.returned, ctx.loop?.broke, ctx.loop?.continued].filter((s): s is Slot => s !== undefined);
+      const stays = branch(ctx, () => {
+        for (const f of flags) setFlag(ctx, f, FALSE);
+        lowerStatements(ctx, rest);
+      });
+      emitIf(ctx, not(exit), stays, branch(ctx, () => undefined), span);
+      return;
+    }
+    lowerStatement(ctx, nodes[i]!);
+  }
+}
+
+export function lowerStatement(ctx: Ctx, n: Node): void {
+  const span = spanOf(n);
+  switch (n.type) {
+    case 'compound_statement':
+      return withScope(ctx, () => lowerStatements(ctx, named(n)));
+    case 'declaration':
+      return declaration(ctx, n);
+    case 'expression_statement': {
+      const e = named(n)[0];
+      if (e !== undefined) rvalue(ctx, e);
+      return;
+    }
+    case 'if_statement':
+      return ifStatement(ctx, n);
+    case 'for_statement':
+      return forLoop(ctx, n);
+    case 'while_statement':
+      return whileLoop(ctx, n);
+    case 'do_statement':
+      return doLoop(ctx, n);
+    case 'return_statement': {
+      const e = named(n)[0];
+      if (e !== undefined) {
+        const v = rvalue(ctx, e);
+        if (ctx.fn.result !== null) ctx.values.set(ctx.fn.result, convert(ctx, v, ctx.fn.result.ctype, span));
+      }
+      setFlag(ctx, ctx.fn.returned, TRUE);
+      return;
+    }
+    case 'break_statement':
+      if (ctx.loop === null) return reject(ctx, 'misuse', n, 'break outside a loop');
+      return setFlag(ctx, ctx.loop.broke, TRUE);
+    case 'continue_statement':
+      if (ctx.loop === null) return reject(ctx, 'misuse', n, 'continue outside a loop');
+      return setFlag(ctx, ctx.loop.continued, TRUE);
+    case 'switch_statement':
+      return unsupported(ctx, n.child(0) ?? n, 'switch', ['rewrite it with if/else']);
+    case 'goto_statement':
+    case 'labeled_statement':
+      return unsupported(ctx, n, 'goto');
+    case 'for_range_loop':
+      return unsupported(ctx, n, 'range-based for');
+    case 'try_statement':
+    case 'throw_statement':
+      return unsupported(ctx, n, 'exceptions');
+    case 'type_definition':
+    case 'alias_declaration':
+      return localType(ctx, n);
+    case 'struct_specifier':
+    case 'static_assert_declaration':
+    case 'comment':
+    case 'attributed_statement':
+      if (n.type === 'attributed_statement') return lowerStatement(ctx, named(n).filter((c) => c.type !== 'attribute_declaration')[0]!);
+      return;
+    default:
+      if (n.type.endsWith('_expression')) {
+        rvalue(ctx, n);
+        return;
+      }
+      return unsupported(ctx, span, `the statement ${n.type.replace(/_/g, ' ')}`);
+  }
+}
+
+function ifStatement(ctx: Ctx, n: Node): void {
+  const span = spanOf(n);
+  withScope(ctx, () => {
+    const clause = n.childForFieldName('condition')!;
+    const init = clause.childForFieldName('initializer');
+    if (init !== null) lowerStatement(ctx, init);
+    const valueNode = clause.childForFieldName('value') ?? named(clause)[named(clause).length - 1]!;
+    let cond: BExpr;
+    if (valueNode.type === 'declaration') {
+      declaration(ctx, valueNode);
+      const d = declared(baseType(ctx, valueNode.childForFieldName('type')!), valueNode.childForFieldName('declarator'));
+      cond = condition(ctx, d.name!);
+    } else {
+      cond = condition(ctx, valueNode);
+    }
+    const consequence = n.childForFieldName('consequence')!;
+    const alternative = n.childForFieldName('alternative');
+    const elseStmt = alternative === null ? null : (named(alternative).find((c) => c.type !== 'comment') ?? null);
+    const then = branch(ctx, () => withScope(ctx, () => lowerStatement(ctx, consequence)));
+    const other = branch(ctx, () => (elseStmt === null ? undefined : withScope(ctx, () => lowerStatement(ctx, elseStmt))));
+    emitIf(ctx, cond, then, other, span);
+  });
+}
+
+function localType(ctx: Ctx, n: Node): void {
+  const typeNode = n.childForFieldName('type');
+  if (typeNode === null) return;
+  const base = baseType(ctx, typeNode);
+  for (const d of n.childrenForFieldName('declarator')) {
+    if (d === null) continue;
+    const decl = declared(base, d);
+    if (decl.name !== null) ctx.scope.define(decl.name.text, { kind: 'type', ctype: decl.ctype });
+  }
+  const name = n.childForFieldName('name');
+  if (n.type === 'alias_declaration' && name !== null) ctx.scope.define(name.text, { kind: 'type', ctype: base });
+}
+
+// ---------------------------------------------------------------- declarations
+
+export function declaration(ctx: Ctx, n: Node): void {
+  const attributes = cudaAttributes(n);
+  const storage = n.children.filter((c): c is Node => c?.type === 'storage_class_specifier').map((c) => c.text);
+  const typeNode = n.childForFieldName('type');
+  if (typeNode === null) return unsupported(ctx, n, 'this declaration');
+  if (typeNode.type === 'struct_specifier' && typeNode.childForFieldName('body') !== null) return unsupported(ctx, typeNode, 'a struct defined inside a function');
+  const auto = typeNode.type === 'placeholder_type_specifier';
+  const base: CType = auto ? { kind: 'opaque', name: 'auto' } : baseType(ctx, typeNode);
+  for (const d of n.childrenForFieldName('declarator')) {
+    if (d === null) continue;
+    const decl = declared(base, d);
+    if (decl.name === null) continue;
+    if (decl.reference) return unsupported(ctx, d, 'references');
+    if (attributes.has('shared')) sharedDeclaration(ctx, decl, storage.includes('extern'), d);
+    else if (attributes.has('constant') || attributes.has('device') || attributes.has('managed') || storage.includes('static')) {
+      return unsupported(ctx, d, 'a static or __device__ variable declared inside a function');
+    } else if (decl.dims.length > 0) localArray(ctx, decl, d);
+    else localScalar(ctx, decl, auto, d);
+  }
+}
+
+function localScalar(ctx: Ctx, decl: Declared, auto: boolean, d: Node): void {
+  const name = decl.name!.text;
+  const span = spanOf(d);
+  let value: Value;
+  if (decl.init === null) {
+    if (auto) return reject(ctx, 'misuse', d, `'auto ${name}' needs an initialiser`);
+    value = decl.ctype.kind === 'struct' ? structOfUnknown(decl.ctype, `the uninitialised ${name}`, span) : { kind: 'unknown', ctype: decl.ctype, what: `the uninitialised ${name}`, span };
+  } else {
+    value = initialValue(ctx, decl.ctype, decl.init, name);
+  }
+  const ctype = auto ? valueType(value) : decl.ctype;
+  const converted = auto || decl.init === null ? value : convert(ctx, value, ctype, span);
+  const slot: Slot = { name, ctype, span: spanOf(decl.name!) };
+  ctx.values.set(slot, nameValue(ctx, name, converted, span));
+  ctx.scope.define(name, { kind: 'local', slot });
+  ctx.scope.slots.push(slot);
+}
+
+function initialValue(ctx: Ctx, ctype: CType, init: Node, name: string): Value {
+  const span = spanOf(init);
+  if (init.type === 'initializer_list' || init.type === 'argument_list') {
+    const parts = named(init).map((e) => rvalue(ctx, e));
+    if (ctype.kind === 'struct') {
+      const leaves = leavesOf(ctype);
+      if (parts.length === leaves.length) return { kind: 'struct', ctype, fields: parts.map((p, i) => convert(ctx, p, leaves[i]!.type, span)) };
+      return structOfUnknown(ctype, `the initial value of ${name}`, span);
+    }
+    return parts.length === 1 ? parts[0]! : { kind: 'unknown', ctype, what: `the initial value of ${name}`, span };
+  }
+  // `int x = A[i]` names the read after the local
+  if (init.type === 'subscript_expression' || (init.type === 'pointer_expression' && init.child(0)?.type === '*')) {
+    const p = placeOrPointer(ctx, init);
+    return p.kind === 'pointer' ? p : load(ctx, p, span, name);
+  }
+  return rvalue(ctx, init);
+}
+
+function valueType(v: Value): CType {
+  switch (v.kind) {
+    case 'int':
+      return { kind: 'int', bits: v.type === 'i32' || v.type === 'u32' ? 32 : 64, signed: v.type.startsWith('i'), name: v.type };
+    case 'bool':
+      return { kind: 'bool' };
+    case 'unknown':
+      return v.ctype;
+    case 'pointer':
+      return { kind: 'pointer', to: v.elem };
+    case 'struct':
+      return v.ctype;
+    case 'void':
+      return { kind: 'void' };
+  }
+}
+
+/** A thread's own array (`int tmp[4]`): private, so its accesses cannot race; its elements are unknown values. */
+function localArray(ctx: Ctx, decl: Declared, d: Node): void {
+  const array: ArrayRef = { name: decl.name!.text, space: 'local', elem: decl.ctype, dims: decl.dims.length, readOnly: false, span: spanOf(decl.name!) };
+  if (decl.init !== null) rvalue(ctx, decl.init.type === 'initializer_list' ? decl.init : decl.init);
+  ctx.scope.define(decl.name!.text, { kind: 'array', array, scalar: false });
+  void d;
+}
+
+/** A `__shared__` array (or scalar, a one-element array) of the block, declared once for the kernel even if its function is inlined twice. */
+function sharedDeclaration(ctx: Ctx, decl: Declared, external: boolean, d: Node): void {
+  const site = `${d.startIndex}`;
+  let array = ctx.k.arrayRefs.get(site);
+  if (array === undefined) {
+    array = external ? dynamicShared(ctx, decl.name!.text, decl.ctype, spanOf(decl.name!)) : staticShared(ctx, decl);
+    ctx.k.arrayRefs.set(site, array);
+  }
+  if (decl.init !== null) return unsupported(ctx, decl.init, 'an initialiser on a __shared__ variable');
+  ctx.scope.define(decl.name!.text, { kind: 'array', array, scalar: decl.dims.length === 0 });
+}
+
+function staticShared(ctx: Ctx, decl: Declared): ArrayRef {
+  const name = fresh(ctx, decl.name!.text);
+  const span = spanOf(decl.name!);
+  const sizes: Expr[] = [];
+  for (const size of decl.dims) {
+    const s = size === null ? null : intOf(ctx, rvalue(ctx, size), spanOf(size));
+    if (s !== null && launchOnlyExpr(ctx, s.expr)) sizes.push(castTo(s.expr, 'i64', spanOf(size!)));
+  }
+  const dims = Math.max(decl.dims.length, 1);
+  const leaves = decl.ctype.kind === 'struct' ? leavesOf(decl.ctype).length : 0;
+  const complete = sizes.length === decl.dims.length;
+  const declSizes = decl.dims.length === 0 ? [constant(1n, 'i64', span)] : complete ? sizes : [];
+  ctx.k.arrays.push({ name: { text: name, span }, scope: 'shared', sizes: leaves > 0 && declSizes.length > 0 ? [...declSizes, constant(BigInt(leaves), 'i64', span)] : declSizes, span });
+  return { name, space: 'shared', elem: decl.ctype, dims, readOnly: false, span };
+}
+
+/**
+ * `extern __shared__ T a[]`: the dynamic shared memory of the launch. Every
+ * such declaration names the same memory, so they are one core array, viewed
+ * with the element type of each declaration (which must have the same size).
+ */
+export function dynamicShared(ctx: Ctx, name: string, elem: CType, span: import('../../core/source.js').Span): ArrayRef {
+  const existing = ctx.k.arrayRefs.get('extern shared');
+  if (existing !== undefined) {
+    const a = sizeOfOrNull(existing.elem);
+    const b = sizeOfOrNull(elem);
+    if (a !== null && b !== null && a !== b) return unsupported(ctx, span, `extern __shared__ arrays of different element sizes (${existing.name} and ${name})`);
+    return { ...existing, elem };
+  }
+  const core = fresh(ctx, name);
+  ctx.k.arrays.push({ name: { text: core, span }, scope: 'shared', sizes: [], span });
+  const array: ArrayRef = { name: core, space: 'shared', elem, dims: 1, readOnly: false, span };
+  ctx.k.arrayRefs.set('extern shared', array);
+  return array;
+}
+
+function sizeOfOrNull(t: CType): number | null {
+  if (t.kind === 'opaque') return null;
+  return t.kind === 'int' ? t.bits / 8 : t.kind === 'float' ? (t.name === 'double' ? 8 : 4) : null;
+}

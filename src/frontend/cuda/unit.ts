@@ -1,0 +1,421 @@
+/**
+ * A CUDA translation unit → a core program: every `__global__` function is a
+ * kernel, lowered on its own. A kernel that uses a construct on the reject
+ * list (or has a syntax error, in itself or in a function it calls) is
+ * reported in error and the others are still lowered; host code is skipped
+ * and need not parse.
+ */
+import type { Node } from './parse.js';
+import type { BExpr, Kernel, Param, Program } from '../../core/ast.js';
+import type { SourceFile, Span } from '../../core/source.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { compare, constant } from './build.js';
+import { checkSyntax, parametersOf } from './calls.js';
+import { cudaDiagnostic, KernelRejected } from './codes.js';
+import { Builder, FALSE, fresh, notice, Scope, spanOf, unsupported, type ArrayRef, type Ctx, type KernelState, type Slot, type Value } from './context.js';
+import { INT, isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
+import { convert, intOf, named, rvalue } from './expr.js';
+import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
+import { lowerStatements, setFlag, withScope } from './stmt.js';
+import { launchLimits } from './limits.js';
+import { baseType, declared } from './types.js';
+
+export interface FunctionDef {
+  readonly name: string;
+  readonly node: Node;
+  /** the template parameter list of a function template */
+  readonly template: Node | null;
+  readonly attributes: ReadonlySet<CudaAttribute>;
+}
+
+interface GlobalVar {
+  readonly name: string;
+  readonly space: 'global' | 'shared' | 'constant';
+  readonly ctype: CType;
+  readonly dims: readonly (Node | null)[];
+  readonly external: boolean;
+  readonly span: Span;
+}
+
+export interface Unit {
+  readonly file: SourceFile;
+  readonly functions: Map<string, FunctionDef[]>;
+  readonly types: Map<string, CType>;
+  /** classes and structs with methods or operators, by name (SharedMemory<T> is one) */
+  readonly classes: Map<string, Node>;
+  readonly constants: Map<string, Value>;
+  readonly globals: GlobalVar[];
+  /** template arguments a kernel is instantiated with (explicit instantiations, launches in host code) */
+  readonly instantiations: Map<string, Node[]>;
+  /** kernels whose syntax is so broken that the parser did not see a function definition */
+  readonly broken: { readonly name: string; readonly node: Node }[];
+}
+
+export interface RejectedKernel {
+  readonly name: string;
+  readonly span: Span;
+  readonly diagnostic: Diagnostic;
+}
+
+export interface LoweredUnit {
+  readonly program: Program;
+  readonly rejected: readonly RejectedKernel[];
+  readonly notices: readonly Diagnostic[];
+  /** errors about the whole file (no kernel) */
+  readonly errors: readonly Diagnostic[];
+}
+
+/** Lowers every kernel of the parsed unit; `file` is the text the tree was parsed from. */
+export function lowerUnit(file: SourceFile, root: Node): LoweredUnit {
+  const unit: Unit = { file, functions: new Map(), types: new Map(), classes: new Map(), constants: new Map(), globals: [], instantiations: new Map(), broken: [] };
+  const notices: Diagnostic[] = [];
+  collect(unit, root, null, notices);
+  const kernels: Kernel[] = [];
+  const rejected: RejectedKernel[] = [];
+  const defs = [...unit.functions.values()].flat().filter((d) => d.attributes.has('global'));
+  for (const def of defs) {
+    const kernelNotices: Diagnostic[] = [];
+    try {
+      kernels.push(lowerKernel(unit, def, kernelNotices));
+      notices.push(...kernelNotices);
+    } catch (e) {
+      if (!(e instanceof KernelRejected)) throw e;
+      rejected.push({ name: def.name, span: nameSpan(def), diagnostic: e.diagnostic });
+    }
+  }
+  for (const b of unit.broken) {
+    const at = syntaxErrorIn(b.node) ?? b.node;
+    const message = at.isMissing ? `syntax error: missing ${at.type}` : 'syntax error: this kernel does not parse as a function definition';
+    rejected.push({ name: b.name, span: spanOf(b.node), diagnostic: cudaDiagnostic('syntax', file, spanOf(at), message) });
+  }
+  const errors =
+    defs.length === 0 && unit.broken.length === 0
+      ? [cudaDiagnostic('noKernel', file, { start: 0, end: 0 }, 'no __global__ kernel in this file', { hints: ['faial-ts verifies the kernels of a .cu file: functions declared __global__'] })]
+      : [];
+  return { program: { file, kernels }, rejected, notices, errors };
+}
+
+function nameSpan(def: FunctionDef): Span {
+  let d = def.node.childForFieldName('declarator');
+  while (d !== null && d.type !== 'function_declarator') d = d.childForFieldName('declarator');
+  const name = d?.childForFieldName('declarator');
+  return name ? spanOf(name) : spanOf(def.node);
+}
+
+// ---------------------------------------------------------------- the file's declarations
+
+function functionName(n: Node): string | null {
+  let d = n.childForFieldName('declarator');
+  while (d !== null && d.type !== 'function_declarator') d = d.childForFieldName('declarator');
+  const name = d?.childForFieldName('declarator');
+  if (name === null || name === undefined) return null;
+  if (name.type === 'template_function') return name.childForFieldName('name')?.text ?? null;
+  return name.type === 'identifier' || name.type === 'qualified_identifier' || name.type === 'field_identifier' ? name.text : null;
+}
+
+/** A minimal kernel context to evaluate constants of the file (enumerators, `const int N = …`). */
+function constantContext(unit: Unit): Ctx {
+  const root = new Scope(null);
+  const k: KernelState = { arrays: [], arrayRefs: new Map(), params: [], requires: [], used: new Set(), defs: new Map(), notices: [], calls: [], root };
+  const returned: Slot = { name: 'return', ctype: { kind: 'bool' }, span: { start: 0, end: 0 } };
+  return { file: unit.file, unit, k, b: new Builder(), scope: root, values: new Map(), fn: { name: '', returned, result: null }, loop: null };
+}
+
+function constantValue(unit: Unit, n: Node, ctype: CType): Value | null {
+  try {
+    const ctx = constantContext(unit);
+    const v = convert(ctx, rvalue(ctx, n), ctype, spanOf(n));
+    return ctx.b.items.length === 0 && (v.kind === 'int' ? v.expr.kind === 'int' : v.kind === 'bool' ? v.cond.kind === 'bool' : false) ? v : null;
+  } catch (e) {
+    if (e instanceof KernelRejected) return null;
+    throw e;
+  }
+}
+
+function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic[]): void {
+  for (const c of named(n)) {
+    switch (c.type) {
+      case 'function_definition': {
+        const name = functionName(c);
+        if (name === null) break;
+        const def: FunctionDef = { name, node: c, template, attributes: cudaAttributes(c) };
+        unit.functions.set(name, [...(unit.functions.get(name) ?? []), def]);
+        break;
+      }
+      case 'template_declaration': {
+        const params = c.childForFieldName('parameters');
+        // `template __global__ void k<256>(…);`: an explicit instantiation
+        if (params === null) explicitInstantiation(unit, c);
+        collect(unit, c, params, notices);
+        break;
+      }
+      case 'template_instantiation':
+        explicitInstantiation(unit, c);
+        break;
+      case 'declaration':
+      case 'ERROR':
+        if (c.hasError && /\[\[global\]\]/.test(c.text)) {
+          const name = /\[\[global\]\][^(]*?(\w+)\s*\(/.exec(c.text)?.[1] ?? 'kernel';
+          unit.broken.push({ name, node: c });
+        } else if (c.type === 'declaration') globalDeclaration(unit, c);
+        break;
+      case 'struct_specifier':
+      case 'class_specifier':
+      case 'union_specifier':
+        structDefinition(unit, c);
+        break;
+      case 'type_definition':
+      case 'alias_declaration':
+        typeDefinition(unit, c);
+        break;
+      case 'enum_specifier':
+        enumDefinition(unit, c);
+        break;
+      case 'namespace_definition':
+      case 'linkage_specification':
+      case 'declaration_list':
+      case 'preproc_if':
+      case 'preproc_ifdef':
+      case 'preproc_else':
+      case 'preproc_elif':
+        collect(unit, c.childForFieldName('body') ?? c, template, notices);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+function explicitInstantiation(unit: Unit, c: Node): void {
+  const text = c.descendantsOfType('template_function');
+  for (const t of text) {
+    if (t === null) continue;
+    const name = t.childForFieldName('name')?.text;
+    const args = t.childForFieldName('arguments');
+    if (name !== undefined && args !== null) unit.instantiations.set(name, [...(unit.instantiations.get(name) ?? []), args]);
+  }
+}
+
+function structDefinition(unit: Unit, c: Node): void {
+  const name = c.childForFieldName('name')?.text;
+  const body = c.childForFieldName('body');
+  if (name === undefined || body === null) return;
+  if (c.type === 'union_specifier') {
+    unit.types.set(name, { kind: 'opaque', name });
+    return;
+  }
+  const members = named(body);
+  if (members.some((m) => m.type === 'function_definition' || m.type === 'template_declaration' || (m.type === 'declaration' && m.descendantsOfType('function_declarator').length > 0))) {
+    unit.classes.set(name, c);
+    unit.types.set(name, { kind: 'opaque', name });
+    return;
+  }
+  const fields: { name: string; type: CType }[] = [];
+  const env = { unit, scope: null };
+  for (const m of members) {
+    if (m.type !== 'field_declaration') continue;
+    const base = baseType(env, m.childForFieldName('type')!);
+    for (const d of m.childrenForFieldName('declarator')) {
+      if (d === null) continue;
+      const decl = declared(base, d);
+      if (decl.name === null) continue;
+      // an array field is a struct of its elements' leaves only when its size is known; otherwise the field is opaque
+      fields.push({ name: decl.name.text, type: decl.dims.length > 0 ? { kind: 'opaque', name: `${decl.name.text}[]` } : decl.ctype });
+    }
+  }
+  const t: StructCType = { kind: 'struct', name, fields };
+  unit.types.set(name, t);
+}
+
+function typeDefinition(unit: Unit, c: Node): void {
+  const typeNode = c.childForFieldName('type');
+  if (typeNode === null) return;
+  if ((typeNode.type === 'struct_specifier' || typeNode.type === 'class_specifier') && typeNode.childForFieldName('body') !== null) {
+    structDefinition(unit, typeNode);
+  }
+  const env = { unit, scope: null };
+  const base = typeNode.type === 'struct_specifier' && typeNode.childForFieldName('name') === null ? anonymousStruct(unit, typeNode) : baseType(env, typeNode);
+  for (const d of c.childrenForFieldName('declarator')) {
+    if (d === null) continue;
+    const decl = declared(base, d);
+    if (decl.name !== null) unit.types.set(decl.name.text, decl.ctype);
+  }
+  const alias = c.childForFieldName('name');
+  if (c.type === 'alias_declaration' && alias !== null) unit.types.set(alias.text, baseType(env, typeNode));
+}
+
+function anonymousStruct(unit: Unit, s: Node): CType {
+  const fields: { name: string; type: CType }[] = [];
+  const body = s.childForFieldName('body');
+  for (const m of body === null ? [] : named(body)) {
+    if (m.type !== 'field_declaration') continue;
+    const base = baseType({ unit, scope: null }, m.childForFieldName('type')!);
+    for (const d of m.childrenForFieldName('declarator')) if (d !== null) {
+      const decl = declared(base, d);
+      if (decl.name !== null) fields.push({ name: decl.name.text, type: decl.ctype });
+    }
+  }
+  return { kind: 'struct', name: 'struct', fields };
+}
+
+function enumDefinition(unit: Unit, c: Node): void {
+  const body = c.childForFieldName('body');
+  if (body === null) return;
+  let next = 0n;
+  for (const e of named(body)) {
+    if (e.type !== 'enumerator') continue;
+    const valueNode = e.childForFieldName('value');
+    const value = valueNode === null ? null : constantValue(unit, valueNode, INT);
+    if (value?.kind === 'int' && value.expr.kind === 'int') next = value.expr.value;
+    const name = e.childForFieldName('name')!.text;
+    unit.constants.set(name, { kind: 'int', expr: constant(next, 'i32', spanOf(e)), type: 'i32' });
+    next += 1n;
+  }
+}
+
+function globalDeclaration(unit: Unit, c: Node): void {
+  const attributes = cudaAttributes(c);
+  const typeNode = c.childForFieldName('type');
+  if (typeNode === null) return;
+  if ((typeNode.type === 'struct_specifier' || typeNode.type === 'class_specifier') && typeNode.childForFieldName('body') !== null) structDefinition(unit, typeNode);
+  if (typeNode.type === 'enum_specifier') enumDefinition(unit, typeNode);
+  const base = baseType({ unit, scope: null }, typeNode);
+  const storage = c.children.filter((x): x is Node => x?.type === 'storage_class_specifier').map((x) => x.text);
+  const qualifiers = c.children.filter((x): x is Node => x?.type === 'type_qualifier').map((x) => x.text);
+  for (const d of c.childrenForFieldName('declarator')) {
+    if (d === null || d.type === 'function_declarator') continue;
+    const decl = declared(base, d);
+    if (decl.name === null) continue;
+    const name = decl.name.text;
+    const span = spanOf(decl.name);
+    const space = attributes.has('shared') ? 'shared' : attributes.has('constant') ? 'constant' : attributes.has('device') || attributes.has('managed') ? 'global' : null;
+    if (space !== null) {
+      unit.globals.push({ name, space, ctype: decl.ctype, dims: decl.dims, external: storage.includes('extern'), span });
+      continue;
+    }
+    if (decl.ctype.kind === 'opaque') {
+      // a texture reference, a host object: a name whose value the analysis does not follow
+      unit.constants.set(name, { kind: 'unknown', ctype: decl.ctype, what: `the value of ${name}`, span });
+      continue;
+    }
+    const isConst = qualifiers.includes('const') || qualifiers.includes('constexpr') || storage.includes('constexpr');
+    if (isConst && decl.init !== null && decl.dims.length === 0 && isInteger(decl.ctype)) {
+      const value = constantValue(unit, decl.init, decl.ctype);
+      if (value !== null) unit.constants.set(name, value);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- kernels
+
+function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): Kernel {
+  const root = new Scope(null);
+  const k: KernelState = { arrays: [], arrayRefs: new Map(), params: [], requires: [], used: new Set(), defs: new Map(), notices, calls: [def.name], root };
+  const span = spanOf(def.node);
+  const returned: Slot = { name: 'return', ctype: { kind: 'bool' }, span };
+  const ctx: Ctx = { file: unit.file, unit, k, b: new Builder(), scope: root, values: new Map(), fn: { name: def.name, returned, result: null }, loop: null };
+  checkSyntax(ctx, def);
+  for (const g of unit.globals) declareGlobal(ctx, g);
+  const scope = new Scope(root);
+  ctx.scope = scope;
+  templateParameters(ctx, def, scope);
+  for (const p of parametersOf(def)) kernelParameter(ctx, p, scope);
+  setFlag(ctx, returned, FALSE);
+  withScope(ctx, () => lowerStatements(ctx, named(def.node.childForFieldName('body')!)));
+  const nameNode = nameSpan(def);
+  const body = ctx.b.stmts();
+  const requires = [...launchLimits(body, k.requires, nameNode), ...k.requires];
+  return { name: { text: def.name, span: nameNode }, params: k.params, launch: null, requires, arrays: k.arrays, body, span };
+}
+
+function declareGlobal(ctx: Ctx, g: GlobalVar): void {
+  if (g.space === 'shared' && g.external) {
+    ctx.k.root.define(g.name, { kind: 'array', array: lazyDynamic(ctx, g), scalar: false });
+    return;
+  }
+  const name = fresh(ctx, g.name);
+  const scope = g.space === 'shared' ? 'shared' : 'global';
+  const leaves = g.ctype.kind === 'struct' ? leavesOf(g.ctype).length : 0;
+  const sizes = g.dims.length === 0 ? [constant(1n, 'i64', g.span)] : [];
+  ctx.k.arrays.push({ name: { text: name, span: g.span }, scope, sizes: leaves > 0 && sizes.length > 0 ? [...sizes, constant(BigInt(leaves), 'i64', g.span)] : sizes, span: g.span });
+  const array: ArrayRef = { name, space: scope, elem: g.ctype, dims: Math.max(1, g.dims.length), readOnly: g.space === 'constant', span: g.span };
+  ctx.k.root.define(g.name, { kind: 'array', array, scalar: g.dims.length === 0 });
+}
+
+function lazyDynamic(ctx: Ctx, g: GlobalVar): ArrayRef {
+  const name = fresh(ctx, g.name);
+  ctx.k.arrays.push({ name: { text: name, span: g.span }, scope: 'shared', sizes: [], span: g.span });
+  const array: ArrayRef = { name, space: 'shared', elem: g.ctype, dims: 1, readOnly: false, span: g.span };
+  ctx.k.arrayRefs.set('extern shared', array);
+  return array;
+}
+
+/**
+ * A kernel template's parameters: a type parameter is opaque; a number is a
+ * symbolic parameter (verified for all values), fixed when every
+ * instantiation in the file gives it the same value.
+ */
+function templateParameters(ctx: Ctx, def: FunctionDef, scope: Scope): void {
+  if (def.template === null) return;
+  const instantiations = ctx.unit.instantiations.get(def.name) ?? [];
+  named(def.template).forEach((p, i) => {
+    if (p.type === 'type_parameter_declaration' || p.type === 'optional_type_parameter_declaration') {
+      const id = named(p).find((c) => c.type === 'type_identifier');
+      if (id !== undefined) scope.define(id.text, { kind: 'type', ctype: { kind: 'opaque', name: id.text } });
+      return;
+    }
+    const d = declared(baseType(ctx, p.childForFieldName('type') ?? p), p.childForFieldName('declarator'));
+    if (d.name === null || !isInteger(d.ctype)) return unsupported(ctx, p, 'a template parameter that is neither a type nor an integer');
+    const type = d.ctype.kind === 'int' ? machineOf(d.ctype) : 'i32';
+    const param: Param = { text: fresh(ctx, d.name.text), span: spanOf(d.name), type };
+    ctx.k.params.push(param);
+    const v: Value = { kind: 'int', expr: { kind: 'var', name: param.text, type, span: param.span }, type };
+    scope.define(d.name.text, { kind: 'value', value: v });
+    const values = new Set<bigint>();
+    for (const args of instantiations) {
+      const arg = named(args)[i];
+      const given = arg === undefined ? null : constantValue(ctx.unit, arg, d.ctype);
+      if (given?.kind === 'int' && given.expr.kind === 'int') values.add(given.expr.value);
+      else values.add(-1n - BigInt(values.size) * 7919n);
+    }
+    if (values.size === 1 && instantiations.length > 0) {
+      const [value] = values;
+      const fixed: BExpr = compare('==', v.expr, constant(value!, type, param.span), param.span);
+      ctx.k.requires.push(fixed);
+    } else {
+      notice(ctx, 'symbolicTemplate', param.span, `the template parameter ${d.name.text} is verified for all values${instantiations.length > 1 ? ' (the file instantiates the kernel with several)' : ''}; fix it with -p ${param.text}=VALUE`);
+    }
+  });
+}
+
+function kernelParameter(ctx: Ctx, p: Node, scope: Scope): void {
+  const typeNode = p.childForFieldName('type');
+  if (typeNode === null) return;
+  const d = declared(baseType(ctx, typeNode), p.childForFieldName('declarator'));
+  if (d.name === null) return;
+  if (d.reference) return unsupported(ctx, p, 'reference parameters');
+  const name = d.name.text;
+  const span = spanOf(d.name);
+  const ctype: CType = d.dims.length > 0 ? { kind: 'pointer', to: d.ctype } : d.ctype;
+  const slot: Slot = { name, ctype, span };
+  let value: Value;
+  if (ctype.kind === 'pointer') {
+    const core = fresh(ctx, name);
+    ctx.k.arrays.push({ name: { text: core, span }, scope: 'global', sizes: [], span });
+    const array: ArrayRef = { name: core, space: 'global', elem: ctype.to, dims: 1, readOnly: false, span };
+    if (ctype.to.kind === 'pointer') return unsupported(ctx, p, 'a pointer to pointers');
+    value = { kind: 'pointer', target: array, prefix: [], offset: null, elem: ctype.to, leaf: null };
+  } else if (isInteger(ctype)) {
+    const type = ctype.kind === 'int' ? machineOf(ctype) : 'i32';
+    const param: Param = { text: fresh(ctx, name), span, type };
+    ctx.k.params.push(param);
+    const x = { kind: 'var', name: param.text, type, span } as const;
+    value = convert(ctx, { kind: 'int', expr: x, type }, ctype, span);
+  } else {
+    value = { kind: 'unknown', ctype, what: `the parameter ${name}`, span };
+    if (ctype.kind === 'struct') value = { kind: 'struct', ctype, fields: leavesOf(ctype).map((l) => ({ kind: 'unknown', ctype: l.type, what: `the parameter ${name}.${l.path}`, span })) };
+  }
+  ctx.values.set(slot, value);
+  scope.define(name, { kind: 'local', slot });
+  void intOf;
+}

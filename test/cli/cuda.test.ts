@@ -1,0 +1,163 @@
+/** The CLI on CUDA files: lower, -D/-I, the GPUVerify test header and flags, directories, workers. */
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliResult, decoded } from './helpers.js';
+
+let dir = '';
+const at = (name: string): string => join(dir, name);
+
+const FILES: Record<string, string> = {
+  'copy.cu': `#include "sizes.cuh"
+__global__ void copy(int *out, const int *in) {
+  __shared__ int buf[SIZE];
+  buf[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = buf[SIZE - 1 - threadIdx.x];
+}
+`,
+  'inc/sizes.cuh': `#ifndef SIZE
+#define SIZE 32
+#endif
+`,
+  'mixed.cu': `__global__ void fine(int *A) { A[threadIdx.x] = 0; }
+__global__ void jumps(int *A) {
+  goto done;
+done:
+  A[0] = 1;
+}
+`,
+  'header.cu': `//pass
+//--blockDim=[8,8] --gridDim=4 -DSTEP=3
+__global__ void strided(int *A) { A[threadIdx.x * STEP] = 0; }
+`,
+  'helper.cu': `#include "helper.cuh"
+__global__ void k(int *A) { put(A); }
+`,
+  'helper.cuh': `__device__ void put(int *A) {
+  switch (threadIdx.x) { default: A[0] = 1; }
+}
+`,
+  'plain.bcu': `kernel plain() {
+  shared A;
+  A[tid] := 1
+}
+`,
+};
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'faial-cuda-'));
+  await mkdir(join(dir, 'inc'));
+  for (const [name, text] of Object.entries(FILES)) await writeFile(at(name), text);
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('faial-ts lower', () => {
+  it('prints the core program with each statement\'s line in the .cu file, macros and includes expanded', async () => {
+    const r = await cliResult(['lower', at('copy.cu'), '-I', at('inc')]);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.split('\n').map((l) => l.replace(/\s+\/\/ .*\/(copy\.cu:\d+)$/, '  // $1').trimEnd());
+    expect(lines).toEqual([
+      'kernel copy()  // copy.cu:2',
+      '  requires blockDim.x <= 1024  // copy.cu:2',
+      '{',
+      '  global out;  // copy.cu:2',
+      '  global in;  // copy.cu:2',
+      '  shared buf[32];  // copy.cu:3',
+      '  let in_v = in[(u32) threadIdx.x] in  // copy.cu:4',
+      '  buf[(u32) threadIdx.x] := in_v;  // copy.cu:4',
+      '  sync;  // copy.cu:5',
+      '  let buf_v = buf[31 - (u32) threadIdx.x] in  // copy.cu:6',
+      '  out[(u32) threadIdx.x] := buf_v  // copy.cu:6',
+      '}',
+      '',
+    ]);
+  });
+
+  it('takes -D before the file\'s own #define', async () => {
+    const r = await cliResult(['lower', at('copy.cu'), '-I', at('inc'), '-DSIZE=64']);
+    expect(r.stdout).toContain('shared buf[64];');
+  });
+
+  it('says an include it cannot find is an error at the #include', async () => {
+    const r = await cliResult(['lower', at('copy.cu')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error\[E0510\]/);
+    expect(r.stderr).toContain('copy.cu:1:');
+  });
+
+  it('lowers the other kernels of a file and names the construct of a rejected one, with exit code 2', async () => {
+    const r = await cliResult(['lower', at('mixed.cu')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toContain('kernel fine()');
+    expect(r.stdout).not.toContain('kernel jumps');
+    expect(r.stderr).toContain('kernel jumps is not analysed:\nerror[E0602]: unsupported: goto');
+    expect(r.stderr).toContain('mixed.cu:3:3');
+  });
+
+  it('points into the header where the rejected construct is', async () => {
+    const r = await cliResult(['lower', at('helper.cu')]);
+    expect(r.stderr).toContain(`--> ${at('helper.cuh')}:2:3`);
+  });
+
+  it("refuses to run a launch beyond CUDA's limits, which every CUDA kernel requires", async () => {
+    const r = await cliResult(['run', at('mixed.cu'), '--kernel', 'fine', '--block-dim', '2048']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('mixed.cu:1:17: error: launch violates requires at 1:17');
+  });
+
+  it('reads the macros of a GPUVerify test header', async () => {
+    const r = await cliResult(['lower', at('header.cu')]);
+    expect(r.stdout).toContain('A[(u32) threadIdx.x * 3] := 0');
+  });
+});
+
+describe('faial-ts verify on .cu', () => {
+  it('verifies every .bcu and .cu file below a directory, a rejected kernel in error next to the others', async () => {
+    const r = await cliResult(['verify', dir, '-I', at('inc'), '--json']);
+    const report = decoded(r.stdout);
+    const kernels = report.kernels.map((k) => `${k.file.slice(dir.length + 1)} ${k.kernel}`);
+    expect(kernels).toEqual(['copy.cu copy', 'header.cu strided', 'helper.cu k', 'mixed.cu fine', 'mixed.cu jumps', 'plain.bcu plain']);
+    const jumps = report.kernels.find((k) => k.kernel === 'jumps')!;
+    expect(jumps.status).toBe('error');
+    expect(jumps.errors[0]).toMatchObject({ code: 'E0602', message: 'unsupported: goto', line: 3, column: 3 });
+    expect(report.kernels.find((k) => k.kernel === 'plain')!.status).toBe('drf');
+    expect(r.exitCode).toBe(2);
+  });
+
+  it('says when the launch comes from the GPUVerify test header, in text and JSON', async () => {
+    const text = await cliResult(['verify', at('header.cu')]);
+    expect(text.stdout).toContain('note[N0605]: the launch (blockDim = (8,8,1), gridDim = 4) comes from the GPUVerify test header of this file');
+    const json = decoded((await cliResult(['verify', at('header.cu'), '--json'])).stdout);
+    expect(json.notices?.map((n) => [n.code, n.line])).toEqual([['N0605', 2]]);
+  });
+
+  it('accepts GPUVerify\'s --blockDim= and --gridDim= spellings', async () => {
+    const r = await cliResult(['verify', at('plain.bcu'), '--blockDim=[4]', '--gridDim=2']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('with blockDim = 4, gridDim = 2');
+  });
+
+  it('keeps positions in headers when files are verified in worker processes', async () => {
+    const r = await cliResult(['verify', at('helper.cu'), at('mixed.cu'), '--jobs', '2']);
+    expect(r.stdout).toContain(`--> ${at('helper.cuh')}:2:3`);
+    expect(r.stdout).toContain(`--> ${at('mixed.cu')}:3:3`);
+  });
+
+  it('refuses to fix a CUDA file', async () => {
+    const r = await cliResult(['fix', at('mixed.cu')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('fix rewrites BabyCUDA (.bcu) files');
+  });
+
+  it('infers the memory access protocol of a .cu kernel', async () => {
+    const r = await cliResult(['infer', at('copy.cu'), '-I', at('inc')]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('kernel copy');
+  });
+});

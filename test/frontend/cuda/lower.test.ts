@@ -1,0 +1,559 @@
+/**
+ * The CUDA front end, construct by construct: a C snippet and the core
+ * program it lowers to (as `faial-ts lower` prints it, without the line
+ * comments). Each expectation was read against the README's CUDA section.
+ */
+import { describe, expect, it } from 'vitest';
+import { body, core, lowered, rejection } from './lower-helpers.js';
+import { renderedDiagnostic } from '../../../src/diagnostics/render.js';
+import { showBExpr } from '../../../src/core/exprs.js';
+
+describe('CUDA lowering, per construct', () => {
+  it('mutable local in branches', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  int i = threadIdx.x;
+  if (n > 4) i = i + 1; else i = i * 2;
+  A[i] = 0;
+}`;
+    expect(await body(cu)).toBe(`
+let i: i32 = (i32) (u32) threadIdx.x in
+let i_3: i32 = n > 4 ? i + 1 : i * 2 in
+A[i_3] := 0`.slice(1));
+  });
+
+  it('loop up', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  for (int i = 0; i < n; i++) A[i] = 1;
+}`;
+    expect(await body(cu)).toBe(`
+for i: i32 in 0..n {
+  A[i] := 1
+}`.slice(1));
+  });
+
+  it('loop down inclusive', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  for (int i = n; i >= 0; i -= 2) A[i] = 1;
+}`;
+    expect(await body(cu)).toBe(`
+for i: i32 in n downto 0 step - 2 {
+  A[i] := 1
+}`.slice(1));
+  });
+
+  it('unsigned loop down: exact only where subtracting the step cannot wrap around below the bound', async () => {
+    const cu = `
+__global__ void k(int *A, unsigned n, unsigned m) {
+  for (unsigned j = n; j >= m; j -= 2) A[j] = 1;
+  for (unsigned s = n; s > 0; s--) A[s] = 2;
+}`;
+    const lines = (await body(cu)).split('\n');
+    expect(lines.slice(0, 4)).toEqual(['if (m >= 2) {', '  for j: u32 in n downto m step - 2 {', '    A[j] := 1', '  }']);
+    expect(lines[5]).toMatch(/^  havoc iterations: u32 \/\* approximated: .*its unsigned variable j may wrap around below the step/);
+    // s > 0 stops at 1, which the step 1 cannot pass
+    expect(lines.slice(-3)).toEqual(['for s: u32 in n downto 1 {', '  A[s] := 2', '}']);
+    // i >= 0 never fails for an unsigned i: the loop never ends, and is approximated
+    expect(await body('__global__ void k(int *A, unsigned n) { for (unsigned i = n; i >= 0; i--) A[i] = 1; }')).toMatch(/^havoc iterations: u32 \/\* approximated/);
+  });
+
+  it('loop halving', async () => {
+    const cu = `
+__global__ void k(int *A) {
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) { A[s] = 1; __syncthreads(); }
+}`;
+    expect(await body(cu)).toBe(`
+let s: u32 = (u32) blockDim.x / 2 in
+for s_1: u32 in s downto 1 step / 2 {
+  A[s_1] := 1;
+  sync
+}`.slice(1));
+  });
+
+  it('loop doubling <=', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  for (int s = 1; s <= n; s *= 2) A[s] = 1;
+}`;
+    expect(await body(cu)).toBe(`
+for s: i32 in 1..n + 1 step * 2 {
+  A[s] := 1
+}`.slice(1));
+  });
+
+  it('loop !=', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  for (int i = 0; i != n; i++) A[i] = 1;
+}`;
+    expect(await body(cu)).toBe(`
+if (0 <= n) {
+  for i: i32 in 0..n {
+    A[i] := 1
+  }
+} else {
+  havoc iterations: u32 /* approximated: the number of iterations of the loop at line 3: its variable i may never equal the bound of != */ in
+  for iteration: u32 in 0..iterations {
+    havoc i_1: i32 /* approximated: i in the loop at line 3: its variable i may never equal the bound of != */ in
+    if (i_1 != n) {
+      A[i_1] := 1;
+      let i_2: i32 = i_1 + 1 in
+      skip
+    };
+    let i_3: i32 = i_1 != n ? i_1 + 1 : i_1 in
+    skip
+  }
+}`.slice(1));
+  });
+
+  it('loop mixed types', async () => {
+    const cu = `
+__global__ void k(int *A, unsigned n) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x) A[i] = 1;
+}`;
+    expect(await body(cu)).toBe(`
+let i: i32 = (i32) (u32) threadIdx.x in
+for i_1: u32 in (u32) i..n step + (u32) blockDim.x {
+  assume i_1 <= 2147483647;
+  A[(i32) i_1] := 1
+}`.slice(1));
+  });
+
+  it('induction', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  int off = threadIdx.x;
+  for (int i = 0; i < n; i++) { A[off] = 0; off += 32; }
+}`;
+    expect(await body(cu)).toBe(`
+let off: i32 = (i32) (u32) threadIdx.x in
+for i: i32 in 0..n {
+  A[off + i * 32] := 0;
+  let off_1: i32 = off + i * 32 + 32 in
+  skip
+};
+havoc off_2: i32 /* approximated: off after the loop at line 4: faial-ts does not compute the values a loop leaves behind */ in
+skip`.slice(1));
+  });
+
+  it('approximated loop', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  int i = threadIdx.x;
+  while (A[i] > 0) { i = i * 3 + 1; }
+  A[i] = 0;
+}`;
+    expect(await body(cu)).toBe(`
+let i: i32 = (i32) (u32) threadIdx.x in
+havoc iterations: u32 /* approximated: the number of iterations of the loop at line 4: its shape is not one faial-ts makes exact */ in
+for iteration: u32 in 0..iterations {
+  havoc i_1: i32 /* approximated: i in the loop at line 4: its shape is not one faial-ts makes exact */ in
+  let A_v = A[i_1] in
+  let i_3: i32 = A_v > 0 ? i_1 * 3 + 1 : i_1 in
+  skip
+};
+havoc i_4: i32 /* approximated: i after the loop at line 4: faial-ts does not compute the values a loop leaves behind */ in
+A[i_4] := 0`.slice(1));
+  });
+
+  it('early return before barrier', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  if (threadIdx.x >= n) return;
+  A[threadIdx.x] = 1;
+  __syncthreads();
+}`;
+    expect(await body(cu)).toBe(`
+if (!((u32) threadIdx.x >= (u32) n)) {
+  A[(u32) threadIdx.x] := 1;
+  sync
+}`.slice(1));
+  });
+
+  it('break', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  for (int i = 0; i < n; i++) { if (i == threadIdx.x) break; A[i] = 0; }
+}`;
+    expect(await body(cu)).toBe(`
+for i: i32 in 0..n {
+  havoc broke: i32 /* approximated: whether an earlier iteration left the loop at line 3 by break: faial-ts does not follow which iteration breaks */ in
+  if (!(broke != 0)) {
+    if (!((u32) i == (u32) threadIdx.x)) {
+      A[i] := 0
+    }
+  }
+}`.slice(1));
+  });
+
+  it('continue', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  for (int i = 0; i < n; i++) { if (i == threadIdx.x) continue; A[i] = 0; }
+}`;
+    expect(await body(cu)).toBe(`
+for i: i32 in 0..n {
+  if (!((u32) i == (u32) threadIdx.x)) {
+    A[i] := 0
+  }
+}`.slice(1));
+  });
+
+  it('ternary pure', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  A[threadIdx.x < n ? threadIdx.x : 0] = 1;
+}`;
+    expect(await body(cu)).toBe(`
+A[(u32) threadIdx.x < (u32) n ? (u32) threadIdx.x : 0] := 1`.slice(1));
+  });
+
+  it('short circuit read', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  int i = threadIdx.x;
+  if (i < n && A[i] > 0) A[i] = 0;
+}`;
+    expect(await body(cu)).toBe(`
+let i: i32 = (i32) (u32) threadIdx.x in
+if (i < n) {
+  let A_v = A[i] in
+  skip
+};
+havoc cond: i32 /* the value of \`i < n && A[i] > 0\` after a branch that read memory */ in
+if (cond != 0) {
+  A[i] := 0
+}`.slice(1));
+  });
+
+  it('requires assume', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  __requires(n == 64);
+  __assume(threadIdx.x < 32);
+  __invariant(n > 0);
+  A[threadIdx.x] = n;
+}`;
+    expect(await body(cu)).toBe(`
+assume (u32) threadIdx.x < 32;
+A[(u32) threadIdx.x] := n`.slice(1));
+  });
+
+  it('device function', async () => {
+    const cu = `
+__device__ int idx(int r, int c, int w) { return r * w + c; }
+__global__ void k(int *A, int w) {
+  A[idx(threadIdx.y, threadIdx.x, w)] = 0;
+}`;
+    expect(await body(cu)).toBe(`
+let r: i32 = (i32) (u32) threadIdx.y in
+let c: i32 = (i32) (u32) threadIdx.x in
+A[r * w + c] := 0`.slice(1));
+  });
+
+  it('pointer alias', async () => {
+    const cu = `
+__global__ void k(float *A, int n) {
+  float *row = A + blockIdx.x * n;
+  float *p = &row[threadIdx.x];
+  p += 1;
+  *p = row[0];
+}`;
+    expect(await body(cu)).toBe(`
+let row_off: u32 = (u32) blockIdx.x * (u32) n in
+let p_off: u32 = row_off + (u32) threadIdx.x in
+let p_off_1: u32 = p_off + 1 in
+let A_v = A[row_off] in
+A[p_off_1] := A_v`.slice(1));
+  });
+
+  it('struct and vector fields', async () => {
+    const cu = `
+struct Particle { float x, y; int cell; };
+__global__ void k(Particle *P, float4 *V, int2 *C) {
+  int i = threadIdx.x;
+  P[i].cell = i;
+  V[i].w = 0.0f;
+  int2 c = C[i];
+  P[c.x].x = 1.0f;
+}`;
+    expect(await body(cu)).toBe(`
+let i: i32 = (i32) (u32) threadIdx.x in
+P[i][2] := i;
+havoc v: i32 /* the floating-point constant 0.0f */ in
+V[i][3] := v;
+let C_v = C[i][0] in
+let C_v_1 = C[i][1] in
+havoc v_1: i32 /* the floating-point constant 1.0f */ in
+P[C_v][0] := v_1`.slice(1));
+  });
+
+  it('multi-dim shared', async () => {
+    const cu = `
+__global__ void k(float *out) {
+  __shared__ float tile[8][9];
+  tile[threadIdx.y][threadIdx.x] = 0.0f;
+  __syncthreads();
+  out[threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}`;
+    expect(await body(cu)).toBe(`
+havoc v: i32 /* the floating-point constant 0.0f */ in
+tile[(u32) threadIdx.y][(u32) threadIdx.x] := v;
+sync;
+let tile_v = tile[(u32) threadIdx.x][(u32) threadIdx.y] in
+out[(u32) threadIdx.x] := tile_v`.slice(1));
+  });
+
+  it('extern shared and SharedMemory', async () => {
+    const cu = `
+template <class T> struct SharedMemory {
+  __device__ operator T *() { extern __shared__ int __smem[]; return (T *)__smem; }
+};
+template <class T> __global__ void k(T *in) {
+  T *s = SharedMemory<T>();
+  s[threadIdx.x] = in[threadIdx.x];
+}`;
+    expect(await body(cu)).toBe(`
+let in_v = in[(u32) threadIdx.x] in
+__smem[(u32) threadIdx.x] := in_v`.slice(1));
+  });
+
+  it('constant memory and texture and shfl', async () => {
+    const cu = `
+__constant__ int offsets[4];
+texture<float, 1, cudaReadModeElementType> tex;
+__global__ void k(float *A) {
+  int o = offsets[threadIdx.x % 4];
+  float t = tex1Dfetch(tex, threadIdx.x);
+  int lane = __shfl_down_sync(0xffffffff, o, 1);
+  A[o + lane] = t;
+}`;
+    expect(await body(cu)).toBe(`
+let o = offsets[(u32) threadIdx.x % 4] in
+havoc lane: i32 /* a warp intrinsic's result (__shfl_down_sync) */ in
+havoc v: i32 /* a texture fetch (tex1Dfetch) */ in
+A[o + lane] := v`.slice(1));
+  });
+
+  it('scalar shared and volatile', async () => {
+    const cu = `
+__global__ void k(volatile int *A) {
+  __shared__ int count;
+  if (threadIdx.x == 0) count = 0;
+  __syncthreads();
+  A[count] = 1;
+}`;
+    expect(await body(cu)).toBe(`
+if ((u32) threadIdx.x == 0) {
+  count[0] := 0
+};
+sync;
+let count_v = count[0] in
+A[count_v] := 1`.slice(1));
+  });
+
+  it('casts and unsigned arithmetic', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  unsigned u = threadIdx.x - 1;
+  long w = (long)n * n;
+  A[(int)(u % 7)] = (int)w;
+  A[-n] = ~n;
+}`;
+    expect(await body(cu)).toBe(`
+let u: u32 = (u32) threadIdx.x - 1 in
+let w: i64 = (i64) n * (i64) n in
+A[(i32) (u % 7)] := (i32) w;
+A[0 - n] := 0 - n - 1`.slice(1));
+  });
+  it('a loop bound computed by a function that touches no memory is invariant', async () => {
+    const cu = `
+__host__ __device__ int ceil_div(int a, int b) { return (a + b - 1) / b; }
+__global__ void k(int *A, int n) {
+  for (int t = 0; t < ceil_div(n, 16); ++t) A[t] = 0;
+}`;
+    expect(await body(cu)).toBe(`
+for t: i32 in 0..(n + 16 - 1) / 16 {
+  A[t] := 0
+}`.slice(1));
+  });
+
+  it('a loop bound that reads memory is not', async () => {
+    const cu = `
+__device__ int size_of(const int *S) { return S[0]; }
+__global__ void k(int *A, const int *S) {
+  for (int t = 0; t < size_of(S); ++t) A[t] = 0;
+}`;
+    expect(await body(cu)).toMatch(/^havoc iterations: u32 \/\* approximated: the number of iterations of the loop at line 4/);
+  });
+});
+
+describe('CUDA kernels as a whole', () => {
+  it("states CUDA's launch limits as requires on the dimensions the kernel uses, the product of the block's", async () => {
+    const header = async (cu: string): Promise<string[]> => (await core(cu)).split('\n').filter((l) => l.startsWith('  requires '));
+    expect(await header('__global__ void k(int *A) { A[0] = 1; }')).toEqual(['  requires blockDim.x <= 1024']);
+    expect(await header('__global__ void k(int *A) { A[blockIdx.x * blockDim.x + threadIdx.x] = 1; }')).toEqual([
+      '  requires blockDim.x <= 1024',
+      '  requires gridDim.x <= 2147483647',
+    ]);
+    expect(await header('__global__ void k(int *A) { __requires(gridDim.z == 2); A[threadIdx.z * blockDim.y + threadIdx.x] = 1; }')).toEqual([
+      '  requires blockDim.x <= 1024',
+      '  requires blockDim.y <= 1024',
+      '  requires blockDim.z <= 64',
+      '  requires blockDim.x * blockDim.y * blockDim.z <= 1024',
+      '  requires gridDim.z <= 65535',
+      '  requires (u32) gridDim.z == 2',
+    ]);
+    // a dimension used only in a called device function counts too
+    expect(await header('__device__ int row() { return blockIdx.y; }\n__global__ void k(int *A) { A[row()] = 1; }')).toEqual([
+      '  requires blockDim.x <= 1024',
+      '  requires gridDim.y <= 65535',
+    ]);
+  });
+
+  it('gives __requires on parameters to the kernel header, and template parameters fixed by an instantiation', async () => {
+    const cu = `
+template <int TILE> __global__ void k(int *A, int n) {
+  __requires(n == 64 && blockDim.x == TILE);
+  A[threadIdx.x] = n;
+}
+template __global__ void k<16>(int *, int);`;
+    expect(await core(cu)).toBe(`
+kernel k(TILE: i32, n: i32)
+  requires blockDim.x <= 1024
+  requires TILE == 16
+  requires n == 64 && (u32) blockDim.x == (u32) TILE
+{
+  global A;
+  A[(u32) threadIdx.x] := n
+}`.slice(1));
+  });
+
+  it('keeps an int template parameter symbolic without instantiation, and says so', async () => {
+    const unit = await lowered('template <int N> __global__ void k(int *A) { A[threadIdx.x * N] = 0; }');
+    expect(unit.program.kernels[0]!.params.map((p) => p.text)).toEqual(['N']);
+    expect(unit.program.kernels[0]!.requires.map((r) => showBExpr(r, 0, 'cuda'))).toEqual(['blockDim.x <= 1024']);
+    expect(unit.notices.map((d) => d.code)).toEqual(['N0604']);
+  });
+
+  it('reads GPUVerify-only annotations, __threadfence and assert with a notice each, and lowers the rest', async () => {
+    const unit = await lowered(`
+__global__ void k(int *A) {
+  __invariant(threadIdx.x < 4);
+  __threadfence();
+  assert(A[0] == 0);
+  A[threadIdx.x] = 1;
+}`);
+    expect(unit.rejected).toEqual([]);
+    expect(unit.notices.map((d) => `${d.code} ${d.message.split(':')[0]}`)).toEqual([
+      'N0601 __invariant is a GPUVerify annotation; faial-ts reads it and ignores it',
+      'N0603 __threadfence() has no effect on data races in this model',
+      'N0602 assert(…) is not checked',
+    ]);
+    // the assertion's read still happens
+    expect(await body(`
+__global__ void k(int *A) {
+  assert(A[0] == 0);
+}`)).toBe('let A_v = A[0] in\nskip');
+  });
+
+  it('rejects one kernel with a named construct and a code frame, and lowers the others', async () => {
+    const unit = await lowered(`
+__global__ void good(int *A) { A[threadIdx.x] = 0; }
+__global__ void bad(int *A) { switch (threadIdx.x) { case 0: A[0] = 1; } }
+__global__ void also(int *A) { A[threadIdx.x + 1] = 0; }`);
+    expect(unit.program.kernels.map((k) => k.name.text)).toEqual(['good', 'also']);
+    expect(unit.rejected.map((r) => r.name)).toEqual(['bad']);
+    expect(renderedDiagnostic(unit.rejected[0]!.diagnostic, false)).toBe(`error[E0602]: unsupported: switch
+ --> k.cu:3:31
+    2 | __global__ void good(int *A) { A[threadIdx.x] = 0; }
+  > 3 | __global__ void bad(int *A) { switch (threadIdx.x) { case 0: A[0] = 1; } }
+      |                               ^^^^^^
+    4 | __global__ void also(int *A) { A[threadIdx.x + 1] = 0; }
+hint: rewrite it with if/else
+`);
+  });
+
+  it.each([
+    ['goto', '__global__ void k(int *A) { goto end; end: A[0] = 1; }', 'unsupported: goto'],
+    ['inline asm', '__global__ void k(int *A) { asm("trap;"); }', 'unsupported: inline asm'],
+    ['atomics', '__global__ void k(int *A) { atomicAdd(&A[0], 1); }', 'unsupported: atomicAdd (atomics are not supported yet)'],
+    ['recursion', '__device__ int f(int x) { return x > 0 ? f(x - 1) : 0; }\n__global__ void k(int *A) { A[f(3)] = 0; }', 'unsupported: recursion (f calls itself)'],
+    ['function pointers', '__device__ int f(int x) { return x; }\n__global__ void k(int *A) { int (*g)(int) = f; A[0] = 0; }', 'unsupported: function pointers'],
+    ['device memcpy', '__global__ void k(int *A, int *B) { memcpy(A, B, 16); }', 'unsupported: device memcpy/memset'],
+    ['grid synchronisation', '__global__ void k(int *A) { cooperative_groups::this_grid().sync(); }', 'unsupported: C++ classes with methods or operators (a method call)'],
+    ['methods', 'struct S { __device__ int get() { return 1; } };\n__global__ void k(int *A) { S s; A[s.get()] = 0; }', 'unsupported: C++ classes with methods or operators (a method call)'],
+    ['warp synchronisation', '__global__ void k(int *A) { __syncwarp(); }', 'unsupported: __syncwarp (warp-level synchronisation)'],
+  ])('rejects %s by name', async (_name, cu, message) => {
+    expect((await rejection(cu)).split('\n')[0]).toBe(`error[E0602]: ${message}`);
+  });
+
+  it('reports a syntax error inside a kernel, and ignores one in host code', async () => {
+    const unit = await lowered(`
+__global__ void k(int *A) { A[threadIdx.x] = 0 }
+void host() { this is not C++ at all; }
+__global__ void fine(int *A) { A[threadIdx.x] = 0; }`);
+    expect(unit.program.kernels.map((k) => k.name.text)).toEqual(['fine']);
+    expect(unit.rejected[0]!.diagnostic.code).toBe('E0601');
+    expect(unit.rejected[0]!.diagnostic.message).toMatch(/^syntax error/);
+  });
+
+  it('says a file without kernel has none', async () => {
+    const unit = await lowered('int main() { return 0; }');
+    expect(unit.errors.map((d) => d.code)).toEqual(['E0606']);
+  });
+
+  it('points into the header and at the macro use a kernel came from', async () => {
+    const unit = await lowered(
+      `#include "tile.h"
+#define AT(i) A[(i) + 1]
+__global__ void k(int *A) {
+  AT(threadIdx.x) = 0;
+  switch (0) {}
+}`,
+      { files: { 'tile.h': '__device__ void put(int *A) { goto out; out: ; }\n' } },
+    );
+    const d = unit.rejected[0]!.diagnostic;
+    expect(renderedDiagnostic(d, false).split('\n').slice(0, 2)).toEqual(['error[E0602]: unsupported: switch', ' --> k.cu:5:3']);
+    const withCall = await lowered(
+      `#include "tile.h"
+__global__ void k(int *A) { put(A); }`,
+      { files: { 'tile.h': '__device__ void put(int *A) { goto out; out: ; }\n' } },
+    );
+    expect(renderedDiagnostic(withCall.rejected[0]!.diagnostic, false).split('\n')[1]).toBe(' --> tile.h:1:31');
+    const write = unit.program.kernels.length === 0 ? null : unit.program;
+    expect(write).toBeNull();
+    const macro = await lowered(`#define AT(i) A[(i) + 1]
+__global__ void k(int *A) {
+  AT(threadIdx.x) = 0;
+}`);
+    const s = macro.program.kernels[0]!.body[0]!;
+    expect(s.kind).toBe('write');
+    if (s.kind !== 'write') return;
+    const at = macro.program.file.origin!(s.target);
+    expect([at.file.path, at.expansions.map((m) => m.name)]).toEqual(['k.cu', ['AT']]);
+  });
+});
+
+describe('the CUDA examples', () => {
+  it('lower whole, with their includes and header macros: no kernel rejected, no file error', async () => {
+    const { readdirSync, readFileSync, statSync } = await import('node:fs');
+    const { frontEndsFor } = await import('../../../src/cli/cuda.js');
+    const { lowerCuda } = await import('../../../src/frontend/cuda/lower.js');
+    const below = (dir: string): string[] =>
+      readdirSync(dir)
+        .sort()
+        .flatMap((f) => (statSync(`${dir}/${f}`).isDirectory() ? below(`${dir}/${f}`) : f.endsWith('.cu') ? [`${dir}/${f}`] : []));
+    const files = below('examples/cuda');
+    expect(files.length).toBeGreaterThan(40);
+    for (const path of files) {
+      const text = readFileSync(path, 'utf8');
+      const { cuda } = await frontEndsFor(path, text, {});
+      const unit = lowerCuda(cuda!, path, text);
+      expect([path, unit.errors.map((d) => d.message), unit.rejected.map((r) => r.diagnostic.message)]).toEqual([path, [], []]);
+      expect(unit.program.kernels.length, path).toBeGreaterThan(0);
+    }
+  });
+});

@@ -1,0 +1,253 @@
+/**
+ * A core kernel printed as CUDA C, for the round trip through the CUDA front
+ * end (roundtrip.test.ts): core → CUDA C → lowered core.
+ *
+ * Machine-typed expressions print as the C they mean: each typed operator
+ * with its operands cast to its type (so C's conversions change nothing),
+ * typed constants with their suffix, `cast` as a C cast, `ite` as `?:`.
+ * BabyCUDA's naturals have no C type; they print as `unsigned long long`
+ * values, with truncated subtraction, `x / 0 = 0` and `x % 0 = 0` as small
+ * device functions (which the front end inlines), so the text means what the
+ * kernel means wherever no value reaches 2^64. A `havoc` is a call of a
+ * device function without a body, which the front end reads as an unknown
+ * value. Global arrays of one dimension are pointer parameters, others are
+ * `__device__` arrays at file scope; shared arrays are `__shared__` arrays.
+ *
+ * With `opaqueConstants`, every constant is written `(zero + c)` for a
+ * parameter `zero` the kernel requires to be 0: the same kernel, whose
+ * constants the front end cannot fold, so that no code it proves dead (and
+ * rightly leaves out) hides the accesses a test looks for.
+ */
+import type { BExpr, Expr, IntType, Kernel, MachineType, Stmt } from '../../src/core/ast.js';
+import { exprType as machineTypeOf } from '../../src/frontend/cuda/build.js';
+import { assertNever } from '../../src/util/assert.js';
+
+const C_TYPE: Record<IntType, string> = { nat: 'unsigned long long', i32: 'int', u32: 'unsigned', i64: 'long long', u64: 'unsigned long long' };
+const SUFFIX: Record<MachineType, string> = { i32: '', u32: 'u', i64: 'll', u64: 'ull' };
+const MIN: Partial<Record<MachineType, string>> = { i32: '(-2147483647 - 1)', i64: '(-9223372036854775807ll - 1)' };
+
+/** Natural-number operators C does not have. */
+const NAT_HELPERS: Record<string, string> = {
+  nat_sub: 'return a >= b ? a - b : 0;',
+  nat_div: 'return b == 0 ? 0 : a / b;',
+  nat_mod: 'return b == 0 ? 0 : a % b;',
+};
+
+/** The element size of every array the printer declares: only the interpreter's initial contents read it. */
+const SIZE = 16;
+
+/** BabyCUDA's naturals have no machine type: `nat`. */
+const exprType = (e: Expr): IntType => machineTypeOf(e) ?? 'nat';
+
+/** An access or a barrier as printed: its line in the C text, and what it is (`S0 write, 1 loop deep`, `barrier`). */
+export interface PrintedEvent {
+  readonly line: number;
+  readonly what: string;
+}
+
+export const accessText = (array: string, mode: 'read' | 'write', loops: number): string => `${array} ${mode}, ${loops} loops deep`;
+
+class Printer {
+  readonly helpers = new Set<string>();
+  readonly unknowns = new Set<IntType>();
+  private readonly lines: string[] = [];
+  /** by index into `lines` */
+  readonly events: { readonly index: number; readonly what: string }[] = [];
+  private loops = 0;
+
+  constructor(
+    private readonly dims: ReadonlyMap<string, number>,
+    private readonly zero: string | null,
+  ) {}
+
+  private constant(text: string, type: IntType): string {
+    return this.zero === null ? text : `((${C_TYPE[type]}) ${this.zero} + ${text})`;
+  }
+
+  expr(e: Expr): string {
+    switch (e.kind) {
+      case 'nat':
+        return this.constant(`${e.value}ull`, 'nat');
+      case 'int': {
+        const min = e.value === (e.type === 'i32' ? -(2n ** 31n) : -(2n ** 63n)) ? MIN[e.type] : undefined;
+        return this.constant(min ?? (e.value < 0n ? `(${e.value}${SUFFIX[e.type]})` : `${e.value}${SUFFIX[e.type]}`), e.type);
+      }
+      case 'var':
+        return e.name;
+      case 'builtin':
+        return `${e.name}.${e.axis}`;
+      case 'cast':
+        return `((${C_TYPE[e.type]}) ${this.expr(e.operand)})`;
+      case 'ite':
+        return `(${this.cond(e.cond)} ? ${this.expr(e.then)} : ${this.expr(e.else)})`;
+      case 'binary': {
+        const t = C_TYPE[e.type ?? 'nat'];
+        const a = `((${t}) ${this.expr(e.left)})`;
+        const b = e.op === '<<' || e.op === '>>' ? this.expr(e.right) : `((${t}) ${this.expr(e.right)})`;
+        if (e.type === undefined) {
+          const helper = e.op === '-' ? 'nat_sub' : e.op === '/' ? 'nat_div' : e.op === '%' ? 'nat_mod' : null;
+          if (helper !== null) {
+            this.helpers.add(helper);
+            return `${helper}(${a}, ${b})`;
+          }
+        }
+        return `(${a} ${e.op} ${b})`;
+      }
+      default:
+        return assertNever(e);
+    }
+  }
+
+  /** Both sides of a comparison in one C type: the typed side's, or the naturals'. */
+  cond(c: BExpr): string {
+    switch (c.kind) {
+      case 'bool':
+        return c.value ? 'true' : 'false';
+      case 'cmp': {
+        const types = [exprType(c.left), exprType(c.right)].filter((t) => t !== 'nat');
+        const t = C_TYPE[types[0] ?? 'nat'];
+        return `(((${t}) ${this.expr(c.left)}) ${c.op} ((${t}) ${this.expr(c.right)}))`;
+      }
+      case 'and':
+        return `(${this.cond(c.left)} && ${this.cond(c.right)})`;
+      case 'or':
+        return `(${this.cond(c.left)} || ${this.cond(c.right)})`;
+      case 'not':
+        return `(!${this.cond(c.operand)})`;
+      default:
+        return assertNever(c);
+    }
+  }
+
+  private line(depth: number, text: string, event: string | null = null): void {
+    if (event !== null) this.events.push({ index: this.lines.length, what: event });
+    this.lines.push(`${'  '.repeat(depth)}${text}`);
+  }
+
+  private access(array: string, index: readonly Expr[]): string {
+    // a pointer parameter takes one index; the others are declared with as many dimensions as used
+    return `${array}${index.map((i) => `[${this.expr(i)}]`).join('')}`;
+  }
+
+  stmts(body: readonly Stmt[], depth: number): void {
+    for (const s of body) this.stmt(s, depth);
+  }
+
+  /** A read's local takes the element type, here `int` (the round trip compares where memory is accessed, not what is stored). */
+  stmt(s: Stmt, depth: number): void {
+    switch (s.kind) {
+      case 'skip':
+        return;
+      case 'write':
+        return this.line(depth, `${this.access(s.array.text, s.index)} = (int) ${this.expr(s.value)};`, accessText(s.array.text, 'write', this.loops));
+      case 'read':
+        this.line(depth, `int ${s.local.text} = ${this.access(s.array.text, s.index)};`, accessText(s.array.text, 'read', this.loops));
+        return this.stmt(s.body, depth);
+      case 'let':
+        this.line(depth, `${C_TYPE[exprType(s.value)]} ${s.local.text} = ${this.expr(s.value)};`);
+        return this.stmt(s.body, depth);
+      case 'havoc':
+        this.unknowns.add(s.type);
+        this.line(depth, `${C_TYPE[s.type]} ${s.local.text} = unknown_${s.type}();`);
+        return this.stmt(s.body, depth);
+      case 'if':
+        this.line(depth, `if (${this.cond(s.cond)}) {`);
+        this.stmts(s.then, depth + 1);
+        if (s.else !== null) {
+          this.line(depth, '} else {');
+          this.stmts(s.else, depth + 1);
+        }
+        return this.line(depth, '}');
+      case 'for': {
+        const t = C_TYPE[s.type ?? 'nat'];
+        const x = s.var.text;
+        const amount = s.step === null ? `((${t}) 1)` : `((${t}) ${this.expr(s.step.amount)})`;
+        const op = s.step?.op ?? (s.direction === 'up' ? '+' : '-');
+        const test = s.direction === 'up' ? `${x} < ((${t}) ${this.expr(s.to)})` : `${x} >= ((${t}) ${this.expr(s.to)})`;
+        this.line(depth, `for (${t} ${x} = ${this.expr(s.from)}; ${test}; ${x} ${op}= ${amount}) {`);
+        this.loops++;
+        this.stmts(s.body, depth + 1);
+        this.loops--;
+        return this.line(depth, '}');
+      }
+      case 'sync':
+        return this.line(depth, '__syncthreads();', 'barrier');
+      case 'assume':
+        return this.line(depth, `__assume(${this.cond(s.cond)});`);
+      default:
+        return assertNever(s);
+    }
+  }
+
+  text(): string[] {
+    return this.lines;
+  }
+
+  dimsOf(array: string): number {
+    return this.dims.get(array) ?? 1;
+  }
+}
+
+/** How many indices each array is used with (the core's arrays need not declare sizes). */
+function usedDims(k: Kernel): Map<string, number> {
+  const out = new Map<string, number>(k.arrays.filter((a) => a.sizes.length > 0).map((a) => [a.name.text, a.sizes.length]));
+  const visit = (s: Stmt): void => {
+    switch (s.kind) {
+      case 'write':
+      case 'read':
+        out.set(s.array.text, s.index.length);
+        if (s.kind === 'read') visit(s.body);
+        return;
+      case 'let':
+      case 'havoc':
+        return visit(s.body);
+      case 'if':
+        s.then.forEach(visit);
+        return s.else?.forEach(visit);
+      case 'for':
+        return s.body.forEach(visit);
+      case 'skip':
+      case 'sync':
+      case 'assume':
+        return;
+      default:
+        return assertNever(s);
+    }
+  };
+  k.body.forEach(visit);
+  return out;
+}
+
+/** The parameter `opaqueConstants` adds. */
+export const ZERO = 'zero_';
+
+/** The kernel as a CUDA C file with one `__global__` function of the kernel's name. */
+export function cudaOfKernel(k: Kernel, options: { readonly opaqueConstants?: boolean } = {}): string {
+  return printedKernel(k, options).text;
+}
+
+/** The CUDA C text, and where each access and barrier of the kernel is in it (1-based lines, in program order). */
+export function printedKernel(k: Kernel, options: { readonly opaqueConstants?: boolean } = {}): { text: string; events: PrintedEvent[] } {
+  const dims = usedDims(k);
+  const zero = options.opaqueConstants === true ? ZERO : null;
+  const p = new Printer(dims, zero);
+  const pointers = k.arrays.filter((a) => a.scope === 'global' && p.dimsOf(a.name.text) === 1).map((a) => `int *${a.name.text}`);
+  const globals = k.arrays.filter((a) => a.scope === 'global' && p.dimsOf(a.name.text) > 1).map((a) => `__device__ int ${a.name.text}${`[${SIZE}]`.repeat(p.dimsOf(a.name.text))};`);
+  // BabyCUDA's parameters are naturals below 2^32: C's unsigned
+  const params = [...k.params.map((x) => `${C_TYPE[(x as { type?: MachineType }).type ?? 'u32']} ${x.text}`), ...(zero === null ? [] : [`unsigned long long ${zero}`])];
+  const shared = k.arrays.filter((a) => a.scope === 'shared').map((a) => `  __shared__ int ${a.name.text}${`[${SIZE}]`.repeat(p.dimsOf(a.name.text))};`);
+  const requires = [...(zero === null ? [] : [`  __requires(${zero} == 0);`]), ...k.requires.map((r) => `  __requires(${p.cond(r)});`)];
+  const launch = k.launch === null ? [] : (['grid', 'block'] as const).flatMap((which) => {
+    const d = k.launch![which];
+    const name = which === 'grid' ? 'gridDim' : 'blockDim';
+    return ([['x', d.x], ['y', d.y], ['z', d.z]] as const).flatMap(([axis, e]) => (e === null ? [] : [`  __requires(${name}.${axis} == ${p.expr(e)});`]));
+  });
+  p.stmts(k.body, 1);
+  const helpers = [...p.helpers].sort().map((h) => `__device__ unsigned long long ${h}(unsigned long long a, unsigned long long b) { ${NAT_HELPERS[h]!} }`);
+  const unknowns = [...p.unknowns].sort().map((t) => `__device__ ${C_TYPE[t]} unknown_${t}();`);
+  const head = [...helpers, ...unknowns, ...globals, `__global__ void ${k.name.text}(${[...pointers, ...params].join(', ')}) {`, ...shared, ...launch, ...requires];
+  return {
+    text: [...head, ...p.text(), '}', ''].join('\n'),
+    events: p.events.map((e) => ({ line: head.length + e.index + 1, what: e.what })),
+  };
+}
