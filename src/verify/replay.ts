@@ -131,10 +131,18 @@ function launchText(w: Witness): string {
   return `${params}blockDim = (${w.blockDim.join(', ')}), gridDim = (${w.gridDim.join(', ')})`;
 }
 
+/**
+ * Launches a replay runs: a grid of 64 blocks of 1024 threads, which a kernel
+ * whose launch is fixed (a GPUVerify test header) may need when no smaller
+ * witness exists, and the statements such a grid executes.
+ */
+const REPLAY_MAX_THREADS = 1 << 16;
+const REPLAY_MAX_STEPS = 20_000_000;
+
 /** The interpreter's run of a witness's launch; parameters the witness leaves free are 0. */
 function runWitness(map: KernelMap, w: Witness): Finished | ReplayVerdict {
   const params = Object.fromEntries(map.params.map((p) => [p, w.parameters.get(p) ?? 0n]));
-  const result = runKernel(map.source, { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) }, { assume: 'thread' });
+  const result = runKernel(map.source, { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) }, { assume: 'thread', maxThreads: REPLAY_MAX_THREADS, maxSteps: REPLAY_MAX_STEPS });
   switch (result.kind) {
     case 'finished':
       return result;
