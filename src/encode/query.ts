@@ -75,6 +75,17 @@ const INPUT_BITS = 32;
 /** shifts left by a variable amount are exact below this many bits */
 export const SHIFT_LIMIT = 32;
 
+/** A range's terms for one thread, as {@link Scope.loop} computes them. */
+interface LoopTerms {
+  readonly from: Term;
+  readonly to: Term;
+  readonly step: Term;
+  readonly bits: number;
+  readonly succ: (x: Term) => Term;
+  readonly continues: (x: Term) => Formula;
+  readonly advances: (x: Term) => Formula;
+}
+
 /** One query under construction: its declarations and the roles of its variables. */
 class Builder {
   readonly declarations = new Map<string, number>();
@@ -130,7 +141,7 @@ class Builder {
    * With constant bounds they are numbers; otherwise helper variables, shared
    * by every point and thread that sees the same bounds.
    */
-  chain(r: Range, l: { from: Term; to: Term; step: Term; bits: number; succ: (x: Term) => Term; continues: (x: Term) => Formula }): Term[] {
+  chain(r: Range, l: LoopTerms): Term[] {
     const up = r.step.op === '*';
     const count = (up ? l.bits : this.bits(l.from)) + 1;
     const key = `${r.step.op} ${JSON.stringify([l.from, l.step, l.to], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
@@ -253,20 +264,28 @@ class Scope {
     }
   }
 
-  /** The range's bounds, its next value after x, and whether a value keeps the loop going. */
-  loop(r: Range): { from: Term; to: Term; step: Term; bits: number; succ: (x: Term) => Term; continues: (x: Term) => Formula } {
+  /**
+   * The range's bounds, its next value after x, whether a value keeps the loop
+   * going, and whether the loop runs another iteration after x (a downward
+   * `step - k` ends when x − k would be negative, so that is not
+   * `continues(succ(x))` with truncated subtraction).
+   */
+  loop(r: Range): LoopTerms {
     const from = this.term(r.from);
     const to = this.term(r.to);
     const step = this.term(r.step.amount);
     const up = r.direction === 'up';
     const succOp = r.step.op === '+' ? '+' : r.step.op === '*' ? '*' : r.step.op === '-' ? '-' : '/';
+    const continues = (x: Term): Formula => (up ? cmp('<', x, to) : cmp('>=', x, to));
+    const succ = (x: Term): Term => op(succOp, x, step);
     return {
       from,
       to,
       step,
       bits: this.b.bits(up ? to : from),
-      succ: (x) => op(succOp, x, step),
-      continues: (x) => (up ? cmp('<', x, to) : cmp('>=', x, to)),
+      succ,
+      continues,
+      advances: (x) => (r.step.op === '-' ? cmp('>=', x, op('+', to, step)) : continues(succ(x))),
     };
   }
 
@@ -288,13 +307,9 @@ class Scope {
         return and([cmp('>=', x, l.from), l.continues(x), eq(op('%', op('-', x, l.from), l.step), num(0))]);
       }
       case '-':
-        return or([
-          !this.negated && l.step.k !== 'num'
-            ? and([eq(op('+', x, op('*', l.step, this.b.declare(this.local(`${tag}.j`), this.b.bits(l.from), { role: 'aux' }))), l.from), l.continues(x)])
-            : and([cmp('<=', x, l.from), l.continues(x), eq(op('%', op('-', l.from, x), l.step), num(0))]),
-          // truncated subtraction reaches 0 and stays there when the bound is 0
-          and([eq(l.to, num(0)), eq(x, num(0)), cmp('>=', l.step, num(1))]),
-        ]);
+        return !this.negated && l.step.k !== 'num'
+          ? and([eq(op('+', x, op('*', l.step, this.b.declare(this.local(`${tag}.j`), this.b.bits(l.from), { role: 'aux' }))), l.from), l.continues(x)])
+          : and([cmp('<=', x, l.from), l.continues(x), eq(op('%', op('-', l.from, x), l.step), num(0))]);
       case '*':
       case '/':
         return or(this.b.chain(r, l).map((v) => and([l.continues(v), eq(x, v)])));
@@ -313,11 +328,12 @@ class Scope {
       }
       case 'last': {
         const l = this.loop(r);
-        return and([this.member(x, r, tag), not(l.continues(l.succ(x)))]);
+        return and([this.member(x, r, tag), not(l.advances(x))]);
       }
       case 'next': {
         const l = this.loop(r);
-        return and([eq(x, l.succ(this.variable(rel.prev))), l.continues(x)]);
+        const prev = this.variable(rel.prev);
+        return and([eq(x, l.succ(prev)), l.advances(prev)]);
       }
       default:
         return assertNever(rel);

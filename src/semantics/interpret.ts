@@ -685,6 +685,7 @@ class KernelRun {
           t.iteration[depth] = x;
           yield* this.execBlock(s.body, t, committed);
           const next = nextLoopValue(shape, x, s.span);
+          if (next === null) break;
           if (next === x) {
             throw new Stop({
               kind: 'limit',
@@ -815,7 +816,7 @@ function barrierDivergence(block: Vec3, phase: number, threads: readonly ThreadS
 }
 
 /** The loop variable's next value; a value too large to hold is an {@link EvalError}. */
-function nextLoopValue(shape: LoopShape, x: bigint, span: Span): bigint {
+function nextLoopValue(shape: LoopShape, x: bigint, span: Span): bigint | null {
   try {
     return loopNext(shape, x);
   } catch (err) {

@@ -11,10 +11,12 @@
  * | `for x in n downto m step - k`    | n, n−k, … while x ≥ m          |
  * | `for x in n downto m step / k`    | n, n/k, n/k², … while x ≥ m    |
  *
- * Subtraction is truncated and `x / 0` is 0 (see values.ts), so a loop that
- * does not terminate always reaches a fixpoint: the next value equals the
- * current one while the condition still holds (step + 0, step * 1, step * 0
- * from 0, downto 0, step / 1, …).
+ * A downward `step - k` loop ends when x − k would be negative: `n downto 0`
+ * visits n, …, 1, 0 and stops, as the table says (truncated subtraction
+ * would stay at 0 forever). Otherwise a loop that does not terminate always
+ * reaches a fixpoint: the next value equals the current one while the
+ * condition still holds (step + 0, step * 1, step * 0 from 0, step / 1,
+ * step / k down to 0, …).
  */
 import type { DownStep, UpStep } from '../syntax/ast.js';
 import { applyArith } from './values.js';
@@ -41,8 +43,9 @@ export function loopContinues(shape: LoopShape, x: bigint): boolean {
   return shape.direction === 'up' ? x < shape.to : x >= shape.to;
 }
 
-/** The value after x. */
-export function loopNext(shape: LoopShape, x: bigint): bigint {
+/** The value after x, or null when a downward step would go below 0, which ends the loop. */
+export function loopNext(shape: LoopShape, x: bigint): bigint | null {
+  if (shape.op === '-' && x < shape.amount) return null;
   return applyArith(shape.op, x, shape.amount);
 }
 
@@ -61,6 +64,7 @@ export function loopValues(shape: LoopShape, limit: number): LoopValues {
     if (values.length >= limit) return { kind: 'too-many', values };
     values.push(x);
     const next = loopNext(shape, x);
+    if (next === null) break;
     if (next === x) return { kind: 'nonterminating', values };
     x = next;
   }

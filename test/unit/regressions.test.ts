@@ -7,6 +7,7 @@ import { z3Wasm } from '../../src/solve/z3.js';
 import type { Solver } from '../../src/solve/solver.js';
 import { wellTypedText } from '../../src/report/describe.js';
 import type { KernelResult } from '../../src/verify/result.js';
+import type { KernelMap } from '../../src/map/map.js';
 
 async function verify(text: string, params: Record<string, number> = {}): Promise<KernelResult> {
   const r = await verifyText('t.bcu', text, {
@@ -135,3 +136,23 @@ describe('regressions found by the differential tests', () => {
     expect(wellTypedText(decided)).toBe('well-typed: yes — every alarm is a proof of a bug');
   });
 });
+
+describe('regressions of issue 15 (soundness and false confirmations)', () => {
+  it('a downward loop to 0 with a barrier ends, and the race after it is found and replays', async () => {
+    const text = 'kernel k() { shared B; for i in 0 downto 0 { sync }; B[tid + 1] := 1; let v = B[tid] in skip }';
+    const r = await verify(text);
+    expect(r.status).toBe('racy');
+    expect(r.races.map((race) => race.confidence)).toEqual(['confirmed']);
+    const map = mapOf(text);
+    const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10 };
+    const replayed = await replayAlarms(map, r, options);
+    expect(replayed.failures).toEqual([]);
+    expect(replayed.result.races[0]!.replay?.replayed).toBe(true);
+  });
+});
+
+function mapOf(text: string): KernelMap {
+  const checked = checkedKernels('t.bcu', text);
+  if (!checked.ok) throw new Error('does not parse');
+  return checked.kernels[0]!;
+}
