@@ -71,9 +71,9 @@ export async function phasesOf(
 ): Promise<PhaseSplit> {
   const vars = new Map(map.vars);
   return clock.timedAsync('phases', () =>
-    splitPhases(map, async (loop, noSync) => {
+    splitPhases(map, async (loop, noSync, around) => {
       const script = clock.timed('encoding', () => {
-        const code: Code = { kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync };
+        const code: Code = around({ kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync });
         const q = completionQuery(map, vars, launch, code);
         return printScript(q.declarations, q.assertions, q.encoding);
       });

@@ -151,6 +151,23 @@ describe('regressions of issue 15 (soundness and false confirmations)', () => {
   });
 });
 
+describe('regressions of issue 15: the phase split asks about a loop in its context', () => {
+  it('an inner loop whose barrier depends on an outer loop variable is checked under the outer loop, not as if that variable were free', async () => {
+    const r = await verify('kernel k() { shared B; for i in 0..2 { for j in 0..1 { if (i < 1) { sync } } }; B[tid] := 1 }');
+    expect(r.errors).toEqual([]);
+    expect(r.status).toBe('drf');
+  });
+
+  it('an outer condition decides whether an inner loop meets a barrier in every iteration', async () => {
+    // under N < 1 the loop meets its barrier in every iteration: aligned exactly, each iteration is a phase and
+    // A[tid + j] of two threads differ within one; erased, thread 1 in iteration 0 and thread 0 in iteration 1 would race
+    const text = 'kernel k(N) { shared A; if (N < 1) { for j in 0..2 { if (N < 1) { sync }; A[tid + j] := 1 } } }';
+    const r = await verify(text);
+    expect(r.errors).toEqual([]);
+    expect(r.status).toBe('drf');
+  });
+});
+
 function mapOf(text: string): KernelMap {
   const checked = checkedKernels('t.bcu', text);
   if (!checked.ok) throw new Error('does not parse');
