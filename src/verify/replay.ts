@@ -9,7 +9,8 @@
  * Solver witnesses often pick huge sizes (blockDim.x = 2^31) that no
  * interpreter can run, although the race needs only a few threads; such a
  * witness is first made small by asking the solver again under tightening
- * bounds on the launch, and the small one is replayed.
+ * bounds on the launch, and the small one is replayed; when there is none
+ * (a launch clause that fixes 1,024 threads, say), the original is.
  */
 import type { Kernel } from '../syntax/ast.js';
 import { parseProgram } from '../syntax/parse.js';
@@ -70,7 +71,7 @@ export async function replayRace(map: KernelMap, race: Race, options: ReplayOpti
   const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no race query matches the alarm' }, minimised: null };
   const model = await smallModel(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options.timeoutMs);
-  if (model === null) return { verdict: { kind: 'unrunnable', message: 'the solver found no small witness in time' }, minimised: null };
+  if (model === null) return { verdict: unshrunk(raceSeen(map, race.witness, race.index, race)), minimised: null };
   const points = selectedPoints(q, model);
   const witness = witnessOf(q, model, points);
   const index = race.index.map((_, d) => model.get(`t1.index.${d}`) ?? 0n);
@@ -85,10 +86,19 @@ export async function replayDivergence(map: KernelMap, d: Divergence, options: R
   const q = divergenceQueries(map, options.launch).find((x) => x.sync?.id === d.sync.id);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no divergence query matches the alarm' }, minimised: null };
   const model = await smallModel(q, [], options.timeoutMs);
-  if (model === null) return { verdict: { kind: 'unrunnable', message: 'the solver found no small witness in time' }, minimised: null };
+  if (model === null) return { verdict: unshrunk(divergenceSeen(map, d.witness)), minimised: null };
   const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
   const witness = witnessOf(q, model, [point, point]);
   return { verdict: divergenceSeen(map, witness), minimised: { witness, index: [] } };
+}
+
+/**
+ * The verdict of the original witness, run because no smaller one was found
+ * (a launch clause may fix 1,024 threads, which the interpreter runs easily);
+ * if the interpreter cannot run it either, both reasons are said.
+ */
+function unshrunk(verdict: ReplayVerdict): ReplayVerdict {
+  return verdict.kind === 'unrunnable' ? { kind: 'unrunnable', message: `the solver found no smaller witness in time, and ${verdict.message}` } : verdict;
 }
 
 /** The launch variables of a query that a small witness keeps small: dimensions and parameters. */

@@ -168,6 +168,18 @@ describe('regressions of issue 15: the phase split asks about a loop in its cont
   });
 });
 
+describe('regressions of issue 15: replay', () => {
+  it('replays the original witness when it cannot be shrunk (a launch clause fixing 1,024 threads)', async () => {
+    const text = 'kernel k() <<<1, 1024>>> { shared A; if (tid = 1023) { A[0] := 1 }; if (tid + 1 = blockDim.x - 1) { A[0] := 2 } }';
+    const r = await verify(text);
+    expect(r.races.map((race) => race.confidence)).toEqual(['confirmed']);
+    const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10 };
+    const replayed = await replayAlarms(mapOf(text), r, options);
+    expect(replayed.failures).toEqual([]);
+    expect(replayed.result.races[0]!.replay).toEqual({ replayed: true, note: null, minimised: null });
+  });
+});
+
 function mapOf(text: string): KernelMap {
   const checked = checkedKernels('t.bcu', text);
   if (!checked.ok) throw new Error('does not parse');
