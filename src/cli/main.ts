@@ -163,7 +163,7 @@ function signature(map: KernelMap): string {
 
 /** The launch from the options; a -p that no selected kernel has is a usage error. */
 function launchOf(flags: LaunchFlags, kernels: readonly KernelMap[]): Launch {
-  const params = paramsOf(flags.param);
+  const params = paramsOf(flags.param, 'bounded');
   for (const name of params.keys()) {
     if (kernels.length > 0 && !kernels.some((k) => k.params.includes(name))) {
       const which = kernels.length === 1 ? `kernel ${kernels[0]!.name} has` : 'no kernel has';
@@ -174,8 +174,8 @@ function launchOf(flags: LaunchFlags, kernels: readonly KernelMap[]): Launch {
   }
   return {
     params,
-    blockDim: flags.blockDim === undefined ? null : dimOf(flags.blockDim, '--block-dim'),
-    gridDim: flags.gridDim === undefined ? null : dimOf(flags.gridDim, '--grid-dim'),
+    blockDim: flags.blockDim === undefined ? null : dimOf(flags.blockDim, '--block-dim', 'bounded'),
+    gridDim: flags.gridDim === undefined ? null : dimOf(flags.gridDim, '--grid-dim', 'bounded'),
   };
 }
 

@@ -72,6 +72,8 @@ export interface Launch {
 export const NO_LAUNCH: Launch = { params: new Map(), blockDim: null, gridDim: null };
 
 const INPUT_BITS = 32;
+/** Parameters, sizes and values read are below this bound in every query, as in CUDA. */
+export const INPUT_BOUND = 1n << BigInt(INPUT_BITS);
 /** shifts left by a variable amount are exact below this many bits */
 export const SHIFT_LIMIT = 32;
 
