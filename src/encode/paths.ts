@@ -76,10 +76,10 @@ export function pointsOf(code: Code, rest: 'with-rest' | 'without-rest'): Point[
   return out;
 }
 
-/** Names bound by shared binders anywhere in the code. */
-export function sharedVars(code: Code, out: Set<string> = new Set()): Set<string> {
-  if (code.kind === 'bind') out.add(code.var);
-  for (const child of codeChildren(code)) sharedVars(child, out);
+/** The shared binders anywhere in the code, with their ranges. */
+export function sharedBinders(code: Code, out: Map<string, Range> = new Map()): Map<string, Range> {
+  if (code.kind === 'bind') out.set(code.var, code.range);
+  for (const child of codeChildren(code)) sharedBinders(child, out);
   return out;
 }
 

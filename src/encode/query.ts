@@ -8,12 +8,13 @@
  *   t1.threadIdx.x thread 1's id              s.i          a shared loop variable
  *   t1.p3.y        thread 1's local y at point 3 (loop variable or value read)
  */
-import type { Axis, BExpr, Expr } from '../syntax/ast.js';
+import type { Axis, BExpr, BuiltinName, Expr } from '../syntax/ast.js';
 import { AXES } from '../syntax/ast.js';
 import type { KernelMap, Range, SyncSite, VarInfo } from '../map/map.js';
 import type { Code, Relation } from '../phases/code.js';
 import { assertNever } from '../util/assert.js';
-import { pointsOf, sharedVars, type Point, type Step } from './paths.js';
+import { pointsOf, sharedBinders, type Point, type Step } from './paths.js';
+import { exprBuiltins, exprVars } from '../syntax/exprs.js';
 import { chooseEncoding, termBits, type Declaration, type Encoding } from './smtlib.js';
 import { FALSE, TRUE, and, cmp, eq, isTrue, not, num, op, or, tvar, type Formula, type Term } from './term.js';
 
@@ -98,12 +99,41 @@ class Builder {
   /** results of large shifts left unconstrained, and when the encoding is exact */
   readonly havocs: { name: string; exact: Formula }[] = [];
 
+  private readonly uniformity = new Map<string, boolean>();
+
+  /** @param shared the shared binders of the code, with their ranges */
   constructor(
     readonly map: KernelMap,
     readonly vars: ReadonlyMap<string, VarInfo>,
-    readonly shared: ReadonlySet<string>,
+    readonly shared: ReadonlyMap<string, Range>,
     readonly launch: Launch,
   ) {}
+
+  /**
+   * Whether a shared binder has the same value in every thread of a block at
+   * the same iteration: its range mentions no thread id, no value read and
+   * no binder that is not uniform. Barriers are matched by iteration number
+   * (spec: the k-th time round the loop), so a binder whose range depends on
+   * the thread is shared as its iteration number, and each thread's value is
+   * its own range's value at that iteration.
+   */
+  isUniform(name: string): boolean {
+    const known = this.uniformity.get(name);
+    if (known !== undefined) return known;
+    const r = this.shared.get(name)!;
+    const parts = [r.from, r.to, r.step.amount];
+    const builtins = new Set<`${BuiltinName}.${Axis}`>();
+    const vars = new Set<string>();
+    for (const e of parts) {
+      exprBuiltins(e, builtins);
+      exprVars(e, vars);
+    }
+    const uniform =
+      ![...builtins].some((b) => b.startsWith('threadIdx.')) &&
+      [...vars].every((v) => this.vars.get(v)?.kind === 'param' || (this.shared.has(v) && this.isUniform(v)));
+    this.uniformity.set(name, uniform);
+    return uniform;
+  }
 
   /**
    * A dimension is a variable when the kernel mentions it or the command line
@@ -197,9 +227,9 @@ class Scope {
     if (!info) throw new Error(`encoding: unknown variable ${name}`);
     if (info.kind === 'param') return this.b.param(name);
     if (this.b.shared.has(name)) {
-      const t = `s.${name}`;
+      const t = this.b.isUniform(name) ? `s.${name}` : iterationName(name);
       if (!this.b.declarations.has(t)) throw new Error(`encoding: shared variable ${name} used outside its binder`);
-      return tvar(t);
+      return this.b.isUniform(name) ? tvar(t) : this.valueAtIteration(name, info);
     }
     const local = this.local(name);
     if (info.kind === 'data') return this.b.declare(local, INPUT_BITS, { role: 'local', thread: this.thread, point: this.point, var: name, info });
@@ -342,9 +372,88 @@ class Scope {
     }
   }
 
-  bindShared(name: string, r: Range): Term {
+  /**
+   * A shared binder's relation for this thread. A uniform one is one value
+   * for every thread; one whose range depends on the thread is one
+   * iteration number k for every thread, and this thread's value is the k-th
+   * of its own range, which must exist.
+   */
+  sharedRelation(name: string, rel: Relation, r: Range): Formula {
+    if (this.b.isUniform(name)) return this.relation(this.b.declare(`s.${name}`, this.loop(r).bits, { role: 'shared', var: name }), rel, r, name);
     const l = this.loop(r);
-    return this.b.declare(`s.${name}`, l.bits, { role: 'shared', var: name });
+    const k = this.b.declare(iterationName(name), Math.max(this.b.bits(l.from), this.b.bits(l.to)) + 1, { role: 'shared', var: name });
+    const x = this.variable(name);
+    const exists = this.iterationExists(r, l, k, x);
+    switch (rel.kind) {
+      case 'member':
+        return exists;
+      case 'first':
+        return and([eq(k, num(0)), exists]);
+      case 'last':
+        return and([exists, not(l.advances(x))]);
+      case 'next':
+        return and([eq(k, op('+', this.iteration(rel.prev), num(1))), exists]);
+      default:
+        return assertNever(rel);
+    }
+  }
+
+  private iteration(name: string): Term {
+    const k = iterationName(name);
+    if (!this.b.declarations.has(k)) throw new Error(`encoding: shared variable ${name} used outside its binder`);
+    return tvar(k);
+  }
+
+  /** This thread's value of a thread-dependent shared binder: its range's value at the shared iteration number, defined once per point. */
+  private valueAtIteration(name: string, info: VarInfo): Term {
+    const local = this.local(name);
+    if (this.b.declarations.has(local)) return tvar(local);
+    const r = this.b.shared.get(name)!;
+    const l = this.loop(r);
+    const k = this.iteration(name);
+    let value: Term;
+    switch (r.step.op) {
+      case '+':
+        value = op('+', l.from, op('*', l.step, k));
+        break;
+      case '-':
+        value = op('-', l.from, op('*', l.step, k));
+        break;
+      case '*':
+      case '/': {
+        const chain = this.b.chain(r, l);
+        value = chain.slice(0, -1).reduceRight<Term>((rest, v, i) => ({ k: 'ite', c: eq(k, num(i)), a: v, b: rest }), chain.at(-1)!);
+        break;
+      }
+      default:
+        return assertNever(r.step.op);
+    }
+    const x = this.b.declare(local, this.b.bits(value), { role: 'local', thread: this.thread, point: this.point, var: name, info });
+    this.b.definitions.push(eq(x, value));
+    return x;
+  }
+
+  /** Whether this thread's range has a k-th value (x): every value before it keeps the loop going. */
+  private iterationExists(r: Range, l: LoopTerms, k: Term, x: Term): Formula {
+    switch (r.step.op) {
+      case '+':
+        return l.continues(x);
+      case '-':
+        return and([cmp('>=', l.from, op('*', l.step, k)), l.continues(x)]);
+      case '*':
+      case '/': {
+        const chain = this.b.chain(r, l);
+        const last = chain.at(-1)!;
+        const upTo = (i: number): Formula => and(chain.slice(0, i + 1).map((v) => l.continues(v)));
+        return or([
+          ...chain.map((_, i) => and([eq(k, num(i)), upTo(i)])),
+          // a chain that reached a fixpoint inside the range goes on forever
+          and([cmp('>=', k, num(chain.length)), upTo(chain.length - 1), eq(l.succ(last), last)]),
+        ]);
+      }
+      default:
+        return assertNever(r.step.op);
+    }
   }
 
   bindLocal(name: string, r: Range): Term {
@@ -384,8 +493,7 @@ class Scope {
       }
       case 'bind': {
         if (member === 'whole' && c.relation.kind === 'member') return TRUE;
-        const x = this.bindShared(c.var, c.range);
-        return and([this.relation(x, c.relation, c.range, c.var), completes(c.body)]);
+        return and([this.sharedRelation(c.var, c.relation, c.range), completes(c.body)]);
       }
       case 'assume':
         return this.negated ? TRUE : this.formula(c.cond);
@@ -409,11 +517,16 @@ class Scope {
       case 'loop':
         return this.member(this.bindLocal(s.var, s.range), s.range, s.var);
       case 'bind':
-        return this.relation(this.bindShared(s.var, s.range), s.relation, s.range, s.var);
+        return this.sharedRelation(s.var, s.relation, s.range);
       default:
         return assertNever(s);
     }
   }
+}
+
+/** The shared iteration number of a binder whose range depends on the thread. */
+function iterationName(binder: string): string {
+  return `s.${binder}.k`;
 }
 
 function launchFacts(b: Builder, launch: Launch): Formula[] {
@@ -479,7 +592,7 @@ export interface RaceQuerySpec {
 export function raceQuery(spec: RaceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'with-rest').filter((p) => p.target.kind === 'access' && p.target.access.array === spec.array);
   if (!points.some((p) => p.target.kind === 'access' && p.target.access.mode === 'write')) return null;
-  const b = new Builder(spec.map, spec.vars, sharedVars(spec.code), spec.launch);
+  const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch);
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level, 'with-assumptions')];
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
   const qpoints: QueryPoint[] = points.map((point, index) => {
@@ -544,7 +657,7 @@ export interface DivergenceQuerySpec {
 export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'without-rest').filter((p) => p.target.kind === 'mark' && p.target.sync.id === spec.sync.id);
   if (points.length === 0) return null;
-  const b = new Builder(spec.map, spec.map.vars, sharedVars(spec.code), spec.launch);
+  const b = new Builder(spec.map, spec.map.vars, sharedBinders(spec.code), spec.launch);
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block', 'without-assumptions')];
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const reach = pathOf(new Scope(b, 1, index), point);
@@ -578,7 +691,7 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
  * thread speaks for the block.
  */
 export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInfo>, launch: Launch, code: Code): Query {
-  const b = new Builder(map, vars, sharedVars(code), launch);
+  const b = new Builder(map, vars, sharedBinders(code), launch);
   const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block', 'with-assumptions')];
   assertions.push(new Scope(b, 1, 0).completes(code));
   return finish(b, {

@@ -6,8 +6,12 @@
  *
  * - Each block runs on its own. Its threads run one barrier phase at a time:
  *   every thread runs up to its next `sync` (or its end); then the barrier is
- *   checked (all threads at the same `sync` in the same iteration of the loops around it, or all finished — otherwise
- *   barrier divergence) and the phase's writes are committed.
+ *   checked (all threads at the same `sync` in the same iteration of every
+ *   loop around it, or all finished — otherwise barrier divergence) and the
+ *   phase's writes are committed. Iterations are counted (0, 1, 2, … from
+ *   the loop's start), not named by the loop variable's value: in
+ *   `for i in tid..tid + 2 { sync }` every thread meets the barrier twice,
+ *   in its iterations 0 and 1, whatever its values of i.
  * - Within a phase threads do not see each other's writes (paper's lastwrite):
  *   a read returns the thread's own last write to the element in the current
  *   phase, else the block's committed value from earlier phases, else the
@@ -305,9 +309,9 @@ interface ThreadState {
   /** this phase's writes, by cell key */
   readonly phaseWrites: Map<string, Cell>;
   accesses: Access[];
-  /** the iteration of every loop around the point reached, outermost first */
-  readonly iteration: bigint[];
-  /** at a barrier: which one, and in which iteration of the loops around it (`iteration` joined) */
+  /** the iteration number (0, 1, …) of every loop around the point reached, outermost first */
+  readonly iteration: number[];
+  /** at a barrier: which one, and in which iterations of the loops around it (`iteration` joined) */
   status: { kind: 'running' } | { kind: 'sync'; stmt: SyncStmt; instance: string } | { kind: 'done' } | { kind: 'dropped' };
 }
 
@@ -680,9 +684,9 @@ class KernelRun {
         const shape: LoopShape = { direction: s.direction, op: step.op, amount: step.amount, from: evalExpr(s.from, t.env), to: evalExpr(s.to, t.env) };
         const name = s.var.text;
         const depth = t.iteration.length;
-        for (let x = shape.from; loopContinues(shape, x); ) {
+        t.iteration[depth] = 0;
+        for (let x = shape.from; loopContinues(shape, x); t.iteration[depth]!++) {
           t.vars.set(name, x);
-          t.iteration[depth] = x;
           yield* this.execBlock(s.body, t, committed);
           const next = nextLoopValue(shape, x, s.span);
           if (next === null) break;

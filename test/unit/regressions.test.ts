@@ -8,6 +8,8 @@ import type { Solver } from '../../src/solve/solver.js';
 import { wellTypedText } from '../../src/report/describe.js';
 import type { KernelResult } from '../../src/verify/result.js';
 import type { KernelMap } from '../../src/map/map.js';
+import { parseProgram } from '../../src/syntax/parse.js';
+import { runKernel } from '../../src/semantics/interpret.js';
 
 async function verify(text: string, params: Record<string, number> = {}): Promise<KernelResult> {
   const r = await verifyText('t.bcu', text, {
@@ -177,6 +179,59 @@ describe('regressions of issue 15: replay', () => {
     const replayed = await replayAlarms(mapOf(text), r, options);
     expect(replayed.failures).toEqual([]);
     expect(replayed.result.races[0]!.replay).toEqual({ replayed: true, note: null, minimised: null });
+  });
+});
+
+describe('regressions of issue 15: barriers are matched by iteration number, not by the loop variable', () => {
+  const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10 };
+  const runAt = (text: string, block: bigint): ReturnType<typeof runKernel> =>
+    runKernel(parseProgram('t.bcu', text).kernels[0]!, { params: {}, blockDim: [block, 1n, 1n] });
+
+  it('a loop whose bounds depend on the thread but whose trip count does not meets its barrier uniformly', async () => {
+    const text = 'kernel k() { shared A; for i in tid..tid + 2 { sync }; A[tid] := 1 }';
+    const r = await verify(text);
+    expect(r.divergences).toEqual([]);
+    expect(r.status).toBe('drf');
+    const run = runAt(text, 3n);
+    expect(run.kind === 'finished' && run.divergences).toEqual([]);
+  });
+
+  it('a race inside such a loop is confirmed, with each thread its own value of the loop variable, and replays', async () => {
+    const text = 'kernel k() { shared A; for i in tid..tid + 2 { A[i] := 1; let v = A[i + 1] in sync } }';
+    const r = await verify(text);
+    expect(r.status).toBe('racy');
+    const race = r.races[0]!;
+    expect(race.confidence).toBe('confirmed');
+    // thread t writes A[t + k] and reads A[t + k + 1] in iteration k: the two threads' i differ by one
+    const [i1, i2] = race.witness.threads.map((t) => t.locals.get('i')!);
+    expect(i1! - i2! === 1n || i2! - i1! === 1n).toBe(true);
+    expect((await replayAlarms(mapOf(text), r, options)).failures).toEqual([]);
+  });
+
+  it('threads that reach one barrier in different iterations of a loop around it diverge, for the verifier and the interpreter', async () => {
+    const text = 'kernel k() { shared A; for i in 0..2 { if (tid = i) { sync } } }';
+    const r = await verify(text);
+    expect(r.status).toBe('divergent');
+    expect((await replayAlarms(mapOf(text), r, options)).failures).toEqual([]);
+    const run = runAt(text, 2n);
+    expect(run.kind === 'finished' && run.divergences.length).toBe(1);
+  });
+
+  it('geometric loops too: a thread-dependent start with the same trip count is uniform, one with another trip count diverges', async () => {
+    expect((await verify('kernel k() { shared A; for i in tid + 1..(tid + 1) * 8 step * 2 { A[i] := 1; sync; let v = A[2 * i] in sync } }')).status).toBe('drf');
+    // thread 0 visits 1, 2, 4 and thread 1 visits 2, 4: thread 0 waits at the barrier a third time alone
+    const text = 'kernel k() { shared A; for i in tid + 1..8 step * 2 { sync } }';
+    const r = await verify(text);
+    expect(r.status).toBe('divergent');
+    expect((await replayAlarms(mapOf(text), r, options)).failures).toEqual([]);
+  });
+
+  it('a loop whose trip count depends on the thread diverges at its barrier', async () => {
+    const text = 'kernel k() { shared A; for i in 2 * tid + 8 downto tid { sync } }';
+    const r = await verify(text);
+    expect(r.status).toBe('divergent');
+    expect(r.divergences[0]!.confidence).toBe('confirmed');
+    expect((await replayAlarms(mapOf(text), r, options)).failures).toEqual([]);
   });
 });
 
