@@ -73,6 +73,7 @@ export function kernelError(map: KernelMap, message: string): KernelResult {
     violations: map.violations,
     races: [],
     divergences: [],
+    vacuous: false,
     unknowns: [],
     errors: [internalError(map.file, nameSpan(map), message)],
     stats: { accesses: map.accesses.length, phases: 0, arrays: 0, queries: 0, milliseconds: 0, stages: { phases: 0, encoding: 0, solving: 0, witnesses: 0 } },

@@ -18,7 +18,10 @@ export type Step =
   /** a variable shared by the threads of the phase */
   | { readonly kind: 'bind'; readonly var: string; readonly relation: Relation; readonly range: Range };
 
-export type Target = { readonly kind: 'access'; readonly access: Access } | { readonly kind: 'mark'; readonly sync: SyncSite };
+export type Target =
+  | { readonly kind: 'access'; readonly access: Access }
+  | { readonly kind: 'mark'; readonly sync: SyncSite }
+  | { readonly kind: 'assume'; readonly cond: BExpr };
 
 export interface Point {
   readonly target: Target;
@@ -38,6 +41,7 @@ export function pointsOf(code: Code, rest: 'with-rest' | 'without-rest'): Point[
     switch (c.kind) {
       case 'access':
       case 'mark':
+      case 'assume':
         out.push({ target: c, path: [...path, ...after] });
         return;
       case 'seq': {
@@ -64,7 +68,6 @@ export function pointsOf(code: Code, rest: 'with-rest' | 'without-rest'): Point[
         c.options.forEach((o) => walk(o, path, after));
         return;
       case 'skip':
-      case 'assume':
       case 'empty':
       case 'erased':
         return;

@@ -12,6 +12,7 @@ import type { Axis, BExpr, BuiltinName, Expr } from '../syntax/ast.js';
 import { AXES } from '../syntax/ast.js';
 import type { KernelMap, Range, SyncSite, VarInfo } from '../map/map.js';
 import type { Code, Relation } from '../phases/code.js';
+import { codeOf } from '../phases/split.js';
 import { assertNever } from '../util/assert.js';
 import { pointsOf, sharedBinders, type Point, type Step } from './paths.js';
 import { exprBuiltins, exprVars } from '../syntax/exprs.js';
@@ -48,7 +49,7 @@ export interface Local {
 export interface Query {
   readonly id: string;
   readonly kernel: string;
-  readonly kind: 'race' | 'divergence';
+  readonly kind: 'race' | 'divergence' | 'assumptions' | 'feasibility';
   readonly level: 'block' | 'grid';
   readonly phase: number | null;
   readonly array: string | null;
@@ -218,11 +219,17 @@ class Scope {
     readonly negated = false,
   ) {}
 
+  /** loop variables fixed to a term (the first iteration) while the thread's whole run is summarised */
+  private readonly instantiated = new Map<string, Term>();
+
   local(name: string): string {
-    return this.point < 0 ? `t${this.thread}.${name}` : `t${this.thread}.p${this.point}.${name}`;
+    if (this.point >= 0) return `t${this.thread}.p${this.point}.${name}`;
+    return this.point === WHOLE_RUN ? `t${this.thread}.run.${name}` : `t${this.thread}.${name}`;
   }
 
   variable(name: string): Term {
+    const fixed = this.instantiated.get(name);
+    if (fixed !== undefined) return fixed;
     const info = this.b.vars.get(name);
     if (!info) throw new Error(`encoding: unknown variable ${name}`);
     if (info.kind === 'param') return this.b.param(name);
@@ -506,6 +513,68 @@ class Scope {
     }
   }
 
+  /**
+   * What this thread satisfies in a feasible launch, where every thread
+   * satisfies each `assume` it reaches (the README's meaning of `assume`):
+   * the assumptions of `code` that the thread certainly reaches. Reaching is
+   * under-approximated, so `holds` is implied by feasibility: a loop is
+   * entered at its first iteration (its later ones are not summarised), and
+   * a statement after a loop counts as reached only when the loop surely
+   * ends; after a barrier, only when barriers `pass` (the race queries,
+   * which presume no divergence), not when a barrier `may-stop` the block
+   * (the divergence queries). `completes` is when the thread surely runs the
+   * whole code.
+   */
+  assumed(c: Code, barriers: 'pass' | 'may-stop'): { holds: Formula; completes: Formula } {
+    const implies = (a: Formula, b: Formula): Formula => or([not(a), b]);
+    switch (c.kind) {
+      case 'skip':
+      case 'access':
+      case 'erased':
+        return { holds: TRUE, completes: TRUE };
+      case 'mark':
+        return { holds: TRUE, completes: barriers === 'pass' ? TRUE : FALSE };
+      case 'assume':
+        return { holds: this.formula(c.cond), completes: TRUE };
+      case 'seq': {
+        const holds: Formula[] = [];
+        let reached: Formula = TRUE;
+        for (const item of c.items) {
+          const r = this.assumed(item, barriers);
+          holds.push(implies(reached, r.holds));
+          reached = and([reached, r.completes]);
+        }
+        return { holds: and(holds), completes: reached };
+      }
+      case 'if': {
+        const t = this.assumed(c.then, barriers);
+        const e = this.assumed(c.else, barriers);
+        if ([t.holds, t.completes, e.holds, e.completes].every(isTrue)) return { holds: TRUE, completes: TRUE };
+        const cond = this.formula(c.cond);
+        return {
+          holds: and([implies(cond, t.holds), implies(not(cond), e.holds)]),
+          completes: isTrue(t.completes) && isTrue(e.completes) ? TRUE : or([and([cond, t.completes]), and([not(cond), e.completes])]),
+        };
+      }
+      case 'loop':
+      case 'bind': {
+        // phase code's other binders (first, last, next) are not in a whole kernel
+        if (c.kind === 'bind' && c.relation.kind !== 'member') return { holds: TRUE, completes: FALSE };
+        const l = this.loop(c.range);
+        this.instantiated.set(c.var, l.from);
+        const body = this.assumed(c.body, barriers);
+        this.instantiated.delete(c.var);
+        const entered = l.continues(l.from);
+        return { holds: implies(entered, body.holds), completes: or([not(entered), isTrue(body.completes) ? terminates(c.range, l) : FALSE]) };
+      }
+      case 'choice':
+      case 'empty':
+        return { holds: TRUE, completes: FALSE };
+      default:
+        return assertNever(c);
+    }
+  }
+
   step(s: Step): Formula {
     switch (s.kind) {
       case 'prefix':
@@ -522,6 +591,32 @@ class Scope {
         return assertNever(s);
     }
   }
+}
+
+/** Whether a loop that is entered surely ends: its steps move the variable towards the bound. */
+function terminates(r: Range, l: LoopTerms): Formula {
+  switch (r.step.op) {
+    case '+':
+    case '-':
+      return cmp('>=', l.step, num(1));
+    case '*':
+      return and([cmp('>=', l.from, num(1)), cmp('>=', l.step, num(2))]);
+    case '/':
+      return and([cmp('>=', l.to, num(1)), cmp('>=', l.step, num(2))]);
+    default:
+      return assertNever(r.step.op);
+  }
+}
+
+/** The point number of the names a thread's whole-run summary introduces (values read in it): `t1.run.v`. */
+const WHOLE_RUN = -2;
+
+/**
+ * For each of the two threads, what it satisfies in a feasible launch: the
+ * assumptions of the kernel that it certainly reaches (Scope.assumed).
+ */
+function assumptionFacts(b: Builder, code: Code, barriers: 'pass' | 'may-stop', threads: readonly Thread[] = [1, 2]): Formula[] {
+  return threads.map((t) => new Scope(b, t, WHOLE_RUN).assumed(code, barriers).holds);
 }
 
 /** The shared iteration number of a binder whose range depends on the thread. */
@@ -543,18 +638,10 @@ function launchFacts(b: Builder, launch: Launch): Formula[] {
   return facts;
 }
 
-/**
- * The two threads: in bounds, and distinct (same block, or different blocks).
- * With `assumptions`, the kernel's top-level assumptions hold for both: every
- * thread reaches them when the barriers before them do not diverge, which
- * race queries may take for granted and divergence queries may not (a
- * diverging barrier before an assumption can keep threads from it).
- */
-function threadFacts(b: Builder, level: 'block' | 'grid', assumptions: 'with-assumptions' | 'without-assumptions'): Formula[] {
+/** The two threads: in bounds, and distinct (same block, or different blocks). */
+function threadFacts(b: Builder, level: 'block' | 'grid'): Formula[] {
   const facts: Formula[] = [];
   for (const t of [1, 2] as const) {
-    const scope = new Scope(b, t, -1);
-    if (assumptions === 'with-assumptions') facts.push(...b.map.assumptions.map((c) => scope.formula(c)));
     for (const axis of AXES) {
       facts.push(cmp('<', b.threadId('threadIdx', axis, t), b.dim('blockDim', axis)));
       facts.push(cmp('<', b.threadId('blockIdx', axis, t), b.dim('gridDim', axis)));
@@ -593,7 +680,7 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'with-rest').filter((p) => p.target.kind === 'access' && p.target.access.array === spec.array);
   if (!points.some((p) => p.target.kind === 'access' && p.target.access.mode === 'write')) return null;
   const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch);
-  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level, 'with-assumptions')];
+  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, codeOf(spec.map.body, 'erase'), 'pass')];
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const path: Formula[] = [];
@@ -651,14 +738,15 @@ export interface DivergenceQuerySpec {
  * Thread 1 reaches the barrier and thread 2, of the same block, does not, in the
  * same iteration of every loop around it. Only control can keep thread 2 away:
  * an assumption restricts the executions, it does not steer threads, so in
- * thread 2's (negated) path assumptions count as true; the kernel's top-level
- * ones hold for both threads anyway.
+ * thread 2's (negated) path assumptions count as true. Both threads satisfy
+ * the assumptions they surely reach before any barrier could stop the block
+ * (an assumption after a diverging barrier is never reached).
  */
 export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'without-rest').filter((p) => p.target.kind === 'mark' && p.target.sync.id === spec.sync.id);
   if (points.length === 0) return null;
   const b = new Builder(spec.map, spec.map.vars, sharedBinders(spec.code), spec.launch);
-  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block', 'without-assumptions')];
+  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, spec.code, 'may-stop')];
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const reach = pathOf(new Scope(b, 1, index), point);
     const missed = not(pathOf(new Scope(b, 2, index, true), point));
@@ -692,7 +780,7 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
  */
 export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInfo>, launch: Launch, code: Code): Query {
   const b = new Builder(map, vars, sharedBinders(code), launch);
-  const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block', 'with-assumptions')];
+  const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, codeOf(map.body, 'erase'), 'pass', [1])];
   assertions.push(new Scope(b, 1, 0).completes(code));
   return finish(b, {
     id: `${map.name}/completes`,
@@ -705,4 +793,50 @@ export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInf
     points: [],
     assertions,
   });
+}
+
+/**
+ * Can the kernel's assumptions hold at all? The requires clauses, the launch
+ * clause, the command line, and what the first thread of the first block and
+ * the last thread of the last block satisfy in a feasible launch (both exist
+ * in every launch). Unsat: no launch is feasible, every other query would be
+ * vacuously unsat. `barriers` says whether threads surely pass the barriers
+ * (every divergence query was unsat) or a barrier may stop the block.
+ */
+export function assumptionsQuery(map: KernelMap, launch: Launch, barriers: 'pass' | 'may-stop'): Query {
+  const code = codeOf(map.body, barriers === 'pass' ? 'erase' : 'mark');
+  const b = new Builder(map, map.vars, sharedBinders(code), launch);
+  const assertions = launchFacts(b, launch);
+  for (const axis of AXES) {
+    for (const [kind, dim] of [['threadIdx', 'blockDim'], ['blockIdx', 'gridDim']] as const) {
+      assertions.push(eq(b.threadId(kind, axis, 1), num(0)), eq(b.threadId(kind, axis, 2), op('-', b.dim(dim, axis), num(1))));
+    }
+  }
+  assertions.push(...assumptionFacts(b, code, barriers));
+  return finish(b, { id: `${map.name}/assumptions`, kernel: map.name, kind: 'assumptions', level: 'block', phase: null, array: null, sync: null, points: [], assertions });
+}
+
+/**
+ * At one launch (every parameter and size fixed), can some thread of some
+ * block reach an `assume` and fail it? Unsat: the launch is feasible, which
+ * is what makes an alarm at that launch real. Reaching is over-approximated
+ * (a loop is taken to end, values read are unknown), so sat only means that
+ * feasibility is not proved. Null when the kernel has no assumption.
+ */
+export function violationQuery(map: KernelMap, launch: Launch): Query | null {
+  const code = codeOf(map.body, 'erase');
+  const points = pointsOf(code, 'without-rest').filter((p) => p.target.kind === 'assume');
+  if (points.length === 0) return null;
+  const b = new Builder(map, map.vars, sharedBinders(code), launch);
+  const assertions = launchFacts(b, launch);
+  for (const axis of AXES) {
+    assertions.push(cmp('<', b.threadId('threadIdx', axis, 1), b.dim('blockDim', axis)), cmp('<', b.threadId('blockIdx', axis, 1), b.dim('gridDim', axis)));
+  }
+  const qpoints: QueryPoint[] = points.map((point, index) => {
+    const scope = new Scope(b, 1, index);
+    const failed = point.target.kind === 'assume' ? not(scope.formula(point.target.cond)) : FALSE;
+    return { index, point, path: [and([pathOf(scope, point), failed]), FALSE], element: [[], []], locals: [[], []] };
+  });
+  assertions.push(or(qpoints.map((q) => q.path[0])));
+  return finish(b, { id: `${map.name}/feasible`, kernel: map.name, kind: 'feasibility', level: 'block', phase: null, array: null, sync: null, points: qpoints, assertions });
 }

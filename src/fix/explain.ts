@@ -22,6 +22,8 @@ function doubtText(d: Doubt, at: Locate): string {
       return 'it relies on an over-approximated shift';
     case 'divergence-unknown':
       return `divergence at the barrier at ${at(d.sync.span)} was not ruled out`;
+    case 'assumption':
+      return d.span === null ? 'its launch was not proved to satisfy the assumptions' : `its launch may fail the assumption at ${at(d.span)}`;
     default:
       return assertNever(d);
   }

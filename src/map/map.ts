@@ -88,11 +88,6 @@ export interface KernelMap {
   readonly vars: ReadonlyMap<string, VarInfo>;
   /** requires clauses, and the launch clause as equalities on the dimensions */
   readonly preconditions: readonly BExpr[];
-  /**
-   * `assume` statements at the top level of the body: every thread reaches
-   * them, so they restrict every thread of every query
-   */
-  readonly assumptions: readonly BExpr[];
   /** the dimensions that are symbolic (the others are 1 unless fixed) */
   readonly symbolicDims: ReadonlySet<`${DimName}.${'x' | 'y' | 'z'}`>;
   readonly body: Proto;

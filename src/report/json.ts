@@ -10,7 +10,7 @@ import * as t from 'io-ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { positionAt, spanText, type SourceFile, type Span } from '../syntax/source.js';
 import type { FileResult } from '../verify/pipeline.js';
-import type { KernelResult, ReplayRecord, ThreadWitness, Witness } from '../verify/result.js';
+import type { KernelResult, ReplayRecord, Status, ThreadWitness, Witness } from '../verify/result.js';
 import { reasonText } from './describe.js';
 import { barrierReasonText } from './barriers.js';
 import { statusCounts } from './text.js';
@@ -111,7 +111,7 @@ export const ViolationJson = t.type({
   array: t.string,
 });
 
-export const StatusJson = t.keyof({ drf: null, racy: null, divergent: null, unknown: null, error: null });
+export const StatusJson = t.keyof({ drf: null, racy: null, divergent: null, vacuous: null, unknown: null, error: null });
 
 /** `--barriers`: what removing each barrier alone does; null when the kernel is not DRF */
 const BarriersJson = t.partial({
@@ -134,7 +134,7 @@ export const KernelJson = t.intersection([t.type({
 
 export const VerifyReport = t.type({
   kernels: t.array(KernelJson),
-  summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, divergent: t.number, unknown: t.number, error: t.number }),
+  summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, divergent: t.number, vacuous: t.number, unknown: t.number, error: t.number }),
 });
 export type VerifyReport = t.TypeOf<typeof VerifyReport>;
 export type KernelJson = t.TypeOf<typeof KernelJson>;
@@ -233,9 +233,17 @@ export function reportJson(files: readonly FileResult[]): VerifyReport {
         ],
   );
   const { total, byStatus } = statusCounts(files);
-  const count = (s: 'drf' | 'racy' | 'divergent' | 'unknown' | 'error'): number => byStatus.get(s) ?? 0;
+  const count = (s: Status): number => byStatus.get(s) ?? 0;
   return {
     kernels,
-    summary: { kernels: total, drf: count('drf'), racy: count('racy'), divergent: count('divergent'), unknown: count('unknown'), error: count('error') },
+    summary: {
+      kernels: total,
+      drf: count('drf'),
+      racy: count('racy'),
+      divergent: count('divergent'),
+      vacuous: count('vacuous'),
+      unknown: count('unknown'),
+      error: count('error'),
+    },
   };
 }

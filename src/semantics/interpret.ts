@@ -60,14 +60,6 @@ export interface RunOptions {
   readonly maxThreads?: number;
   /** races and uninitialised reads kept, each (default {@link DEFAULT_MAX_REPORTS}) */
   readonly maxReports?: number;
-  /**
-   * What a failed `assume` means. 'launch' (the default): the launch is
-   * infeasible. 'thread': only that thread leaves the run, and the barriers
-   * of its block no longer wait for it — the verifier's reading, where an
-   * assumption constrains only the threads whose paths cross it (witness
-   * replay uses it).
-   */
-  readonly assume?: 'launch' | 'thread';
 }
 
 export const DEFAULT_MAX_STEPS = 1_000_000;
@@ -292,9 +284,6 @@ export function randomElement(seed: number, array: string, index: readonly bigin
   return bound <= 0n ? 0n : ((hi << 32n) | lo) % bound;
 }
 
-/** A thread failed an assumption under `assume: 'thread'`. */
-class Dropped {}
-
 class Stop {
   constructor(readonly result: LimitReached | RunError | Omit<Infeasible, 'launch'>) {}
 }
@@ -312,7 +301,7 @@ interface ThreadState {
   /** the iteration number (0, 1, …) of every loop around the point reached, outermost first */
   readonly iteration: number[];
   /** at a barrier: which one, and in which iterations of the loops around it (`iteration` joined) */
-  status: { kind: 'running' } | { kind: 'sync'; stmt: SyncStmt; instance: string } | { kind: 'done' } | { kind: 'dropped' };
+  status: { kind: 'running' } | { kind: 'sync'; stmt: SyncStmt; instance: string } | { kind: 'done' };
 }
 
 interface Site {
@@ -566,14 +555,14 @@ class KernelRun {
       const phaseSites = new Map<string, ElementSites>();
       this.phaseSites = phaseSites;
       for (const [i, t] of threads.entries()) {
-        if (t.status.kind === 'done' || t.status.kind === 'dropped') continue;
+        if (t.status.kind === 'done') continue;
         const next = this.resume(t, runs[i]!);
-        t.status = next === 'dropped' ? { kind: 'dropped' } : next.done === true ? { kind: 'done' } : { kind: 'sync', stmt: next.value, instance: t.iteration.join(',') };
+        t.status = next.done === true ? { kind: 'done' } : { kind: 'sync', stmt: next.value, instance: t.iteration.join(',') };
       }
       for (const el of phaseSites.values()) this.racesOf(el, 'threads');
       divergence = barrierDivergence(block, phase, threads);
-      const allDone = threads.every((t) => t.status.kind === 'done' || t.status.kind === 'dropped');
-      const first = threads.find((t) => t.status.kind !== 'dropped')?.status ?? { kind: 'done' };
+      const allDone = threads.every((t) => t.status.kind === 'done');
+      const first = threads[0]?.status ?? { kind: 'done' };
       const end: PhaseEnd =
         divergence !== null ? { kind: 'divergence' } : allDone || first.kind !== 'sync' ? { kind: 'exit' } : { kind: 'sync', span: first.stmt.span };
       phases.push({
@@ -606,11 +595,10 @@ class KernelRun {
     return { trace: { block, phases }, divergence, shared: sharedContents };
   }
 
-  private resume(t: ThreadState, run: ThreadRun): IteratorResult<SyncStmt, void> | 'dropped' {
+  private resume(t: ThreadState, run: ThreadRun): IteratorResult<SyncStmt, void> {
     try {
       return run.next();
     } catch (err) {
-      if (err instanceof Dropped) return 'dropped';
       if (err instanceof EvalError) throw new Stop(evalFailure(err, t.ref));
       throw err;
     }
@@ -711,7 +699,6 @@ class KernelRun {
         return;
       case 'assume':
         if (!evalBExpr(s.cond, t.env)) {
-          if (this.options.assume === 'thread') throw new Dropped();
           throw new Stop({
             kind: 'infeasible',
             message: `thread ${vecText(t.ref.thread)} of block ${vecText(t.ref.block)} fails this assumption`,
@@ -807,7 +794,7 @@ function barrierDivergence(block: Vec3, phase: number, threads: readonly ThreadS
   const sync = waiting.status.stmt;
   const instance = waiting.status.instance;
   // one barrier in different iterations of a loop around it is two barriers: the threads do not meet
-  const other = threads.find((t) => t.status.kind !== 'dropped' && (t.status.kind !== 'sync' || t.status.stmt !== sync || t.status.instance !== instance));
+  const other = threads.find((t) => t.status.kind !== 'sync' || t.status.stmt !== sync || t.status.instance !== instance);
   if (other === undefined) return null;
   return {
     block,

@@ -14,6 +14,7 @@
  */
 import type { Kernel } from '../syntax/ast.js';
 import { parseProgram } from '../syntax/parse.js';
+import { positionAt } from '../syntax/source.js';
 import type { KernelMap } from '../map/map.js';
 import { runKernel, type Finished } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
@@ -66,39 +67,57 @@ export function isSmallWitness(w: Witness): boolean {
 }
 
 export async function replayRace(map: KernelMap, race: Race, options: ReplayOptions): Promise<Replay> {
-  if (isSmallWitness(race.witness)) return { verdict: raceSeen(map, race.witness, race.index, race), minimised: null };
+  const reported = (): ReplayVerdict => asReported(raceSeen(map, race.witness, race.index, race));
+  if (isSmallWitness(race.witness)) return { verdict: reported(), minimised: null };
   const queries = raceQueries(map, await phasesOf(map, options.launch, options.timeoutMs), options.launch).map((r) => r.query);
   const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no race query matches the alarm' }, minimised: null };
   const model = await smallModel(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options.timeoutMs);
-  if (model === null) return { verdict: unshrunk(raceSeen(map, race.witness, race.index, race)), minimised: null };
+  if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const points = selectedPoints(q, model);
   const witness = witnessOf(q, model, points);
   const index = race.index.map((_, d) => model.get(`t1.index.${d}`) ?? 0n);
   const ids = points.map((p) => (p.point.target.kind === 'access' ? p.point.target.access.id : -1));
   // the solver may name the two threads the other way round
   const accesses: Race['accesses'] = ids[0] === race.accesses[0].id ? race.accesses : [race.accesses[1], race.accesses[0]];
-  return { verdict: raceSeen(map, witness, index, { ...race, accesses }), minimised: { witness, index } };
+  const seen = raceSeen(map, witness, index, { ...race, accesses });
+  if (seen.kind === 'infeasible') return { verdict: unshrunk(reported(), `${INFEASIBLE}: ${seen.message}`), minimised: null };
+  return { verdict: seen, minimised: { witness, index } };
 }
 
 export async function replayDivergence(map: KernelMap, d: Divergence, options: ReplayOptions): Promise<Replay> {
-  if (isSmallWitness(d.witness)) return { verdict: divergenceSeen(map, d.witness), minimised: null };
+  const reported = (): ReplayVerdict => asReported(divergenceSeen(map, d.witness));
+  if (isSmallWitness(d.witness)) return { verdict: reported(), minimised: null };
   const q = divergenceQueries(map, options.launch).find((x) => x.sync?.id === d.sync.id);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no divergence query matches the alarm' }, minimised: null };
   const model = await smallModel(q, [], options.timeoutMs);
-  if (model === null) return { verdict: unshrunk(divergenceSeen(map, d.witness)), minimised: null };
+  if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
   const witness = witnessOf(q, model, [point, point]);
-  return { verdict: divergenceSeen(map, witness), minimised: { witness, index: [] } };
+  const seen = divergenceSeen(map, witness);
+  if (seen.kind === 'infeasible') return { verdict: unshrunk(reported(), `${INFEASIBLE}: ${seen.message}`), minimised: null };
+  return { verdict: seen, minimised: { witness, index: [] } };
 }
 
+const NOT_FOUND = 'the solver found no smaller witness in time';
+/** the solver's small launch satisfies the assumptions of the two threads it names, not necessarily every thread's */
+const INFEASIBLE = 'the smaller witness found is not a feasible launch';
+
 /**
- * The verdict of the original witness, run because no smaller one was found
- * (a launch clause may fix 1,024 threads, which the interpreter runs easily);
- * if the interpreter cannot run it either, both reasons are said.
+ * The verdict of the original witness, run because no smaller one could be
+ * used (a launch clause may fix 1,024 threads, which the interpreter runs
+ * easily); if the interpreter cannot run it either, both reasons are said.
  */
-function unshrunk(verdict: ReplayVerdict): ReplayVerdict {
-  return verdict.kind === 'unrunnable' ? { kind: 'unrunnable', message: `the solver found no smaller witness in time, and ${verdict.message}` } : verdict;
+function unshrunk(verdict: ReplayVerdict, why: string): ReplayVerdict {
+  return verdict.kind === 'unrunnable' ? { kind: 'unrunnable', message: `${why}, and ${verdict.message}` } : verdict;
+}
+
+/** What running a witness showed; an infeasible launch is a mismatch only for a witness the verifier proved feasible. */
+type Seen = ReplayVerdict | { readonly kind: 'infeasible'; readonly message: string };
+
+/** The verdict on a witness that `verify` reported: its launch was proved feasible, so an infeasible run contradicts the verifier. */
+function asReported(seen: Seen): ReplayVerdict {
+  return seen.kind === 'infeasible' ? { kind: 'mismatch', message: `the witness's launch is infeasible: ${seen.message}` } : seen;
 }
 
 /** The launch variables of a query that a small witness keeps small: dimensions and parameters. */
@@ -141,15 +160,18 @@ function launchText(w: Witness): string {
 }
 
 /** The interpreter's run of a witness's launch; parameters the witness leaves free are 0. */
-function runWitness(map: KernelMap, w: Witness): Finished | ReplayVerdict {
+function runWitness(map: KernelMap, w: Witness): Finished | Seen {
   const params = Object.fromEntries(map.params.map((p) => [p, w.parameters.get(p) ?? 0n]));
-  const result = runKernel(kernelOfMap(map), { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) }, { assume: 'thread' });
+  const result = runKernel(kernelOfMap(map), { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) });
   switch (result.kind) {
     case 'finished':
       return result;
     case 'limit':
       return { kind: 'unrunnable', message: `the interpreter stopped: ${result.message}` };
-    case 'infeasible':
+    case 'infeasible': {
+      const at = positionAt(map.file, result.span.start);
+      return { kind: 'infeasible', message: `with ${launchText(w)}, ${result.message} (${at.line}:${at.column})` };
+    }
     case 'error':
       return { kind: 'mismatch', message: `the interpreter cannot run the witness: ${result.message}` };
     default:
@@ -158,7 +180,7 @@ function runWitness(map: KernelMap, w: Witness): Finished | ReplayVerdict {
 }
 
 /** Whether the run shows the race: both threads at the reported sites on the element, in one phase of their block or in two blocks. */
-function raceSeen(map: KernelMap, w: Witness, index: readonly bigint[], race: Race): ReplayVerdict {
+function raceSeen(map: KernelMap, w: Witness, index: readonly bigint[], race: Race): Seen {
   const run = runWitness(map, w);
   if (!('blocks' in run)) return run;
   const phasesOf = (t: 0 | 1): Set<number> => {
@@ -188,7 +210,7 @@ function raceSeen(map: KernelMap, w: Witness, index: readonly bigint[], race: Ra
   return { kind: 'replayed' };
 }
 
-function divergenceSeen(map: KernelMap, w: Witness): ReplayVerdict {
+function divergenceSeen(map: KernelMap, w: Witness): Seen {
   const run = runWitness(map, w);
   if (!('blocks' in run)) return run;
   const block = w.threads[0].blockIdx;

@@ -3,17 +3,21 @@
  * every barrier, the phase split, one race query per phase and array (and per
  * global array across blocks), and classification of every alarm.
  */
-import type { KernelMap, SyncSite } from '../map/map.js';
+import type { KernelMap, Proto, SyncSite } from '../map/map.js';
+import { AXES } from '../syntax/ast.js';
+import { bexprBuiltins, bexprVars } from '../syntax/exprs.js';
+import { evalFormula } from '../encode/evaluate.js';
+import { assertNever } from '../util/assert.js';
 import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
-import { completionQuery, divergenceQuery, pairSelected, raceQuery, type Launch, type Query } from '../encode/query.js';
+import { assumptionsQuery, completionQuery, divergenceQuery, pairSelected, raceQuery, violationQuery, type Launch, type Query } from '../encode/query.js';
 import { printScript, EncodingLimit } from '../encode/smtlib.js';
 import { not, type Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
 import { z3Wasm } from '../solve/z3.js';
-import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, witnessOf } from './witness.js';
-import { statusOf, VERIFY_STAGES, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage } from './result.js';
+import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
+import { statusOf, VERIFY_STAGES, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
 import { StageClock } from '../util/clock.js';
 
 export interface VerifyOptions {
@@ -83,6 +87,58 @@ export async function phasesOf(
   );
 }
 
+/** Whether the kernel has an assumption, or a precondition (requires, launch clause) that could contradict the command line. */
+export function hasAssumptions(map: KernelMap): boolean {
+  return map.preconditions.length > 0 || protoHas(map.body, (p) => p.kind === 'assume');
+}
+
+/**
+ * Whether every assumption holds alike for every thread that a race query
+ * does not name: each is a statement of the kernel body's top level, which
+ * every thread reaches (no loop before it that might not end), over
+ * parameters and sizes only. Then the two threads of a query satisfying
+ * them is every thread satisfying them.
+ */
+function assumptionsAlike(map: KernelMap): boolean {
+  const items = map.body.kind === 'seq' ? map.body.items : [map.body];
+  let loopBefore = false;
+  for (const item of items) {
+    if (item.kind === 'assume') {
+      const builtins = bexprBuiltins(item.cond);
+      const threadFree = [...builtins].every((b) => b.startsWith('blockDim.') || b.startsWith('gridDim.'));
+      if (loopBefore || !threadFree || [...bexprVars(item.cond)].some((v) => map.vars.get(v)?.kind !== 'param')) return false;
+    } else if (protoHas(item, (p) => p.kind === 'assume')) {
+      return false;
+    }
+    loopBefore ||= protoHas(item, (p) => p.kind === 'loop');
+  }
+  return true;
+}
+
+function protoHas(p: Proto, test: (p: Proto) => boolean): boolean {
+  if (test(p)) return true;
+  switch (p.kind) {
+    case 'seq':
+      return p.items.some((i) => protoHas(i, test));
+    case 'if':
+      return protoHas(p.then, test) || protoHas(p.else, test);
+    case 'loop':
+      return protoHas(p.body, test);
+    case 'skip':
+    case 'access':
+    case 'sync':
+    case 'assume':
+      return false;
+    default:
+      return assertNever(p);
+  }
+}
+
+/** The launch of a witness, every parameter fixed (those it leaves free are 0, as replay runs them). */
+function witnessLaunch(map: KernelMap, w: Witness): Launch {
+  return { params: new Map(map.params.map((p) => [p, w.parameters.get(p) ?? 0n])), blockDim: [...w.blockDim], gridDim: [...w.gridDim] };
+}
+
 export async function verifyKernel(map: KernelMap, options: VerifyOptions): Promise<KernelResult> {
   const clock = new StageClock<VerifyStage>();
   let queries = 0;
@@ -100,6 +156,29 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     return verdict;
   };
 
+  let vacuous = false;
+  const assumedAlike = assumptionsAlike(map);
+  /** Why the witness's launch may be infeasible: none when no thread there can fail an assumption. */
+  const feasibilityDoubts = async (witness: Witness): Promise<Doubt[]> => {
+    const q = clock.timed('encoding', () => violationQuery(map, witnessLaunch(map, witness)));
+    if (q === null) return [];
+    const verdict = await ask(q, []);
+    switch (verdict.status) {
+      case 'unsat':
+        return [];
+      case 'unknown':
+        return [{ kind: 'assumption', span: null, thread: null, query: q.id }];
+      case 'sat': {
+        const value = valuation(verdict.model);
+        const failed = q.points.find((p) => evalFormula(p.path[0], value))?.point.target;
+        const id = (kind: 'threadIdx' | 'blockIdx'): bigint[] => AXES.map((a) => value(`t1.${kind}.${a}`));
+        return [{ kind: 'assumption', span: failed?.kind === 'assume' ? failed.cond.span : null, thread: { threadIdx: id('threadIdx'), blockIdx: id('blockIdx') }, query: q.id }];
+      }
+      default:
+        return assertNever(verdict);
+    }
+  };
+
   const run = async (): Promise<{ phases: number; arrays: number }> => {
     // a race is real only at a launch where the block meets its barriers
     // together: a barrier that may split the block leaves every race in doubt
@@ -112,15 +191,23 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       }
       if (verdict.status !== 'sat') continue;
       const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
+      const witness = witnessOf(q, verdict.model, [point, point]);
       const doubts = [...(point ? dataDoubts(map.vars, pointVars(point.point)) : []), ...shiftDoubts(q, verdict.model)];
-      divergences.push({
-        sync: q.sync!,
-        confidence: doubts.length === 0 ? 'confirmed' : 'possible',
-        doubts,
-        witness: witnessOf(q, verdict.model, [point, point]),
-      });
+      // the block stops at the barrier, but other blocks run on: any assumption may exclude the launch
+      if (doubts.length === 0) doubts.push(...(await feasibilityDoubts(witness)));
+      divergences.push({ sync: q.sync!, confidence: doubts.length === 0 ? 'confirmed' : 'possible', doubts, witness });
     }
     if (divergences.length > 0) return { phases: 0, arrays: 0 };
+    if (hasAssumptions(map)) {
+      // with no launch allowed, every race query would be unsat: a proof of nothing
+      const q = clock.timed('encoding', () => assumptionsQuery(map, options.launch, undecided.length === 0 ? 'pass' : 'may-stop'));
+      const verdict = await ask(q, []);
+      if (verdict.status === 'unsat') {
+        vacuous = true;
+        return { phases: 0, arrays: 0 };
+      }
+      if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });
+    }
 
     const split = await phasesOf(map, options.launch, options.timeoutMs, options.solver, clock);
     const reported = new Set<string>();
@@ -143,6 +230,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         const a2 = p2.point.target.access;
         const doubts = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model), ...undecided];
         const witness = witnessOf(q, verdict.model, [p1, p2]);
+        // the query speaks of two threads; a third may fail an assumption and exclude the launch
+        if (doubts.length === 0 && !assumedAlike) doubts.push(...(await feasibilityDoubts(witness)));
         races.push({
           array: q.array!,
           kind: a1.mode === 'write' && a2.mode === 'write' ? 'write-write' : 'read-write',
@@ -173,7 +262,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     if (!(e instanceof EncodingLimit)) throw e;
     unknowns.push({ query: map.name, reason: e.message });
   }
-  const base = { divergences, races, unknowns, errors };
+  const base = { divergences, races, unknowns, errors, vacuous };
   const stages: Record<VerifyStage, number> = {
     phases: clock.milliseconds('phases'),
     encoding: clock.milliseconds('encoding'),

@@ -5,7 +5,7 @@ import { replayAlarms } from '../../src/verify/replay.js';
 import { divergenceQueries, verifyKernel } from '../../src/verify/verify.js';
 import { z3Wasm } from '../../src/solve/z3.js';
 import type { Solver } from '../../src/solve/solver.js';
-import { wellTypedText } from '../../src/report/describe.js';
+import { reasonText, wellTypedText } from '../../src/report/describe.js';
 import type { KernelResult } from '../../src/verify/result.js';
 import type { KernelMap } from '../../src/map/map.js';
 import { parseProgram } from '../../src/syntax/parse.js';
@@ -85,7 +85,10 @@ describe('regressions found by the differential tests', () => {
       'kernel k() {\n  shared S0;\n  if (tid == 0) {\n    if (tid == 1) { S0[0] := tid } else { sync }\n  };\n  sync;\n  assume 0 == 1;\n  S0[tid] := tid\n}',
     );
     expect(r.status).toBe('divergent');
-    expect(r.divergences[0]!.confidence).toBe('confirmed');
+    // thread 0 waits at the first barrier, the others at the second: nobody reaches `assume 0 == 1`; but the
+    // check that no thread of the witness's launch fails an assumption takes every thread past its barriers
+    expect(r.divergences[0]!.confidence).toBe('possible');
+    expect(r.divergences[0]!.doubts).toEqual([expect.objectContaining({ kind: 'assumption', query: 'k/feasible' })]);
   });
 
   it('a loop with barriers that runs zero times does not keep threads from a later barrier', async () => {
@@ -231,6 +234,72 @@ describe('regressions of issue 15: barriers are matched by iteration number, not
     const r = await verify(text);
     expect(r.status).toBe('divergent');
     expect(r.divergences[0]!.confidence).toBe('confirmed');
+    expect((await replayAlarms(mapOf(text), r, options)).failures).toEqual([]);
+  });
+});
+
+describe('regressions of issue 15: one meaning for assume (a thread failing one excludes the launch)', () => {
+  const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10 };
+
+  it('an assumption in an earlier phase, under a uniform condition, still constrains the threads after the barrier', async () => {
+    const r = await verify('kernel a() { shared A; if (blockDim.x > 0) { assume tid = 0 }; sync; A[0] := tid }');
+    expect(r.status).toBe('drf');
+  });
+
+  it('an assumption in a loop constrains the thread after the loop', async () => {
+    expect((await verify('kernel b() { shared A; for i in 0..1 { assume tid = 0 }; A[0] := tid }')).status).toBe('drf');
+    // but not when the loop may not run
+    const r = await verify('kernel b(N) { shared A; for i in 0..N { assume tid = 0 }; A[0] := tid }');
+    expect(r.status).toBe('racy');
+    expect(r.races[0]!.witness.parameters.get('N')).toBe(0n);
+  });
+
+  it('the thread that does not reach a barrier satisfies the assumptions before it too', async () => {
+    const r = await verify('kernel c(n) { shared A; assume tid < n; if (tid < n) { sync } }');
+    expect(r.divergences).toEqual([]);
+    expect(r.status).toBe('drf');
+  });
+
+  it('a race between two threads is not confirmed while a third thread of the launch may fail an assumption', async () => {
+    // at blockDim 3 and n = 0, threads 0 and 2 race on A[0] and satisfy the assumption, but thread 1 fails it
+    const text = 'kernel k(n) { shared A; assume tid != 1 || n > 0; A[tid % 2] := tid }';
+    const at = async (n: bigint): Promise<KernelResult> => {
+      const r = await verifyText('t.bcu', text, { ...options, launch: { params: new Map([['n', n]]), blockDim: [3n, 1n, 1n], gridDim: null } });
+      if (!r.ok) throw new Error('does not parse');
+      return r.kernels[0]!;
+    };
+    const excluded = await at(0n);
+    expect(excluded.status).toBe('racy');
+    expect(excluded.races.map((x) => x.confidence)).toEqual(['possible']);
+    expect(excluded.races[0]!.doubts).toEqual([{ kind: 'assumption', span: expect.anything(), thread: { threadIdx: [1n, 0n, 0n], blockIdx: [0n, 0n, 0n] }, query: 'k/feasible' }]);
+    expect(reasonText(excluded.file, 'possible', excluded.races[0]!.doubts)).toBe(
+      "at the witness's launch, thread 1 of block 0 may fail the assumption at 1:32, which would exclude the launch",
+    );
+    // the interpreter agrees that the launch is infeasible
+    expect(runKernel(parseProgram('t.bcu', text).kernels[0]!, { params: { n: 0n }, blockDim: [3n, 1n, 1n] }).kind).toBe('infeasible');
+    // with n = 1 every thread satisfies it: confirmed, and it replays
+    const feasible = await at(1n);
+    expect(feasible.races.map((x) => x.confidence)).toEqual(['confirmed']);
+    expect((await replayAlarms(mapOf(text), feasible, options)).failures).toEqual([]);
+  });
+
+  it('an assumption every launch fails for its last thread makes the kernel vacuous, never DRF', async () => {
+    const r = await verify('kernel d() { shared A; assume tid + 1 < blockDim.x; A[tid] := 1; let v = A[tid + 1] in skip }');
+    expect(r.status).toBe('vacuous');
+    expect(r.races).toEqual([]);
+  });
+
+  it('requires clauses that contradict the command line, or each other, are vacuous', async () => {
+    expect((await verify('kernel k(N) requires N > 4 { shared A; A[tid] := 1 }', { N: 2 })).status).toBe('vacuous');
+    expect((await verify('kernel k(N) requires N > 4 requires N < 3 { shared A; A[0] := tid }')).status).toBe('vacuous');
+    expect((await verify('kernel k(N) requires N > 4 { shared A; A[tid] := 1 }', { N: 5 })).status).toBe('drf');
+  });
+
+  it('a nested assumption constrains the divergence query too, and a confirmed alarm under assumptions replays', async () => {
+    const text = 'kernel k(n) { shared A; if (n > 1) { assume tid < n }; if (tid < 1) { sync }; A[tid] := 1 }';
+    const r = await verify(text);
+    expect(r.status).toBe('divergent');
+    expect(r.divergences.map((d) => d.confidence)).toEqual(['confirmed']);
     expect((await replayAlarms(mapOf(text), r, options)).failures).toEqual([]);
   });
 });
