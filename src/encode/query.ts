@@ -834,8 +834,10 @@ export function violationQuery(map: KernelMap, launch: Launch): Query | null {
   }
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const scope = new Scope(b, 1, index);
+    // the path binds the loop variables the condition may mention
+    const reached = pathOf(scope, point);
     const failed = point.target.kind === 'assume' ? not(scope.formula(point.target.cond)) : FALSE;
-    return { index, point, path: [and([pathOf(scope, point), failed]), FALSE], element: [[], []], locals: [[], []] };
+    return { index, point, path: [and([reached, failed]), FALSE], element: [[], []], locals: [[], []] };
   });
   assertions.push(or(qpoints.map((q) => q.path[0])));
   return finish(b, { id: `${map.name}/feasible`, kernel: map.name, kind: 'feasibility', level: 'block', phase: null, array: null, sync: null, points: qpoints, assertions });

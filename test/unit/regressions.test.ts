@@ -283,6 +283,12 @@ describe('regressions of issue 15: one meaning for assume (a thread failing one 
     expect((await replayAlarms(mapOf(text), feasible, options)).failures).toEqual([]);
   });
 
+  it('the feasibility check of a witness binds the loop variables an assumption in a loop mentions (found by the campaign)', async () => {
+    const r = await verify('kernel k() { shared S0; for i0 in 0..2 { assume i0 + tid >= i0; sync }; S0[0] := tid }');
+    expect(r.errors).toEqual([]);
+    expect(r.races.map((x) => x.confidence)).toEqual(['confirmed']);
+  });
+
   it('an assumption every launch fails for its last thread makes the kernel vacuous, never DRF', async () => {
     const r = await verify('kernel d() { shared A; assume tid + 1 < blockDim.x; A[tid] := 1; let v = A[tid + 1] in skip }');
     expect(r.status).toBe('vacuous');
