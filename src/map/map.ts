@@ -6,6 +6,7 @@
  */
 import type { BExpr, DownStep, Expr, Scope, UpStep } from '../syntax/ast.js';
 import type { SourceFile, Span } from '../syntax/source.js';
+import { assertNever } from '../util/assert.js';
 
 export type Mode = 'read' | 'write';
 
@@ -105,4 +106,24 @@ export function seq(items: readonly Proto[]): Proto {
   if (flat.length === 0) return { kind: 'skip' };
   if (flat.length === 1) return flat[0]!;
   return { kind: 'seq', items: flat };
+}
+
+/** Whether some statement of the protocol, itself included, passes the test. */
+export function protoSome(p: Proto, test: (p: Proto) => boolean): boolean {
+  if (test(p)) return true;
+  switch (p.kind) {
+    case 'seq':
+      return p.items.some((i) => protoSome(i, test));
+    case 'if':
+      return protoSome(p.then, test) || protoSome(p.else, test);
+    case 'loop':
+      return protoSome(p.body, test);
+    case 'skip':
+    case 'access':
+    case 'sync':
+    case 'assume':
+      return false;
+    default:
+      return assertNever(p);
+  }
 }

@@ -16,7 +16,7 @@
  */
 import type { BExpr } from '../syntax/ast.js';
 import { substBExpr, substExpr } from '../syntax/exprs.js';
-import type { Access, KernelMap, Proto, Range, SyncSite, VarInfo } from '../map/map.js';
+import { protoSome, type Access, type KernelMap, type Proto, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
 import { SKIP, UNREACHABLE, codeChildren, seqCode, type Code, type Relation } from './code.js';
 
@@ -191,22 +191,7 @@ function sequence(a: Summary, b: Summary): Summary {
 }
 
 export function hasSync(p: Proto): boolean {
-  switch (p.kind) {
-    case 'sync':
-      return true;
-    case 'seq':
-      return p.items.some(hasSync);
-    case 'if':
-      return hasSync(p.then) || hasSync(p.else);
-    case 'loop':
-      return hasSync(p.body);
-    case 'skip':
-    case 'access':
-    case 'assume':
-      return false;
-    default:
-      return assertNever(p);
-  }
+  return protoSome(p, (q) => q.kind === 'sync');
 }
 
 /**

@@ -3,7 +3,7 @@
  * every barrier, the phase split, one race query per phase and array (and per
  * global array across blocks), and classification of every alarm.
  */
-import type { KernelMap, Proto, SyncSite } from '../map/map.js';
+import { protoSome, type KernelMap, type SyncSite } from '../map/map.js';
 import { AXES } from '../syntax/ast.js';
 import { bexprBuiltins, bexprVars } from '../syntax/exprs.js';
 import { evalFormula } from '../encode/evaluate.js';
@@ -89,7 +89,7 @@ export async function phasesOf(
 
 /** Whether the kernel has an assumption, or a precondition (requires, launch clause) that could contradict the command line. */
 export function hasAssumptions(map: KernelMap): boolean {
-  return map.preconditions.length > 0 || protoHas(map.body, (p) => p.kind === 'assume');
+  return map.preconditions.length > 0 || protoSome(map.body, (p) => p.kind === 'assume');
 }
 
 /**
@@ -107,31 +107,12 @@ function assumptionsAlike(map: KernelMap): boolean {
       const builtins = bexprBuiltins(item.cond);
       const threadFree = [...builtins].every((b) => b.startsWith('blockDim.') || b.startsWith('gridDim.'));
       if (loopBefore || !threadFree || [...bexprVars(item.cond)].some((v) => map.vars.get(v)?.kind !== 'param')) return false;
-    } else if (protoHas(item, (p) => p.kind === 'assume')) {
+    } else if (protoSome(item, (p) => p.kind === 'assume')) {
       return false;
     }
-    loopBefore ||= protoHas(item, (p) => p.kind === 'loop');
+    loopBefore ||= protoSome(item, (p) => p.kind === 'loop');
   }
   return true;
-}
-
-function protoHas(p: Proto, test: (p: Proto) => boolean): boolean {
-  if (test(p)) return true;
-  switch (p.kind) {
-    case 'seq':
-      return p.items.some((i) => protoHas(i, test));
-    case 'if':
-      return protoHas(p.then, test) || protoHas(p.else, test);
-    case 'loop':
-      return protoHas(p.body, test);
-    case 'skip':
-    case 'access':
-    case 'sync':
-    case 'assume':
-      return false;
-    default:
-      return assertNever(p);
-  }
 }
 
 /** The launch of a witness, every parameter fixed (those it leaves free are 0, as replay runs them). */
