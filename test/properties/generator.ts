@@ -246,6 +246,8 @@ interface Var {
   readonly uniform: boolean;
   /** bound by a read */
   readonly data: boolean;
+  /** may hold a value of 2^31 or more: never a loop bound (the interpreter would run it for ever) */
+  readonly huge: boolean;
 }
 
 interface Ctx {
@@ -261,37 +263,49 @@ interface Ctx {
   readonly topLevel: boolean;
 }
 
-/** What an expression is printed for: data may flow into `value`s always, elsewhere only when the config allows. */
-type Place = 'value' | 'control';
+/**
+ * What an expression is printed for: data may flow into `value`s always,
+ * elsewhere only when the config allows; a loop `bound` and a value written
+ * never hold a huge constant (written values are read back into bounds).
+ */
+type Place = 'value' | 'control' | 'bound';
 
-interface Printed {
+interface PrintedCond {
   readonly text: string;
   readonly uniform: boolean;
 }
 
+interface Printed extends PrintedCond {
+  readonly huge: boolean;
+}
+
+const HUGE_FROM = 2 ** 31;
+
 function printExpr(e: GExpr, ctx: Ctx, place: Place): Printed {
   switch (e.k) {
-    case 'const':
-      return { text: String(e.v), uniform: true };
+    case 'const': {
+      const huge = e.v >= HUGE_FROM;
+      return huge && place !== 'control' ? { text: String(e.v % 5), uniform: true, huge: false } : { text: String(e.v), uniform: true, huge };
+    }
     case 'ref': {
-      const pool = ctx.vars.filter((v) => !v.data || place === 'value' || ctx.config.dataFlow);
-      if (pool.length === 0) return { text: String(e.n % 4), uniform: true };
+      const pool = ctx.vars.filter((v) => (!v.data || place === 'value' || ctx.config.dataFlow) && !(v.huge && place !== 'control'));
+      if (pool.length === 0) return { text: String(e.n % 4), uniform: true, huge: false };
       const v = pool[pool.length - 1 - (e.n % pool.length)]!;
-      return { text: v.name, uniform: v.uniform };
+      return { text: v.name, uniform: v.uniform, huge: v.huge };
     }
     case 'builtin': {
       const text = e.name === 'threadIdx' && e.axis === 'x' ? 'tid' : `${e.name}.${e.axis}`;
-      return { text, uniform: e.name !== 'threadIdx' };
+      return { text, uniform: e.name !== 'threadIdx', huge: false };
     }
     case 'bin': {
       const a = printExpr(e.a, ctx, place);
       const b = printExpr(e.b, ctx, place);
-      return { text: `(${a.text} ${e.op} ${b.text})`, uniform: a.uniform && b.uniform };
+      return { text: `(${a.text} ${e.op} ${b.text})`, uniform: a.uniform && b.uniform, huge: a.huge || b.huge };
     }
   }
 }
 
-function printCond(c: GCond, ctx: Ctx): Printed {
+function printCond(c: GCond, ctx: Ctx): PrintedCond {
   switch (c.k) {
     case 'loopvar': {
       const v = ctx.loopVar !== null && (!ctx.loopVar.data || ctx.config.dataFlow) ? ctx.loopVar : null;
@@ -336,12 +350,12 @@ function printBlock(body: readonly GStmt[], ctx: Ctx): string[] {
         if (s.k === 'read') {
           const arr = ctx.arrays[s.arr % ctx.arrays.length]!;
           const idx = s.idx.slice(0, arr.dims).map((e) => printExpr(e, ctx, 'control'));
-          value = { text: `${arr.name}${idx.map((x) => `[${x.text}]`).join('')}`, uniform: false };
+          value = { text: `${arr.name}${idx.map((x) => `[${x.text}]`).join('')}`, uniform: false, huge: false };
         } else {
           value = printExpr(s.val, ctx, 'control');
         }
         lines.push(`${p}let ${name} = ${value.text} in${last ? ' skip' : ''}`);
-        ctx.vars.push(s.k === 'read' ? { name, uniform: false, data: true } : { name, uniform: value.uniform, data: isData(value.text, ctx) });
+        ctx.vars.push(s.k === 'read' ? { name, uniform: false, data: true, huge: false } : { name, uniform: value.uniform, data: isData(value.text, ctx), huge: value.huge });
         return;
       }
       default:
@@ -382,8 +396,8 @@ function printStmt(s: Exclude<GStmt, { k: 'read' | 'let' }>, ctx: Ctx): string {
       return [`if (${c.text}) {`, ...thenLines, elseLines === null ? `${p}}` : `${p}} else {`, ...(elseLines === null ? [] : [...elseLines, `${p}}`])].join('\n');
     }
     case 'for': {
-      const from = printExpr(s.from, ctx, 'control');
-      const to = printExpr(s.to, ctx, 'control');
+      const from = printExpr(s.from, ctx, 'bound');
+      const to = printExpr(s.to, ctx, 'bound');
       const name = `i${ctx.depth}`;
       // a shifted loop runs `to` times (its value, a small constant or a variable) whatever its start
       const shifted = s.form === 'shift' || s.form === 'shift-down';
@@ -424,7 +438,7 @@ function printStmt(s: Exclude<GStmt, { k: 'read' | 'let' }>, ctx: Ctx): string {
           break;
       }
       // the loop variable's value is uniform only when its start is too
-      const variable: Var = { name, uniform: uniform && from.uniform, data: isData(`${from.text} ${to.text}`, ctx) };
+      const variable: Var = { name, uniform: uniform && from.uniform, data: isData(`${from.text} ${to.text}`, ctx), huge: false };
       const inner: Ctx = { ...ctx, uniform: ctx.uniform && uniform, depth: ctx.depth + 1, topLevel: false, loopVar: variable };
       inner.vars.push(variable);
       const body = printBlock(s.body, inner);
@@ -441,7 +455,7 @@ export function printKernel(k: GKernel, config: GenConfig): string {
   const ctx: Ctx = {
     config,
     arrays,
-    vars: params.map((name) => ({ name, uniform: true, data: false })),
+    vars: params.map((name) => ({ name, uniform: true, data: false, huge: false })),
     loopVar: null,
     uniform: true,
     depth: 0,
