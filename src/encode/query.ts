@@ -11,7 +11,7 @@
 import type { Axis, BExpr, BuiltinName, Expr } from '../syntax/ast.js';
 import { AXES } from '../syntax/ast.js';
 import type { KernelMap, Range, SyncSite, VarInfo } from '../map/map.js';
-import type { Code, Relation } from '../phases/code.js';
+import { codeChildren, type Code, type Relation } from '../phases/code.js';
 import { codeOf } from '../phases/split.js';
 import { assertNever } from '../util/assert.js';
 import { pointsOf, sharedBinders, type Point, type Step } from './paths.js';
@@ -372,7 +372,8 @@ class Scope {
       case 'next': {
         const l = this.loop(r);
         const prev = this.variable(rel.prev);
-        return and([eq(x, l.succ(prev)), l.advances(prev)]);
+        // a downward step from below the step size ends the loop (truncated, x would look like a value)
+        return and([eq(x, l.succ(prev)), l.continues(x), ...(r.step.op === '-' ? [cmp('>=', prev, l.step)] : [])]);
       }
       default:
         return assertNever(rel);
@@ -539,12 +540,14 @@ class Scope {
       case 'seq': {
         const holds: Formula[] = [];
         let reached: Formula = TRUE;
-        for (const item of c.items) {
+        // what runs after the last assumption need not be encoded (nor its variables declared)
+        const last = c.items.reduce((at, item, i) => (hasAssume(item) ? i : at), -1);
+        for (const item of c.items.slice(0, last + 1)) {
           const r = this.assumed(item, barriers);
           holds.push(implies(reached, r.holds));
           reached = and([reached, r.completes]);
         }
-        return { holds: and(holds), completes: reached };
+        return { holds: and(holds), completes: last === c.items.length - 1 ? reached : and([reached, ...c.items.slice(last + 1).map((i) => this.assumed(i, barriers).completes)]) };
       }
       case 'if': {
         const t = this.assumed(c.then, barriers);
@@ -616,7 +619,15 @@ const WHOLE_RUN = -2;
  * assumptions of the kernel that it certainly reaches (Scope.assumed).
  */
 function assumptionFacts(b: Builder, code: Code, barriers: 'pass' | 'may-stop', threads: readonly Thread[] = [1, 2]): Formula[] {
-  return threads.map((t) => new Scope(b, t, WHOLE_RUN).assumed(code, barriers).holds);
+  if (!hasAssume(code)) return [];
+  const facts = threads.map((t) => new Scope(b, t, WHOLE_RUN).assumed(code, barriers).holds);
+  // assumptions over parameters and sizes only are the same fact for every thread
+  const key = (f: Formula): string => JSON.stringify(f, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  return facts.filter((f, i) => facts.findIndex((g) => key(g) === key(f)) === i);
+}
+
+function hasAssume(c: Code): boolean {
+  return c.kind === 'assume' || codeChildren(c).some(hasAssume);
 }
 
 /** The shared iteration number of a binder whose range depends on the thread. */
