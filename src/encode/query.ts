@@ -19,7 +19,8 @@ import { exprBuiltins, exprVars } from '../syntax/exprs.js';
 import { chooseEncoding, termBits, type Declaration, type Encoding } from './smtlib.js';
 import { FALSE, TRUE, and, cmp, eq, isTrue, not, num, op, or, tvar, type Formula, type Term } from './term.js';
 
-export type Thread = 1 | 2;
+/** 1 and 2: the two threads of a query; 3, 4, …: particular threads the vacuity check asks about. */
+export type Thread = number;
 
 export type VarRole =
   | { readonly role: 'param'; readonly source: string }
@@ -814,7 +815,7 @@ export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInf
  * vacuously unsat. `barriers` says whether threads surely pass the barriers
  * (every divergence query was unsat) or a barrier may stop the block.
  */
-export function assumptionsQuery(map: KernelMap, launch: Launch, barriers: 'pass' | 'may-stop'): Query {
+export function assumptionsQuery(map: KernelMap, launch: Launch, barriers: 'pass' | 'may-stop', others: readonly ThreadIds[] = []): Query {
   const code = codeOf(map.body, barriers === 'pass' ? 'erase' : 'mark');
   const b = new Builder(map, map.vars, sharedBinders(code), launch);
   const assertions = launchFacts(b, launch);
@@ -824,7 +825,25 @@ export function assumptionsQuery(map: KernelMap, launch: Launch, barriers: 'pass
     }
   }
   assertions.push(...assumptionFacts(b, code, barriers));
+  // a thread the earlier rounds found failing an assumption: if the launch has it, it satisfies them too
+  others.forEach((ids, i) => {
+    const t = 3 + i;
+    const at = AXES.flatMap((axis, a) => [
+      eq(b.threadId('threadIdx', axis, t), num(ids.threadIdx[a] ?? 0n)),
+      eq(b.threadId('blockIdx', axis, t), num(ids.blockIdx[a] ?? 0n)),
+    ]);
+    const exists = and(
+      AXES.flatMap((axis, a) => [cmp('<', num(ids.threadIdx[a] ?? 0n), b.dim('blockDim', axis)), cmp('<', num(ids.blockIdx[a] ?? 0n), b.dim('gridDim', axis))]),
+    );
+    assertions.push(or([not(exists), and([...at, ...assumptionFacts(b, code, barriers, [t])])]));
+  });
   return finish(b, { id: `${map.name}/assumptions`, kernel: map.name, kind: 'assumptions', level: 'block', phase: null, array: null, sync: null, points: [], assertions });
+}
+
+/** A thread's coordinates, as the vacuity check names a particular thread. */
+export interface ThreadIds {
+  readonly threadIdx: readonly bigint[];
+  readonly blockIdx: readonly bigint[];
 }
 
 /**

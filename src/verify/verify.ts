@@ -11,7 +11,7 @@ import { assertNever } from '../util/assert.js';
 import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
-import { assumptionsQuery, completionQuery, divergenceQuery, pairSelected, raceQuery, violationQuery, type Launch, type Query } from '../encode/query.js';
+import { assumptionsQuery, completionQuery, divergenceQuery, pairSelected, raceQuery, violationQuery, type Launch, type Query, type ThreadIds } from '../encode/query.js';
 import { printScript, EncodingLimit } from '../encode/smtlib.js';
 import { not, type Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
@@ -29,6 +29,9 @@ export interface VerifyOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** Rounds of the vacuity check, each naming one more thread that may fail an assumption. */
+const VACUITY_ROUNDS = 3;
 
 /** The race queries of a kernel, as `faial-ts smt` prints them and `verify` asks them. */
 export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): { query: Query; erased: Doubt[] }[] {
@@ -160,6 +163,30 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     }
   };
 
+  /**
+   * Whether no launch satisfies the kernel's assumptions. The first and the
+   * last thread of a launch satisfying them is necessary; when the launch
+   * found has another thread that may fail one, that thread is added to the
+   * question, for a few rounds.
+   */
+  const contradictory = async (barriers: 'pass' | 'may-stop'): Promise<boolean> => {
+    const others: ThreadIds[] = [];
+    for (let round = 0; round < VACUITY_ROUNDS; round++) {
+      const q = clock.timed('encoding', () => assumptionsQuery(map, options.launch, barriers, others));
+      const verdict = await ask(q, []);
+      if (verdict.status === 'unsat') return true;
+      if (verdict.status === 'unknown') {
+        unknowns.push({ query: q.id, reason: verdict.reason });
+        return false;
+      }
+      if (assumedAlike) return false;
+      const [doubt] = await feasibilityDoubts(witnessOf(q, verdict.model, [null, null]));
+      if (doubt?.kind !== 'assumption' || doubt.thread === null) return false;
+      others.push(doubt.thread);
+    }
+    return false;
+  };
+
   const run = async (): Promise<{ phases: number; arrays: number }> => {
     // a race is real only at a launch where the block meets its barriers
     // together: a barrier that may split the block leaves every race in doubt
@@ -179,15 +206,10 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       divergences.push({ sync: q.sync!, confidence: doubts.length === 0 ? 'confirmed' : 'possible', doubts, witness });
     }
     if (divergences.length > 0) return { phases: 0, arrays: 0 };
-    if (hasAssumptions(map)) {
-      // with no launch allowed, every race query would be unsat: a proof of nothing
-      const q = clock.timed('encoding', () => assumptionsQuery(map, options.launch, undecided.length === 0 ? 'pass' : 'may-stop'));
-      const verdict = await ask(q, []);
-      if (verdict.status === 'unsat') {
-        vacuous = true;
-        return { phases: 0, arrays: 0 };
-      }
-      if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });
+    // with no launch allowed, every race query would be unsat: a proof of nothing
+    if (hasAssumptions(map) && (await contradictory(undecided.length === 0 ? 'pass' : 'may-stop'))) {
+      vacuous = true;
+      return { phases: 0, arrays: 0 };
     }
 
     const split = await phasesOf(map, options.launch, options.timeoutMs, options.solver, clock);
