@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/grammar-bundle.ts'],
     pool: 'forks',
     isolate: true,
     maxWorkers: 2,

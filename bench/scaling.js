@@ -2,7 +2,7 @@
 // Scalability benchmark (npm run bench:scaling): the five synthetic families of
 // Faial's CAV 2021 experiment (src/gen/families.ts), each verified at sizes 1…50
 // in this one process, the parser and Z3 started once before the first kernel.
-// Writes bench/results/scaling.csv, scaling.svg and scaling.md (ignored by git)
+// Writes bench/results/scaling.csv, scaling.svg, scaling.md and scaling.html (ignored by git)
 // and prints the report. Options: --max N (largest size, default 50), --step K
 // (1 and the multiples of K, default 1), --runs R (measurements per point, the
 // median kept, default 3), --timeout MS (per query, default 10000), --family
@@ -36,10 +36,10 @@ const step = natural(values.step, 'step');
 const runs = natural(values.runs, 'runs');
 const timeoutMs = natural(values.timeout, 'timeout');
 
-execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
 const { FAMILIES, isFamily } = await import('../dist/gen/families.js');
-const { medianPoint, scalingCsv, scalingPoint, scalingReport, scalingSvg } = await import('../dist/experiment/scaling.js');
-const { parseProgram } = await import('../dist/syntax/parse.js');
+const { medianPoint, scalingCsv, scalingHtml, scalingPoint, scalingReport, scalingSvg } = await import('../dist/experiment/scaling.js');
+const { parseProgram } = await import('../dist/frontend/bcu/parse.js');
 const { z3Wasm } = await import('../dist/solve/z3.js');
 
 const families = values.family ?? [...FAMILIES];
@@ -60,7 +60,7 @@ const points = [];
 for (const family of families) {
   for (const size of sizes) {
     const measured = [];
-    for (let r = 0; r < runs; r++) measured.push(await scalingPoint(family, size, { timeoutMs }));
+    for (let r = 0; r < runs; r++) measured.push(await scalingPoint(family, size, { timeoutMs, solver: z3Wasm }));
     const p = medianPoint(measured);
     points.push(p);
     process.stderr.write(`${family} n=${size}: ${p.verdict}, ${p.queries} queries, ${p.totalMs.toFixed(1)} ms\n`);
@@ -69,10 +69,12 @@ for (const family of families) {
 const wallMs = performance.now() - started;
 
 const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
-const report = scalingReport(points, { version, solver: z3Wasm.name, timeoutMs, sizes, runs, wallMs });
+const run = { version, solver: z3Wasm.name, timeoutMs, sizes, runs, wallMs };
+const report = scalingReport(points, run);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/scaling.csv', scalingCsv(points));
 writeFileSync('bench/results/scaling.svg', scalingSvg(points));
 writeFileSync('bench/results/scaling.md', report);
+writeFileSync('bench/results/scaling.html', scalingHtml(points, run));
 console.log(report);
-console.log('written: bench/results/scaling.csv, bench/results/scaling.svg, bench/results/scaling.md');
+console.log('written: bench/results/scaling.csv, bench/results/scaling.svg, bench/results/scaling.md, bench/results/scaling.html');

@@ -1,5 +1,5 @@
 /** The exit codes of `faial-ts`, shared by every command. */
-import type { FileResult } from '../verify/pipeline.js';
+import type { FileResult } from '../verify/result.js';
 
 export const EXIT_DRF = 0;
 export const EXIT_ALARM = 1;

@@ -4,19 +4,21 @@
  * write the repaired file. Exit codes as verify's, for the kernels as
  * repaired.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { z3Wasm } from '../solve/z3.js';
+import { type Launch, launchFor } from '../core/launch.js';
+import { readFile } from 'node:fs/promises';
 import { colorsOf, lineColOf, renderedDiagnostics } from '../diagnostics/render.js';
 import { launchText, plural } from '../report/describe.js';
-import { sourceFile, type SourceFile, type Span } from '../syntax/source.js';
-import { checkedKernels } from '../verify/pipeline.js';
+import { sourceFile, type SourceFile, type Span } from '../core/source.js';
+import { checkedKernels } from '../api/check.js';
 import { fixKernel, type KernelFix, type Repair } from '../fix/fix.js';
 import { unifiedDiff } from '../fix/diff.js';
 import { DEFAULT_LIMITS, type Fewest } from '../fix/search.js';
 import { assertNever } from '../util/assert.js';
-import type { Launch } from '../encode/query.js';
 import type { CliIO } from './main.js';
 import { EXIT_ALARM, EXIT_BAD_INPUT, EXIT_DRF, EXIT_UNKNOWN, EXIT_VACUOUS } from './exit.js';
-import { UsageError, launchFor } from './options.js';
+import { UsageError } from './options.js';
+import { writtenWhole } from './output.js';
 
 export interface FixOptions {
   readonly kernel?: string;
@@ -141,6 +143,7 @@ export async function fixCommand(path: string, options: FixOptions, io: CliIO): 
       launch,
       timeoutMs: options.timeoutMs,
       maxRaces: FIX_MAX_RACES,
+      solver: z3Wasm,
       keepBarriers: options.keepBarriers,
       limits: DEFAULT_LIMITS,
     });
@@ -157,7 +160,7 @@ export async function fixCommand(path: string, options: FixOptions, io: CliIO): 
     io.out(`${fixText(fix, { original, repaired, shift: current.length - length }, scope, io.colour)}\n`);
   }
   if (options.output !== undefined) {
-    await writeFile(options.output, current);
+    await writtenWhole(options.output, current);
     io.out(`wrote ${options.output}\n`);
   }
   return exitOf(fixes.map((f) => f.fix));

@@ -3,17 +3,18 @@
  * interpreter (src/semantics) and prints the access history phase by phase,
  * the races and the barrier divergences found.
  *
- * Exit code: 0 no race and no divergence (also for an infeasible launch:
+ * Exit code: 0 no race and no divergence (also for an infeasible launch or
+ * one a machine-integer operation makes undefined:
  * there is nothing to check), 1 a race or a divergence, 2 bad input (syntax
  * error, missing parameter, launch violating `requires`, bad `--init`, a
  * limit reached).
  */
 import { readFile } from 'node:fs/promises';
 import { DiagnosticError } from '../diagnostics/diagnostic.js';
-import type { Kernel, Program } from '../syntax/ast.js';
-import { parseProgram } from '../syntax/parse.js';
-import { positionAt, type SourceFile, type Span } from '../syntax/source.js';
-import { runKernel, type Access, type Finished, type InitContent, type PhaseEnd, type Race, type RunResult } from '../semantics/interpret.js';
+import type { Kernel, Program } from '../core/ast.js';
+import { parseProgram } from '../frontend/bcu/parse.js';
+import { positionAt, type SourceFile, type Span } from '../core/source.js';
+import { runKernel, vecText, type Access, type Finished, type InitContent, type PhaseEnd, type Race, type RunResult } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
 
 export interface RunCommandOptions {
@@ -114,7 +115,7 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
         ...(opts.blockDim === undefined ? {} : { blockDim: opts.blockDim }),
         ...(opts.gridDim === undefined ? {} : { gridDim: opts.gridDim }),
       },
-      { init: kernelInit },
+      { init: kernelInit, ...(opts.seed === undefined ? {} : { seed: opts.seed }) },
     );
     return { file, kernel, result };
   });
@@ -137,6 +138,7 @@ function exitCodeOf(result: RunResult): number {
     case 'finished':
       return result.races.length > 0 || result.divergences.length > 0 ? EXIT_FOUND : EXIT_OK;
     case 'infeasible':
+    case 'undefined':
       return EXIT_OK;
     case 'limit':
     case 'error':
@@ -214,7 +216,7 @@ function phaseEndText(file: SourceFile, end: PhaseEnd): string {
 
 function header(r: KernelRunReport): string {
   const params = r.kernel.params.map((p) => p.text);
-  const launch = r.result.kind === 'finished' || r.result.kind === 'infeasible' ? r.result.launch : null;
+  const launch = r.result.kind === 'finished' || r.result.kind === 'infeasible' || r.result.kind === 'undefined' ? r.result.launch : null;
   const args = launch === null ? params.join(', ') : params.map((p) => `${p}=${launch.params[p]}`).join(', ');
   const dims = launch === null ? '' : `, grid ${idText(launch.gridDim, launch.gridDim)}, block ${idText(launch.blockDim, launch.blockDim)}`;
   return `${r.file.path}: kernel ${r.kernel.name.text}(${args})${dims}\n`;
@@ -239,6 +241,10 @@ function textReport(r: KernelRunReport): string {
       return header(r);
     case 'infeasible':
       return `${header(r)}${location(r.file, res.span)}: launch infeasible: ${res.message}; no execution to check\n`;
+    case 'undefined': {
+      const who = res.at === null ? 'the kernel header' : `thread ${vecText(res.at.thread)} of block ${vecText(res.at.block)}`;
+      return `${header(r)}${location(r.file, res.span)}: undefined behaviour (outside the scope of verification): ${who}: ${res.message}; no execution to check\n`;
+    }
     case 'finished':
       return header(r) + finishedText(r.file, res);
   }
@@ -325,5 +331,5 @@ function withLocations(file: SourceFile, v: unknown): unknown {
 export function toJson(value: unknown): string {
   const marker = '\u0000bigint:';
   const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${marker}${v}` : v), 2);
-  return text.replace(/"\\u0000bigint:(\d+)"/g, '$1');
+  return text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1');
 }

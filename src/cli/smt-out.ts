@@ -6,16 +6,15 @@
  * the loop checks of the phase split, so that an artefact can ship them and
  * any solver can run them.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { type Launch, launchFor } from '../core/launch.js';
 import { join } from 'node:path';
-import type { Launch } from '../encode/query.js';
 import { EncodingLimit } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
 import { standaloneScript } from '../solve/script.js';
 import { z3Wasm } from '../solve/z3.js';
 import { queryScripts } from '../verify/scripts.js';
 import { DEFAULT_TIMEOUT_MS } from '../verify/verify.js';
-import { launchFor } from './options.js';
+import { outputDirectory, writtenWhole } from './output.js';
 
 export interface Written {
   readonly files: readonly string[];
@@ -24,7 +23,7 @@ export interface Written {
 }
 
 export async function writtenQueryFiles(maps: readonly KernelMap[], launch: Launch, dir: string): Promise<Written> {
-  await mkdir(dir, { recursive: true });
+  await outputDirectory(dir, '--out');
   const files: string[] = [];
   const skipped: string[] = [];
   for (const map of maps) {
@@ -38,7 +37,7 @@ export async function writtenQueryFiles(maps: readonly KernelMap[], launch: Laun
     }
     for (const s of scripts) {
       const path = join(dir, `${s.name}.smt2`);
-      await writeFile(path, `; query ${s.name}\n${standaloneScript(s.script)}\n`);
+      await writtenWhole(path, `; query ${s.name}\n${standaloneScript(s.script)}\n`);
       files.push(path);
     }
   }

@@ -6,6 +6,9 @@
  */
 import { fileOutcome } from './batch.js';
 import { isWorkItem, type WorkResult } from './jobs.js';
+import { lazyWasmValidation } from './wasm-flags.js';
+
+lazyWasmValidation();
 
 process.on('message', (message: unknown) => {
   if (!isWorkItem(message)) return;

@@ -3,7 +3,7 @@
  * and hints. One printer (render.ts) turns it into text; JSON output reuses the
  * same data.
  */
-import type { SourceFile, Span } from '../syntax/source.js';
+import type { SourceFile, Span } from '../core/source.js';
 
 export type Severity = 'error' | 'warning' | 'note';
 

@@ -11,23 +11,14 @@
  * Reports reuse the span frames (framedSpan, framedSpans), so a race shows
  * both of its accesses the way an error shows its span.
  */
-import { codeFrameColumns } from '@babel/code-frame';
-import pc from 'picocolors';
-import { positionAt, type Position, type SourceFile, type Span } from '../syntax/source.js';
+import { codeFrameColumns, type BabelCodeFrameOptions } from '@babel/code-frame';
+import { lineText, positionAt, type Position, type SourceFile, type Span } from '../core/source.js';
 import type { Diagnostic, Severity } from './diagnostic.js';
 import { assertNever } from '../util/assert.js';
+import { colorsOf, type Colors } from './colour.js';
+import { shownLine, shownText } from './shown.js';
 
-export type Colors = ReturnType<typeof pc.createColors>;
-
-export function colorsOf(colour: boolean): Colors {
-  return pc.createColors(colour);
-}
-
-/** Colour only for a terminal, and never when the user opted out (https://no-color.org). */
-export function colourWanted(stream: { readonly isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
-  const noColor = env['NO_COLOR'];
-  return stream.isTTY === true && (noColor === undefined || noColor === '');
-}
+export { colorsOf, colourWanted, type Colors } from './colour.js';
 
 export interface Marked {
   readonly span: Span;
@@ -37,7 +28,7 @@ export interface Marked {
 /** `path:line:col` of the span's start, as editors and terminals link it. */
 export function locationOf(file: SourceFile, span: Span): string {
   const p = positionAt(file, span.start);
-  return `${file.path}:${p.line}:${p.column}`;
+  return `${shownText(file.path)}:${p.line}:${p.column}`;
 }
 
 /** `line:col` of the span's start. */
@@ -53,7 +44,7 @@ function endpoints(file: SourceFile, span: Span): { start: Position; end: Positi
   // A span that takes its line's newline would otherwise mark an empty next line.
   if (end.column === 1 && end.line > start.line) {
     const previous = end.line - 1;
-    end = { line: previous, column: file.lineStarts[previous]! - file.lineStarts[previous - 1]! };
+    end = { line: previous, column: lineText(file, previous).length + 1 };
   }
   const empty = end.line === start.line && end.column <= start.column;
   return { start, end: empty ? { line: start.line, column: start.column + 1 } : end };
@@ -73,13 +64,47 @@ function colouredFrame(frame: string, c: Colors, caret: (s: string) => string): 
     .join('\n');
 }
 
+/** Lines longer than this are shown in part, around what is marked. */
+const SHOWN_WIDTH = 160;
+/** How much of a long line is shown before the first mark. */
+const SHOWN_BEFORE = 60;
+
+/**
+ * A line of the file as a frame shows it (hidden characters replaced, a long
+ * line cut to a window holding column `from`, `…` where cut), and how many
+ * columns the window moved its text left.
+ */
+function frameLine(file: SourceFile, line: number, from: number): { text: string; shift: number } {
+  const text = lineText(file, line);
+  if (text.length <= SHOWN_WIDTH) return { text: shownLine(text), shift: 0 };
+  const begin = Math.max(0, Math.min(from - 1 - SHOWN_BEFORE, text.length - SHOWN_WIDTH));
+  const head = begin > 0 ? '…' : '';
+  const tail = begin + SHOWN_WIDTH < text.length ? '…' : '';
+  return { text: `${head}${shownLine(text.slice(begin, begin + SHOWN_WIDTH))}${tail}`, shift: begin - head.length };
+}
+
 /** A code frame with one span marked and labelled. */
 export function framedSpan(file: SourceFile, span: Span, label: string | undefined, colour: boolean, caret?: (s: string) => string): string {
   const { start, end } = endpoints(file, span);
+  const top = Math.max(1, start.line - 1);
+  const bottom = Math.min(file.lineStarts.length, end.line + 1);
+  const lines = Array.from({ length: bottom - top + 1 }, (_, i) => frameLine(file, top + i, top + i === start.line ? start.column : 1));
+  const column = (p: Position): number => {
+    const l = lines[p.line - top]!;
+    return Math.min(Math.max(1, p.column - l.shift), l.text.length + 1);
+  };
+  // babel numbers the lines it is given from `startLine` (7.24 and later; its type declarations predate it)
+  const options: BabelCodeFrameOptions & { readonly startLine: number } = {
+    highlightCode: false,
+    startLine: top,
+    linesAbove: 1,
+    linesBelow: 1,
+    ...(label === undefined ? {} : { message: shownText(label) }),
+  };
   const frame = codeFrameColumns(
-    file.text,
-    { start: { line: start.line, column: start.column }, end: { line: end.line, column: end.column } },
-    { highlightCode: false, linesAbove: 1, linesBelow: 1, ...(label === undefined ? {} : { message: label }) },
+    lines.map((l) => l.text).join('\n'),
+    { start: { line: start.line, column: column(start) }, end: { line: end.line, column: Math.max(column(end), start.line === end.line ? column(start) + 1 : 1) } },
+    options,
   );
   const c = colorsOf(colour);
   return colour ? colouredFrame(frame, c, caret ?? ((s) => c.bold(c.red(s)))) : frame;
@@ -103,29 +128,31 @@ export function framedSpans(file: SourceFile, marks: readonly Marked[], colour: 
 
   const c = colorsOf(colour);
   const caret = (s: string): string => c.bold(c.red(s));
-  const fileLines = file.text.split('\n');
   const top = Math.max(1, first - 1);
-  const bottom = Math.min(fileLines.length, last + 1);
+  const bottom = Math.min(file.lineStarts.length, last + 1);
   const width = String(bottom).length;
   const out: string[] = [];
   for (let n = top; n <= bottom; n++) {
-    const text = (fileLines[n - 1] ?? '').replace(/\r$/, '');
     const here = marks.filter((_, i) => lines[i] === n);
+    const spans = here.map((m) => endpoints(file, m.span));
+    const { text, shift } = frameLine(file, n, Math.min(...spans.map((e) => e.start.column)));
     const gutter = `${String(n).padStart(width)} |`;
     out.push(`${here.length > 0 ? caret('>') : ' '} ${c.dim(gutter)}${text === '' ? '' : ` ${text}`}`);
     if (here.length === 0) continue;
     // Several marks on one line share a caret row; labels follow left to right.
     const cols = here
-      .map((m) => {
-        const { start, end } = endpoints(file, m.span);
-        const stop = end.line === start.line ? end.column : text.length + 1;
-        return { from: start.column, to: Math.max(stop, start.column + 1), label: m.label };
+      .map((m, i) => {
+        const { start, end } = spans[i]!;
+        const stop = end.line === start.line ? end.column - shift : text.length + 1;
+        const from = Math.min(Math.max(1, start.column - shift), text.length + 1);
+        return { from, to: Math.min(Math.max(stop, from + 1), text.length + 2), label: m.label };
       })
       .sort((a, b) => a.from - b.from);
     let row = '';
     for (const m of cols) {
       if (row.length >= m.from) row += ' ';
-      row = row.padEnd(m.from - 1) + '^'.repeat(m.to - m.from);
+      // tabs in the code stay tabs under it, so the carets line up
+      row = (row + text.slice(row.length, m.from - 1).replace(/[^\t]/g, ' ')).padEnd(m.from - 1) + '^'.repeat(m.to - m.from);
     }
     const labels = cols.flatMap((m) => (m.label === undefined ? [] : [m.label])).join(', ');
     out.push(`  ${c.dim(`${' '.repeat(width)} |`)} ${caret(row)}${labels === '' ? '' : ` ${caret(labels)}`}`);
@@ -151,15 +178,15 @@ export function renderedDiagnostic(d: Diagnostic, colour: boolean): string {
   const c = colorsOf(colour);
   const paint = severityText(d.severity, c);
   const out: string[] = [];
-  out.push(`${paint(`${d.severity}[${d.code}]`)}${c.bold(`: ${d.message}`)}`);
+  out.push(`${paint(`${d.severity}[${d.code}]`)}${c.bold(`: ${shownText(d.message)}`)}`);
   out.push(` ${c.blue('-->')} ${locationOf(d.file, d.span)}`);
   out.push(indent(framedSpan(d.file, d.span, d.label, colour, paint)));
   for (const r of d.related) {
-    out.push(`${c.bold(c.cyan('note'))}: ${r.message}`);
+    out.push(`${c.bold(c.cyan('note'))}: ${shownText(r.message)}`);
     out.push(` ${c.blue('-->')} ${locationOf(d.file, r.span)}`);
     out.push(indent(framedSpan(d.file, r.span, undefined, colour, (s) => c.cyan(s))));
   }
-  for (const h of d.hints) out.push(`${c.bold(c.green('hint'))}: ${h}`);
+  for (const h of d.hints) out.push(`${c.bold(c.green('hint'))}: ${shownText(h)}`);
   return `${out.join('\n')}\n`;
 }
 

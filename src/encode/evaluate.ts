@@ -1,8 +1,9 @@
 /**
- * Terms and formulas computed on natural numbers with the interpreter's
- * arithmetic: used to read a solver's model back into source values and to
+ * Terms and formulas computed with the interpreter's arithmetic (naturals,
+ * and machine integers from src/core/arith.ts): used to read a solver's model back into source values and to
  * check that a witness really satisfies its query.
  */
+import { machineValue, wrap } from '../core/arith.js';
 import { applyArith, applyCmp } from '../semantics/values.js';
 import type { Formula, Term } from './term.js';
 
@@ -16,6 +17,10 @@ export function evalTerm(t: Term, value: Valuation): bigint {
       return value(t.name);
     case 'op':
       return applyArith(t.op, evalTerm(t.a, value), evalTerm(t.b, value));
+    case 'mop':
+      return machineValue(t.op, t.type, evalTerm(t.a, value), evalTerm(t.b, value));
+    case 'cast':
+      return wrap(t.type, evalTerm(t.a, value));
     case 'ite':
       return evalFormula(t.c, value) ? evalTerm(t.a, value) : evalTerm(t.b, value);
   }

@@ -3,8 +3,8 @@
  * that leads to each: the conditions taken, the loops entered, the shared
  * binders, and the statements that must complete before it.
  */
-import type { BExpr } from '../syntax/ast.js';
-import { bexprVars, exprVars } from '../syntax/exprs.js';
+import type { BExpr } from '../core/ast.js';
+import { bexprVars, exprVars } from '../core/exprs.js';
 import type { Access, Range, SyncSite } from '../map/map.js';
 import { codeChildren, type Code, type Relation } from '../phases/code.js';
 import { assertNever } from '../util/assert.js';
@@ -68,6 +68,8 @@ export function pointsOf(code: Code, rest: 'with-rest' | 'without-rest'): Point[
         c.options.forEach((o) => walk(o, path, after));
         return;
       case 'skip':
+      case 'defined':
+      case 'havoc':
       case 'empty':
       case 'erased':
         return;
@@ -100,6 +102,7 @@ function rangeVars(r: Range, out: Set<string>): void {
 /** Variables that decide whether code runs to its end (the indices it accesses do not). */
 function codeVars(c: Code, out: Set<string>): void {
   if (c.kind === 'if' || c.kind === 'assume') bexprVars(c.cond, out);
+  if (c.kind === 'defined') c.exprs.forEach((e) => exprVars(e, out));
   if (c.kind === 'loop' || c.kind === 'bind' || c.kind === 'empty') rangeVars(c.range, out);
   for (const child of codeChildren(c)) codeVars(child, out);
 }

@@ -7,17 +7,30 @@
  *   p.N            a kernel parameter         blockDim.x   a launch dimension
  *   t1.threadIdx.x thread 1's id              s.i          a shared loop variable
  *   t1.p3.y        thread 1's local y at point 3 (loop variable or value read)
+ *
+ * Machine integers: typed variables are declared over their type's range;
+ * each operation a thread evaluates adds its definedness condition to that
+ * thread's path where it is evaluated (an execution with an undefined
+ * operation is outside the scope), exactly like an assumption of the thread:
+ * conditions, loop ranges, indices, and the `defined` steps of values the
+ * protocol drops. In thread 2 of a divergence query (a negated path) a step
+ * counts as missed only where its operations are defined.
  */
-import type { Axis, BExpr, BuiltinName, Expr } from '../syntax/ast.js';
-import { AXES } from '../syntax/ast.js';
-import type { KernelMap, Range, SyncSite, VarInfo } from '../map/map.js';
+import type { ArithOp, Axis, BExpr, BuiltinName, Expr, MachineType } from '../core/ast.js';
+import { AXES } from '../core/ast.js';
+import { isSigned, typeMax, typeMin, WIDTH } from '../core/arith.js';
+import { machineType, mayBeUndefined } from '../core/types.js';
+import { bexprOperands, exprBuiltins, exprVars } from '../core/exprs.js';
+import { evalFormula } from './evaluate.js';
+import type { Launch } from '../core/launch.js';
+import { isDataDependent, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import { codeChildren, type Code, type Relation } from '../phases/code.js';
 import { codeOf } from '../phases/split.js';
+import type { Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import { pointsOf, sharedBinders, type Point, type Step } from './paths.js';
-import { exprBuiltins, exprVars } from '../syntax/exprs.js';
-import { chooseEncoding, termBits, type Declaration, type Encoding } from './smtlib.js';
-import { FALSE, TRUE, and, cmp, eq, isTrue, not, num, op, or, tvar, type Formula, type Term } from './term.js';
+import { chooseEncoding, declaredRange, termBits, type Declaration, type Encoding } from './smtlib.js';
+import { FALSE, TRUE, and, castTerm, cmp, eq, isTrue, ite, mop, not, num, op, or, tvar, type Formula, type Term } from './term.js';
 
 /** 1 and 2: the two threads of a query; 3, 4, …: particular threads the vacuity check asks about. */
 export type Thread = number;
@@ -50,7 +63,13 @@ export interface Local {
 export interface Query {
   readonly id: string;
   readonly kernel: string;
-  readonly kind: 'race' | 'divergence' | 'assumptions' | 'feasibility';
+  /**
+   * `assumptions`, `feasibility`: whether the kernel's assumptions can hold,
+   * and whether a thread of a launch may fail one (the vacuity check and an
+   * alarm's launch); `definedness`: can the threads of an alarm evaluate an
+   * undefined operation (see undefinednessQuery)
+   */
+  readonly kind: 'race' | 'divergence' | 'assumptions' | 'feasibility' | 'definedness';
   readonly level: 'block' | 'grid';
   readonly phase: number | null;
   readonly array: string | null;
@@ -64,36 +83,35 @@ export interface Query {
   readonly havocs: readonly { readonly name: string; readonly exact: Formula }[];
 }
 
-export interface Launch {
-  /** extra facts from the command line: parameter values and dimensions */
-  readonly params: ReadonlyMap<string, bigint>;
-  readonly blockDim: readonly bigint[] | null;
-  readonly gridDim: readonly bigint[] | null;
-}
-
-/** No launch facts: every parameter and size is symbolic. */
-export const NO_LAUNCH: Launch = { params: new Map(), blockDim: null, gridDim: null };
-
 const INPUT_BITS = 32;
-/** Parameters, sizes and values read are below this bound in every query, as in CUDA. */
-export const INPUT_BOUND = 1n << BigInt(INPUT_BITS);
 /** shifts left by a variable amount are exact below this many bits */
 export const SHIFT_LIMIT = 32;
 
-/** A range's terms for one thread, as {@link Scope.loop} computes them. */
+/**
+ * A loop's range as terms: bounds, step, the next value after x, whether x
+ * keeps the loop going, whether its step from x is defined (a machine type's
+ * may not be), and whether, the step from x being defined, the loop runs
+ * another iteration after x (a natural downward `step - k` ends when x − k
+ * would be negative, so that is not `continues(succ(x))` with truncated
+ * subtraction).
+ */
 interface LoopTerms {
   readonly from: Term;
   readonly to: Term;
   readonly step: Term;
   readonly bits: number;
+  readonly type: MachineType | undefined;
   readonly succ: (x: Term) => Term;
   readonly continues: (x: Term) => Formula;
+  readonly stepDefined: (x: Term) => Formula;
   readonly advances: (x: Term) => Formula;
 }
 
 /** One query under construction: its declarations and the roles of its variables. */
 class Builder {
   readonly declarations = new Map<string, number>();
+  /** the machine types of typed variables; `int`: an integer that may be negative */
+  readonly types = new Map<string, MachineType | 'int'>();
   readonly roles = new Map<string, VarRole>();
   /** facts that define helper variables, asserted once, never negated */
   readonly definitions: Formula[] = [];
@@ -146,9 +164,11 @@ class Builder {
     return this.map.symbolicDims.has(`${kind}.${axis}`) || given !== null;
   }
 
-  declare(name: string, bits: number, role: VarRole): Term {
+  /** A variable, over [0, 2^bits), over a machine type's range, or (`int`) over (−2^bits, 2^bits). */
+  declare(name: string, bits: number, role: VarRole, type?: MachineType | 'int'): Term {
     if (!this.declarations.has(name)) {
-      this.declarations.set(name, bits);
+      this.declarations.set(name, type === undefined || type === 'int' ? bits : WIDTH[type]);
+      if (type !== undefined) this.types.set(name, type);
       this.roles.set(name, role);
     }
     return tvar(name);
@@ -156,6 +176,92 @@ class Builder {
 
   bits(t: Term): number {
     return termBits(t, (n) => this.declarations.get(n) ?? INPUT_BITS);
+  }
+
+  /**
+   * Bounds on the term's value that hold whatever the values of undefined
+   * operations are (declared ranges, casts, natural arithmetic), or null.
+   */
+  range(t: Term): { min: bigint; max: bigint } | null {
+    switch (t.k) {
+      case 'num':
+        return { min: t.v, max: t.v };
+      case 'var': {
+        const bits = this.declarations.get(t.name);
+        if (bits === undefined) return null;
+        return declaredRange({ name: t.name, bits, ...(this.types.has(t.name) ? { type: this.types.get(t.name)! } : {}) });
+      }
+      case 'cast':
+        return { min: typeMin(t.type), max: typeMax(t.type) };
+      case 'op':
+        // natural arithmetic: within the bits of its operands' bounds
+        return { min: 0n, max: (1n << BigInt(this.bits(t))) - 1n };
+      case 'ite': {
+        const a = this.range(t.a);
+        const b = this.range(t.b);
+        return a === null || b === null ? null : hull([a.min, a.max, b.min, b.max]);
+      }
+      case 'mop': {
+        const a = this.range(t.a);
+        const b = this.range(t.b);
+        return a === null || b === null ? null : machineRange(t.op, t.type, a, b, t.b.k === 'num' ? t.b.v : null);
+      }
+    }
+  }
+
+  /**
+   * C's operation on a machine type, on terms: a shift by a variable is a
+   * case split on the count (exact over the width; 0 beyond, where it is
+   * undefined); a division or remainder of values that cannot be negative is
+   * written as the naturals' one (the same values, and no case on signs).
+   */
+  machine(o: ArithOp, type: MachineType, a: Term, b: Term): Term {
+    if (o === '/' || o === '%') {
+      const [ra, rb] = [this.range(a), this.range(b)];
+      if (ra !== null && rb !== null && ra.min >= 0n && rb.min >= 0n) return op(o, a, b);
+    }
+    return machineTerm(o, type, a, b);
+  }
+
+  /**
+   * Bounds on the term's value where its operations are defined: a machine
+   * operation's value is then in its type. Every use of a term is guarded by
+   * the definedness of what it is computed from (an index, a condition, a
+   * range, a `defined` step), so only these values decide anything; a term
+   * built on them is still exact for the solver and the re-checker alike
+   * (it is evaluated as written).
+   */
+  definedRange(t: Term): { min: bigint; max: bigint } | null {
+    if (t.k === 'mop') return { min: typeMin(t.type), max: typeMax(t.type) };
+    if (t.k === 'ite') {
+      const a = this.definedRange(t.a);
+      const b = this.definedRange(t.b);
+      return a === null || b === null ? null : hull([a.min, a.max, b.min, b.max]);
+    }
+    return this.range(t);
+  }
+
+  /**
+   * `(T) a`, exact where a is defined: the identity when a is then in T's
+   * range, one wrap (± 2^width) when it is within one width of it, else the
+   * modular reduction. The first two keep the usual `(int) threadIdx.x` and
+   * `(int) (blockIdx.x * blockDim.x + threadIdx.x)` linear and free of
+   * remainders.
+   */
+  cast(type: MachineType, a: Term): Term {
+    const r = this.definedRange(a);
+    const [min, max] = [typeMin(type), typeMax(type)];
+    const modulus = 1n << BigInt(WIDTH[type]);
+    if (r !== null && r.min >= min && r.max <= max) return a;
+    if (r !== null && r.min >= min && r.max <= max + modulus) return ite(cmp('<=', a, num(max)), a, mop('-', type, a, num(modulus)));
+    if (r !== null && r.min >= min - modulus && r.max <= max) return ite(cmp('>=', a, num(min)), a, mop('+', type, a, num(modulus)));
+    return castTerm(type, a);
+  }
+
+  /** Whether the term can be negative where it is defined (machine integers can). */
+  mayBeNegative(t: Term): boolean {
+    const r = this.definedRange(t);
+    return r === null || r.min < 0n;
   }
 
   dim(kind: 'blockDim' | 'gridDim', axis: Axis): Term {
@@ -177,10 +283,16 @@ class Builder {
    */
   chain(r: Range, l: LoopTerms): Term[] {
     const up = r.step.op === '*';
-    const count = (up ? l.bits : this.bits(l.from)) + 1;
-    const key = `${r.step.op} ${JSON.stringify([l.from, l.step, l.to], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
+    const key = `${r.step.op} ${l.type ?? 'nat'} ${JSON.stringify([l.from, l.step, l.to], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
     const known = this.chains.get(key);
     if (known) return known;
+    const chain = l.type === undefined ? this.natChain(l, up) : this.typedChain(l, l.type);
+    this.chains.set(key, chain);
+    return chain;
+  }
+
+  private natChain(l: LoopTerms, up: boolean): Term[] {
+    const count = (up ? l.bits : this.bits(l.from)) + 1;
     const chain: Term[] = [l.from];
     if (l.from.k === 'num' && l.step.k === 'num') {
       const limit = 1n << BigInt(up ? l.bits : this.bits(l.from));
@@ -196,12 +308,42 @@ class Builder {
         chain.push(v);
       }
     }
-    this.chains.set(key, chain);
+    return chain;
+  }
+
+  /**
+   * A machine-typed geometric loop's chain: the values are computed in the
+   * type and the chain stops (stays put) where the loop stops or its step is
+   * undefined; within the width every value that can be visited is reached.
+   */
+  private typedChain(l: LoopTerms, type: MachineType): Term[] {
+    const count = WIDTH[type] + 2;
+    const chain: Term[] = [l.from];
+    // a typed sequence need not be monotone (negative values and steps): numbers only when the loop is decided
+    if (l.from.k === 'num' && l.step.k === 'num' && l.to.k === 'num') {
+      const goesOn = (v: Term): boolean => isTrue(and([l.continues(v), l.stepDefined(v)]));
+      for (let v: Term = l.from; chain.length < count && goesOn(v); ) {
+        const next = l.succ(v);
+        if (chain.some((c) => c.k === 'num' && next.k === 'num' && c.v === next.v)) break;
+        chain.push(next);
+        v = next;
+      }
+      return chain;
+    }
+    for (let i = 1; i < count; i++) {
+      const v = this.declare(`chain${this.chains.size}.v${i}`, WIDTH[type], { role: 'aux' }, type);
+      const prev = chain[i - 1]!;
+      const goesOn = and([l.continues(prev), l.stepDefined(prev)]);
+      this.definitions.push(or([and([goesOn, eq(v, l.succ(prev))]), and([not(goesOn), eq(v, prev)])]));
+      chain.push(v);
+    }
     return chain;
   }
 
   param(name: string): Term {
-    return this.declare(`p.${name}`, INPUT_BITS, { role: 'param', source: name });
+    const info = this.vars.get(name) ?? this.map.vars.get(name);
+    const type = info?.kind === 'param' ? info.type : undefined;
+    return this.declare(`p.${name}`, INPUT_BITS, { role: 'param', source: name }, type);
   }
 }
 
@@ -228,7 +370,8 @@ class Scope {
     return this.point === WHOLE_RUN ? `t${this.thread}.run.${name}` : `t${this.thread}.${name}`;
   }
 
-  variable(name: string): Term {
+  /** @param type the type the variable is used with (a value read has the type of its uses) */
+  variable(name: string, type?: MachineType): Term {
     const fixed = this.instantiated.get(name);
     if (fixed !== undefined) return fixed;
     const info = this.b.vars.get(name);
@@ -240,7 +383,10 @@ class Scope {
       return this.b.isUniform(name) ? tvar(t) : this.valueAtIteration(name, info);
     }
     const local = this.local(name);
-    if (info.kind === 'data') return this.b.declare(local, INPUT_BITS, { role: 'local', thread: this.thread, point: this.point, var: name, info });
+    if (isDataDependent(info)) {
+      const own = info.kind === 'unknown' ? machineType(info.type) : type;
+      return this.b.declare(local, INPUT_BITS, { role: 'local', thread: this.thread, point: this.point, var: name, info }, own);
+    }
     if (!this.b.declarations.has(local)) throw new Error(`encoding: loop variable ${name} used outside its loop`);
     return tvar(local);
   }
@@ -248,21 +394,95 @@ class Scope {
   term(e: Expr): Term {
     switch (e.kind) {
       case 'nat':
+      case 'int':
         return num(e.value);
       case 'var':
-        return this.variable(e.name);
+        return this.variable(e.name, e.type);
       case 'builtin':
         return e.name === 'blockDim' || e.name === 'gridDim' ? this.b.dim(e.name, e.axis) : this.b.threadId(e.name, e.axis, this.thread);
       case 'binary': {
         const a = this.term(e.left);
         const b = this.term(e.right);
+        if (e.type !== undefined) return this.b.machine(e.op, e.type, a, b);
         if (e.op === '<<' && b.k !== 'num') return this.shiftLeft(a, b);
         if (e.op === '>>' && b.k !== 'num') return this.shiftRight(a, b);
         return op(e.op, a, b);
       }
+      case 'cast':
+        return this.b.cast(e.type, this.term(e.operand));
+      case 'ite':
+        return ite(this.formula(e.cond), this.term(e.then), this.term(e.else));
       default:
         return assertNever(e);
     }
+  }
+
+  /**
+   * When evaluating the expression is defined (C's rules on machine types;
+   * BabyCUDA's operators always are): only the branch a conditional takes,
+   * and only the right side of && and || that is evaluated, count.
+   */
+  defined(e: Expr): Formula {
+    if (!mayBeUndefined(e)) return TRUE;
+    switch (e.kind) {
+      case 'nat':
+      case 'int':
+      case 'var':
+      case 'builtin':
+        return TRUE;
+      case 'binary': {
+        const operands = and([this.defined(e.left), this.defined(e.right)]);
+        return e.type === undefined ? operands : and([operands, operationDefined(e.op, e.type, this.term(e.left), this.term(e.right))]);
+      }
+      case 'cast':
+        return this.defined(e.operand);
+      case 'ite': {
+        const c = this.formula(e.cond);
+        return and([this.definedCond(e.cond), or([not(c), this.defined(e.then)]), or([c, this.defined(e.else)])]);
+      }
+      default:
+        return assertNever(e);
+    }
+  }
+
+  definedCond(c: BExpr): Formula {
+    switch (c.kind) {
+      case 'bool':
+        return TRUE;
+      case 'cmp':
+        return and([this.defined(c.left), this.defined(c.right)]);
+      case 'and':
+        return and([this.definedCond(c.left), or([not(this.formula(c.left)), this.definedCond(c.right)])]);
+      case 'or':
+        return and([this.definedCond(c.left), or([this.formula(c.left), this.definedCond(c.right)])]);
+      case 'not':
+        return this.definedCond(c.operand);
+      default:
+        return assertNever(c);
+    }
+  }
+
+  definedAll(es: readonly Expr[]): Formula {
+    return and(es.map((e) => this.defined(e)));
+  }
+
+  rangeDefined(r: Range): Formula {
+    return this.definedAll([r.from, r.to, r.step.amount]);
+  }
+
+  /**
+   * f, at a place where the thread evaluates operations whose definedness is
+   * d: in a path, both hold; in a negated path (a thread that misses a
+   * barrier), f counts as failed only where d holds.
+   */
+  holds(d: Formula, f: Formula): Formula {
+    return this.negated ? or([not(d), f]) : and([d, f]);
+  }
+
+  /** The condition, or its negation, where the thread evaluates it. */
+  condition(c: BExpr, holds: boolean): Formula {
+    const f = this.formula(c);
+    return this.holds(this.definedCond(c), holds ? f : not(f));
   }
 
   /**
@@ -304,28 +524,27 @@ class Scope {
     }
   }
 
-  /**
-   * The range's bounds, its next value after x, whether a value keeps the loop
-   * going, and whether the loop runs another iteration after x (a downward
-   * `step - k` ends when x − k would be negative, so that is not
-   * `continues(succ(x))` with truncated subtraction).
-   */
+  /** The range's terms (see {@link LoopTerms}); a machine-typed range computes its steps in its type. */
   loop(r: Range): LoopTerms {
     const from = this.term(r.from);
     const to = this.term(r.to);
     const step = this.term(r.step.amount);
     const up = r.direction === 'up';
     const succOp = r.step.op === '+' ? '+' : r.step.op === '*' ? '*' : r.step.op === '-' ? '-' : '/';
+    const type = r.type;
     const continues = (x: Term): Formula => (up ? cmp('<', x, to) : cmp('>=', x, to));
-    const succ = (x: Term): Term => op(succOp, x, step);
+    const succ = (x: Term): Term => (type === undefined ? op(succOp, x, step) : mop(succOp, type, x, step));
     return {
       from,
       to,
       step,
-      bits: this.b.bits(up ? to : from),
+      bits: type === undefined ? this.b.bits(up ? to : from) : WIDTH[type],
+      type,
       succ,
       continues,
-      advances: (x) => (r.step.op === '-' ? cmp('>=', x, op('+', to, step)) : continues(succ(x))),
+      stepDefined: (x) => (type === undefined ? TRUE : operationDefined(succOp, type, x, step)),
+      // a machine type's step is exact where defined: x − k below the bound ends the loop as C's does
+      advances: (x) => (type === undefined && r.step.op === '-' ? cmp('>=', x, op('+', to, step)) : continues(succ(x))),
     };
   }
 
@@ -336,6 +555,7 @@ class Scope {
    */
   member(x: Term, r: Range, tag: string): Formula {
     const l = this.loop(r);
+    if (l.type !== undefined && (r.step.op === '+' || r.step.op === '-')) return this.typedMember(x, r.step.op, l, l.type, tag);
     switch (r.step.op) {
       case '+': {
         if (!this.negated && l.step.k !== 'num') {
@@ -358,6 +578,38 @@ class Scope {
     }
   }
 
+  /**
+   * A machine-typed loop moving by a step k, up with `+` or down with `-`:
+   * x is `from` moved by a multiple of k in the step's direction (backwards
+   * when k < 0), while the loop goes on. Values of the type are in range, so
+   * every step up to x was defined.
+   */
+  private typedMember(x: Term, stepOp: '+' | '-', l: LoopTerms, type: MachineType, tag: string): Formula {
+    const sub = (a: Term, b: Term): Term => mop('-', type, a, b);
+    const forwards = stepOp === '+' ? sub(x, l.from) : sub(l.from, x);
+    const backwards = stepOp === '+' ? sub(l.from, x) : sub(x, l.from);
+    const multiple = (d: Term, k: Term): Formula => and([cmp('>=', d, num(0)), eq(mop('%', type, d, k), num(0))]);
+    const going = and([l.continues(l.from), l.continues(x)]);
+    if (l.step.k === 'num') {
+      const k = l.step.v;
+      if (k === 0n) return and([l.continues(l.from), eq(x, l.from)]);
+      return and([going, k > 0n ? multiple(forwards, l.step) : multiple(backwards, num(-k))]);
+    }
+    if (!this.negated) {
+      // x = from ± step * j reads better to the solver than a remainder by a variable
+      const j = this.b.declare(this.local(`${tag}.j`), WIDTH[type], { role: 'aux' });
+      return and([going, eq(x, mop(stepOp, type, l.from, mop('*', type, l.step, j)))]);
+    }
+    return and([
+      going,
+      or([
+        and([cmp('>', l.step, num(0)), multiple(forwards, l.step)]),
+        and([eq(l.step, num(0)), eq(x, l.from)]),
+        and([cmp('<', l.step, num(0)), multiple(backwards, mop('-', type, num(0), l.step))]),
+      ]),
+    ]);
+  }
+
   relation(x: Term, rel: Relation, r: Range, tag: string): Formula {
     switch (rel.kind) {
       case 'member':
@@ -367,14 +619,16 @@ class Scope {
         return and([eq(x, l.from), l.continues(l.from)]);
       }
       case 'last': {
+        // the step after the last iteration is computed too (a machine type's may be undefined)
         const l = this.loop(r);
-        return and([this.member(x, r, tag), not(l.advances(x))]);
+        return and([this.member(x, r, tag), l.stepDefined(x), not(l.advances(x))]);
       }
       case 'next': {
         const l = this.loop(r);
         const prev = this.variable(rel.prev);
-        // a downward step from below the step size ends the loop (truncated, x would look like a value)
-        return and([eq(x, l.succ(prev)), l.continues(x), ...(r.step.op === '-' ? [cmp('>=', prev, l.step)] : [])]);
+        // a natural downward step from below the step size ends the loop (truncated, x would look like a value)
+        const ends = l.type === undefined && r.step.op === '-' ? [cmp('>=', prev, l.step)] : [];
+        return and([l.stepDefined(prev), eq(x, l.succ(prev)), l.continues(x), ...ends]);
       }
       default:
         return assertNever(rel);
@@ -388,9 +642,9 @@ class Scope {
    * of its own range, which must exist.
    */
   sharedRelation(name: string, rel: Relation, r: Range): Formula {
-    if (this.b.isUniform(name)) return this.relation(this.b.declare(`s.${name}`, this.loop(r).bits, { role: 'shared', var: name }), rel, r, name);
+    if (this.b.isUniform(name)) return this.relation(this.b.declare(`s.${name}`, this.loop(r).bits, { role: 'shared', var: name }, r.type), rel, r, name);
     const l = this.loop(r);
-    const k = this.b.declare(iterationName(name), Math.max(this.b.bits(l.from), this.b.bits(l.to)) + 1, { role: 'shared', var: name });
+    const k = this.b.declare(iterationName(name), Math.max(this.b.bits(l.from), this.b.bits(l.to), l.bits) + 1, { role: 'shared', var: name });
     const x = this.variable(name);
     const exists = this.iterationExists(r, l, k, x);
     switch (rel.kind) {
@@ -399,7 +653,7 @@ class Scope {
       case 'first':
         return and([eq(k, num(0)), exists]);
       case 'last':
-        return and([exists, not(l.advances(x))]);
+        return and([exists, l.stepDefined(x), not(l.advances(x))]);
       case 'next':
         return and([eq(k, op('+', this.iteration(rel.prev), num(1))), exists]);
       default:
@@ -420,13 +674,16 @@ class Scope {
     const r = this.b.shared.get(name)!;
     const l = this.loop(r);
     const k = this.iteration(name);
+    const type = l.type;
+    // a machine type's k-th value is exact; the local is declared over the type, so every step up to it is defined
+    const arith = (o: '+' | '-' | '*', a: Term, b: Term): Term => (type === undefined ? op(o, a, b) : mop(o, type, a, b));
     let value: Term;
     switch (r.step.op) {
       case '+':
-        value = op('+', l.from, op('*', l.step, k));
+        value = arith('+', l.from, arith('*', l.step, k));
         break;
       case '-':
-        value = op('-', l.from, op('*', l.step, k));
+        value = arith('-', l.from, arith('*', l.step, k));
         break;
       case '*':
       case '/': {
@@ -437,7 +694,7 @@ class Scope {
       default:
         return assertNever(r.step.op);
     }
-    const x = this.b.declare(local, this.b.bits(value), { role: 'local', thread: this.thread, point: this.point, var: name, info });
+    const x = this.b.declare(local, this.b.bits(value), { role: 'local', thread: this.thread, point: this.point, var: name, info }, type);
     this.b.definitions.push(eq(x, value));
     return x;
   }
@@ -446,9 +703,10 @@ class Scope {
   private iterationExists(r: Range, l: LoopTerms, k: Term, x: Term): Formula {
     switch (r.step.op) {
       case '+':
-        return l.continues(x);
+        // a machine type's step may be negative: the values then move away from the bound
+        return l.type === undefined ? l.continues(x) : and([l.continues(l.from), l.continues(x)]);
       case '-':
-        return and([cmp('>=', l.from, op('*', l.step, k)), l.continues(x)]);
+        return l.type === undefined ? and([cmp('>=', l.from, op('*', l.step, k)), l.continues(x)]) : and([l.continues(l.from), l.continues(x)]);
       case '*':
       case '/': {
         const chain = this.b.chain(r, l);
@@ -468,7 +726,7 @@ class Scope {
   bindLocal(name: string, r: Range): Term {
     const info = this.b.vars.get(name)!;
     const l = this.loop(r);
-    return this.b.declare(this.local(name), l.bits, { role: 'local', thread: this.thread, point: this.point, var: name, info });
+    return this.b.declare(this.local(name), l.bits, { role: 'local', thread: this.thread, point: this.point, var: name, info }, r.type);
   }
 
   /**
@@ -483,11 +741,15 @@ class Scope {
     const completes = (x: Code): Formula => this.completes(x, member);
     switch (c.kind) {
       case 'skip':
-      case 'access':
       case 'mark':
       case 'erased':
       case 'loop':
+      case 'havoc':
         return TRUE;
+      case 'access':
+        return this.holds(this.definedAll(c.access.index), TRUE);
+      case 'defined':
+        return this.holds(this.definedAll(c.exprs), TRUE);
       case 'seq':
         return and(c.items.map(completes));
       case 'choice':
@@ -495,20 +757,21 @@ class Scope {
       case 'if': {
         const then = completes(c.then);
         const otherwise = completes(c.else);
+        const defined = this.definedCond(c.cond);
         // c ∨ ¬c: left unsimplified, every `if` of a phase would restate its condition in the path of every other point
-        if (isTrue(then) && isTrue(otherwise)) return TRUE;
+        if (isTrue(then) && isTrue(otherwise)) return this.holds(defined, TRUE);
         const cond = this.formula(c.cond);
-        return or([and([cond, then]), and([not(cond), otherwise])]);
+        return this.holds(defined, or([and([cond, then]), and([not(cond), otherwise])]));
       }
       case 'bind': {
         if (member === 'whole' && c.relation.kind === 'member') return TRUE;
-        return and([this.sharedRelation(c.var, c.relation, c.range), completes(c.body)]);
+        return this.holds(this.rangeDefined(c.range), and([this.sharedRelation(c.var, c.relation, c.range), completes(c.body)]));
       }
       case 'assume':
-        return this.negated ? TRUE : this.formula(c.cond);
+        return this.negated ? TRUE : this.holds(this.definedCond(c.cond), this.formula(c.cond));
       case 'empty': {
         const l = this.loop(c.range);
-        return not(l.continues(l.from));
+        return this.holds(this.rangeDefined(c.range), not(l.continues(l.from)));
       }
       default:
         return assertNever(c);
@@ -525,7 +788,10 @@ class Scope {
    * ends; after a barrier, only when barriers `pass` (the race queries,
    * which presume no divergence), not when a barrier `may-stop` the block
    * (the divergence queries). `completes` is when the thread surely runs the
-   * whole code.
+   * whole code. Executions with an undefined operation are outside the
+   * scope, as infeasible ones are: in scope, every operation the thread
+   * evaluates is defined, so an `assume`'s condition is too, and the thread
+   * goes on past each one.
    */
   assumed(c: Code, barriers: 'pass' | 'may-stop'): { holds: Formula; completes: Formula } {
     const implies = (a: Formula, b: Formula): Formula => or([not(a), b]);
@@ -533,11 +799,15 @@ class Scope {
       case 'skip':
       case 'access':
       case 'erased':
+      case 'havoc':
+      // an execution in which the thread evaluates an undefined operation is outside the scope: in scope, it goes on
+      case 'defined':
         return { holds: TRUE, completes: TRUE };
       case 'mark':
         return { holds: TRUE, completes: barriers === 'pass' ? TRUE : FALSE };
       case 'assume':
-        return { holds: this.formula(c.cond), completes: TRUE };
+        // in scope, the condition is defined where the thread evaluates it
+        return { holds: this.condition(c.cond, true), completes: TRUE };
       case 'seq': {
         const holds: Formula[] = [];
         let reached: Formula = TRUE;
@@ -583,14 +853,12 @@ class Scope {
     switch (s.kind) {
       case 'prefix':
         return this.completes(s.code, 'whole');
-      case 'cond': {
-        const f = this.formula(s.cond);
-        return s.holds ? f : not(f);
-      }
+      case 'cond':
+        return this.condition(s.cond, s.holds);
       case 'loop':
-        return this.member(this.bindLocal(s.var, s.range), s.range, s.var);
+        return this.holds(this.rangeDefined(s.range), this.member(this.bindLocal(s.var, s.range), s.range, s.var));
       case 'bind':
-        return this.sharedRelation(s.var, s.relation, s.range);
+        return this.holds(this.rangeDefined(s.range), this.sharedRelation(s.var, s.relation, s.range));
       default:
         return assertNever(s);
     }
@@ -636,9 +904,78 @@ function iterationName(binder: string): string {
   return `s.${binder}.k`;
 }
 
+/** The smallest interval holding the values. */
+function hull(values: readonly bigint[]): { min: bigint; max: bigint } {
+  return { min: values.reduce((x, y) => (y < x ? y : x)), max: values.reduce((x, y) => (y > x ? y : x)) };
+}
+
+/**
+ * Bounds on machineValue(o, type, a, b) for a and b within their bounds,
+ * whether or not the operation is defined (the total values of arith.ts).
+ */
+function machineRange(o: ArithOp, type: MachineType, a: { min: bigint; max: bigint }, b: { min: bigint; max: bigint }, count: bigint | null): { min: bigint; max: bigint } | null {
+  const magnitude = (r: { min: bigint; max: bigint }): bigint => (-r.min > r.max ? -r.min : r.max);
+  switch (o) {
+    case '+':
+      return { min: a.min + b.min, max: a.max + b.max };
+    case '-':
+      return { min: a.min - b.max, max: a.max - b.min };
+    case '*':
+      return hull([a.min * b.min, a.min * b.max, a.max * b.min, a.max * b.max]);
+    case '/':
+    case '%':
+      // |a / b| and |a % b| are at most |a|, and 0 or a when b = 0
+      return a.min >= 0n && b.min >= 0n ? { min: 0n, max: a.max } : { min: -magnitude(a), max: magnitude(a) };
+    case '<<':
+      if (count === null) return null;
+      return count >= 0n && count < BigInt(WIDTH[type]) ? hull([0n, a.min << count, a.max << count]) : { min: 0n, max: 0n };
+    case '>>':
+      if (count === null) return null;
+      return count >= 0n && count < BigInt(WIDTH[type]) ? hull([0n, a.min >> count, a.max >> count]) : { min: 0n, max: 0n };
+    case '&':
+    case '|':
+    case '^':
+      return { min: typeMin(type), max: typeMax(type) };
+  }
+}
+
+/**
+ * C's operation on a machine type, on terms: a shift by a variable is a case
+ * split on the count (exact over the width; 0 beyond, where it is undefined).
+ */
+export function machineTerm(o: ArithOp, type: MachineType, a: Term, b: Term): Term {
+  if ((o !== '<<' && o !== '>>') || b.k === 'num') return mop(o, type, a, b);
+  let t: Term = num(0);
+  for (let i = WIDTH[type] - 1; i >= 0; i--) t = ite(eq(b, num(i)), mop(o, type, a, num(i)), t);
+  return t;
+}
+
+/** When `a op b` on a machine type is defined (src/core/arith.ts's machineUndefined, as a formula). */
+export function operationDefined(o: ArithOp, type: MachineType, a: Term, b: Term): Formula {
+  const inRange = (r: Term): Formula => and([cmp('>=', r, num(typeMin(type))), cmp('<=', r, num(typeMax(type)))]);
+  const countInRange = and([cmp('>=', b, num(0)), cmp('<', b, num(WIDTH[type]))]);
+  switch (o) {
+    case '+':
+    case '-':
+    case '*':
+      return inRange(mop(o, type, a, b));
+    case '/':
+    case '%':
+      return and([not(eq(b, num(0))), isSigned(type) ? not(and([eq(a, num(typeMin(type))), eq(b, num(-1))])) : TRUE]);
+    case '<<':
+      return and([countInRange, inRange(machineTerm(o, type, a, b))]);
+    case '>>':
+      return countInRange;
+    case '&':
+    case '|':
+    case '^':
+      return TRUE;
+  }
+}
+
 function launchFacts(b: Builder, launch: Launch): Formula[] {
   const scope = new Scope(b, 1, 0);
-  const facts: Formula[] = b.map.preconditions.map((c) => scope.formula(c));
+  const facts: Formula[] = b.map.preconditions.map((c) => scope.condition(c, true));
   for (const [name, value] of launch.params) facts.push(eq(b.param(name), num(value)));
   for (const [kind, given] of [['blockDim', launch.blockDim], ['gridDim', launch.gridDim]] as const) {
     AXES.forEach((axis, i) => {
@@ -700,8 +1037,8 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
     const locals: Local[][] = [];
     for (const t of [1, 2] as const) {
       const scope = new Scope(b, t, index);
-      path.push(pathOf(scope, point));
       const access = point.target.kind === 'access' ? point.target.access : null;
+      path.push(and([pathOf(scope, point), access ? scope.definedAll(access.index) : TRUE]));
       element.push(access ? access.index.map((ix) => scope.term(ix)) : []);
       locals.push(access ? access.locals.map((l) => ({ name: l.name, term: scope.term(l.value) })) : []);
     }
@@ -709,9 +1046,12 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
   });
   for (const t of [1, 2] as const) {
     const sel = selector(b, t, qpoints.length);
-    const indexVars = Array.from({ length: dims }, (_, d) =>
-      b.declare(`t${t}.index.${d}`, Math.max(...qpoints.map((q) => b.bits(q.element[t - 1]![d] ?? num(0)))), { role: 'index', thread: t, dim: d }),
-    );
+    const indexVars = Array.from({ length: dims }, (_, d) => {
+      const terms = qpoints.map((q) => q.element[t - 1]![d] ?? num(0));
+      // machine-integer indices may be negative
+      const signed = terms.some((x) => b.mayBeNegative(x)) ? 'int' : undefined;
+      return b.declare(`t${t}.index.${d}`, Math.max(...terms.map((x) => b.bits(x))), { role: 'index', thread: t, dim: d }, signed);
+    });
     assertions.push(
       or(qpoints.map((q) => and([eq(sel, num(q.index)), q.path[t - 1]!, ...indexVars.map((v, d) => eq(v, q.element[t - 1]![d] ?? num(0)))]))),
     );
@@ -779,7 +1119,10 @@ export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
 }
 
 function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding' | 'havocs'>): Query {
-  const declarations = [...b.declarations].map(([name, bits]) => ({ name, bits }));
+  const declarations = [...b.declarations].map(([name, bits]) => {
+    const type = b.types.get(name);
+    return type === undefined ? { name, bits } : { name, bits, type };
+  });
   const assertions = [...b.definitions, ...q.assertions].filter((f) => !(f.k === 'const' && f.v));
   return { ...q, assertions, declarations, roles: b.roles, havocs: b.havocs, encoding: chooseEncoding(declarations, assertions) };
 }
@@ -848,12 +1191,14 @@ export interface ThreadIds {
 
 /**
  * At one launch (every parameter and size fixed), can some thread of some
- * block reach an `assume` and fail it? Unsat: the launch is feasible, which
- * is what makes an alarm at that launch real. Reaching is over-approximated
- * (a loop is taken to end, values read are unknown), so sat only means that
- * feasibility is not proved. Null when the kernel has no assumption.
+ * block reach an `assume` and fail it (its condition false where defined)?
+ * Unsat: the launch is feasible, which is what makes an alarm at that launch
+ * real. Reaching is over-approximated (a loop is taken to end, values read
+ * are unknown), so sat only means that feasibility is not proved; `failedAt`
+ * names the assumption a model makes thread 1 fail. Null when the kernel has
+ * no assumption.
  */
-export function violationQuery(map: KernelMap, launch: Launch): Query | null {
+export function violationQuery(map: KernelMap, launch: Launch): { query: Query; failedAt: (value: (name: string) => bigint) => Span | null } | null {
   const code = codeOf(map.body, 'erase');
   const points = pointsOf(code, 'without-rest').filter((p) => p.target.kind === 'assume');
   if (points.length === 0) return null;
@@ -866,9 +1211,132 @@ export function violationQuery(map: KernelMap, launch: Launch): Query | null {
     const scope = new Scope(b, 1, index);
     // the path binds the loop variables the condition may mention
     const reached = pathOf(scope, point);
-    const failed = point.target.kind === 'assume' ? not(scope.formula(point.target.cond)) : FALSE;
+    // failing is the condition's being false where it is defined (an undefined one is outside the scope)
+    const failed = point.target.kind === 'assume' ? and([scope.definedCond(point.target.cond), not(scope.formula(point.target.cond))]) : FALSE;
     return { index, point, path: [and([reached, failed]), FALSE], element: [[], []], locals: [[], []] };
   });
   assertions.push(or(qpoints.map((q) => q.path[0])));
-  return finish(b, { id: `${map.name}/feasible`, kernel: map.name, kind: 'feasibility', level: 'block', phase: null, array: null, sync: null, points: qpoints, assertions });
+  const query = finish(b, { id: `${map.name}/feasible`, kernel: map.name, kind: 'feasibility', level: 'block', phase: null, array: null, sync: null, points: qpoints, assertions });
+  const failedAt = (value: (name: string) => bigint): Span | null => {
+    const failed = qpoints.find((q) => evalFormula(q.path[0], value))?.point.target;
+    return failed?.kind === 'assume' ? failed.cond.span : null;
+  };
+  return { query, failedAt };
 }
+
+/** The thread reaches the evaluation (its path first: it binds the loop variables the operations use) and an operation there is undefined. */
+function undefinedAtSite(scope: Scope, s: Evaluation): Formula {
+  const path = s.path.map((step) => scope.step(step));
+  const step = s.step === undefined ? TRUE : scope.loop(s.step.range).stepDefined(scope.variable(s.step.var));
+  const defined = and([scope.definedAll(s.exprs), ...s.conds.map((c) => scope.definedCond(c)), step]);
+  return and([...path, not(defined)]);
+}
+
+/** A place where a thread evaluates operations that may be undefined: the path to it, and what it evaluates. */
+export interface Evaluation {
+  readonly path: readonly Step[];
+  readonly exprs: readonly Expr[];
+  readonly conds: readonly BExpr[];
+  /** a machine-typed loop's step from the value of `var` (the last step of a loop may overflow) */
+  readonly step?: { readonly var: string; readonly range: Range };
+  /** where, for a report */
+  readonly span: Span;
+}
+
+/** Every place in the code where a thread evaluates an operation that may be undefined, with its path. */
+export function evaluationsOf(code: Code): Evaluation[] {
+  const out: Evaluation[] = [];
+  const site = (path: readonly Step[], exprs: readonly Expr[], conds: readonly BExpr[]): void => {
+    const risky = exprs.filter(mayBeUndefined);
+    const riskyConds = conds.filter((c) => bexprOperands(c).some(mayBeUndefined));
+    const first = risky[0]?.span ?? riskyConds[0]?.span;
+    if (first !== undefined) out.push({ path, exprs: risky, conds: riskyConds, span: first });
+  };
+  const walk = (c: Code, path: readonly Step[]): void => {
+    switch (c.kind) {
+      case 'access':
+        return site(path, c.access.index, []);
+      case 'defined':
+        return site(path, c.exprs, []);
+      case 'assume':
+        return site(path, [], [c.cond]);
+      case 'if':
+        site(path, [], [c.cond]);
+        walk(c.then, [...path, { kind: 'cond', cond: c.cond, holds: true }]);
+        walk(c.else, [...path, { kind: 'cond', cond: c.cond, holds: false }]);
+        return;
+      case 'loop': {
+        site(path, [c.range.from, c.range.to, c.range.step.amount], []);
+        const inside: Step[] = [...path, { kind: 'loop', var: c.var, range: c.range }];
+        if (c.range.type !== undefined) out.push({ path: inside, exprs: [], conds: [], step: { var: c.var, range: c.range }, span: c.range.step.amount.span });
+        walk(c.body, inside);
+        return;
+      }
+      case 'bind':
+        site(path, [c.range.from, c.range.to, c.range.step.amount], []);
+        walk(c.body, [...path, { kind: 'bind', var: c.var, relation: c.relation, range: c.range }]);
+        return;
+      case 'empty':
+        return site(path, [c.range.from, c.range.to, c.range.step.amount], []);
+      case 'seq':
+        return c.items.forEach((i) => walk(i, path));
+      case 'choice':
+        return c.options.forEach((o) => walk(o, path));
+      case 'skip':
+      case 'havoc':
+      case 'mark':
+      case 'erased':
+        return;
+      default:
+        return assertNever(c);
+    }
+  };
+  walk(code, []);
+  return out;
+}
+
+/** The launch and the two threads of an alarm's witness. */
+export interface WitnessLaunch {
+  readonly parameters: ReadonlyMap<string, bigint>;
+  readonly blockDim: readonly bigint[];
+  readonly gridDim: readonly bigint[];
+  readonly threads: readonly { readonly threadIdx: readonly bigint[]; readonly blockIdx: readonly bigint[] }[];
+}
+
+/**
+ * Can a thread of the witness evaluate an undefined operation anywhere in the
+ * kernel (an earlier phase or loop iteration, a loop before the access:
+ * places a race query does not constrain)? An alarm whose threads may do so
+ * is outside the scope in those executions: it is confirmed only when this
+ * query is unsat. The operation's place is over-approximated by its own path
+ * (conditions and loops around it), so unsat is a proof. Null when the code
+ * has no such operation.
+ */
+export function undefinednessQuery(map: KernelMap, launch: Launch, code: Code, witness: WitnessLaunch): { query: Query; siteOf: (value: (name: string) => bigint) => Evaluation | null } | null {
+  const sites = evaluationsOf(code);
+  if (sites.length === 0) return null;
+  const b = new Builder(map, map.vars, sharedBinders(code), launch);
+  // what the two threads satisfy in a feasible launch; a barrier of the witness's launch may stop its block
+  const assertions = [...launchFacts(b, launch), ...assumptionFacts(b, codeOf(map.body, 'mark'), 'may-stop')];
+  for (const [name, value] of witness.parameters) if (map.params.includes(name)) assertions.push(eq(b.param(name), num(value)));
+  AXES.forEach((axis, i) => {
+    assertions.push(eq(b.dim('blockDim', axis), num(witness.blockDim[i] ?? 1n)), eq(b.dim('gridDim', axis), num(witness.gridDim[i] ?? 1n)));
+  });
+  const undefinedAt: Formula[] = [];
+  for (const t of [1, 2] as const) {
+    const ids = witness.threads[t - 1]!;
+    AXES.forEach((axis, i) => {
+      assertions.push(eq(b.threadId('threadIdx', axis, t), num(ids.threadIdx[i] ?? 0n)), eq(b.threadId('blockIdx', axis, t), num(ids.blockIdx[i] ?? 0n)));
+    });
+    sites.forEach((s, index) => undefinedAt.push(undefinedAtSite(new Scope(b, t, index), s)));
+  }
+  assertions.push(or(undefinedAt));
+  const query = finish(b, { id: `${map.name}/defined`, kernel: map.name, kind: 'definedness', level: 'block', phase: null, array: null, sync: null, points: [], assertions });
+  // the place (of either thread) a model makes undefined
+  const siteOf = (value: (name: string) => bigint): Evaluation | null => {
+    const i = undefinedAt.findIndex((f) => evalFormula(f, value));
+    return i < 0 ? null : sites[i % sites.length]!;
+  };
+  return { query, siteOf };
+}
+

@@ -6,8 +6,17 @@
  * computed from the inputs' bounds (every input below 2^32) so that no value
  * of the language's natural-number semantics can overflow it: both logics
  * then decide the same question. Only standard SMT-LIB is printed.
+ *
+ * Machine integers (`mop`, `cast`, typed declarations) may be negative: in the
+ * integer logic they are plain integers (C's truncating division through
+ * `div` of the magnitudes, casts as remainders by 2^width, `&` with 2^k − 1 as
+ * a remainder); a bit-vector query that holds them is *signed*: its width
+ * leaves a sign bit spare on top of every value's magnitude, comparisons are
+ * signed, and `& | ^` and casts work on exactly the type's width (extract,
+ * then sign- or zero-extend), so every operation is exact.
  */
-import type { ArithOp, CmpOp } from '../syntax/ast.js';
+import type { ArithOp, CmpOp, MachineType } from '../core/ast.js';
+import { isSigned, typeMax, typeMin, WIDTH } from '../core/arith.js';
 import type { Formula, Term } from './term.js';
 
 export type Logic = 'QF_LIA' | 'QF_NIA' | 'QF_BV';
@@ -20,12 +29,28 @@ export interface Declaration {
    * v < 2^bits so that bit-vector arithmetic cannot wrap around.
    */
   readonly bits: number;
+  /**
+   * A machine-typed variable ranges over its type; `int`, an integer that may
+   * be negative, over (−2^bits, 2^bits); `bits` bounds the magnitude.
+   * Absent: a natural below 2^bits.
+   */
+  readonly type?: MachineType | 'int';
+}
+
+/** The values a declared variable ranges over (asserted with the query, checked on models). */
+export function declaredRange(d: Declaration): { readonly min: bigint; readonly max: bigint } {
+  const bound = 1n << BigInt(d.bits);
+  if (d.type === undefined) return { min: 0n, max: bound - 1n };
+  if (d.type === 'int') return { min: 1n - bound, max: bound - 1n };
+  return { min: typeMin(d.type), max: typeMax(d.type) };
 }
 
 export interface Encoding {
   readonly logic: Logic;
   /** bit-vector width, when logic is QF_BV */
   readonly width: number | null;
+  /** bit-vectors are read as two's complement (the query holds machine integers) */
+  readonly signed?: boolean;
 }
 
 /** The widest bit-vector query we build; wider ones are reported as unsupported. */
@@ -35,11 +60,37 @@ export class EncodingLimit extends Error {}
 
 const isPowerOfTwoMinusOne = (v: bigint): boolean => v >= 0n && ((v + 1n) & v) === 0n;
 
+/** `a & m` or `m & a` on a machine type with a constant m = 2^k − 1 (k ≤ the width): the mask and the other operand. */
+function maskOf(t: Extract<Term, { k: 'mop' }>): { x: Term; mask: bigint } | null {
+  const fits = (v: Term): v is { k: 'num'; v: bigint } => v.k === 'num' && isPowerOfTwoMinusOne(v.v) && v.v < 1n << BigInt(WIDTH[t.type]);
+  if (t.op !== '&') return null;
+  if (fits(t.b)) return { x: t.a, mask: t.b.v };
+  if (fits(t.a)) return { x: t.b, mask: t.a.v };
+  return null;
+}
+
 function needsBitVectors(t: Term): boolean {
   switch (t.k) {
     case 'num':
     case 'var':
       return false;
+    case 'cast':
+      return needsBitVectors(t.a);
+    case 'mop': {
+      const sub = needsBitVectors(t.a) || needsBitVectors(t.b);
+      switch (t.op) {
+        case '<<':
+        case '>>':
+          return sub || t.b.k !== 'num';
+        case '&':
+          return sub || maskOf(t) === null;
+        case '|':
+        case '^':
+          return true;
+        default:
+          return sub;
+      }
+    }
     case 'ite':
       return formulaNeedsBitVectors(t.c) || needsBitVectors(t.a) || needsBitVectors(t.b);
     case 'op': {
@@ -81,6 +132,9 @@ function isNonlinear(t: Term): boolean {
       return false;
     case 'ite':
       return formulaIsNonlinear(t.c) || isNonlinear(t.a) || isNonlinear(t.b);
+    case 'cast':
+      return isNonlinear(t.a);
+    case 'mop':
     case 'op': {
       const sub = isNonlinear(t.a) || isNonlinear(t.b);
       if (t.op === '*') return sub || (t.a.k !== 'num' && t.b.k !== 'num');
@@ -104,9 +158,9 @@ function formulaIsNonlinear(f: Formula): boolean {
   }
 }
 
-const bitLength = (v: bigint): number => (v === 0n ? 1 : v.toString(2).length);
+const bitLength = (v: bigint): number => (v === 0n ? 1 : (v < 0n ? -v : v).toString(2).length);
 
-/** An upper bound on the bit length of every value the term (and its subterms) can take. */
+/** An upper bound on the bit length of the magnitude of every value the term (and its subterms) can take. */
 export function termBits(t: Term, varBits: (name: string) => number): number {
   switch (t.k) {
     case 'num':
@@ -115,6 +169,29 @@ export function termBits(t: Term, varBits: (name: string) => number): number {
       return varBits(t.name);
     case 'ite':
       return Math.max(formulaBits(t.c, varBits), termBits(t.a, varBits), termBits(t.b, varBits));
+    case 'cast':
+      return Math.max(termBits(t.a, varBits), WIDTH[t.type]);
+    case 'mop': {
+      const a = termBits(t.a, varBits);
+      const b = termBits(t.b, varBits);
+      const widest = Math.max(a, b);
+      switch (t.op) {
+        case '+':
+        case '-':
+          return widest + 1;
+        case '*':
+          return Math.max(widest, a + b);
+        case '<<':
+          // only counts below the width shift; a count of a variable is a case split before it gets here
+          return t.b.k === 'num' && t.b.v >= 0n && t.b.v < BigInt(WIDTH[t.type]) ? Math.max(widest, a + Number(t.b.v)) : widest + WIDTH[t.type];
+        case '&':
+        case '|':
+        case '^':
+          return Math.max(widest, WIDTH[t.type]);
+        default:
+          return widest;
+      }
+    }
     case 'op': {
       const a = termBits(t.a, varBits);
       const b = termBits(t.b, varBits);
@@ -149,18 +226,115 @@ function formulaBits(f: Formula, varBits: (name: string) => number): number {
   }
 }
 
+function termIsMachine(t: Term): boolean {
+  switch (t.k) {
+    case 'num':
+      return t.v < 0n;
+    case 'var':
+      return false;
+    case 'mop':
+    case 'cast':
+      return true;
+    case 'op':
+      return termIsMachine(t.a) || termIsMachine(t.b);
+    case 'ite':
+      return formulaIsMachine(t.c) || termIsMachine(t.a) || termIsMachine(t.b);
+  }
+}
+
+function formulaIsMachine(f: Formula): boolean {
+  switch (f.k) {
+    case 'const':
+      return false;
+    case 'cmp':
+      return termIsMachine(f.a) || termIsMachine(f.b);
+    case 'and':
+    case 'or':
+      return f.args.some(formulaIsMachine);
+    case 'not':
+      return formulaIsMachine(f.arg);
+  }
+}
+
 export function chooseEncoding(declarations: readonly Declaration[], assertions: readonly Formula[]): Encoding {
   if (!assertions.some(formulaNeedsBitVectors)) {
     return { logic: assertions.some(formulaIsNonlinear) ? 'QF_NIA' : 'QF_LIA', width: null };
   }
+  return bitVectorEncoding(declarations, assertions);
+}
+
+/**
+ * The bit-vector encoding of a query, wide enough that no value of it wraps
+ * around: a query's own when it needs bit-vectors, and an equivalent second
+ * encoding of an integer query (a portfolio races the two).
+ */
+export function bitVectorEncoding(declarations: readonly Declaration[], assertions: readonly Formula[]): Encoding {
   const bits = new Map(declarations.map((d) => [d.name, d.bits]));
   const varBits = (name: string): number => bits.get(name) ?? 32;
-  // one spare bit keeps the largest value clear of the sign-free wrap point
-  const width = Math.max(...assertions.map((f) => formulaBits(f, varBits)), ...declarations.map((d) => d.bits)) + 1;
+  const signed = declarations.some((d) => d.type !== undefined) || assertions.some(formulaIsMachine);
+  // one spare bit keeps the largest value clear of the sign-free wrap point; a signed query needs one more for the sign
+  const width = Math.max(...assertions.map((f) => formulaBits(f, varBits)), ...declarations.map((d) => d.bits)) + (signed ? 2 : 1);
   if (!Number.isFinite(width) || width > MAX_WIDTH) {
     throw new EncodingLimit(`the query needs bit-vectors wider than ${MAX_WIDTH} bits (a shift by a large amount?)`);
   }
-  return { logic: 'QF_BV', width };
+  return signed ? { logic: 'QF_BV', width, signed } : { logic: 'QF_BV', width };
+}
+
+/** The solver's values read back: a signed bit-vector query's as two's complement. */
+export function decodeModel(enc: Encoding, model: ReadonlyMap<string, bigint>): ReadonlyMap<string, bigint> {
+  const w = enc.width;
+  if (w === null || enc.signed !== true) return model;
+  const half = 1n << BigInt(w - 1);
+  return new Map([...model].map(([name, v]) => [name, v >= half ? v - (1n << BigInt(w)) : v]));
+}
+
+/** An integer literal: SMT-LIB has no negative numerals. */
+function intLiteral(v: bigint): string {
+  return v < 0n ? `(- ${-v})` : v.toString();
+}
+
+/** C's operations on a machine type over the integers (a shift count and a mask are numbers here). */
+function intMachineTerm(t: Extract<Term, { k: 'mop' }>, a: string, b: string): string {
+  const w = WIDTH[t.type];
+  const count = t.b.k === 'num' && t.b.v >= 0n && t.b.v < BigInt(w) ? t.b.v : null;
+  // truncating division and remainder from the Euclidean ones: by the magnitude of a negative dividend
+  const truncated = (f: 'div' | 'mod'): string => `(ite (>= ${a} 0) (${f} ${a} ${b}) (- (${f} (- ${a}) ${b})))`;
+  switch (t.op) {
+    case '+':
+      return `(+ ${a} ${b})`;
+    case '-':
+      return `(- ${a} ${b})`;
+    case '*':
+      return `(* ${a} ${b})`;
+    case '/':
+      if (t.b.k === 'num') return t.b.v === 0n ? '0' : truncated('div');
+      return `(ite (= ${b} 0) 0 ${truncated('div')})`;
+    case '%':
+      if (t.b.k === 'num') return t.b.v === 0n ? a : truncated('mod');
+      return `(ite (= ${b} 0) ${a} ${truncated('mod')})`;
+    case '<<':
+      if (t.b.k !== 'num') throw new Error('a machine shift by a variable has no integer encoding');
+      return count === null ? '0' : `(* ${a} ${(1n << count).toString()})`;
+    case '>>':
+      if (t.b.k !== 'num') throw new Error('a machine shift by a variable has no integer encoding');
+      return count === null ? '0' : `(div ${a} ${(1n << count).toString()})`;
+    case '&': {
+      const m = maskOf(t);
+      if (m === null) throw new Error('operator & has no integer encoding but with a mask 2^k - 1');
+      return `(mod ${intTerm(m.x)} ${(m.mask + 1n).toString()})`;
+    }
+    case '|':
+    case '^':
+      throw new Error(`operator ${t.op} has no integer encoding`);
+  }
+}
+
+/** `(T) a` over the integers: the remainder by 2^width, shifted into a signed type's range. */
+function intCast(type: MachineType, a: string): string {
+  const modulus = (1n << BigInt(WIDTH[type])).toString();
+  if (!isSigned(type)) return `(mod ${a} ${modulus})`;
+  const half = (1n << BigInt(WIDTH[type] - 1)).toString();
+  return `(- (mod (+ ${a} ${half}) ${modulus}) ${half})`;
 }
 
 export function symbol(name: string): string {
@@ -170,7 +344,10 @@ export function symbol(name: string): string {
 export function printTerm(t: Term, enc: Encoding): string {
   const w = enc.width;
   if (w === null) return intTerm(t);
-  const lit = (v: bigint): string => `(_ bv${v} ${w})`;
+  const lit = (v: bigint): string => bvLiteral(v, w);
+  /** the type's own bits of a value, then back to the query's width: exactly the modular reduction */
+  const onType = (type: MachineType, x: string): string => `((_ ${isSigned(type) ? 'sign_extend' : 'zero_extend'} ${w - WIDTH[type]}) ${x})`;
+  const low = (type: MachineType, x: string): string => `((_ extract ${WIDTH[type] - 1} 0) ${x})`;
   const go = (x: Term): string => {
     switch (x.k) {
       case 'num':
@@ -179,6 +356,35 @@ export function printTerm(t: Term, enc: Encoding): string {
         return symbol(x.name);
       case 'ite':
         return `(ite ${printFormula(x.c, enc)} ${go(x.a)} ${go(x.b)})`;
+      case 'cast':
+        return onType(x.type, low(x.type, go(x.a)));
+      case 'mop': {
+        const a = go(x.a);
+        const b = go(x.b);
+        const width = BigInt(WIDTH[x.type]);
+        switch (x.op) {
+          case '+':
+            return `(bvadd ${a} ${b})`;
+          case '-':
+            return `(bvsub ${a} ${b})`;
+          case '*':
+            return `(bvmul ${a} ${b})`;
+          case '/':
+            return `(ite (= ${b} ${lit(0n)}) ${lit(0n)} (bvsdiv ${a} ${b}))`;
+          case '%':
+            return `(ite (= ${b} ${lit(0n)}) ${a} (bvsrem ${a} ${b}))`;
+          case '<<':
+          case '>>': {
+            const shifted = `(${x.op === '<<' ? 'bvshl' : 'bvashr'} ${a} ${b})`;
+            if (x.b.k === 'num') return x.b.v >= 0n && x.b.v < width ? shifted : lit(0n);
+            return `(ite (and (bvsle ${lit(0n)} ${b}) (bvslt ${b} ${lit(width)})) ${shifted} ${lit(0n)})`;
+          }
+          case '&':
+          case '|':
+          case '^':
+            return onType(x.type, `(${x.op === '&' ? 'bvand' : x.op === '|' ? 'bvor' : 'bvxor'} ${low(x.type, a)} ${low(x.type, b)})`);
+        }
+      }
       case 'op': {
         const a = go(x.a);
         const b = go(x.b);
@@ -203,14 +409,23 @@ export function printTerm(t: Term, enc: Encoding): string {
   return go(t);
 }
 
+/** A bit-vector literal of the width; a negative value in two's complement. */
+function bvLiteral(v: bigint, width: number): string {
+  return `(_ bv${v < 0n ? (1n << BigInt(width)) + v : v} ${width})`;
+}
+
 function intTerm(t: Term): string {
   switch (t.k) {
     case 'num':
-      return t.v.toString();
+      return intLiteral(t.v);
     case 'var':
       return symbol(t.name);
     case 'ite':
       return `(ite ${printFormula(t.c, { logic: 'QF_NIA', width: null })} ${intTerm(t.a)} ${intTerm(t.b)})`;
+    case 'mop':
+      return intMachineTerm(t, intTerm(t.a), intTerm(t.b));
+    case 'cast':
+      return intCast(t.type, intTerm(t.a));
     case 'op': {
       const a = intTerm(t.a);
       const b = intTerm(t.b);
@@ -245,13 +460,16 @@ function intTerm(t: Term): string {
 
 const INT_CMP: Record<CmpOp, string> = { '==': '=', '!=': 'distinct', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
 const BV_CMP: Record<CmpOp, string> = { '==': '=', '!=': 'distinct', '<': 'bvult', '<=': 'bvule', '>': 'bvugt', '>=': 'bvuge' };
+const BV_SIGNED_CMP: Record<CmpOp, string> = { '==': '=', '!=': 'distinct', '<': 'bvslt', '<=': 'bvsle', '>': 'bvsgt', '>=': 'bvsge' };
 
 export function printFormula(f: Formula, enc: Encoding): string {
   switch (f.k) {
     case 'const':
       return f.v ? 'true' : 'false';
-    case 'cmp':
-      return `(${(enc.width === null ? INT_CMP : BV_CMP)[f.op]} ${printTerm(f.a, enc)} ${printTerm(f.b, enc)})`;
+    case 'cmp': {
+      const table = enc.width === null ? INT_CMP : enc.signed === true ? BV_SIGNED_CMP : BV_CMP;
+      return `(${table[f.op]} ${printTerm(f.a, enc)} ${printTerm(f.b, enc)})`;
+    }
     case 'and':
       return `(and ${f.args.map((a) => printFormula(a, enc)).join(' ')})`;
     case 'or':
@@ -278,7 +496,15 @@ export function printScript(
   for (const d of declarations) lines.push(`(declare-const ${symbol(d.name)} ${sortOf(enc)})`);
   for (const d of declarations) {
     const bound = (1n << BigInt(d.bits)).toString();
-    if (enc.width === null) {
+    if (d.type !== undefined) {
+      const { min: lo, max: hi } = declaredRange(d);
+      const v = symbol(d.name);
+      lines.push(
+        enc.width === null
+          ? `(assert (and (<= ${intLiteral(lo)} ${v}) (<= ${v} ${intLiteral(hi)})))`
+          : `(assert (and (bvsle ${bvLiteral(lo, enc.width)} ${v}) (bvsle ${v} ${bvLiteral(hi, enc.width)})))`,
+      );
+    } else if (enc.width === null) {
       lines.push(`(assert (and (<= 0 ${symbol(d.name)}) (< ${symbol(d.name)} ${bound})))`);
     } else if (d.bits < enc.width) {
       lines.push(`(assert (bvult ${symbol(d.name)} (_ bv${bound} ${enc.width})))`);

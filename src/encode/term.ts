@@ -1,16 +1,24 @@
 /**
  * The logic the queries are written in: terms over naturals with the source
  * language's operators (truncated `-`, C's `/` and `%` with x/0 = 0 and
- * x%0 = x) and formulas over them. smtlib.ts prints them as integer or
- * bit-vector SMT-LIB; evaluate.ts computes them on a model.
+ * x%0 = x), terms over integers with the machine types' operators and casts
+ * (`mop`, `cast`: the total values of src/core/arith.ts, exact mathematical
+ * results that never wrap; their definedness is asserted apart), and
+ * formulas over them. smtlib.ts prints them as integer or bit-vector
+ * SMT-LIB; evaluate.ts computes them on a model.
  */
-import type { ArithOp, CmpOp } from '../syntax/ast.js';
+import type { ArithOp, CmpOp, MachineType } from '../core/ast.js';
+import { machineValue, wrap } from '../core/arith.js';
 import { applyArith, applyCmp } from '../semantics/values.js';
 
 export type Term =
   | { readonly k: 'num'; readonly v: bigint }
   | { readonly k: 'var'; readonly name: string }
   | { readonly k: 'op'; readonly op: ArithOp; readonly a: Term; readonly b: Term }
+  /** C's operator on a machine type: machineValue (src/core/arith.ts); shift counts are numbers */
+  | { readonly k: 'mop'; readonly op: ArithOp; readonly type: MachineType; readonly a: Term; readonly b: Term }
+  /** C's conversion to a machine type: the value reduced modulo 2^width into its range */
+  | { readonly k: 'cast'; readonly type: MachineType; readonly a: Term }
   | { readonly k: 'ite'; readonly c: Formula; readonly a: Term; readonly b: Term };
 
 export type Formula =
@@ -57,6 +65,27 @@ export function op(o: ArithOp, a: Term, b: Term): Term {
       break;
   }
   return { k: 'op', op: o, a, b };
+}
+
+/** A machine operation, computed when both sides are numbers and simplified where the result is exactly an operand. */
+export function mop(o: ArithOp, type: MachineType, a: Term, b: Term): Term {
+  if (a.k === 'num' && b.k === 'num') return num(machineValue(o, type, a.v, b.v));
+  const isNum = (t: Term, v: bigint): boolean => t.k === 'num' && t.v === v;
+  if ((o === '+' && isNum(a, 0n)) || (o === '*' && isNum(a, 1n))) return b;
+  if (((o === '+' || o === '-') && isNum(b, 0n)) || ((o === '*' || o === '/') && isNum(b, 1n))) return a;
+  return { k: 'mop', op: o, type, a, b };
+}
+
+export function castTerm(type: MachineType, a: Term): Term {
+  if (a.k === 'num') return num(wrap(type, a.v));
+  // a value already of the type is left as it is
+  if ((a.k === 'cast' || a.k === 'mop') && a.type === type && (a.k === 'cast' || ['&', '|', '^'].includes(a.op))) return a;
+  return { k: 'cast', type, a };
+}
+
+export function ite(c: Formula, a: Term, b: Term): Term {
+  if (c.k === 'const') return c.v ? a : b;
+  return { k: 'ite', c, a, b };
 }
 
 export function cmp(o: CmpOp, a: Term, b: Term): Formula {
@@ -110,8 +139,11 @@ export function termVars(t: Term, out: Set<string> = new Set()): Set<string> {
       out.add(t.name);
       return out;
     case 'op':
+    case 'mop':
       termVars(t.a, out);
       return termVars(t.b, out);
+    case 'cast':
+      return termVars(t.a, out);
     case 'ite':
       formulaVars(t.c, out);
       termVars(t.a, out);

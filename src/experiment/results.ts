@@ -4,8 +4,9 @@
  * (the class table, verdicts, alarms and time per stage).
  */
 import type { Status } from '../verify/result.js';
-import { STATUSES, statusName } from '../report/describe.js';
+import { STATUSES, budgetText, statusName } from '../report/describe.js';
 import { csvText, type CsvValue } from './csv.js';
+import type { Shard } from './shard.js';
 import { KERNEL_CLASSES, STAGES, type DataDependence, type ExperimentRow, type KernelClass, type KernelRow, type Stage, type StageTimes } from './rows.js';
 
 /** How the experiment was run: what a reader needs to run it again. */
@@ -13,11 +14,20 @@ export interface RunInfo {
   readonly version: string;
   readonly inputs: readonly string[];
   readonly solver: string;
+  /** resource units per query; null for a solver bounded by time only (`--solver-cmd`) */
+  readonly rlimit: number | null;
+  /** the wall-clock safety net per query */
   readonly timeoutMs: number;
   readonly maxRaces: number;
   readonly jobs: number;
-  /** building the parser and starting the solver before the first file, counted in no row; null when workers did it */
+  /** building the parser and starting the solver before the first file, counted in no row; null when workers or shards did it */
   readonly startUpMs: StartUp | null;
+  /** the files verified, in order (a shard's: its slice of the input) */
+  readonly files: readonly string[];
+  /** the slice of the input files this run verified (`--shard K/N`); null for all of them */
+  readonly shard: Shard | null;
+  /** for results joined by `experiment merge`: how many shards they come from */
+  readonly mergedShards: number | null;
 }
 
 export interface StartUp {
@@ -151,6 +161,14 @@ function table(header: readonly string[], rows: readonly (readonly (string | num
   return [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
 }
 
+/** `, shard 2 of 4 (…)`, `, merged from 4 shards`, or nothing for a run over every file. */
+function sliceText(run: RunInfo): string {
+  if (run.mergedShards !== null) return ` (per shard), merged from ${run.mergedShards} shards`;
+  if (run.shard === null) return '';
+  const { index: k, count: n } = run.shard;
+  return n === 1 ? '; shard 1 of 1: every input file' : `; shard ${k} of ${n}: input files ${k}, ${k + n}, ${k + 2 * n}, … (counted from 1)`;
+}
+
 export function summaryMarkdown(results: ExperimentResults): string {
   const { run, rows } = results;
   const t = totalsOf(rows);
@@ -170,7 +188,7 @@ export function summaryMarkdown(results: ExperimentResults): string {
   const lines = [
     `# Experiment: ${t.kernels} kernels in ${files} files`,
     '',
-    `faial-ts ${run.version}, \`faial-ts experiment ${run.inputs.join(' ')}\`: solver ${run.solver}, timeout ${run.timeoutMs} ms per query, at most ${run.maxRaces} races per kernel, ${run.jobs === 1 ? 'one process' : `${run.jobs} worker processes`}.`,
+    `faial-ts ${run.version}, \`faial-ts experiment ${run.inputs.join(' ')}\`: solver ${run.solver}, ${budgetText(run)}, at most ${run.maxRaces} races per kernel, ${run.jobs === 1 ? 'one process' : `${run.jobs} worker processes`}${sliceText(run)}.`,
     '',
     '## Kernels by class',
     '',
@@ -194,7 +212,9 @@ export function summaryMarkdown(results: ExperimentResults): string {
     "A file's parse and typing times are shared evenly by its kernels.",
     '',
     `Outside the solver: ${ms(t.totalMs - t.times.solving)} ms, ${percent(t.outsideSolver)} of the total.`,
-    run.startUpMs === null
+    run.mergedShards !== null
+      ? 'Each shard built its parser and started its solver apart; where that is counted is said in its own summary.'
+      : run.startUpMs === null
       ? "Each worker built its parser and started its solver on its first file, whose parse and solving times include them."
       : `Before the first file, building the parser took ${ms(run.startUpMs.parserMs)} ms and starting the solver ${ms(run.startUpMs.solverMs)} ms; neither is counted above.`,
     '',

@@ -11,7 +11,8 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { locationOf } from '../diagnostics/render.js';
 import type { TypingViolation, Use } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
-import type { CheckStage, FileResult } from '../verify/pipeline.js';
+import type { CheckStage } from '../api/check.js';
+import type { FileResult } from '../verify/result.js';
 import type { KernelResult, Status, VerifyStage } from '../verify/result.js';
 
 export type Reach = 'index' | 'control' | 'both';
@@ -71,6 +72,7 @@ function reachOf(use: Use): 'index' | 'control' {
     case 'loop bound':
     case 'loop step':
     case 'assumption':
+    case 'definedness':
       return 'control';
     default:
       return assertNever(use);

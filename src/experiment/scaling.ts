@@ -4,12 +4,12 @@
  * grows. The benchmark's script (bench/scaling.js) only loops and writes the
  * files these functions make.
  */
-import { NO_LAUNCH } from '../encode/query.js';
+import { NO_LAUNCH } from '../core/launch.js';
 import { familyDescription, generatedKernel, type Family } from '../gen/families.js';
 import type { Solver } from '../solve/solver.js';
 import { assertNever } from '../util/assert.js';
 import { StageClock } from '../util/clock.js';
-import { checkedKernels, type CheckStage } from '../verify/pipeline.js';
+import { checkedKernels, type CheckStage } from '../api/check.js';
 import type { Status } from '../verify/result.js';
 import { verifyKernel } from '../verify/verify.js';
 import { csvText } from './csv.js';
@@ -17,6 +17,7 @@ import { bestFit, formulaText, growthFits, type Fit, type Model } from './fit.js
 import { percent } from './results.js';
 import { STAGES, diagnosticLines, experimentRows, type StageTimes } from './rows.js';
 import { lineChartSvg } from './svg.js';
+import { htmlPage, markdownHtml } from './html.js';
 
 export interface ScalingPoint {
   readonly family: Family;
@@ -48,13 +49,13 @@ export function outsideSolver(p: Pick<ScalingPoint, 'times' | 'totalMs'>): numbe
 }
 
 /** One family's DRF kernel at one size, checked and verified in this process, timed by stage. */
-export async function scalingPoint(family: Family, size: number, options: { readonly timeoutMs: number; readonly solver?: Solver }): Promise<ScalingPoint> {
+export async function scalingPoint(family: Family, size: number, options: { readonly timeoutMs: number; readonly solver: Solver }): Promise<ScalingPoint> {
   const { kernel, source } = generatedKernel(family, size, false);
   const path = `${kernel}.bcu`;
   const clock = new StageClock<CheckStage>();
   const checked = checkedKernels(path, source, undefined, clock);
   if (!checked.ok) throw new Error(`internal error: the generated kernel ${kernel} does not check:\n${diagnosticLines(checked.diagnostics)}`);
-  const result = await verifyKernel(checked.kernels[0]!, { launch: NO_LAUNCH, timeoutMs: options.timeoutMs, maxRaces: 1, ...(options.solver ? { solver: options.solver } : {}) });
+  const result = await verifyKernel(checked.kernels[0]!, { launch: NO_LAUNCH, timeoutMs: options.timeoutMs, maxRaces: 1, solver: options.solver });
   const [row] = experimentRows({ ok: true, path, kernels: [result] }, { parse: clock.milliseconds('parse'), typing: clock.milliseconds('typing') });
   if (row?.kind !== 'kernel') throw new Error(`internal error: no result for ${kernel}`);
   return { family, size, verdict: row.verdict, accesses: row.accesses, phases: row.phases, queries: row.queries, times: row.times, totalMs: row.totalMs };
@@ -148,4 +149,9 @@ export function scalingReport(points: readonly ScalingPoint[], run: ScalingRun):
     `* Time outside the solver under 20% at every size: ${over.length === 0 ? 'yes' : `no, at ${over.length} of ${points.length} points`}${worst === null ? '' : ` (largest: ${percent(outsideSolver(worst))}, ${worst.family} n=${worst.size})`}; over all points ${percent(totalMs === 0 ? 0 : (totalMs - solvingMs) / totalMs)}.`,
     '',
   ].join('\n');
+}
+
+/** scaling.html: the report as a page in the experiment report's style, its chart inline. */
+export function scalingHtml(points: readonly ScalingPoint[], run: ScalingRun): string {
+  return htmlPage('faial-ts scaling benchmark', markdownHtml(scalingReport(points, run), { 'scaling.svg': scalingSvg(points) }));
 }

@@ -45,6 +45,15 @@ export function ticks(max: number, count = 5): number[] {
 
 const coordinate = (v: number): string => v.toFixed(1);
 
+/** The opening of a chart: the SVG element, a white background, the title centred at titleX. */
+function canvas(height: number, titleX: number, title: string): string[] {
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${WIDTH}" height="${height}" fill="white"/>`,
+    `<text x="${titleX}" y="22" text-anchor="middle" font-size="15">${escapedXml(title)}</text>`,
+  ];
+}
+
 export function lineChartSvg(chart: Chart): string {
   const all = chart.series.flatMap((s) => s.points);
   const xTicks = ticks(Math.max(1, ...all.map((p) => p.x)));
@@ -57,11 +66,7 @@ export function lineChartSvg(chart: Chart): string {
   const sy = (y: number): number => MARGIN.top + plotH - (y / yMax) * plotH;
   const bottom = MARGIN.top + plotH;
 
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
-    `<rect width="${WIDTH}" height="${HEIGHT}" fill="white"/>`,
-    `<text x="${MARGIN.left + plotW / 2}" y="22" text-anchor="middle" font-size="15">${escapedXml(chart.title)}</text>`,
-  ];
+  const parts = canvas(HEIGHT, MARGIN.left + plotW / 2, chart.title);
   for (const t of yTicks) {
     parts.push(`<line x1="${MARGIN.left}" y1="${coordinate(sy(t))}" x2="${MARGIN.left + plotW}" y2="${coordinate(sy(t))}" stroke="#e5e5e5"/>`);
     parts.push(`<text x="${MARGIN.left - 6}" y="${coordinate(sy(t) + 4)}" text-anchor="end">${t}</text>`);
@@ -87,6 +92,66 @@ export function lineChartSvg(chart: Chart): string {
     const lx = MARGIN.left + plotW + 20;
     parts.push(`<line x1="${lx}" y1="${ly}" x2="${lx + 24}" y2="${ly}" stroke="${colour}" stroke-width="3"/>`);
     parts.push(`<text x="${lx + 30}" y="${ly + 4}">${escapedXml(s.name)}</text>`);
+  });
+  parts.push('</svg>');
+  return `${parts.join('\n')}\n`;
+}
+
+export interface StackedBar {
+  readonly label: string;
+  /** where the label links to, e.g. `#kernel-3` */
+  readonly href: string | null;
+  /** one value per part, in the chart's part order */
+  readonly values: readonly number[];
+}
+
+export interface StackedBarChart {
+  readonly title: string;
+  readonly xLabel: string;
+  readonly parts: readonly string[];
+  readonly bars: readonly StackedBar[];
+}
+
+const BAR = 16;
+const BAR_GAP = 6;
+
+/** Horizontal bars split into coloured parts (the line chart's colours, axis and legend), one labelled bar a row. */
+export function stackedBarsSvg(chart: StackedBarChart): string {
+  const labelWidth = Math.min(320, 12 + 7 * Math.max(4, ...chart.bars.map((b) => b.label.length)));
+  const margin = { ...MARGIN, left: labelWidth };
+  const plotW = WIDTH - margin.left - margin.right;
+  const plotH = chart.bars.length * (BAR + BAR_GAP);
+  const height = margin.top + plotH + margin.bottom;
+  const xTicks = ticks(Math.max(0, ...chart.bars.map((b) => b.values.reduce((s, v) => s + v, 0))));
+  const xMax = xTicks.at(-1)!;
+  const sx = (x: number): number => margin.left + (x / xMax) * plotW;
+  const bottom = margin.top + plotH;
+  const parts = canvas(height, margin.left + plotW / 2, chart.title);
+  for (const t of xTicks) {
+    parts.push(`<line x1="${coordinate(sx(t))}" y1="${margin.top}" x2="${coordinate(sx(t))}" y2="${bottom}" stroke="#e5e5e5"/>`);
+    parts.push(`<text x="${coordinate(sx(t))}" y="${bottom + 18}" text-anchor="middle">${t}</text>`);
+  }
+  chart.bars.forEach((bar, i) => {
+    const y = margin.top + i * (BAR + BAR_GAP) + BAR_GAP / 2;
+    const label = `<text x="${margin.left - 6}" y="${coordinate(y + BAR - 4)}" text-anchor="end">${escapedXml(bar.label)}</text>`;
+    parts.push(bar.href === null ? label : `<a href="${escapedXml(bar.href)}">${label}</a>`);
+    let x = 0;
+    bar.values.forEach((v, p) => {
+      if (v <= 0) return;
+      parts.push(
+        `<rect x="${coordinate(sx(x))}" y="${coordinate(y)}" width="${coordinate(sx(x + v) - sx(x))}" height="${BAR}" fill="${COLOURS[p % COLOURS.length]!}"><title>${escapedXml(`${bar.label}: ${chart.parts[p]} ${v.toFixed(1)}`)}</title></rect>`,
+      );
+      x += v;
+    });
+  });
+  parts.push(`<line x1="${margin.left}" y1="${bottom}" x2="${margin.left + plotW}" y2="${bottom}" stroke="black"/>`);
+  parts.push(`<line x1="${margin.left}" y1="${margin.top}" x2="${margin.left}" y2="${bottom}" stroke="black"/>`);
+  parts.push(`<text x="${margin.left + plotW / 2}" y="${height - 12}" text-anchor="middle">${escapedXml(chart.xLabel)}</text>`);
+  chart.parts.forEach((name, i) => {
+    const ly = margin.top + 10 + i * 20;
+    const lx = margin.left + plotW + 20;
+    parts.push(`<rect x="${lx}" y="${ly - 6}" width="24" height="12" fill="${COLOURS[i % COLOURS.length]!}"/>`);
+    parts.push(`<text x="${lx + 30}" y="${ly + 4}">${escapedXml(name)}</text>`);
   });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;

@@ -2,7 +2,7 @@
  * Why `fix` leaves a kernel as it is: the races no barrier can order, known
  * before any search, and what the search found when it found nothing.
  */
-import type { Span } from '../syntax/source.js';
+import type { Span } from '../core/source.js';
 import { plural } from '../report/describe.js';
 import { assertNever } from '../util/assert.js';
 import type { Doubt, KernelResult, Race } from '../verify/result.js';
@@ -16,6 +16,8 @@ function doubtText(d: Doubt, at: Locate): string {
   switch (d.kind) {
     case 'data':
       return `it depends on ${d.variable}, read at ${at(d.origin.span)}`;
+    case 'unknown':
+      return `it depends on ${d.variable}, ${d.origin.what} at ${at(d.origin.span)}`;
     case 'approximated-loop':
       return `the barriers of the loop at ${at(d.span)} were over-approximated`;
     case 'large-shift':
@@ -24,6 +26,8 @@ function doubtText(d: Doubt, at: Locate): string {
       return `divergence at the barrier at ${at(d.sync.span)} was not ruled out`;
     case 'assumption':
       return d.span === null ? 'its launch was not proved to satisfy the assumptions' : `its launch may fail the assumption at ${at(d.span)}`;
+    case 'undefined-elsewhere':
+      return 'its threads may evaluate an undefined operation elsewhere';
     default:
       return assertNever(d);
   }

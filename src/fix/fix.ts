@@ -15,12 +15,12 @@
  * the reason when it is known.
  */
 import type { KernelMap } from '../map/map.js';
-import { parseProgram } from '../syntax/parse.js';
-import { sourceFile, type SourceFile, type Span } from '../syntax/source.js';
+import { parseProgram } from '../frontend/bcu/parse.js';
+import { sourceFile, type SourceFile, type Span } from '../core/source.js';
 import { lineColOf } from '../diagnostics/render.js';
 import { assertNever } from '../util/assert.js';
 import { barrierVerdictOf } from '../verify/barriers.js';
-import { checkedKernels } from '../verify/pipeline.js';
+import { checkedKernels } from '../api/check.js';
 import type { KernelResult } from '../verify/result.js';
 import { verifyKernel, type VerifyOptions } from '../verify/verify.js';
 import { hopelessText, searchFailureText, stuckText, type Locate } from './explain.js';
@@ -100,10 +100,15 @@ interface Context {
   readonly verify: (map: KernelMap, maxRaces: number) => Promise<KernelResult>;
 }
 
-function kernelOf(ctx: Context, text: string): { map: KernelMap; layout: Layout } {
+function mapOf(ctx: Context, text: string): KernelMap {
   const checked = checkedKernels(ctx.path, text, ctx.name);
   const map = checked.ok ? checked.kernels[0] : undefined;
   if (map === undefined) throw new Error(`fix: no valid kernel ${ctx.name} in the rewritten text`);
+  return map;
+}
+
+function kernelOf(ctx: Context, text: string): { map: KernelMap; layout: Layout } {
+  const map = mapOf(ctx, text);
   const program = parseProgram(ctx.path, text);
   return { map, layout: layoutOf(program.file, program.kernels.find((k) => k.name.text === ctx.name)!) };
 }
@@ -263,10 +268,13 @@ export async function fixKernel(path: string, text: string, name: string, option
   };
   const work = (): Work => ({ verifications, queries });
   const start: State = { text, history: [] };
-  const before = await ctx.verify(kernelOf(ctx, text).map, options.maxRaces);
+  const first = mapOf(ctx, text);
+  const before = await ctx.verify(first, options.maxRaces);
   const unchanged = (fix: KernelFix): { fix: KernelFix; text: string } => ({ fix, text });
   const notFixed = (why: string): { fix: KernelFix; text: string } => unchanged({ kind: 'not-fixed', kernel: name, before, why, work: work() });
 
+  // the repairs are proved on rewritten BabyCUDA text; a kernel lowered from CUDA has none to rewrite
+  if (first.machineIntegers) return notFixed('fix rewrites BabyCUDA text; a kernel with machine integers (a lowered CUDA kernel) is not repaired');
   let state = start;
   let result = before;
   let hoisted: Hoist[] = [];

@@ -19,7 +19,7 @@
  * were all decided within the limits.
  */
 import type { Race } from '../verify/result.js';
-import type { Span } from '../syntax/source.js';
+import type { Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import type { Loop, Point } from './layout.js';
 

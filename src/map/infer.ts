@@ -6,13 +6,16 @@
  * outside V (a typing violation) and keeps the variable in the protocol as a
  * per-thread unknown, which over-approximates the kernel's accesses.
  */
-import type { Axis, BExpr, BuiltinName, Dim3, Expr, Kernel, Stmt } from '../syntax/ast.js';
-import type { SourceFile } from '../syntax/source.js';
-import { bexprBuiltins, bexprVars, exprBuiltins, exprVars, substBExpr, substExpr } from '../syntax/exprs.js';
+import type { Axis, BExpr, BuiltinName, Dim3, Expr, Kernel, Stmt } from '../core/ast.js';
+import type { SourceFile, Span } from '../core/source.js';
+import { bexprBuiltins, bexprVars, exprBuiltins, exprVars, substBExpr, substExpr } from '../core/exprs.js';
+import { mayBeUndefined, usesMachineIntegers } from '../core/types.js';
 import { assertNever } from '../util/assert.js';
 import {
+  isDataDependent,
   seq,
   type Access,
+  type Approximation,
   type ArrayInfo,
   type DimName,
   type KernelMap,
@@ -37,7 +40,8 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
   }));
   const dimsOf = new Map<string, number>(arrays.map((a) => [a.name, a.dims]));
   const builtins = new Set<`${BuiltinName}.${Axis}`>();
-  for (const p of kernel.params) vars.set(p.text, { kind: 'param' });
+  const approximations: Approximation[] = [];
+  for (const p of kernel.params) vars.set(p.text, p.type === undefined ? { kind: 'param' } : { kind: 'param', type: p.type });
 
   // Source names map to what they stand for: a pure let to its inlined value,
   // a loop variable or a read's local to a variable named once in the kernel
@@ -61,7 +65,7 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
   const checkUse = (free: Set<string>, use: Use, span: { start: number; end: number }): void => {
     for (const v of free) {
       const info = vars.get(v);
-      if (info?.kind === 'data') violations.push({ variable: info.source, origin: info.origin, use, span });
+      if (isDataDependent(info)) violations.push({ variable: info.source, origin: info.origin, use, span });
     }
   };
   const expr = (e: Expr, use: Use): Expr => {
@@ -92,6 +96,20 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
     return { kind: 'access', access: a };
   };
 
+  /**
+   * A `defined` step for the values the protocol drops, when evaluating them
+   * may be undefined: whether the thread goes on then depends on them, so a
+   * data-dependent value in them is used outside V.
+   */
+  const evaluated = (values: readonly Expr[], span: Span): Proto => {
+    const risky = values.filter(mayBeUndefined).map((e) => {
+      const out = substExpr(e, sub);
+      checkUse(exprVars(out), 'definedness', e.span);
+      return out;
+    });
+    return risky.length === 0 ? { kind: 'skip' } : { kind: 'defined', exprs: risky, span };
+  };
+
   const block = (stmts: readonly Stmt[]): Proto => {
     const saved = new Map(sub);
     const mark = locals.length;
@@ -107,7 +125,7 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
         return { kind: 'skip' };
       case 'write':
         exprBuiltins(s.value, builtins);
-        return access(s.array.text, 'write', s.index, s.target, null);
+        return seq([evaluated([s.value], s.value.span), access(s.array.text, 'write', s.index, s.target, null)]);
       case 'read': {
         // the index is read before the local is bound
         const local = nextName(s.local.text);
@@ -118,10 +136,18 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
       }
       case 'let': {
         exprBuiltins(s.value, builtins);
+        const check = evaluated([s.value], s.value.span);
         const value = substExpr(s.value, sub);
         sub.set(s.local.text, value);
         locals.push({ name: s.local.text, value });
-        return stmt(s.body);
+        return seq([check, stmt(s.body)]);
+      }
+      case 'havoc': {
+        const local = nextName(s.local.text);
+        bind(s.local.text, s.local.span);
+        vars.set(local, { kind: 'unknown', source: s.local.text, origin: s.origin, type: s.type });
+        if (s.origin.kind === 'approximation') approximations.push({ what: s.origin.what, why: s.origin.why, span: s.origin.span });
+        return seq([{ kind: 'havoc', var: local, span: s.span }, stmt(s.body)]);
       }
       case 'if': {
         const c = cond(s.cond, 'condition');
@@ -136,7 +162,8 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
           direction: s.direction,
           step: s.step
             ? { op: s.step.op, amount: expr(s.step.amount, 'loop step') }
-            : { op: s.direction === 'up' ? '+' : '-', amount: { kind: 'nat', value: 1n, span: s.var.span } },
+            : { op: s.direction === 'up' ? '+' : '-', amount: s.type === undefined ? { kind: 'nat', value: 1n, span: s.var.span } : { kind: 'int', value: 1n, type: s.type, span: s.var.span } },
+          ...(s.type === undefined ? {} : { type: s.type }),
         };
         const saved = new Map(sub);
         const x = bind(s.var.text, s.var.span);
@@ -179,6 +206,7 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
   }
   return {
     file,
+    source: kernel,
     name: kernel.name.text,
     span: kernel.span,
     params: kernel.params.map((p) => p.text),
@@ -190,6 +218,8 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
     violations,
     syncs,
     accesses,
+    approximations,
+    machineIntegers: usesMachineIntegers(kernel),
   };
 }
 

@@ -1,11 +1,15 @@
 /**
  * Memory access protocols (MAPs): what each thread reads and writes, where and
  * under which control, with array contents dropped (paper, Fig. 6). Pure lets
- * are inlined; a variable bound by a read stays a variable whose value is
- * unknown and may differ between threads (a data-dependent variable).
+ * are inlined; a variable bound by a read or a `havoc` stays a variable whose
+ * value is unknown and may differ between threads (a data-dependent variable).
+ * Where a thread evaluates machine-integer operations that may be undefined
+ * and whose values the protocol drops (a let's value, a written value), a
+ * `defined` step keeps them: an execution in which they are undefined is
+ * outside the scope of verification.
  */
-import type { BExpr, DownStep, Expr, Scope, UpStep } from '../syntax/ast.js';
-import type { SourceFile, Span } from '../syntax/source.js';
+import type { BExpr, DownStep, Expr, IntType, Kernel, MachineType, Scope, UnknownOrigin, UpStep } from '../core/ast.js';
+import type { SourceFile, Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 
 export type Mode = 'read' | 'write';
@@ -16,6 +20,8 @@ export interface Range {
   readonly direction: 'up' | 'down';
   /** the default steps `+ 1` and `- 1` are explicit */
   readonly step: { readonly op: UpStep | DownStep; readonly amount: Expr };
+  /** the loop variable's machine type, in whose arithmetic the values are computed; absent: nat */
+  readonly type?: MachineType;
 }
 
 export interface Access {
@@ -46,7 +52,11 @@ export type Proto =
   | { readonly kind: 'if'; readonly cond: BExpr; readonly then: Proto; readonly else: Proto }
   | { readonly kind: 'loop'; readonly var: string; readonly range: Range; readonly body: Proto; readonly span: Span }
   | { readonly kind: 'sync'; readonly sync: SyncSite }
-  | { readonly kind: 'assume'; readonly cond: BExpr; readonly span: Span };
+  | { readonly kind: 'assume'; readonly cond: BExpr; readonly span: Span }
+  /** the thread evaluates these expressions here, for their definedness only */
+  | { readonly kind: 'defined'; readonly exprs: readonly Expr[]; readonly span: Span }
+  /** the thread binds `var` (an 'unknown' variable) to an unknown value */
+  | { readonly kind: 'havoc'; readonly var: string; readonly span: Span };
 
 /** Where a data-dependent variable's value comes from. */
 export interface ReadOrigin {
@@ -56,16 +66,25 @@ export interface ReadOrigin {
 }
 
 export type VarInfo =
-  | { readonly kind: 'param' }
+  | { readonly kind: 'param'; readonly type?: MachineType }
   | { readonly kind: 'loop'; readonly source: string }
-  | { readonly kind: 'data'; readonly source: string; readonly origin: ReadOrigin };
+  | { readonly kind: 'data'; readonly source: string; readonly origin: ReadOrigin }
+  /** bound by `havoc`: data-dependent like a value read */
+  | { readonly kind: 'unknown'; readonly source: string; readonly origin: UnknownOrigin; readonly type: IntType };
 
-export type Use = 'index' | 'condition' | 'loop bound' | 'loop step' | 'assumption';
+/** Whether the variable's value is outside V: read from memory or unknown. */
+export function isDataDependent(info: VarInfo | undefined): info is Extract<VarInfo, { kind: 'data' | 'unknown' }> {
+  return info?.kind === 'data' || info?.kind === 'unknown';
+}
+
+/** `definedness`: an operation that may be undefined (its value dropped, or not), which decides whether the thread goes on */
+export type Use = 'index' | 'condition' | 'loop bound' | 'loop step' | 'assumption' | 'definedness';
 
 /** A data-dependent value used where the type system of the paper needs V. */
 export interface TypingViolation {
   readonly variable: string;
-  readonly origin: ReadOrigin;
+  /** the read, or the unknown value, it comes from */
+  readonly origin: ReadOrigin | UnknownOrigin;
   readonly use: Use;
   readonly span: Span;
 }
@@ -79,9 +98,18 @@ export interface ArrayInfo {
 
 export type DimName = 'blockDim' | 'gridDim';
 
+/** An approximation a front end made (a `havoc` of that origin): what, where, why. */
+export interface Approximation {
+  readonly what: string;
+  readonly why: string;
+  readonly span: Span;
+}
+
 /** The kernel as the later stages see it. */
 export interface KernelMap {
   readonly file: SourceFile;
+  /** the core kernel it was inferred from, which the interpreter runs for replay */
+  readonly source: Kernel;
   readonly name: string;
   readonly span: Span;
   readonly params: readonly string[];
@@ -95,6 +123,10 @@ export interface KernelMap {
   readonly violations: readonly TypingViolation[];
   readonly syncs: readonly SyncSite[];
   readonly accesses: readonly Access[];
+  /** the front end's approximations in the kernel */
+  readonly approximations: readonly Approximation[];
+  /** the kernel uses machine integers: its proofs assume no undefined operation */
+  readonly machineIntegers: boolean;
 }
 
 export function seq(items: readonly Proto[]): Proto {
@@ -122,6 +154,8 @@ export function protoSome(p: Proto, test: (p: Proto) => boolean): boolean {
     case 'access':
     case 'sync':
     case 'assume':
+    case 'defined':
+    case 'havoc':
       return false;
     default:
       return assertNever(p);

@@ -1,9 +1,14 @@
 /**
  * MAPs in the paper's notation: `rd A[i]`, `wr A[i]`, `sync`, conditionals
- * and loops over their exact ranges, one statement a line.
+ * and loops over their exact ranges, one statement a line. Where machine
+ * integers are, types are shown on binders (`n: i32`, `for i: i32 ∈ …`,
+ * `havoc h: u32`), and `defined e` marks values whose evaluation is in scope
+ * only when defined.
  */
-import { showBExpr, showExpr } from '../syntax/exprs.js';
-import { positionAt } from '../syntax/source.js';
+import type { IntType } from '../core/ast.js';
+import { showBExpr, showExpr } from '../core/exprs.js';
+import { MACHINE_SCOPE } from '../core/types.js';
+import { positionAt } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import type { Access, KernelMap, Proto, Range } from './map.js';
 
@@ -27,6 +32,10 @@ export function protoLines(p: Proto, indent = ''): string[] {
       return [`${indent}sync`];
     case 'assume':
       return [`${indent}assume ${showBExpr(p.cond)}`];
+    case 'defined':
+      return [`${indent}defined ${p.exprs.map((e) => showExpr(e)).join(', ')}`];
+    case 'havoc':
+      return [`${indent}havoc ${p.var}`];
     case 'seq':
       return p.items.flatMap((i) => protoLines(i, indent));
     case 'if':
@@ -37,22 +46,36 @@ export function protoLines(p: Proto, indent = ''): string[] {
         `${indent}}`,
       ];
     case 'loop':
-      return [`${indent}for ${p.var} ∈ ${showRange(p.range)} {`, ...protoLines(p.body, inner), `${indent}}`];
+      return [`${indent}for ${typedName(p.var, p.range.type)} ∈ ${showRange(p.range)} {`, ...protoLines(p.body, inner), `${indent}}`];
     default:
       return assertNever(p);
   }
 }
 
+/** `x`, or `x: i32` for a machine-typed binder. */
+export function typedName(name: string, type: IntType | undefined): string {
+  return type === undefined || type === 'nat' ? name : `${name}: ${type}`;
+}
+
 export function showMap(map: KernelMap): string {
-  const lines = [`kernel ${map.name}(${map.params.join(', ')})`];
+  const params = map.params.map((p) => {
+    const info = map.vars.get(p);
+    return typedName(p, info?.kind === 'param' ? info.type : undefined);
+  });
+  const lines = [`kernel ${map.name}(${params.join(', ')})`];
   for (const c of map.preconditions) lines.push(`  requires ${showBExpr(c)}`);
   for (const a of map.arrays) lines.push(`  ${a.scope} ${a.name} (${a.dims} ${a.dims === 1 ? 'dimension' : 'dimensions'})`);
-  const data = [...map.vars].filter(([, v]) => v.kind === 'data');
-  for (const [name, info] of data) {
-    if (info.kind !== 'data') continue;
-    const at = positionAt(map.file, info.origin.span.start);
-    lines.push(`  data-dependent: ${name} (read from ${info.origin.array} at ${at.line}:${at.column})`);
+  for (const [name, info] of map.vars) {
+    if (info.kind === 'data') {
+      const at = positionAt(map.file, info.origin.span.start);
+      lines.push(`  data-dependent: ${name} (read from ${info.origin.array} at ${at.line}:${at.column})`);
+    } else if (info.kind === 'unknown') {
+      const at = positionAt(map.file, info.origin.span.start);
+      const what = info.origin.kind === 'value' ? info.origin.what : `approximated: ${info.origin.what}, ${info.origin.why}`;
+      lines.push(`  data-dependent: ${typedName(name, info.type)} (${what} at ${at.line}:${at.column})`);
+    }
   }
+  if (map.machineIntegers) lines.push(`  scope: ${MACHINE_SCOPE}`);
   lines.push('  protocol:', ...protoLines(map.body, '    '));
   return lines.join('\n');
 }

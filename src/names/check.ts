@@ -4,8 +4,9 @@
  * kernel header (requires, launch, sizes) only mentions what is known before
  * the kernel runs.
  */
-import type { BExpr, Expr, Kernel, Name, Program, Stmt } from '../syntax/ast.js';
-import type { SourceFile, Span } from '../syntax/source.js';
+import type { BExpr, Expr, Kernel, Name, Program, Stmt } from '../core/ast.js';
+import type { SourceFile, Span } from '../core/source.js';
+import { typeErrors } from '../core/types.js';
 import { error, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { assertNever } from '../util/assert.js';
 
@@ -93,9 +94,19 @@ function kernelErrors(file: SourceFile, kernel: Kernel): Diagnostic[] {
         }
         return;
       }
+      case 'int':
+        return;
       case 'binary':
         checkExpr(e.left, place);
         checkExpr(e.right, place);
+        return;
+      case 'cast':
+        checkExpr(e.operand, place);
+        return;
+      case 'ite':
+        checkBExpr(e.cond, place);
+        checkExpr(e.then, place);
+        checkExpr(e.else, place);
         return;
       default:
         return assertNever(e);
@@ -178,6 +189,11 @@ function kernelErrors(file: SourceFile, kernel: Kernel): Diagnostic[] {
         bind(s.local, { kind: 'local', span: s.local.span });
         return [...(fresh ? [s.local.text] : []), ...checkStmt(s.body)];
       }
+      case 'havoc': {
+        const fresh = !scope.has(s.local.text);
+        bind(s.local, { kind: 'local', span: s.local.span });
+        return [...(fresh ? [s.local.text] : []), ...checkStmt(s.body)];
+      }
       case 'if':
         checkBExpr(s.cond, 'body');
         checkBlock(s.then);
@@ -218,6 +234,12 @@ function kernelErrors(file: SourceFile, kernel: Kernel): Diagnostic[] {
     if (a.sizes.length > 0) arity.set(a.name.text, { count: a.sizes.length, span: a.span, declared: true });
   }
   checkBlock(kernel.body);
+  // only a front end's lowering can break the type rules (BabyCUDA has one type): say where
+  if (out.length === 0) {
+    for (const t of typeErrors(kernel)) {
+      out.push(error('E0109', file, t.span, `type error in the core program: ${t.message}`, { hints: ['the front end lowered this construct wrongly; this is a bug in faial-ts, please report it with the input file'] }));
+    }
+  }
   return out;
 }
 

@@ -5,8 +5,8 @@
  * phase shares (the iteration of a loop with barriers, which barriers force
  * all threads to agree on).
  */
-import type { BExpr } from '../syntax/ast.js';
-import type { Span } from '../syntax/source.js';
+import type { BExpr, Expr } from '../core/ast.js';
+import type { Span } from '../core/source.js';
 import type { Access, Range, SyncSite } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
 
@@ -24,6 +24,10 @@ export type Code =
   | { readonly kind: 'loop'; readonly var: string; readonly range: Range; readonly body: Code }
   | { readonly kind: 'bind'; readonly var: string; readonly relation: Relation; readonly range: Range; readonly body: Code }
   | { readonly kind: 'assume'; readonly cond: BExpr }
+  /** the thread evaluates these (machine-integer) expressions: the code runs on only where they are defined */
+  | { readonly kind: 'defined'; readonly exprs: readonly Expr[] }
+  /** the thread binds an unknown value to `var` */
+  | { readonly kind: 'havoc'; readonly var: string }
   | { readonly kind: 'empty'; readonly range: Range }
   | { readonly kind: 'choice'; readonly options: readonly Code[] }
   /** a barrier, kept as a program point for the divergence check */
@@ -64,6 +68,8 @@ export function codeChildren(c: Code): readonly Code[] {
     case 'skip':
     case 'access':
     case 'assume':
+    case 'defined':
+    case 'havoc':
     case 'empty':
     case 'mark':
     case 'erased':

@@ -1,8 +1,8 @@
 /** The phase split, each phase as the unsynchronised code between two barriers. */
-import { showBExpr } from '../syntax/exprs.js';
-import { positionAt } from '../syntax/source.js';
+import { showBExpr, showExpr } from '../core/exprs.js';
+import { positionAt } from '../core/source.js';
 import type { KernelMap, SyncSite } from '../map/map.js';
-import { showAccess, showRange } from '../map/print.js';
+import { showAccess, showRange, typedName } from '../map/print.js';
 import { assertNever } from '../util/assert.js';
 import type { Code } from './code.js';
 import type { PhaseSplit } from './split.js';
@@ -19,13 +19,17 @@ function codeLines(c: Code, indent: string): string[] {
     case 'if':
       return [`${indent}if ${showBExpr(c.cond)} {`, ...codeLines(c.then, inner), `${indent}} else {`, ...codeLines(c.else, inner), `${indent}}`];
     case 'loop':
-      return [`${indent}for ${c.var} ∈ ${showRange(c.range)} {`, ...codeLines(c.body, inner), `${indent}}`];
+      return [`${indent}for ${typedName(c.var, c.range.type)} ∈ ${showRange(c.range)} {`, ...codeLines(c.body, inner), `${indent}}`];
     case 'bind': {
       const rel = c.relation.kind === 'next' ? `the iteration after ${c.relation.prev}` : c.relation.kind === 'member' ? 'any iteration' : `the ${c.relation.kind} iteration`;
-      return [`${indent}shared ${c.var} ∈ ${showRange(c.range)}, ${rel} {`, ...codeLines(c.body, inner), `${indent}}`];
+      return [`${indent}shared ${typedName(c.var, c.range.type)} ∈ ${showRange(c.range)}, ${rel} {`, ...codeLines(c.body, inner), `${indent}}`];
     }
     case 'assume':
       return [`${indent}assume ${showBExpr(c.cond)}`];
+    case 'defined':
+      return [`${indent}defined ${c.exprs.map((e) => showExpr(e)).join(', ')}`];
+    case 'havoc':
+      return [`${indent}havoc ${c.var}`];
     case 'empty':
       return [`${indent}assume ${showRange(c.range)} is empty`];
     case 'choice':

@@ -14,8 +14,8 @@
  * barrier has its barriers erased, a sound over-approximation whose alarms are
  * reported as possible.
  */
-import type { BExpr } from '../syntax/ast.js';
-import { substBExpr, substExpr } from '../syntax/exprs.js';
+import type { BExpr } from '../core/ast.js';
+import { substBExpr, substExpr } from '../core/exprs.js';
 import { protoSome, type Access, type KernelMap, type Proto, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
 import { SKIP, UNREACHABLE, codeChildren, seqCode, type Code, type Relation } from './code.js';
@@ -155,6 +155,8 @@ export async function splitPhases(map: KernelMap, alwaysSyncs: AlwaysSyncs = nev
       case 'skip':
       case 'access':
       case 'assume':
+      case 'defined':
+      case 'havoc':
         throw new Error('phase split: a statement without barriers has no barrier summary');
       default:
         return assertNever(p);
@@ -218,15 +220,19 @@ export function codeOf(p: Proto, barriers: 'erase' | 'mark' = 'erase'): Code {
         : { kind: 'loop', var: p.var, range: p.range, body: codeOf(p.body, barriers) };
     case 'assume':
       return { kind: 'assume', cond: p.cond };
+    case 'defined':
+      return { kind: 'defined', exprs: p.exprs };
+    case 'havoc':
+      return { kind: 'havoc', var: p.var };
     default:
       return assertNever(p);
   }
 }
 
-/** Variables bound inside the code: loop and shared variables, and the locals of reads. */
+/** Variables bound inside the code: loop and shared variables, and the locals of reads and havocs. */
 function codeBinders(c: Code, out: Set<string> = new Set()): Set<string> {
   if (c.kind === 'access' && c.access.local !== null) out.add(c.access.local);
-  if (c.kind === 'loop' || c.kind === 'bind') out.add(c.var);
+  if (c.kind === 'loop' || c.kind === 'bind' || c.kind === 'havoc') out.add(c.var);
   for (const child of codeChildren(c)) codeBinders(child, out);
   return out;
 }
@@ -264,6 +270,10 @@ function renameCode(c: Code, renaming: ReadonlyMap<string, string>): Code {
       }
       case 'assume':
         return { kind: 'assume', cond: cond(x.cond) };
+      case 'defined':
+        return { kind: 'defined', exprs: x.exprs.map((e) => substExpr(e, sub)) };
+      case 'havoc':
+        return { kind: 'havoc', var: renaming.get(x.var) ?? x.var };
       case 'empty':
         return { kind: 'empty', range: range(x.range) };
       default:

@@ -2,11 +2,20 @@
  * Phrases shared by the text and JSON reports, so that both say the same
  * thing about why an alarm is only possible or why a kernel is not well-typed.
  */
-import type { TypingViolation } from '../map/map.js';
-import type { Launch } from '../encode/query.js';
-import { positionAt, spanText, type SourceFile, type Span } from '../syntax/source.js';
+import type { UnknownOrigin } from '../core/ast.js';
+import type { Launch } from '../core/launch.js';
+import type { Approximation, TypingViolation } from '../map/map.js';
+import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
 import type { Confidence, Doubt, KernelResult, Status } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
+import { shownText } from '../diagnostics/shown.js';
+
+/** Source text quoted in a message: comments inside it may hold control characters. */
+function quoted(file: SourceFile, span: Span): string {
+  return shownText(spanText(file, span));
+}
+import { isOutOfResources, isOutOfTime } from '../solve/budget.js';
+import { MACHINE_SCOPE } from '../core/types.js';
 
 function at(file: SourceFile, span: Span): string {
   const p = positionAt(file, span.start);
@@ -16,7 +25,9 @@ function at(file: SourceFile, span: Span): string {
 export function doubtText(file: SourceFile, d: Doubt): string {
   switch (d.kind) {
     case 'data':
-      return `depends on ${d.variable}, read from ${spanText(file, d.origin.span)} at ${at(file, d.origin.span)}`;
+      return `depends on ${d.variable}, read from ${quoted(file, d.origin.span)} at ${at(file, d.origin.span)}`;
+    case 'unknown':
+      return `depends on ${d.variable}, ${unknownText(file, d.origin)}`;
     case 'approximated-loop':
       return `the barriers of the loop at ${at(file, d.span)} were erased (over-approximation)`;
     case 'large-shift':
@@ -27,6 +38,10 @@ export function doubtText(file: SourceFile, d: Doubt): string {
       return d.span === null || d.thread === null
         ? `the witness's launch was not proved to satisfy every assumption (query ${d.query} unknown)`
         : `at the witness's launch, thread ${compactId(d.thread.threadIdx)} of block ${compactId(d.thread.blockIdx)} may fail the assumption at ${at(file, d.span)}, which would exclude the launch`;
+    case 'undefined-elsewhere':
+      return d.span === null
+        ? 'the threads of the witness were not shown free of undefined operations elsewhere (earlier phases or loop iterations), which would put it outside the scope'
+        : `the threads of the witness may evaluate an undefined operation at ${at(file, d.span)} (in an earlier phase or loop iteration), which would put it outside the scope`;
     default:
       return assertNever(d);
   }
@@ -40,9 +55,26 @@ export function reasonText(file: SourceFile, confidence: Confidence, doubts: rea
   return doubts.map((d) => doubtText(file, d)).join('; ');
 }
 
-/** `y (read from A[x] at 3:5) used in index at 4:9` */
+/** `a texture fetch at 3:5`, `approximated at 3:5: a loop with a data-dependent bound (…)` */
+export function unknownText(file: SourceFile, o: UnknownOrigin): string {
+  return o.kind === 'value' ? `unknown: ${o.what} at ${at(file, o.span)}` : `approximated at ${at(file, o.span)}: ${o.what} (${o.why})`;
+}
+
+/** `y (read from A[x] at 3:5) used in index at 4:9`, `h (unknown: a texture fetch at 3:5) used in index at 4:9` */
 export function violationText(file: SourceFile, v: TypingViolation): string {
-  return `${v.variable} (read from ${spanText(file, v.origin.span)} at ${at(file, v.origin.span)}) used in ${v.use} at ${at(file, v.span)}`;
+  const from = 'kind' in v.origin ? unknownText(file, v.origin) : `read from ${quoted(file, v.origin.span)} at ${at(file, v.origin.span)}`;
+  const use = v.use === 'definedness' ? 'an operation that may be undefined' : v.use;
+  return `${v.variable} (${from}) used in ${use} at ${at(file, v.span)}`;
+}
+
+/** `a loop with a data-dependent bound at 4:3: its trip count is unknown` */
+export function approximationText(file: SourceFile, a: Approximation): string {
+  return `${a.what} at ${at(file, a.span)}: ${a.why}`;
+}
+
+/** The scope line of a kernel with machine integers, or null. */
+export function scopeText(r: Pick<KernelResult, 'machineIntegers'>): string | null {
+  return r.machineIntegers === true ? `scope: ${MACHINE_SCOPE} (undefined behaviour is outside the scope of verification)` : null;
 }
 
 export function wellTypedText(r: Pick<KernelResult, 'file' | 'wellTyped' | 'violations' | 'races' | 'divergences'>): string {
@@ -109,4 +141,27 @@ export function statusName(s: Status): string {
     default:
       return assertNever(s);
   }
+}
+
+/** How the queries were solved, as reports state it. */
+export interface SolvingRun {
+  /** as the command line names it (a portfolio lists its members) */
+  readonly solver: string;
+  /** resource units per query; null for a solver that takes no resource limit (`--solver-cmd`) */
+  readonly rlimit: number | null;
+  /** the wall-clock safety net per query */
+  readonly timeoutMs: number;
+}
+
+/** `10000000 resource units per query (wall-clock safety net 120000 ms)`, or the time bound of a solver without resource limit. */
+export function budgetText(run: Pick<SolvingRun, 'rlimit' | 'timeoutMs'>): string {
+  if (run.rlimit === null) return `${run.timeoutMs} ms per query, bounded by time only (this solver takes no resource limit, so its verdicts may depend on the machine's load)`;
+  return `${run.rlimit} resource units per query (wall-clock safety net ${run.timeoutMs} ms)`;
+}
+
+/** The option that may turn these unknowns into answers, when a budget stopped them. */
+export function budgetHint(reasons: readonly string[]): string | null {
+  if (reasons.some(isOutOfResources)) return 'a larger --rlimit may help';
+  if (reasons.some((r) => isOutOfTime(r) || /timeout|canceled/i.test(r))) return 'a larger --timeout may help';
+  return null;
 }

@@ -8,10 +8,10 @@
  */
 import * as t from 'io-ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { positionAt, spanText, type SourceFile, type Span } from '../syntax/source.js';
-import type { FileResult } from '../verify/pipeline.js';
+import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
+import type { FileResult } from '../verify/result.js';
 import type { KernelResult, ReplayRecord, Status, ThreadWitness, Witness } from '../verify/result.js';
-import { reasonText } from './describe.js';
+import { reasonText, scopeText, type SolvingRun } from './describe.js';
 import { barrierReasonText } from './barriers.js';
 import { statusCounts } from './text.js';
 
@@ -101,7 +101,8 @@ export const ErrorJson = t.intersection([
   t.type({ code: t.string, severity: t.string, message: t.string, hints: t.array(t.string) }),
 ]);
 
-export const ViolationJson = t.type({
+/** a value read from an array used where the typing needs V */
+const ReadViolationJson = t.type({
   variable: t.string,
   use: t.string,
   line: t.number,
@@ -109,6 +110,32 @@ export const ViolationJson = t.type({
   readLine: t.number,
   readColumn: t.number,
   array: t.string,
+});
+
+/** an unknown value (`value`: a float, a texture fetch…) or an approximation of the front end, used where the typing needs V */
+const UnknownViolationJson = t.type({
+  variable: t.string,
+  use: t.string,
+  line: t.number,
+  column: t.number,
+  origin: t.keyof({ value: null, approximation: null }),
+  what: t.string,
+  /** why the front end approximated; null for an unknown value */
+  why: t.union([t.string, t.null]),
+  originLine: t.number,
+  originColumn: t.number,
+});
+
+export const ViolationJson = t.union([ReadViolationJson, UnknownViolationJson]);
+
+/** A front end's approximation: what, where, why. */
+export const ApproximationJson = t.intersection([Range, t.type({ what: t.string, why: t.string })]);
+
+/** Present for kernels that use machine integers (`scope`) or have approximations. */
+const ScopeJson = t.partial({
+  /** what every verdict on the kernel assumes */
+  scope: t.string,
+  approximations: t.array(ApproximationJson),
 });
 
 export const StatusJson = t.keyof({ drf: null, racy: null, divergent: null, vacuous: null, unknown: null, error: null });
@@ -130,12 +157,18 @@ export const KernelJson = t.intersection([t.type({
   errors: t.array(ErrorJson),
   violations: t.array(ViolationJson),
   stats: t.type({ phases: t.number, arrays: t.number, queries: t.number, milliseconds: t.number }),
-}), BarriersJson]);
+}), BarriersJson, ScopeJson]);
 
-export const VerifyReport = t.type({
-  kernels: t.array(KernelJson),
-  summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, divergent: t.number, vacuous: t.number, unknown: t.number, error: t.number }),
-});
+/** The solver and its budget per query: resource units (null for a solver bounded by time only), and the wall-clock safety net. */
+export const SolvingJson = t.type({ name: t.string, rlimit: t.union([t.number, t.null]), timeoutMs: t.number });
+
+export const VerifyReport = t.intersection([
+  t.type({
+    kernels: t.array(KernelJson),
+    summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, divergent: t.number, vacuous: t.number, unknown: t.number, error: t.number }),
+  }),
+  t.partial({ solver: SolvingJson }),
+]);
 export type VerifyReport = t.TypeOf<typeof VerifyReport>;
 export type KernelJson = t.TypeOf<typeof KernelJson>;
 export type WitnessJson = t.TypeOf<typeof WitnessJson>;
@@ -203,17 +236,29 @@ export function kernelJson(r: KernelResult): KernelJson {
     })),
     unknowns: r.unknowns.map((u) => ({ query: u.query, reason: u.reason })),
     errors: r.errors.map(errorJson),
-    violations: r.violations.map((v) => {
+    violations: r.violations.map((v): t.TypeOf<typeof ViolationJson> => {
       const use = positionAt(r.file, v.span.start);
-      const read = positionAt(r.file, v.origin.span.start);
-      return { variable: v.variable, use: v.use, line: use.line, column: use.column, readLine: read.line, readColumn: read.column, array: v.origin.array };
+      const from = positionAt(r.file, v.origin.span.start);
+      if (!('kind' in v.origin)) return { variable: v.variable, use: v.use, line: use.line, column: use.column, readLine: from.line, readColumn: from.column, array: v.origin.array };
+      const why = v.origin.kind === 'approximation' ? v.origin.why : null;
+      return { variable: v.variable, use: v.use, line: use.line, column: use.column, origin: v.origin.kind, what: v.origin.what, why, originLine: from.line, originColumn: from.column };
     }),
     stats: { phases: r.stats.phases, arrays: r.stats.arrays, queries: r.stats.queries, milliseconds: Math.round(r.stats.milliseconds) },
+    ...scopeJson(r),
     ...(r.barriers === undefined ? {} : { barriers: r.barriers === null ? null : r.barriers.map((b) => ({ ...rangeOf(r.file, b.sync.span), verdict: b.verdict, reason: barrierReasonText(r, b) })) }),
   };
 }
 
-export function reportJson(files: readonly FileResult[]): VerifyReport {
+function scopeJson(r: KernelResult): t.TypeOf<typeof ScopeJson> {
+  const scope = scopeText(r);
+  const approximations = r.approximations ?? [];
+  return {
+    ...(scope === null ? {} : { scope: scope.replace(/^scope: /, '') }),
+    ...(approximations.length === 0 ? {} : { approximations: approximations.map((a) => ({ what: a.what, why: a.why, ...rangeOf(r.file, a.span) })) }),
+  };
+}
+
+export function reportJson(files: readonly FileResult[], solving?: SolvingRun): VerifyReport {
   const kernels = files.flatMap((f): KernelJson[] =>
     f.ok
       ? f.kernels.map(kernelJson)
@@ -245,5 +290,6 @@ export function reportJson(files: readonly FileResult[]): VerifyReport {
       unknown: count('unknown'),
       error: count('error'),
     },
+    ...(solving === undefined ? {} : { solver: { name: solving.solver, rlimit: solving.rlimit, timeoutMs: solving.timeoutMs } }),
   };
 }

@@ -9,6 +9,10 @@
  *   faial/vacuous             error: no launch satisfies the kernel's assumptions
  *   faial/input-error         error: the file or kernel could not be verified
  *   faial/redundant-barrier   warning (with --barriers): a proved-redundant sync
+ *   faial/scope               note: a kernel with machine integers, verified
+ *                             assuming no undefined operation
+ *   faial/approximation       note: an approximation of the front end (what,
+ *                             where, why); alarms that rest on it are possible
  *
  * A possible alarm is a warning, not an error: it may come from an
  * over-approximation (a data-dependent value, an erased loop), so a CI gate
@@ -22,29 +26,40 @@
  * line (kernel, array, the accesses' text and ordinal), so that it stays the
  * same across runs and when unrelated lines move.
  */
-import { createHash } from 'node:crypto';
-import { isAbsolute, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import type { Launch } from '../core/launch.js';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { Launch } from '../encode/query.js';
-import { positionAt, spanText, type SourceFile, type Span } from '../syntax/source.js';
-import type { FileResult } from '../verify/pipeline.js';
+import { positionAt, spanText, type SourceFile, type Span } from '../core/source.js';
+import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { VACUOUS_TEXT, elementText, launchText, plural } from './describe.js';
+import { VACUOUS_TEXT, budgetHint, elementText, launchText, plural, statusName, type SolvingRun } from './describe.js';
+import { MACHINE_SCOPE } from '../core/types.js';
+import type { Approximation } from '../map/map.js';
 import { kernelJson, type KernelJson } from './json.js';
 import { raceGroups } from './text.js';
+import { fileUri, isAbsolutePath, relativeUri } from '../util/file-uri.js';
+import { sha256Hex } from '../util/sha256.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
-export type RuleId = 'faial/data-race' | 'faial/barrier-divergence' | 'faial/unknown' | 'faial/vacuous' | 'faial/input-error' | 'faial/redundant-barrier';
+export type RuleId =
+  | 'faial/data-race'
+  | 'faial/barrier-divergence'
+  | 'faial/unknown'
+  | 'faial/vacuous'
+  | 'faial/input-error'
+  | 'faial/redundant-barrier'
+  | 'faial/scope'
+  | 'faial/approximation';
+
+type Level = 'error' | 'warning' | 'note';
 
 interface Rule {
   readonly id: RuleId;
   readonly name: string;
   readonly short: string;
   readonly full: string;
-  readonly level: 'error' | 'warning';
+  readonly level: Level;
 }
 
 const RULES: readonly Rule[] = [
@@ -52,7 +67,7 @@ const RULES: readonly Rule[] = [
     id: 'faial/data-race',
     name: 'DataRace',
     short: 'Two threads access the same array element, at least one writes, with no barrier between them.',
-    full: 'Two threads may access the same element of a shared or global array in the same barrier phase (or in different blocks), and at least one access is a write. A confirmed race has a witness that is a real execution; a possible one relies on an over-approximation (data read from memory, an erased loop, a large shift, a barrier whose divergence was not decided).',
+    full: 'Two threads may access the same element of a shared or global array in the same barrier phase (or in different blocks), and at least one access is a write. A confirmed race has a witness that is a real execution; a possible one relies on an over-approximation (data read from memory, an unknown value or an approximation of the front end, an erased loop, a large shift, a barrier whose divergence was not decided).',
     level: 'error',
   },
   {
@@ -90,12 +105,28 @@ const RULES: readonly Rule[] = [
     full: 'The kernel without this barrier (and only it) was proved data-race free and free of barrier divergence, for every launch its requires clauses allow. A barrier costs time; removing several redundant barriers at once needs its own proof.',
     level: 'warning',
   },
+  {
+    id: 'faial/scope',
+    name: 'VerifiedWithinScope',
+    short: 'The kernel uses machine integers: its verdict assumes that no operation is undefined.',
+    full: `The kernel computes with C's machine integers. Its verdict holds for the executions in which no thread evaluates an undefined operation: ${MACHINE_SCOPE}. Signed overflow is undefined behaviour in C++; unsigned wrap-around is defined in C but left out of the scope too.`,
+    level: 'note',
+  },
+  {
+    id: 'faial/approximation',
+    name: 'Approximation',
+    short: 'The front end approximated part of the kernel: the analysis stays sound, alarms that depend on it are only possible.',
+    full: 'A construct the front end could not model exactly (a loop, a value updated in it…) was replaced by an unknown value. A proof of data-race freedom still holds; an alarm that depends on the approximation is reported as possible.',
+    level: 'note',
+  },
 ];
 
 export interface SarifOptions {
   readonly version: string;
   /** the facts the command line fixed for this kernel, named in proofs' scope */
   readonly launchOf?: (r: KernelResult) => Launch | null;
+  /** the solver and budget, in the run's properties */
+  readonly solving?: SolvingRun;
 }
 
 export function sarifLog(files: readonly FileResult[], options: SarifOptions): Log {
@@ -117,6 +148,7 @@ export function sarifLog(files: readonly FileResult[], options: SarifOptions): L
         artifacts: paths.map((p) => ({ location: artifactLocationOf(p) })),
         columnKind: 'utf16CodeUnits',
         results,
+        ...(options.solving === undefined ? {} : { properties: { solver: options.solving.solver, rlimit: options.solving.rlimit, timeoutMs: options.solving.timeoutMs } }),
       },
     ],
   };
@@ -138,8 +170,7 @@ function ruleIndexOf(id: RuleId): number {
 
 /** A relative path stays relative to the checkout (%SRCROOT%), as code-scanning services expect. */
 function artifactLocationOf(path: string): { uri: string; uriBaseId?: string } {
-  if (isAbsolute(path)) return { uri: pathToFileURL(path).href };
-  return { uri: path.split(sep).join('/').split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+  return isAbsolutePath(path) ? { uri: fileUri(path) } : { uri: relativeUri(path), uriBaseId: '%SRCROOT%' };
 }
 
 function locationOf(file: SourceFile, span: Span, message: string | null, id?: number): Location {
@@ -156,10 +187,10 @@ function locationOf(file: SourceFile, span: Span, message: string | null, id?: n
 }
 
 function fingerprintOf(parts: readonly string[]): Record<string, string> {
-  return { 'faialFinding/v1': createHash('sha256').update(parts.join('\u0000')).digest('hex') };
+  return { 'faialFinding/v1': sha256Hex(parts.join('\u0000')) };
 }
 
-function levelOf(confidence: Confidence): 'error' | 'warning' {
+function levelOf(confidence: Confidence): Level {
   return confidence === 'confirmed' ? 'error' : 'warning';
 }
 
@@ -168,7 +199,7 @@ function confidenceText(confidence: Confidence, reason: string): string {
   return `${confidence === 'confirmed' ? 'Confirmed' : 'Possible'}: ${reason}.`;
 }
 
-function result(rule: RuleId, level: 'error' | 'warning', message: string, rest: Omit<Result, 'ruleId' | 'ruleIndex' | 'level' | 'message'>): Result {
+function result(rule: RuleId, level: Level, message: string, rest: Omit<Result, 'ruleId' | 'ruleIndex' | 'level' | 'message'>): Result {
   return { ruleId: rule, ruleIndex: ruleIndexOf(rule), level, message: { text: message }, ...rest };
 }
 
@@ -189,7 +220,26 @@ function kernelResults(r: KernelResult, options: SarifOptions): Result[] {
   if (r.status === 'unknown') out.push(unknownResult(r));
   if (r.status === 'vacuous') out.push(vacuousResult(r));
   for (const b of r.barriers ?? []) if (b.verdict === 'redundant') out.push(redundantResult(r, b, options));
+  if (r.machineIntegers === true && r.status !== 'error') out.push(scopeResult(r, options));
+  for (const a of r.approximations ?? []) out.push(approximationResult(r, a));
   return out;
+}
+
+function scopeResult(r: KernelResult, options: SarifOptions): Result {
+  const message = `Kernel ${r.kernel} uses machine integers: its verdict (${statusName(r.status)}) holds ${scopeText(r, options)}, ${MACHINE_SCOPE}; undefined behaviour is outside the scope of verification.`;
+  return result('faial/scope', 'note', message, {
+    locations: [locationOf(r.file, kernelHead(r.file, r.span), null)],
+    partialFingerprints: fingerprintOf(['faial/scope', r.kernel]),
+    properties: { kernel: r.kernel, scope: MACHINE_SCOPE },
+  });
+}
+
+function approximationResult(r: KernelResult, a: Approximation): Result {
+  return result('faial/approximation', 'note', `Approximated in kernel ${r.kernel}: ${a.what} (${a.why}). Sound: alarms that depend on it are reported as possible.`, {
+    locations: [locationOf(r.file, a.span, a.what)],
+    partialFingerprints: fingerprintOf(['faial/approximation', r.kernel, a.what, a.why]),
+    properties: { kernel: r.kernel, what: a.what, why: a.why },
+  });
 }
 
 function accessText(r: KernelResult, a: AccessSite): string {
@@ -223,7 +273,8 @@ function divergenceResult(r: KernelResult, d: Divergence, json: KernelJson['dive
 }
 
 function unknownResult(r: KernelResult): Result {
-  const message = `Kernel ${r.kernel} is not proved data-race free: ${plural(r.unknowns.length, 'solver query', 'solver queries')} got no answer (${r.unknowns.map((u) => u.reason || 'no reason given').join('; ')}). A larger --timeout may help.`;
+  const hint = budgetHint(r.unknowns.map((u) => u.reason));
+  const message = `Kernel ${r.kernel} is not proved data-race free: ${plural(r.unknowns.length, 'solver query', 'solver queries')} got no answer (${r.unknowns.map((u) => u.reason || 'no reason given').join('; ')}).${hint === null ? '' : ` ${hint[0]!.toUpperCase()}${hint.slice(1)}.`}`;
   return result('faial/unknown', 'warning', message, {
     locations: [locationOf(r.file, kernelHead(r.file, r.span), null)],
     partialFingerprints: fingerprintOf(['faial/unknown', r.kernel]),

@@ -3,29 +3,33 @@
  * and for every alarm the source with both accesses marked and a witness
  * table), then one summary line over all kernels.
  */
-import type { Launch } from '../encode/query.js';
+import type { Launch } from '../core/launch.js';
 import { colorsOf, framedSpan, framedSpans, lineColOf, renderedDiagnostics, type Colors } from '../diagnostics/render.js';
-import type { FileResult } from '../verify/pipeline.js';
+import type { FileResult } from '../verify/result.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
+import { shownText } from '../diagnostics/shown.js';
 import { barriersText } from './barriers.js';
-import { STATUSES, VACUOUS_TEXT, dimText, elementText, idText, launchText, plural, reasonText, statusName, wellTypedText } from './describe.js';
+import { STATUSES, VACUOUS_TEXT, approximationText, budgetHint, budgetText, dimText, elementText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
   /** the facts the command line fixed for this kernel, named in the verdict */
   readonly launchOf?: (r: KernelResult) => Launch | null;
+  /** the solver and budget, stated before the summary */
+  readonly solving?: SolvingRun;
 }
 
 export function textReport(files: readonly FileResult[], options: TextOptions): string {
   const blocks = files.flatMap((f) => (f.ok ? f.kernels.map((k) => kernelText(k, options)) : [fileErrorText(f, options.colour)]));
+  const budget = options.solving === undefined ? [] : [`budget: ${budgetText(options.solving)}; solver ${options.solving.solver}`];
   const table = statusCounts(files).total > 1 ? [summaryTable(files, options.colour)] : [];
-  return `${[...blocks, ...table, summaryText(files, options.colour)].join('\n')}\n`;
+  return `${[...blocks, ...budget, ...table, summaryText(files, options.colour)].join('\n')}\n`;
 }
 
 function fileErrorText(f: Extract<FileResult, { ok: false }>, colour: boolean): string {
   const c = colorsOf(colour);
-  return `${c.red('✗')} ${f.path}: ${c.bold('error')} — ${plural(f.diagnostics.length, 'error')}, nothing verified\n${renderedDiagnostics(f.diagnostics, colour)}`;
+  return `${c.red('✗')} ${shownText(f.path)}: ${c.bold('error')} — ${plural(f.diagnostics.length, 'error')}, nothing verified\n${renderedDiagnostics(f.diagnostics, colour)}`;
 }
 
 function statsText(r: KernelResult): string {
@@ -35,7 +39,7 @@ function statsText(r: KernelResult): string {
 
 export function kernelText(r: KernelResult, options: TextOptions): string {
   const c = colorsOf(options.colour);
-  const name = `${c.bold(r.kernel)} (${r.file.path})`;
+  const name = `${c.bold(r.kernel)} (${shownText(r.file.path)})`;
   const launch = options.launchOf?.(r) ?? null;
   const given = launch === null ? null : launchText(launch);
   const scope = given === null ? 'for all parameters and launches' : `for all parameters and launches with ${given}`;
@@ -73,14 +77,26 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
     default:
       return assertNever(r.status);
   }
+  // what the verdict rests on, right under it: the scope of machine integers and the front end's approximations
+  if (r.status !== 'error') lines.splice(2, 0, ...scopeLines(r));
   if (r.barriers !== undefined) lines.push(barriersText(r, r.barriers, scope, options.colour));
   // An alarm does not need every query answered, but what was not answered is still not proved.
   if (r.unknowns.length > 0) {
     if (r.status !== 'unknown') lines.push(c.yellow(`also not proved (${plural(r.unknowns.length, 'query', 'queries')} without an answer):`));
     for (const u of r.unknowns) lines.push(`  query ${u.query}: ${u.reason || 'the solver gave no reason'}`);
-    if (r.unknowns.some((u) => /timeout|canceled/i.test(u.reason))) lines.push(`${c.green('hint')}: a larger --timeout may help`);
+    const hint = budgetHint(r.unknowns.map((u) => u.reason));
+    if (hint !== null) lines.push(`${c.green('hint')}: ${hint}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function scopeLines(r: KernelResult): string[] {
+  const scope = scopeText(r);
+  const approximations = r.approximations ?? [];
+  return [
+    ...(scope === null ? [] : [scope]),
+    ...(approximations.length === 0 ? [] : [`approximated (sound; alarms that depend on them are possible): ${approximations.map((a) => approximationText(r.file, a)).join('; ')}`]),
+  ];
 }
 
 /**
@@ -103,7 +119,7 @@ export function raceGroups(races: readonly Race[]): Race[][] {
   );
 }
 
-function raceText(r: KernelResult, race: Race, c: Colors, colour: boolean): string {
+export function raceText(r: KernelResult, race: Race, c: Colors, colour: boolean): string {
   const [a1, a2] = race.accesses;
   const confidence = race.confidence === 'confirmed' ? c.red('confirmed') : c.yellow('possible');
   const why = race.confidence === 'possible' ? `: ${reasonText(r.file, race.confidence, race.doubts)}` : '';
@@ -129,7 +145,7 @@ function replayLines(r: ReplayRecord, heads: readonly [string, string], c: Color
   return [`  minimised witness${element}, the one replayed:`, indent(indent(witnessTable(r.minimised.witness, heads, c))), verdict];
 }
 
-function divergenceText(r: KernelResult, d: Divergence, c: Colors, colour: boolean): string {
+export function divergenceText(r: KernelResult, d: Divergence, c: Colors, colour: boolean): string {
   const confidence = d.confidence === 'confirmed' ? c.red('confirmed') : c.yellow('possible');
   const why = d.confidence === 'possible' ? `: ${reasonText(r.file, d.confidence, d.doubts)}` : '';
   const head = `${c.red('✗')} barrier divergence at ${lineColOf(r.file, d.sync.span)} (${confidence}${why})`;
@@ -139,8 +155,15 @@ function divergenceText(r: KernelResult, d: Divergence, c: Colors, colour: boole
   return [head, indent(frame), indent(witnessTable(d.witness, heads, c)), ...replay].join('\n');
 }
 
-/** Parameters and dimensions, then one column per thread. */
-export function witnessTable(w: Witness, heads: readonly [string, string], c: Colors): string {
+export interface WitnessRows {
+  /** `M = 1; blockDim = 2, gridDim = 1` */
+  readonly launch: string;
+  /** name, thread 1's value, thread 2's value: threadIdx, blockIdx when there are several blocks, then locals */
+  readonly rows: readonly (readonly [string, string, string])[];
+}
+
+/** A witness as rows of a table: the text report prints them, the playground shows them as a table. */
+export function witnessRows(w: Witness): WitnessRows {
   const rows: [string, string, string][] = [];
   const [t1, t2] = w.threads;
   rows.push(['threadIdx', idText(t1.threadIdx, w.blockDim), idText(t2.threadIdx, w.blockDim)]);
@@ -148,11 +171,17 @@ export function witnessTable(w: Witness, heads: readonly [string, string], c: Co
   if (manyBlocks) rows.push(['blockIdx', idText(t1.blockIdx, w.gridDim), idText(t2.blockIdx, w.gridDim)]);
   const names = [...new Set([...t1.locals.keys(), ...t2.locals.keys()])];
   for (const n of names) rows.push([n, String(t1.locals.get(n) ?? '—'), String(t2.locals.get(n) ?? '—')]);
+  const params = [...w.parameters].map(([n, v]) => `${n} = ${v}`).join(', ');
+  return { launch: `${params === '' ? 'no parameters' : params}; blockDim = ${dimText(w.blockDim)}, gridDim = ${dimText(w.gridDim)}`, rows };
+}
+
+/** Parameters and dimensions, then one column per thread. */
+export function witnessTable(w: Witness, heads: readonly [string, string], c: Colors): string {
+  const { launch, rows } = witnessRows(w);
   const wName = Math.max(...rows.map((r) => r[0].length), 0);
   const w1 = Math.max(heads[0].length, ...rows.map((r) => r[1].length));
-  const params = [...w.parameters].map(([n, v]) => `${n} = ${v}`).join(', ');
   const out = [
-    `witness: ${params === '' ? 'no parameters' : params}; blockDim = ${dimText(w.blockDim)}, gridDim = ${dimText(w.gridDim)}`,
+    `witness: ${launch}`,
     `  ${''.padEnd(wName)}   ${c.bold(heads[0].padEnd(w1))} | ${c.bold(heads[1])}`,
     ...rows.map(([n, v1, v2]) => `  ${n.padEnd(wName)}   ${v1.padEnd(w1)} | ${v2}`),
   ];

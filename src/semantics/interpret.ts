@@ -27,8 +27,9 @@
  * Deterministic: blocks and threads run in linear order (x fastest, then y,
  * then z).
  */
-import type { Kernel, Launch as LaunchClause, Scope, Stmt } from '../syntax/ast.js';
-import type { Span } from '../syntax/source.js';
+import type { IntType, Kernel, Launch as LaunchClause, Scope, Stmt } from '../core/ast.js';
+import { inRange, typeMax, typeMin, UndefinedOperation } from '../core/arith.js';
+import type { Span } from '../core/source.js';
 import { EvalError, evalBExpr, evalExpr, type BuiltinValues, type ValueEnv, type Vec3 } from './values.js';
 import { defaultStep, loopContinues, loopNext, type LoopShape } from './loops.js';
 
@@ -60,6 +61,12 @@ export interface RunOptions {
   readonly maxThreads?: number;
   /** races and uninitialised reads kept, each (default {@link DEFAULT_MAX_REPORTS}) */
   readonly maxReports?: number;
+  /**
+   * The seed of the unknown values `havoc` binds (default 0): each is a
+   * function of the seed, the statement, the thread and how many the thread
+   * bound before, within the variable's type.
+   */
+  readonly seed?: number;
 }
 
 export const DEFAULT_MAX_STEPS = 1_000_000;
@@ -183,6 +190,8 @@ export interface Finished {
   /** some races or uninitialised reads were left out (options.maxReports) */
   readonly truncated: boolean;
   readonly steps: number;
+  /** the values `havoc` bound, per thread (by `threadKey`) in program order */
+  readonly unknownValues: ReadonlyMap<string, readonly bigint[]>;
 }
 
 /** The key of a thread of a run: its block's and its own index. */
@@ -216,6 +225,22 @@ export interface Infeasible {
   readonly thread: Vec3;
 }
 
+/**
+ * A thread evaluated an undefined machine-integer operation (overflow,
+ * division by zero, shift out of range): the launch is outside the scope of
+ * verification, as an infeasible one is.
+ */
+export interface UndefinedBehaviour {
+  readonly kind: 'undefined';
+  readonly launch: ResolvedLaunch | null;
+  /** what was undefined */
+  readonly message: string;
+  /** the operation */
+  readonly span: Span;
+  /** the thread that evaluated it; null for the kernel's header */
+  readonly at: ThreadRef | null;
+}
+
 export interface LimitReached {
   readonly kind: 'limit';
   readonly limit: 'steps' | 'threads' | 'loop' | 'value';
@@ -231,7 +256,7 @@ export interface RunError {
   readonly span: Span | null;
 }
 
-export type RunResult = Finished | Infeasible | LimitReached | RunError;
+export type RunResult = Finished | Infeasible | UndefinedBehaviour | LimitReached | RunError;
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -285,7 +310,7 @@ export function randomElement(seed: number, array: string, index: readonly bigin
 }
 
 class Stop {
-  constructor(readonly result: LimitReached | RunError | Omit<Infeasible, 'launch'>) {}
+  constructor(readonly result: LimitReached | RunError | Omit<Infeasible, 'launch'> | Omit<UndefinedBehaviour, 'launch'>) {}
 }
 
 type SyncStmt = Extract<Stmt, { kind: 'sync' }>;
@@ -298,6 +323,8 @@ interface ThreadState {
   /** this phase's writes, by cell key */
   readonly phaseWrites: Map<string, Cell>;
   accesses: Access[];
+  /** the values `havoc` bound, in program order */
+  readonly unknowns: bigint[];
   /** the iteration number (0, 1, …) of every loop around the point reached, outermost first */
   readonly iteration: number[];
   /** at a barrier: which one, and in which iterations of the loops around it (`iteration` joined) */
@@ -334,10 +361,15 @@ export function runKernel(kernel: Kernel, launch: Launch, options: RunOptions = 
   return new KernelRun(kernel, launch, options).run();
 }
 
-function evalFailure(err: EvalError, at: ThreadRef | null): LimitReached | RunError {
-  return err.reason === 'too-large'
-    ? { kind: 'limit', limit: 'value', message: err.message, span: err.span, at }
-    : { kind: 'error', reason: 'unbound', message: err.message, span: err.span };
+function evalFailure(err: EvalError, at: ThreadRef | null): LimitReached | RunError | Omit<UndefinedBehaviour, 'launch'> {
+  switch (err.reason) {
+    case 'too-large':
+      return { kind: 'limit', limit: 'value', message: err.message, span: err.span, at };
+    case 'undefined':
+      return { kind: 'undefined', message: err.message, span: err.span, at };
+    case 'unbound':
+      return { kind: 'error', reason: 'unbound', message: err.message, span: err.span };
+  }
 }
 
 /** Resolves the launch dimensions: user-given ones must agree with the kernel's launch clause. */
@@ -400,6 +432,7 @@ class KernelRun {
   /** global arrays: every access of every block, for races between blocks */
   private readonly gridSites = new Map<string, ElementSites>();
   private readonly globalMemory = new Map<string, Cell>();
+  private readonly unknownValues = new Map<string, bigint[]>();
 
   constructor(
     private readonly kernel: Kernel,
@@ -416,9 +449,12 @@ class KernelRun {
     try {
       return this.runLaunch();
     } catch (err) {
-      if (err instanceof Stop) return err.result.kind === 'infeasible' ? { ...err.result, launch: this.launch } : err.result;
-      if (err instanceof EvalError) return evalFailure(err, null);
-      throw err;
+      const stop = err instanceof Stop ? err.result : err instanceof EvalError ? evalFailure(err, null) : null;
+      if (stop === null) throw err;
+      if (stop.kind === 'infeasible') return { ...stop, launch: this.launch };
+      // the launch is resolved unless the header itself was undefined
+      if (stop.kind === 'undefined') return { ...stop, launch: (this.launch as ResolvedLaunch | undefined) ?? null };
+      return stop;
     }
   }
 
@@ -433,9 +469,13 @@ class KernelRun {
         span: missing[0]!.span,
       };
     }
-    const negative = this.kernel.params.find((p) => given.get(p.text)! < 0n);
+    const negative = this.kernel.params.find((p) => p.type === undefined && given.get(p.text)! < 0n);
     if (negative !== undefined) {
       return { kind: 'error', reason: 'params', message: `parameter '${negative.text}' must be a natural number`, span: negative.span };
+    }
+    const outside = this.kernel.params.find((p) => p.type !== undefined && !inRange(p.type, given.get(p.text)!));
+    if (outside?.type !== undefined) {
+      return { kind: 'error', reason: 'params', message: `parameter '${outside.text}' is of type ${outside.type}: ${given.get(outside.text)} is outside its range [${typeMin(outside.type)}, ${typeMax(outside.type)}]`, span: outside.span };
     }
     const params: Record<string, bigint> = Object.fromEntries(this.kernel.params.map((p) => [p.text, given.get(p.text)!]));
     const dims = resolveDims(this.kernel, { ...this.given, params });
@@ -493,6 +533,7 @@ class KernelRun {
       memory,
       truncated: this.truncated,
       steps: this.steps,
+      unknownValues: this.unknownValues,
     };
   }
 
@@ -543,7 +584,9 @@ class KernelRun {
     const threads: ThreadState[] = vecRange(blockDim).map((thread) => {
       const vars = new Map(Object.entries(params));
       const builtins: BuiltinValues = { threadIdx: thread, blockIdx: block, blockDim, gridDim };
-      return { ref: { block, thread }, vars, env: { vars, builtins }, phaseWrites: new Map(), accesses: [], iteration: [], status: { kind: 'running' } };
+      const unknowns: bigint[] = [];
+      this.unknownValues.set(threadKey(block, thread), unknowns);
+      return { ref: { block, thread }, vars, env: { vars, builtins }, phaseWrites: new Map(), accesses: [], unknowns, iteration: [], status: { kind: 'running' } };
     });
     // generators start running only at their first next(): one per thread, run phase by phase
     const runs = threads.map((t) => this.execBlock(this.kernel.body, t, committed));
@@ -669,7 +712,7 @@ class KernelRun {
         return;
       case 'for': {
         const step = s.step === null ? defaultStep(s.direction) : { op: s.step.op, amount: evalExpr(s.step.amount, t.env) };
-        const shape: LoopShape = { direction: s.direction, op: step.op, amount: step.amount, from: evalExpr(s.from, t.env), to: evalExpr(s.to, t.env) };
+        const shape: LoopShape = { direction: s.direction, op: step.op, amount: step.amount, from: evalExpr(s.from, t.env), to: evalExpr(s.to, t.env), ...(s.type === undefined ? {} : { type: s.type }) };
         const name = s.var.text;
         const depth = t.iteration.length;
         t.iteration[depth] = 0;
@@ -692,6 +735,14 @@ class KernelRun {
         }
         t.iteration.length = depth;
         t.vars.delete(name);
+        return;
+      }
+      case 'havoc': {
+        const value = unknownValue(s.type, this.options.seed ?? 0, `${s.span.start}|${threadKey(t.ref.block, t.ref.thread)}|${t.unknowns.length}`);
+        t.unknowns.push(value);
+        t.vars.set(s.local.text, value);
+        bound.push(s.local.text);
+        yield* this.execStmt(s.body, t, committed, bound);
         return;
       }
       case 'sync':
@@ -806,12 +857,34 @@ function barrierDivergence(block: Vec3, phase: number, threads: readonly ThreadS
   };
 }
 
-/** The loop variable's next value; a value too large to hold is an {@link EvalError}. */
+/** The loop variable's next value (null: the loop ends); a value too large to hold, or an undefined step, is an {@link EvalError}. */
 function nextLoopValue(shape: LoopShape, x: bigint, span: Span): bigint | null {
   try {
     return loopNext(shape, x);
   } catch (err) {
     if (err instanceof RangeError) throw new EvalError('too-large', span, `the loop variable grows past what the interpreter holds (step ${shape.op} ${shape.amount} from ${x})`);
+    if (err instanceof UndefinedOperation) throw new EvalError('undefined', span, `the loop's step: ${err.why}`);
     throw err;
   }
+}
+
+/**
+ * The value a `havoc` binds: a function of the run's seed and `key` (the
+ * statement, the thread, how many it bound before), within the type. Mostly
+ * small values around 0, where races between a few threads are, and now and
+ * then the type's extremes or any value of it.
+ */
+export function unknownValue(type: IntType, seed: number, key: string): bigint {
+  const h = hash32(`${seed}:${key}`);
+  const wide = (BigInt(hash32(`${key}:${seed}`)) << 32n) | BigInt(h);
+  const min = type === 'nat' ? 0n : typeMin(type);
+  const max = type === 'nat' ? (1n << 32n) - 1n : typeMax(type);
+  const pick = h % 16;
+  if (pick < 12) {
+    const small = BigInt(h % 8) - (min < 0n ? 3n : 0n);
+    return small < min ? min : small > max ? max : small;
+  }
+  if (pick === 12) return min;
+  if (pick === 13) return max;
+  return min + (wide % (max - min + 1n));
 }

@@ -11,14 +11,20 @@
  * | `for x in n downto m step - k`    | n, n−k, … while x ≥ m          |
  * | `for x in n downto m step / k`    | n, n/k, n/k², … while x ≥ m    |
  *
- * A downward `step - k` loop ends when x − k would be negative: `n downto 0`
- * visits n, …, 1, 0 and stops, as the table says (truncated subtraction
- * would stay at 0 forever). Otherwise a loop that does not terminate always
- * reaches a fixpoint: the next value equals the current one while the
- * condition still holds (step + 0, step * 1, step * 0 from 0, step / 1,
- * step / k down to 0, …).
+ * A natural downward `step - k` loop ends when x − k would be negative:
+ * `n downto 0` visits n, …, 1, 0 and stops, as the table says (truncated
+ * subtraction would stay at 0 forever). Otherwise a loop that does not
+ * terminate always reaches a fixpoint: the next value equals the current one
+ * while the condition still holds (step + 0, step * 1, step * 0 from 0,
+ * step / 1, step / k down to 0, …).
+ *
+ * A loop whose variable has a machine type computes its steps in that type
+ * (`for i: i32 in n downto 0` visits n, …, 0, and nothing when n < 0, as C's
+ * `i >= 0; i--` does); a step that leaves the type (an `i32` below −2^31, a
+ * `u32` below 0) is undefined behaviour, which stops the run.
  */
-import type { DownStep, UpStep } from '../syntax/ast.js';
+import type { DownStep, MachineType, UpStep } from '../core/ast.js';
+import { machineApply } from '../core/arith.js';
 import { applyArith } from './values.js';
 
 export type LoopDirection = 'up' | 'down';
@@ -31,6 +37,8 @@ export interface LoopShape {
   readonly amount: bigint;
   readonly from: bigint;
   readonly to: bigint;
+  /** the loop variable's machine type: its steps are computed in it; absent: nat */
+  readonly type?: MachineType;
 }
 
 /** The step operator of a loop written without `step`: +1 up, −1 down. */
@@ -43,8 +51,13 @@ export function loopContinues(shape: LoopShape, x: bigint): boolean {
   return shape.direction === 'up' ? x < shape.to : x >= shape.to;
 }
 
-/** The value after x, or null when a downward step would go below 0, which ends the loop. */
+/**
+ * The value after x, or null when a natural downward step would go below 0,
+ * which ends the loop; an undefined step of a machine-typed loop throws
+ * UndefinedOperation (src/core/arith.ts).
+ */
 export function loopNext(shape: LoopShape, x: bigint): bigint | null {
+  if (shape.type !== undefined) return machineApply(shape.op, shape.type, x, shape.amount);
   if (shape.op === '-' && x < shape.amount) return null;
   return applyArith(shape.op, x, shape.amount);
 }

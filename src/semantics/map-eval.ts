@@ -13,14 +13,18 @@
  * values read are supplied (e.g. from an interpreter run, see
  * {@link interpreterReads}) or evaluation goes as far as it can: an index that
  * needs data is left unknown, and a condition or loop bound that needs data
- * stops that thread; the phases affected say they depend on data.
+ * stops that thread; the phases affected say they depend on data. The
+ * values `havoc` bound are handled alike (option `unknowns`). A `defined`
+ * step evaluates its expressions; an undefined operation anywhere stops the
+ * evaluation as the interpreter stops the launch.
  */
 import type { Access, KernelMap, Mode, Proto } from '../map/map.js';
-import type { Span } from '../syntax/source.js';
+import type { Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import { threadAccesses, threadKey, type Finished } from './interpret.js';
 import { loopValues, type LoopShape } from './loops.js';
 import { EvalError, evalBExpr, evalExpr, type BuiltinValues, type ValueEnv, type Vec3 } from './values.js';
+import { UndefinedOperation } from '../core/arith.js';
 
 export interface MapLaunch {
   readonly params: Readonly<Record<string, bigint>>;
@@ -31,6 +35,8 @@ export interface MapLaunch {
 export interface MapEvalOptions {
   /** the values a thread reads, in program order; without it data-dependent variables are unknown */
   readonly reads?: (block: Vec3, thread: Vec3) => readonly bigint[] | undefined;
+  /** the values a thread's `havoc`s bind, in program order (see {@link interpreterUnknowns}) */
+  readonly unknowns?: (block: Vec3, thread: Vec3) => readonly bigint[] | undefined;
   /** iterations and accesses over all threads (default 1,000,000) */
   readonly maxSteps?: number;
 }
@@ -63,6 +69,8 @@ export interface MapBlock {
 export type MapEvalResult =
   | { readonly kind: 'evaluated'; readonly blocks: readonly MapBlock[] }
   | { readonly kind: 'infeasible'; readonly span: Span; readonly block: Vec3; readonly thread: Vec3 }
+  /** a thread evaluated an undefined machine-integer operation */
+  | { readonly kind: 'undefined'; readonly message: string; readonly span: Span; readonly block: Vec3; readonly thread: Vec3 }
   | { readonly kind: 'limit'; readonly message: string };
 
 export const DEFAULT_MAP_STEPS = 1_000_000;
@@ -98,6 +106,11 @@ export function evalMap(map: KernelMap, launch: MapLaunch, options: MapEvalOptio
   }
 }
 
+/** The values each thread of an interpreter run bound with `havoc`: the `unknowns` option that replays that run. */
+export function interpreterUnknowns(run: Finished): (block: Vec3, thread: Vec3) => readonly bigint[] | undefined {
+  return (block, thread) => run.unknownValues.get(threadKey(block, thread)) ?? [];
+}
+
 function blockOf(map: KernelMap, launch: MapLaunch, block: Vec3, options: MapEvalOptions, budget: { steps: number; max: number }): MapBlock {
   const threads = vecRange(launch.blockDim).map((thread) => ({ thread, events: threadEvents(map, launch, block, thread, options, budget) }));
   const first = threads[0]!.events.syncs;
@@ -118,6 +131,8 @@ function threadEvents(map: KernelMap, launch: MapLaunch, block: Vec3, thread: Ve
   const env: ValueEnv = { vars, builtins };
   const reads = options.reads?.(block, thread);
   let readCount = 0;
+  const unknowns = options.unknowns?.(block, thread);
+  let unknownCount = 0;
   let phase = 0;
   const events: ThreadEvents = { accesses: [], syncs: [], stoppedAt: null, unknownIndex: new Set() };
 
@@ -130,6 +145,7 @@ function threadEvents(map: KernelMap, launch: MapLaunch, block: Vec3, thread: Ve
     } catch (e) {
       // an unbound name in a MAP is a data-dependent variable: parameters, builtins and loop variables are always bound
       if (e instanceof EvalError && e.reason === 'unbound') throw new NeedsData();
+      if (e instanceof EvalError && e.reason === 'undefined') throw new Stop({ kind: 'undefined', message: e.message, span: e.span, block, thread });
       throw e;
     }
   };
@@ -169,8 +185,15 @@ function threadEvents(map: KernelMap, launch: MapLaunch, block: Vec3, thread: Ve
           amount: evalExpr(p.range.step.amount, env),
           from: evalExpr(p.range.from, env),
           to: evalExpr(p.range.to, env),
+          ...(p.range.type === undefined ? {} : { type: p.range.type }),
         }));
-        const iteration = loopValues(shape, budget.max);
+        let iteration: ReturnType<typeof loopValues>;
+        try {
+          iteration = loopValues(shape, budget.max);
+        } catch (e) {
+          if (e instanceof UndefinedOperation) throw new Stop({ kind: 'undefined', message: `the loop's step: ${e.why}`, span: p.span, block, thread });
+          throw e;
+        }
         if (iteration.kind !== 'finite') throw new Stop({ kind: 'limit', message: `the loop over '${p.var}' does not terminate or runs too long` });
         for (const x of iteration.values) {
           tick();
@@ -187,6 +210,16 @@ function threadEvents(map: KernelMap, launch: MapLaunch, block: Vec3, thread: Ve
       case 'assume':
         if (!value(() => evalBExpr(p.cond, env))) throw new Stop({ kind: 'infeasible', span: p.span, block, thread });
         return;
+      case 'defined':
+        for (const e of p.exprs) value(() => evalExpr(e, env));
+        return;
+      case 'havoc': {
+        const v = unknowns?.[unknownCount];
+        unknownCount++;
+        if (v === undefined) vars.delete(p.var);
+        else vars.set(p.var, v);
+        return;
+      }
       default:
         return assertNever(p);
     }

@@ -8,11 +8,17 @@
  * - `a << b` is a·2^b, `a >> b` is ⌊a / 2^b⌋; `& | ^` work on the binary
  *   representation; nothing overflows.
  *
+ * Machine integers (typed operators, casts) compute with src/core/arith.ts:
+ * an undefined operation is an EvalError of reason `undefined`. `&&` and `||`
+ * evaluate their right side only when needed, as C's do, and a conditional
+ * only its branch taken.
+ *
  * Everything here is pure: an expression's value depends only on the
  * environment given.
  */
-import type { ArithOp, Axis, BExpr, BuiltinName, CmpOp, Expr } from '../syntax/ast.js';
-import type { Span } from '../syntax/source.js';
+import type { ArithOp, Axis, BExpr, BuiltinName, CmpOp, Expr, MachineType } from '../core/ast.js';
+import { machineApply, UndefinedOperation, wrap } from '../core/arith.js';
+import type { Span } from '../core/source.js';
 
 /** A value of each axis, in the order x, y, z. */
 export type Vec3 = readonly [bigint, bigint, bigint];
@@ -38,9 +44,10 @@ export interface ValueEnv {
  */
 export const MAX_VALUE_BITS = 1n << 24n;
 
-export type EvalFailure = 'unbound' | 'too-large';
+/** `undefined`: a machine-integer operation whose result C leaves undefined (overflow, division by zero, shift out of range). */
+export type EvalFailure = 'unbound' | 'too-large' | 'undefined';
 
-/** An expression that cannot be evaluated: an unbound name, or a value too large to hold. */
+/** An expression that cannot be evaluated: an unbound name, a value too large to hold, or undefined behaviour. */
 export class EvalError extends Error {
   constructor(
     readonly reason: EvalFailure,
@@ -136,6 +143,7 @@ export function evalExpr(e: Expr, env: ValueEnv): bigint {
     case 'binary': {
       const a = evalExpr(e.left, env);
       const b = evalExpr(e.right, env);
+      if (e.type !== undefined) return machineAt(e.op, e.type, a, b, e.span);
       try {
         return applyArith(e.op, a, b);
       } catch (err) {
@@ -145,6 +153,23 @@ export function evalExpr(e: Expr, env: ValueEnv): bigint {
         throw err;
       }
     }
+    case 'int':
+      return e.value;
+    case 'cast':
+      return wrap(e.type, evalExpr(e.operand, env));
+    case 'ite':
+      // only the branch taken is evaluated
+      return evalBExpr(e.cond, env) ? evalExpr(e.then, env) : evalExpr(e.else, env);
+  }
+}
+
+/** `a op b` on a machine type; an undefined operation is an {@link EvalError} at the operator's span. */
+export function machineAt(op: ArithOp, type: MachineType, a: bigint, b: bigint, span: Span): bigint {
+  try {
+    return machineApply(op, type, a, b);
+  } catch (err) {
+    if (err instanceof UndefinedOperation) throw new EvalError('undefined', span, err.why);
+    throw err;
   }
 }
 

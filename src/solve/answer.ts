@@ -74,6 +74,14 @@ function reasonOf(answers: readonly SExpr[]): string | null {
   return null;
 }
 
+/** The resource units Z3 says it spent, from `(get-info :rlimit)`, or null. */
+export function spentOf(stdout: string): number | null {
+  for (const a of sexprs(stdout)) {
+    if (typeof a !== 'string' && a[0] === ':rlimit' && typeof a[1] === 'string' && /^\d+$/.test(a[1])) return Number(a[1]);
+  }
+  return null;
+}
+
 /**
  * The verdict in a solver's output. `expectsModel` is false for a query
  * without constants, whose script asks for no values.
@@ -86,6 +94,9 @@ export function verdictOfAnswer(stdout: string, expectsModel: boolean): Verdict 
     const said = errors[0] ?? (stdout.trim() === '' ? 'no output' : stdout.trim().split('\n')[0]!);
     return { status: 'unknown', reason: `no answer from the solver: ${said}` };
   }
+  // Z3 goes on after a command it rejects: its verdict would be on part of the query
+  const rejected = answers.slice(0, at).find(isError);
+  if (rejected !== undefined) return { status: 'unknown', reason: `the solver rejected the query: ${stringOf(rejected[1])}` };
   switch (answers[at]) {
     case 'unsat':
       return { status: 'unsat' };

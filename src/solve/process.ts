@@ -1,15 +1,18 @@
 /**
  * A solver binary as a Solver: one child process per check, reading the
  * standalone script on stdin (or from a temporary file named by a `{file}`
- * argument), killed when the check's time is up. A timeout, a crash or an
- * answer we cannot read is `unknown`; only a binary that cannot be started
- * at all throws (SolverUnavailable), since no verdict can come from it.
+ * argument), killed when the check's time is up or its answer is no longer
+ * wanted. A timeout, a crash or an answer we cannot read is `unknown`; only a
+ * binary that cannot be started at all throws (SolverUnavailable), since no
+ * verdict can come from it.
  */
 import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { verdictOfAnswer } from './answer.js';
+import { CANCELED, outOfTime } from './budget.js';
 import { declaredSymbols, standaloneScript } from './script.js';
 import type { Solver, Verdict } from './solver.js';
 
@@ -27,30 +30,37 @@ const KILL_GRACE_MS = 500;
 interface Finished {
   readonly stdout: string;
   readonly stderr: string;
-  readonly killed: boolean;
+  readonly killed: 'time' | 'abort' | null;
   readonly exit: string;
 }
 
-function run(argv: readonly string[], input: string | null, killAfterMs: number, name: string): Promise<Finished> {
+function run(argv: readonly string[], input: string | null, killAfterMs: number, name: string, signal: AbortSignal | undefined): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
-    let killed = false;
-    const timer = setTimeout(() => {
-      killed = true;
+    let killed: Finished['killed'] = null;
+    const kill = (why: 'time' | 'abort'): void => {
+      killed ??= why;
       child.kill('SIGKILL');
-    }, killAfterMs);
+    };
+    const timer = setTimeout(() => kill('time'), killAfterMs);
+    const abort = (): void => kill('abort');
+    signal?.addEventListener('abort', abort);
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
+    };
     child.stdout.setEncoding('utf8').on('data', (d: string) => void (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => void (stderr += d));
     child.on('error', (e: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
+      done();
       const why = e.code === 'ENOENT' ? `'${argv[0]}' was not found` : e.message;
       reject(new SolverUnavailable(`cannot start the solver ${name}: ${why}`));
     });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, killed, exit: signal === null ? `exit code ${code}` : `signal ${signal}` });
+    child.on('close', (code, signalName) => {
+      done();
+      resolve({ stdout, stderr, killed, exit: signalName === null ? `exit code ${code}` : `signal ${signalName}` });
     });
     // a solver that exits before reading all its input is answered by 'close', not by this
     child.stdin.on('error', () => undefined);
@@ -58,10 +68,25 @@ function run(argv: readonly string[], input: string | null, killAfterMs: number,
   });
 }
 
+/** How one solver binary is run: its command line, what it reads, how its answer is read. */
+export interface Dialect {
+  /** the command line of one check; `{file}` in it stands for a temporary file holding the input, which is then not piped */
+  readonly argv: (timeoutMs: number) => readonly string[];
+  readonly input: (script: string, timeoutMs: number) => string;
+  readonly verdict: (stdout: string, script: string, timing: { readonly timeoutMs: number; readonly elapsedMs: number }) => Verdict;
+}
+
+/** The standalone script, then the reason of an unknown (ignored otherwise); the verdict as answered. */
+export const PLAIN: Pick<Dialect, 'input' | 'verdict'> = {
+  input: (script) => `${standaloneScript(script)}\n(get-info :reason-unknown)\n`,
+  verdict: (stdout, script) => verdictOfAnswer(stdout, declaredSymbols(script).length > 0),
+};
+
 /** The verdict of a finished process: its answer, unless it had to be killed. */
-function verdictOf(done: Finished, expectsModel: boolean): Verdict {
-  if (done.killed) return { status: 'unknown', reason: 'timeout (the solver process was killed)' };
-  const verdict = verdictOfAnswer(done.stdout, expectsModel);
+function verdictOf(done: Finished, dialect: Dialect, script: string, timing: { timeoutMs: number; elapsedMs: number }): Verdict {
+  if (done.killed === 'abort') return CANCELED;
+  if (done.killed === 'time') return { status: 'unknown', reason: `${outOfTime(timing.timeoutMs)}: the solver process was killed` };
+  const verdict = dialect.verdict(done.stdout, script, timing);
   if (verdict.status === 'unknown' && verdict.reason.startsWith('no answer')) {
     const said = done.stderr.trim().split('\n')[0];
     return { status: 'unknown', reason: `${verdict.reason} (${done.exit}${said ? `: ${said}` : ''})` };
@@ -69,28 +94,43 @@ function verdictOf(done: Finished, expectsModel: boolean): Verdict {
   return verdict;
 }
 
-/**
- * `argvOf(timeoutMs)` is the command line for one check; `{file}` in it
- * stands for a temporary file holding the script, which is then not piped.
- */
-export function processSolver(name: string, argvOf: (timeoutMs: number) => readonly string[]): Solver {
+export function processSolver(name: string, dialect: Dialect): Solver {
   return {
     name,
-    async check(script, timeoutMs) {
-      // get-info after the values: the reason of an unknown, ignored otherwise
-      const text = `${standaloneScript(script)}\n(get-info :reason-unknown)\n`;
-      const expectsModel = declaredSymbols(script).length > 0;
-      const argv = argvOf(timeoutMs);
-      if (!argv.includes(FILE_PLACEHOLDER)) return verdictOf(await run(argv, text, timeoutMs + KILL_GRACE_MS, name), expectsModel);
+    async check(script, timeoutMs, options) {
+      const signal = options?.signal;
+      if (signal?.aborted) return CANCELED;
+      const text = dialect.input(script, timeoutMs);
+      const argv = dialect.argv(timeoutMs);
+      const started = performance.now();
+      const timing = (): { timeoutMs: number; elapsedMs: number } => ({ timeoutMs, elapsedMs: performance.now() - started });
+      if (!argv.includes(FILE_PLACEHOLDER)) {
+        const done = await run(argv, text, timeoutMs + KILL_GRACE_MS, name, signal);
+        return verdictOf(done, dialect, script, timing());
+      }
       const dir = await mkdtemp(join(tmpdir(), 'faial-smt-'));
       try {
         const file = join(dir, 'query.smt2');
         await writeFile(file, text);
         const withFile = argv.map((a) => (a === FILE_PLACEHOLDER ? file : a));
-        return verdictOf(await run(withFile, null, timeoutMs + KILL_GRACE_MS, name), expectsModel);
+        const done = await run(withFile, null, timeoutMs + KILL_GRACE_MS, name, signal);
+        return verdictOf(done, dialect, script, timing());
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
     },
   };
+}
+
+/** Whether a program of this name is on the PATH (a portfolio takes the z3 and cvc5 binaries when they are there). */
+export function installed(program: string, path: string = process.env['PATH'] ?? ''): boolean {
+  return path.split(delimiter).some((dir) => {
+    if (dir === '') return false;
+    try {
+      accessSync(join(dir, program), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }

@@ -12,16 +12,17 @@ export function declaredSymbols(script: string): string[] {
 
 /**
  * The script, made runnable: models switched on (before the logic, where
- * SMT-LIB allows it), then check-sat and the values of every constant.
+ * SMT-LIB allows it), then check-sat (or the command given in its place, such
+ * as Z3's check-sat-using) and the values of every constant.
  */
-export function standaloneScript(script: string): string {
+export function standaloneScript(script: string, checkSat = '(check-sat)'): string {
   const names = declaredSymbols(script);
   const models = '(set-option :produce-models true)';
   // after the leading comments, which name the query and its fragment
   const withModels = /^\(set-logic /m.test(script) ? script.replace(/^(?=\(set-logic )/m, `${models}\n`) : `${models}\n${script}`;
   return [
     withModels,
-    '(check-sat)',
+    checkSat,
     ...(names.length === 0 ? [] : [`(get-value (${names.join(' ')}))`]),
   ].join('\n');
 }

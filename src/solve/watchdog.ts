@@ -8,39 +8,46 @@
  */
 import type { Solver, Verdict } from './solver.js';
 
-export interface Watched extends Solver {
+export interface Watchdog {
+  /**
+   * Runs `job` after every earlier job has ended, so that time spent waiting
+   * is not counted; it is unknown when it has not ended within twice its
+   * timeout (room for the solver's own overrun) plus the slack.
+   */
+  run(timeoutMs: number, job: () => Promise<Verdict>): Promise<Verdict>;
   /** Why the solver no longer answers, once a check has gone past its limit. */
   readonly stuck: () => string | null;
 }
 
-/**
- * How long a check may run: twice its timeout (room for the solver's own
- * overrun) plus `slackMs` (start-up, a loaded machine). Checks run one after
- * another, so that time spent waiting for the solver's lock is not counted.
- */
-export function watched(solver: Solver, slackMs = 60_000): Watched {
+/** `slackMs` covers start-up and a loaded machine. */
+export function watchdog(name: string, slackMs = 60_000): Watchdog {
   let stuck: string | null = null;
   let previous: Promise<unknown> = Promise.resolve();
-  const timed = async (script: string, timeoutMs: number): Promise<Verdict> => {
+  const timed = async (timeoutMs: number, job: () => Promise<Verdict>): Promise<Verdict> => {
     if (stuck !== null) return { status: 'unknown', reason: stuck };
     const limitMs = 2 * timeoutMs + slackMs;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<Verdict>((resolve) => {
       timer = setTimeout(() => {
-        stuck = `${solver.name} stopped answering: an earlier check did not return within ${limitMs} ms`;
-        resolve({ status: 'unknown', reason: `${solver.name} did not return within ${limitMs} ms` });
+        stuck = `${name} stopped answering: an earlier check did not return within ${limitMs} ms`;
+        resolve({ status: 'unknown', reason: `${name} did not return within ${limitMs} ms` });
       }, limitMs);
     });
     try {
-      return await Promise.race([solver.check(script, timeoutMs), expired]);
+      return await Promise.race([job(), expired]);
     } finally {
       clearTimeout(timer);
     }
   };
-  const check = (script: string, timeoutMs: number): Promise<Verdict> => {
-    const mine = previous.then(() => timed(script, timeoutMs));
+  const run = (timeoutMs: number, job: () => Promise<Verdict>): Promise<Verdict> => {
+    const mine = previous.then(() => timed(timeoutMs, job));
     previous = mine.catch(() => undefined);
     return mine;
   };
-  return { name: solver.name, check, stuck: () => stuck };
+  return { run, stuck: () => stuck };
+}
+
+/** A solver whose checks go through a watchdog. */
+export interface Watched extends Solver {
+  readonly stuck: () => string | null;
 }

@@ -1,81 +1,158 @@
 /**
- * The default solver, `z3-wasm`: z3-solver (WebAssembly), started once per
- * process and reused. Every check has a timeout; `unknown` is returned as
- * such, never as unsat.
+ * z3-wasm: Z3 compiled to WebAssembly (z3-solver), loaded once per process
+ * and no system dependency. Each check runs the query's script, as the z3
+ * binary would read it, in a fresh Z3 context deleted right after: nothing
+ * an earlier check left in Z3 changes the next (in one shared context the
+ * same query spent up to 4.6 times more resource units, depending on what
+ * had been asked before), and no context waits for the garbage collector,
+ * which does not see their memory (a few hundred filled the 2 GB heap).
+ * The same checks run in a browser (z3-browser.ts): only the way Z3 is
+ * started differs.
  */
-import type { Context } from 'z3-solver';
-import type { Verdict } from './solver.js';
-import { watched, type Watched } from './watchdog.js';
+import type { Z3LowLevel } from 'z3-solver';
+import { CANCELED, DEFAULT_RLIMIT, isOutOfResources, isOutOfTime, outOfResources, outOfTime } from './budget.js';
+import { spentOf } from './answer.js';
+import type { Solver, Verdict } from './solver.js';
+import { watchdog, type Watchdog, type Watched } from './watchdog.js';
+import { PREPROCESSED, RESEEDED, STANDARD, z3Script, z3Verdict, type Z3Strategy } from './z3-script.js';
 
-let context: Promise<Context<'faial-ts'>> | undefined;
+/** Z3's low-level API, through which a check runs a whole SMT-LIB script. */
+export type Z3Api = Z3LowLevel['Z3'];
 
-function z3(): Promise<Context<'faial-ts'>> {
-  context ??= import('z3-solver').then(async ({ init }) => {
-    const { Context } = await init();
-    return new Context('faial-ts') as Context<'faial-ts'>;
-  });
-  return context;
+/**
+ * A started Z3 and the queue its checks wait in: the WebAssembly module runs
+ * one call at a time, so every check of one Z3 waits its turn there, under a
+ * watchdog.
+ */
+export interface Z3Engine {
+  readonly api: () => Promise<Z3Api>;
+  readonly queue: Watchdog;
+}
+
+/** The engine over the Z3 `start` gives, started at the first check (or by startZ3) and reused. */
+export function z3Engine(start: () => Promise<Z3Api>): Z3Engine {
+  let api: Promise<Z3Api> | undefined;
+  return { api: () => (api ??= start()), queue: watchdog('z3-wasm') };
+}
+
+/** Node's Z3, one per process. */
+const node = z3Engine(() => import('z3-solver').then(async ({ init }) => (await init()).Z3));
+
+/**
+ * Starts Node's Z3 now without waiting for it, so that its start-up (reading
+ * and compiling its WebAssembly, mostly off the main thread) overlaps the
+ * caller's own work; the first check waits for what is left. A failure to
+ * start shows at that check.
+ */
+export function startZ3(): void {
+  node.api().catch(() => undefined);
 }
 
 /**
- * Z3's run time on nonlinear queries swings by orders of magnitude with its
- * configuration and random seed, so a check is a short portfolio run in
- * sequence, sharing the timeout: the first attempt that decides wins.
+ * Z3's output for a script, in a context of its own, and how long Z3 took
+ * (not counting its start-up); an abort interrupts Z3, which then answers unknown.
  */
-const ATTEMPTS: readonly { readonly share: number; readonly logic: boolean; readonly seed: number }[] = [
-  { share: 0.15, logic: true, seed: 0 },
-  { share: 0.25, logic: false, seed: 0 },
-  { share: 0.6, logic: true, seed: 7 },
-];
-
-async function portfolio(script: string, timeoutMs: number): Promise<Verdict> {
-  const reasons: string[] = [];
-  for (const attempt of ATTEMPTS) {
-    // Z3 parses bit-vector sorts only under a declared logic
-    if (!attempt.logic && script.includes('(_ BitVec')) continue;
-    const text = attempt.logic ? script : script.replace(/^\(set-logic [^)]*\)$/m, '');
-    const verdict = await checkOnce(text, Math.max(1, Math.round(timeoutMs * attempt.share)), attempt.seed);
-    if (verdict.status !== 'unknown') return verdict;
-    reasons.push(verdict.reason);
+async function evaluate(engine: Z3Engine, text: string, signal: AbortSignal | undefined): Promise<{ readonly out: string; readonly elapsedMs: number } | null> {
+  const Z3 = await engine.api();
+  // aborted while Z3 was starting: its 'abort' event has passed
+  if (signal?.aborted) return null;
+  const config = Z3.mk_config();
+  const context = Z3.mk_context_rc(config);
+  Z3.del_config(config);
+  const stop = (): void => Z3.interrupt(context);
+  signal?.addEventListener('abort', stop);
+  const started = performance.now();
+  try {
+    const out = await Z3.eval_smtlib2_string(context, text);
+    return { out, elapsedMs: performance.now() - started };
+  } finally {
+    signal?.removeEventListener('abort', stop);
+    Z3.del_context(context);
   }
-  return { status: 'unknown', reason: [...new Set(reasons)].join(', ') };
 }
 
-export const z3Wasm: Watched = watched({ name: 'z3-wasm', check: portfolio });
+/** A check's verdict and the resource units Z3 says it spent (null when it said nothing). */
+export interface Measured {
+  readonly verdict: Verdict;
+  readonly spent: number | null;
+}
+
+async function measured(engine: Z3Engine, script: string, strategy: Z3Strategy, rlimit: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Measured> {
+  if (signal?.aborted) return { verdict: CANCELED, spent: null };
+  let answer: { readonly out: string; readonly elapsedMs: number } | null;
+  try {
+    answer = await evaluate(engine, z3Script(script, strategy, rlimit, timeoutMs), signal);
+  } catch (e) {
+    // seen once under heavy load: Z3 failing on a script it otherwise accepts; no verdict, no crash
+    return { verdict: { status: 'unknown', reason: `z3 failed on the query: ${(e instanceof Error ? e.message : String(e)).trim()}` }, spent: null };
+  }
+  if (answer === null || signal?.aborted) return { verdict: CANCELED, spent: null };
+  return { verdict: z3Verdict(answer.out, script, rlimit, { timeoutMs, elapsedMs: answer.elapsedMs }), spent: spentOf(answer.out) };
+}
+
+/** One check with one strategy, and the units it spent: for the calibration benchmark (bench/rlimit.js). */
+export async function measuredCheck(script: string, strategy: Z3Strategy, rlimit: number, timeoutMs: number): Promise<Measured> {
+  let spent: number | null = null;
+  const verdict = await node.queue.run(timeoutMs, async () => {
+    const m = await measured(node, script, strategy, rlimit, timeoutMs, undefined);
+    spent = m.spent;
+    return m.verdict;
+  });
+  return { verdict, spent };
+}
+
+const checkOnce = async (engine: Z3Engine, script: string, strategy: Z3Strategy, rlimit: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<Verdict> =>
+  (await measured(engine, script, strategy, rlimit, timeoutMs, signal)).verdict;
+
+/** One strategy of z3-wasm, `rlimit` units per check: a member of a portfolio. */
+export function z3WasmStrategy(strategy: Z3Strategy, rlimit: number, engine: Z3Engine = node): Solver {
+  return {
+    name: strategy.name,
+    check: (script, timeoutMs, options) => engine.queue.run(timeoutMs, () => checkOnce(engine, script, strategy, rlimit, timeoutMs, options?.signal)),
+  };
+}
+
+/**
+ * Alone (`--solver z3-wasm`, and where no portfolio runs), z3-wasm tries its
+ * strategies in turn, each with a share of the units: the first that decides
+ * wins. Shares of units, not of time, so that the same query gets the same
+ * verdict on any machine.
+ */
+const ATTEMPTS: readonly { readonly strategy: Z3Strategy; readonly share: number }[] = [
+  { strategy: STANDARD, share: 0.5 },
+  { strategy: PREPROCESSED, share: 0.25 },
+  { strategy: RESEEDED, share: 0.25 },
+];
+
+export function z3WasmSolver(rlimit: number, engine: Z3Engine = node): Solver {
+  const attempts = ATTEMPTS.map((a) => ({ solver: z3WasmStrategy(a.strategy, Math.max(1, Math.round(rlimit * a.share)), engine) }));
+  return {
+    name: 'z3-wasm',
+    async check(script, timeoutMs, options) {
+      const deadline = performance.now() + timeoutMs;
+      const reasons: string[] = [];
+      for (const { solver } of attempts) {
+        const left = Math.round(deadline - performance.now());
+        const verdict = left < 1 ? { status: 'unknown' as const, reason: outOfTime(left) } : await solver.check(script, left, options);
+        if (verdict.status !== 'unknown') return verdict;
+        // the safety net is the check's, not the attempt's
+        if (isOutOfTime(verdict.reason)) return { status: 'unknown', reason: outOfTime(timeoutMs) };
+        reasons.push(verdict.reason);
+      }
+      const all = [...new Set(reasons)];
+      // each attempt ran out of its share: the check ran out of its units
+      if (all.every(isOutOfResources)) return { status: 'unknown', reason: outOfResources(rlimit) };
+      return { status: 'unknown', reason: all.join(', ') };
+    },
+  };
+}
+
+/**
+ * z3-wasm with the default budget: for checks outside `verify` (inferring
+ * phases, printing queries), tests and the browser; `stuck` says why this
+ * process's Z3 no longer answers, once a check has hung.
+ */
+export const z3Wasm: Watched = { ...z3WasmSolver(DEFAULT_RLIMIT), stuck: node.queue.stuck };
 
 /** Checks an SMT-LIB script made of declarations and assertions. */
 export const { check } = z3Wasm;
-
-async function checkOnce(script: string, timeoutMs: number, seed: number): Promise<Verdict> {
-  const ctx = await z3();
-  const solver = new ctx.Solver();
-  try {
-    solver.set('timeout', timeoutMs);
-    solver.set('random_seed', seed);
-    try {
-      solver.fromString(script);
-    } catch (e) {
-      // A script Z3 rejects (seen once, not reproduced, under heavy load) must not become a verdict or a crash
-      return { status: 'unknown', reason: `z3 rejected the query: ${(e instanceof Error ? e.message : String(e)).trim()}` };
-    }
-    const result = await solver.check();
-    if (result === 'unsat') return { status: 'unsat' };
-    if (result === 'unknown') return { status: 'unknown', reason: solver.reasonUnknown() };
-    const model = solver.model();
-    try {
-      const values = new Map<string, bigint>();
-      for (const decl of model.decls()) {
-        // the model may also interpret helper functions of the solver's own; only constants are ours
-        if (decl.arity() !== 0) continue;
-        const value = model.get(decl);
-        if (ctx.isBitVecVal(value) || ctx.isIntVal(value)) values.set(String(decl.name()), value.value());
-      }
-      return { status: 'sat', model: values };
-    } finally {
-      // released at once rather than at some later garbage collection: the WebAssembly heap is capped at 2 GB
-      model.release();
-    }
-  } finally {
-    solver.release();
-  }
-}

@@ -25,6 +25,8 @@ export function protoWithoutSync(p: Proto, id: number): Proto {
     case 'skip':
     case 'access':
     case 'assume':
+    case 'defined':
+    case 'havoc':
       return p;
     default:
       return assertNever(p);

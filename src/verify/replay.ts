@@ -12,16 +12,15 @@
  * bounds on the launch, and the small one is replayed; when there is none
  * (a launch clause that fixes 1,024 threads, say), the original is.
  */
-import type { Kernel } from '../syntax/ast.js';
-import { parseProgram } from '../syntax/parse.js';
-import { positionAt } from '../syntax/source.js';
+import type { Launch } from '../core/launch.js';
+import { located, positionAt, type Span } from '../core/source.js';
 import type { KernelMap } from '../map/map.js';
 import { runKernel, type Finished } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
-import { pairSelected, type Launch, type Query } from '../encode/query.js';
-import { printScript } from '../encode/smtlib.js';
-import { cmp, num, op, tvar, type Formula, type Term } from '../encode/term.js';
-import { check } from '../solve/z3.js';
+import { pairSelected, type Query } from '../encode/query.js';
+import { declaredRange, decodeModel, printScript } from '../encode/smtlib.js';
+import { cmp, ite, mop, num, op, tvar, type Formula, type Term } from '../encode/term.js';
+import type { Solver } from '../solve/solver.js';
 import { assertNever } from '../util/assert.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from './result.js';
 import { divergenceQueries, phasesOf, raceQueries } from './verify.js';
@@ -52,27 +51,21 @@ export interface Replay {
 export interface ReplayOptions {
   readonly launch: Launch;
   readonly timeoutMs: number;
-}
-
-/** The kernel's syntax tree, which the interpreter runs (the map keeps the source text). */
-export function kernelOfMap(map: KernelMap): Kernel {
-  const kernel = parseProgram(map.file.path, map.file.text).kernels.find((k) => k.name.text === map.name);
-  if (kernel === undefined) throw new Error(`internal error: kernel ${map.name} not found in its own file`);
-  return kernel;
+  readonly solver: Solver;
 }
 
 export function isSmallWitness(w: Witness): boolean {
   const threads = [...w.blockDim, ...w.gridDim].reduce((a, b) => a * b, 1n);
-  return threads <= MAX_REPLAY_THREADS && [...w.parameters.values()].every((v) => v <= MAX_REPLAY_PARAM);
+  return threads <= MAX_REPLAY_THREADS && [...w.parameters.values()].every((v) => v <= MAX_REPLAY_PARAM && v >= -MAX_REPLAY_PARAM);
 }
 
 export async function replayRace(map: KernelMap, race: Race, options: ReplayOptions): Promise<Replay> {
   const reported = (): ReplayVerdict => asReported(raceSeen(map, race.witness, race.index, race));
   if (isSmallWitness(race.witness)) return { verdict: reported(), minimised: null };
-  const queries = raceQueries(map, await phasesOf(map, options.launch, options.timeoutMs), options.launch).map((r) => r.query);
+  const queries = raceQueries(map, await phasesOf(map, options.launch, options.timeoutMs, options.solver), options.launch).map((r) => r.query);
   const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no race query matches the alarm' }, minimised: null };
-  const model = await smallModel(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options.timeoutMs);
+  const model = await smallModel(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options);
   if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const points = selectedPoints(q, model);
   const witness = witnessOf(q, model, points);
@@ -90,7 +83,7 @@ export async function replayDivergence(map: KernelMap, d: Divergence, options: R
   if (isSmallWitness(d.witness)) return { verdict: reported(), minimised: null };
   const q = divergenceQueries(map, options.launch).find((x) => x.sync?.id === d.sync.id);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no divergence query matches the alarm' }, minimised: null };
-  const model = await smallModel(q, [], options.timeoutMs);
+  const model = await smallModel(q, [], options);
   if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
   const witness = witnessOf(q, model, [point, point]);
@@ -129,22 +122,30 @@ function sizeTerms(q: Query): Term[] {
  * A model of the query with small sizes: the first bound of the ladder under
  * which one exists, then a few rounds asking for a smaller sum of them.
  */
-async function smallModel(q: Query, extra: readonly Formula[], timeoutMs: number): Promise<ReadonlyMap<string, bigint> | null> {
+async function smallModel(q: Query, extra: readonly Formula[], { solver, timeoutMs }: ReplayOptions): Promise<ReadonlyMap<string, bigint> | null> {
   const sizes = sizeTerms(q);
   const ask = async (more: readonly Formula[]): Promise<ReadonlyMap<string, bigint> | null> => {
     const assertions = [...q.assertions, ...extra, ...more];
-    const verdict = await check(printScript(q.declarations, assertions, q.encoding), timeoutMs);
+    const verdict = await solver.check(printScript(q.declarations, assertions, q.encoding), timeoutMs);
     if (verdict.status !== 'sat') return null;
-    if (!modelSatisfies({ ...q, assertions }, verdict.model)) throw new Error(`internal error: the solver's small witness for ${q.id} does not satisfy the query`);
-    return verdict.model;
+    const model = decodeModel(q.encoding, verdict.model);
+    if (!modelSatisfies({ ...q, assertions }, model)) throw new Error(`internal error: the solver's small witness for ${q.id} does not satisfy the query`);
+    return model;
   };
+  // a parameter of a signed type is kept small on both sides of 0
+  const signed = new Set(q.declarations.filter((d) => declaredRange(d).min < 0n).map((d) => d.name));
+  const isSigned = (t: Term): boolean => t.k === 'var' && signed.has(t.name);
+  const magnitude = (t: Term): Term => (isSigned(t) ? ite(cmp('<', t, num(0)), mop('-', 'i64', num(0), t), t) : t);
   for (const bound of BOUND_LADDER) {
-    const bounds = sizes.map((t) => cmp('<=', t, num(bound)));
+    const bounds = sizes.flatMap((t) => [cmp('<=', t, num(bound)), ...(isSigned(t) ? [cmp('>=', t, num(-bound))] : [])]);
     let model = await ask(bounds);
     if (model === null) continue;
-    const sum = sizes.reduce<Term>((acc, t) => op('+', acc, t), num(0));
+    const sum = sizes.reduce<Term>((acc, t) => op('+', acc, magnitude(t)), num(0));
     for (let round = 0; round < TIGHTEN_ROUNDS; round++) {
-      const current = sizes.reduce((acc, t) => acc + (t.k === 'var' ? (model!.get(t.name) ?? 0n) : 0n), 0n);
+      const current = sizes.reduce((acc, t) => {
+        const v = t.k === 'var' ? (model!.get(t.name) ?? 0n) : 0n;
+        return acc + (v < 0n ? -v : v);
+      }, 0n);
       const smaller = await ask([...bounds, cmp('<', sum, num(current))]);
       if (smaller === null) break;
       model = smaller;
@@ -162,21 +163,35 @@ function launchText(w: Witness): string {
 /** The interpreter's run of a witness's launch; parameters the witness leaves free are 0. */
 function runWitness(map: KernelMap, w: Witness): Finished | Seen {
   const params = Object.fromEntries(map.params.map((p) => [p, w.parameters.get(p) ?? 0n]));
-  const result = runKernel(kernelOfMap(map), { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) });
+  const result = runKernel(map.source, { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) });
   switch (result.kind) {
     case 'finished':
       return result;
     case 'limit':
       return { kind: 'unrunnable', message: `the interpreter stopped: ${result.message}` };
-    case 'infeasible': {
-      const at = positionAt(map.file, result.span.start);
-      return { kind: 'infeasible', message: `with ${launchText(w)}, ${result.message} (${at.line}:${at.column})` };
+    case 'infeasible':
+      return { kind: 'infeasible', message: `with ${launchText(w)}, ${result.message} (${place(map, result.span)})` };
+    case 'undefined': {
+      const message = `with ${launchText(w)}, undefined behaviour (${result.message}) at ${place(map, result.span)}`;
+      // the verifier proves the alarm's two threads free of undefined operations, not the launch's other threads
+      const own = result.at !== null && w.threads.some((t) => sameIds(t.threadIdx, result.at!.thread) && sameIds(t.blockIdx, result.at!.block));
+      return own ? { kind: 'mismatch', message } : { kind: 'unrunnable', message: `${message}, in a thread other than the alarm's: the launch is outside the scope of verification` };
     }
     case 'error':
       return { kind: 'mismatch', message: `the interpreter cannot run the witness: ${result.message}` };
     default:
       return assertNever(result);
   }
+}
+
+function place(map: KernelMap, span: Span): string {
+  const where = located(map.file, span);
+  const at = positionAt(where.file, where.span.start);
+  return `${at.line}:${at.column}`;
+}
+
+function sameIds(a: readonly bigint[], b: readonly bigint[]): boolean {
+  return [0, 1, 2].every((i) => (a[i] ?? 0n) === (b[i] ?? 0n));
 }
 
 /** Whether the run shows the race: both threads at the reported sites on the element, in one phase of their block or in two blocks. */

@@ -1,7 +1,8 @@
 /** What `verify` finds, per kernel: the data every output format is made from. */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { Mode, ReadOrigin, SyncSite, TypingViolation } from '../map/map.js';
-import type { SourceFile, Span } from '../syntax/source.js';
+import type { UnknownOrigin } from '../core/ast.js';
+import type { Approximation, Mode, ReadOrigin, SyncSite, TypingViolation } from '../map/map.js';
+import type { SourceFile, Span } from '../core/source.js';
 
 export type Status = 'drf' | 'racy' | 'divergent' | 'vacuous' | 'unknown' | 'error';
 export type Confidence = 'confirmed' | 'possible';
@@ -29,6 +30,8 @@ export interface Witness {
 /** Why an alarm is only possible. */
 export type Doubt =
   | { readonly kind: 'data'; readonly variable: string; readonly origin: ReadOrigin }
+  /** a value the front end could not know, or one of its approximations (a `havoc`) */
+  | { readonly kind: 'unknown'; readonly variable: string; readonly origin: UnknownOrigin }
   | { readonly kind: 'approximated-loop'; readonly span: Span }
   | { readonly kind: 'large-shift' }
   /** the divergence query of this barrier got no answer: at the witness's launch the block may split at it, and the race never happen */
@@ -38,7 +41,13 @@ export type Doubt =
    * `block`) may fail the assumption at `span`, which would exclude the
    * launch; null span and thread when the check got no answer
    */
-  | { readonly kind: 'assumption'; readonly span: Span | null; readonly thread: ThreadId | null; readonly query: string };
+  | { readonly kind: 'assumption'; readonly span: Span | null; readonly thread: ThreadId | null; readonly query: string }
+  /**
+   * a thread of the witness may evaluate an undefined operation (at `span`,
+   * or it could not be ruled out: null) before or around the alarm, where
+   * its query does not look: such executions are outside the scope
+   */
+  | { readonly kind: 'undefined-elsewhere'; readonly span: Span | null };
 
 export interface ThreadId {
   readonly threadIdx: readonly bigint[];
@@ -134,6 +143,10 @@ export interface KernelResult {
    */
   readonly vacuous: boolean;
   readonly stats: Stats;
+  /** the kernel uses machine integers: its verdict holds within the scope of no undefined operation (absent: it does not) */
+  readonly machineIntegers?: boolean;
+  /** the front end's approximations in the kernel (absent: none) */
+  readonly approximations?: readonly Approximation[];
   /**
    * When `--barriers` asked: one check per barrier, in source order; null
    * when the kernel is not DRF, as then no barrier can be judged by it
@@ -149,3 +162,8 @@ export function statusOf(r: Pick<KernelResult, 'errors' | 'divergences' | 'races
   if (r.unknowns.length > 0) return 'unknown';
   return 'drf';
 }
+
+/** A file's kernels as verified, or the diagnostics that stopped it before verification. */
+export type FileResult =
+  | { readonly ok: true; readonly path: string; readonly kernels: readonly KernelResult[] }
+  | { readonly ok: false; readonly path: string; readonly diagnostics: readonly Diagnostic[] };

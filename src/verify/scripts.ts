@@ -7,7 +7,8 @@
  * for `/` (fig3.phase0.A, fig3.grid.g, fig3.sync0); the completion checks,
  * which have no place of their own, are numbered in the order asked.
  */
-import { assumptionsQuery, type Launch, type Query } from '../encode/query.js';
+import type { Launch } from '../core/launch.js';
+import { assumptionsQuery, type Query } from '../encode/query.js';
 import { printScript } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
 import type { Solver } from '../solve/solver.js';

@@ -3,19 +3,18 @@
  * every barrier, the phase split, one race query per phase and array (and per
  * global array across blocks), and classification of every alarm.
  */
+import type { Launch } from '../core/launch.js';
+import { AXES } from '../core/ast.js';
+import { bexprBuiltins, bexprVars } from '../core/exprs.js';
 import { protoSome, type KernelMap, type SyncSite } from '../map/map.js';
-import { AXES } from '../syntax/ast.js';
-import { bexprBuiltins, bexprVars } from '../syntax/exprs.js';
-import { evalFormula } from '../encode/evaluate.js';
 import { assertNever } from '../util/assert.js';
 import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
-import { assumptionsQuery, completionQuery, divergenceQuery, pairSelected, raceQuery, violationQuery, type Launch, type Query, type ThreadIds } from '../encode/query.js';
-import { printScript, EncodingLimit } from '../encode/smtlib.js';
+import { assumptionsQuery, completionQuery, divergenceQuery, pairSelected, raceQuery, undefinednessQuery, violationQuery, type Query, type ThreadIds } from '../encode/query.js';
+import { bitVectorEncoding, decodeModel, printScript, EncodingLimit, type Declaration, type Encoding } from '../encode/smtlib.js';
 import { not, type Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
-import { z3Wasm } from '../solve/z3.js';
 import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
 import { statusOf, VERIFY_STAGES, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
 import { StageClock } from '../util/clock.js';
@@ -24,11 +23,30 @@ export interface VerifyOptions {
   readonly launch: Launch;
   readonly timeoutMs: number;
   readonly maxRaces: number;
-  /** z3-wasm when not given */
-  readonly solver?: Solver;
+  /** the caller picks it: the CLI, a worker process or the browser each start their own */
+  readonly solver: Solver;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+export { DEFAULT_TIMEOUT_MS } from '../solve/solver.js';
+
+/**
+ * The question's bit-vector encoding, for an integer one (null for a
+ * bit-vector query, or when the bit-vectors would be too wide): a portfolio
+ * races it against the integer encoding.
+ */
+function bitVectorsOf(declarations: readonly Declaration[], assertions: readonly Formula[], encoding: Encoding): () => string | null {
+  return () => {
+    if (encoding.width !== null) return null;
+    try {
+      const alternative = bitVectorEncoding(declarations, assertions);
+      // a signed encoding's model is read back by decodeModel, which knows only the query's own encoding
+      return alternative.signed === true ? null : printScript(declarations, assertions, alternative);
+    } catch (e) {
+      if (e instanceof EncodingLimit) return null;
+      throw e;
+    }
+  };
+}
 
 /** Rounds of the vacuity check, each naming one more thread that may fail an assumption. */
 const VACUITY_ROUNDS = 3;
@@ -73,18 +91,17 @@ export async function phasesOf(
   map: KernelMap,
   launch: Launch,
   timeoutMs: number,
-  solver: Solver = z3Wasm,
+  solver: Solver,
   clock: StageClock<VerifyStage> = new StageClock(),
 ): Promise<PhaseSplit> {
   const vars = new Map(map.vars);
   return clock.timedAsync('phases', () =>
     splitPhases(map, async (loop, noSync, around) => {
-      const script = clock.timed('encoding', () => {
-        const code: Code = around({ kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync });
-        const q = completionQuery(map, vars, launch, code);
-        return printScript(q.declarations, q.assertions, q.encoding);
-      });
-      const verdict = await clock.timedAsync('solving', () => solver.check(script, timeoutMs));
+      const code: Code = around({ kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync });
+      const q = clock.timed('encoding', () => completionQuery(map, vars, launch, code));
+      const script = clock.timed('encoding', () => printScript(q.declarations, q.assertions, q.encoding));
+      const bitVectors = bitVectorsOf(q.declarations, q.assertions, q.encoding);
+      const verdict = await clock.timedAsync('solving', () => solver.check(script, timeoutMs, { bitVectors }));
       return verdict.status === 'unsat';
     }),
   );
@@ -132,9 +149,12 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
 
   const ask = async (q: Query, blocked: readonly Formula[]) => {
     queries++;
-    const script = clock.timed('encoding', () => printScript(q.declarations, [...q.assertions, ...blocked], q.encoding));
-    const verdict = await clock.timedAsync('solving', () => (options.solver ?? z3Wasm).check(script, options.timeoutMs));
-    if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions: [...q.assertions, ...blocked] }, verdict.model)) {
+    const assertions = [...q.assertions, ...blocked];
+    const script = clock.timed('encoding', () => printScript(q.declarations, assertions, q.encoding));
+    const bitVectors = bitVectorsOf(q.declarations, assertions, q.encoding);
+    const answer = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs, { bitVectors }));
+    const verdict = answer.status === 'sat' ? { ...answer, model: decodeModel(q.encoding, answer.model) } : answer;
+    if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions }, verdict.model)) {
       throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
     }
     return verdict;
@@ -144,8 +164,9 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   const assumedAlike = assumptionsAlike(map);
   /** Why the witness's launch may be infeasible: none when no thread there can fail an assumption. */
   const feasibilityDoubts = async (witness: Witness): Promise<Doubt[]> => {
-    const q = clock.timed('encoding', () => violationQuery(map, witnessLaunch(map, witness)));
-    if (q === null) return [];
+    const v = clock.timed('encoding', () => violationQuery(map, witnessLaunch(map, witness)));
+    if (v === null) return [];
+    const q = v.query;
     const verdict = await ask(q, []);
     switch (verdict.status) {
       case 'unsat':
@@ -154,9 +175,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         return [{ kind: 'assumption', span: null, thread: null, query: q.id }];
       case 'sat': {
         const value = valuation(verdict.model);
-        const failed = q.points.find((p) => evalFormula(p.path[0], value))?.point.target;
         const id = (kind: 'threadIdx' | 'blockIdx'): bigint[] => AXES.map((a) => value(`t1.${kind}.${a}`));
-        return [{ kind: 'assumption', span: failed?.kind === 'assume' ? failed.cond.span : null, thread: { threadIdx: id('threadIdx'), blockIdx: id('blockIdx') }, query: q.id }];
+        return [{ kind: 'assumption', span: v.failedAt(value), thread: { threadIdx: id('threadIdx'), blockIdx: id('blockIdx') }, query: q.id }];
       }
       default:
         return assertNever(verdict);
@@ -187,6 +207,20 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     return false;
   };
 
+  /**
+   * An alarm with no other doubt is confirmed only if its threads cannot
+   * evaluate an undefined operation where its query does not look (earlier
+   * phases, earlier loop iterations, loops before it).
+   */
+  const definedness = async (witness: Witness): Promise<Doubt[]> => {
+    const u = clock.timed('encoding', () => undefinednessQuery(map, options.launch, codeOf(map.body, 'erase'), witness));
+    if (u === null) return [];
+    const verdict = await ask(u.query, []);
+    if (verdict.status === 'unsat') return [];
+    const site = verdict.status === 'sat' ? u.siteOf(valuation(verdict.model)) : null;
+    return [{ kind: 'undefined-elsewhere', span: site?.span ?? null }];
+  };
+
   const run = async (): Promise<{ phases: number; arrays: number }> => {
     // a race is real only at a launch where the block meets its barriers
     // together: a barrier that may split the block leaves every race in doubt
@@ -200,7 +234,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       if (verdict.status !== 'sat') continue;
       const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
       const witness = witnessOf(q, verdict.model, [point, point]);
-      const doubts = [...(point ? dataDoubts(map.vars, pointVars(point.point)) : []), ...shiftDoubts(q, verdict.model)];
+      const found = [...(point ? dataDoubts(map.vars, pointVars(point.point)) : []), ...shiftDoubts(q, verdict.model)];
+      const doubts = found.length === 0 ? await definedness(witness) : found;
       // the block stops at the barrier, but other blocks run on: any assumption may exclude the launch
       if (doubts.length === 0) doubts.push(...(await feasibilityDoubts(witness)));
       divergences.push({ sync: q.sync!, confidence: doubts.length === 0 ? 'confirmed' : 'possible', doubts, witness });
@@ -231,8 +266,9 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         if (p1.point.target.kind !== 'access' || p2.point.target.kind !== 'access') throw new Error('race witness without accesses');
         const a1 = p1.point.target.access;
         const a2 = p2.point.target.access;
-        const doubts = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model), ...undecided];
         const witness = witnessOf(q, verdict.model, [p1, p2]);
+        const found = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model), ...undecided];
+        const doubts = found.length === 0 ? await definedness(witness) : found;
         // the query speaks of two threads; a third may fail an assumption and exclude the launch
         if (doubts.length === 0 && !assumedAlike) doubts.push(...(await feasibilityDoubts(witness)));
         races.push({
@@ -280,6 +316,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     wellTyped: map.violations.length === 0,
     violations: map.violations,
     ...base,
+    ...(map.machineIntegers ? { machineIntegers: true } : {}),
+    ...(map.approximations.length > 0 ? { approximations: map.approximations } : {}),
     stats: {
       ...counts,
       accesses: map.accesses.length,

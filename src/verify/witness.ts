@@ -1,9 +1,10 @@
 /** Reading a solver's model back into source terms, and checking it. */
-import { AXES } from '../syntax/ast.js';
+import { AXES } from '../core/ast.js';
 import type { Query, QueryPoint, Thread } from '../encode/query.js';
 import { evalFormula, evalTerm, type Valuation } from '../encode/evaluate.js';
 import type { Doubt, ThreadWitness, Witness } from './result.js';
-import type { VarInfo } from '../map/map.js';
+import { isDataDependent, type VarInfo } from '../map/map.js';
+import { declaredRange } from '../encode/smtlib.js';
 import { sourceName } from '../phases/split.js';
 import { termVars } from '../encode/term.js';
 
@@ -15,7 +16,12 @@ export function valuation(model: ReadonlyMap<string, bigint>): Valuation {
 /** A model that fails its own query means the encoding and the evaluator disagree: a bug to report, not a verdict. */
 export function modelSatisfies(q: Query, model: ReadonlyMap<string, bigint>): boolean {
   const value = valuation(model);
-  return q.assertions.every((a) => evalFormula(a, value)) && q.declarations.every((d) => value(d.name) < 1n << BigInt(d.bits));
+  const declared = (d: Query['declarations'][number]): boolean => {
+    const v = value(d.name);
+    const { min, max } = declaredRange(d);
+    return v >= min && v <= max;
+  };
+  return q.assertions.every((a) => evalFormula(a, value)) && q.declarations.every(declared);
 }
 
 function dims(q: Query, value: Valuation, kind: 'blockDim' | 'gridDim'): bigint[] {
@@ -35,7 +41,7 @@ function threadWitness(q: Query, value: Valuation, thread: Thread, point: QueryP
     for (const t of [...point.element[thread - 1]!, ...point.locals[thread - 1]!.map((l) => l.term)]) termVars(t, used);
     for (const name of used) {
       const role = q.roles.get(name);
-      if (role?.role === 'local' && role.info.kind === 'data') locals.set(sourceName(role.var), value(name));
+      if (role?.role === 'local' && isDataDependent(role.info)) locals.set(sourceName(role.var), value(name));
     }
   } else if (point) {
     for (const step of point.point.path) {
@@ -73,12 +79,13 @@ export function selectedPoints(q: Query, model: ReadonlyMap<string, bigint>): [Q
   return [pick(1), pick(2)];
 }
 
-/** The data-dependent variables among the source variables an alarm depends on, with the reads they come from. */
+/** The data-dependent variables among the source variables an alarm depends on, with the reads (or unknown values) they come from. */
 export function dataDoubts(vars: ReadonlyMap<string, VarInfo>, sources: Iterable<string>): Doubt[] {
   const seen = new Map<string, Doubt>();
   for (const v of sources) {
     const info = vars.get(v);
-    if (info?.kind === 'data' && !seen.has(info.source)) seen.set(info.source, { kind: 'data', variable: info.source, origin: info.origin });
+    if (!isDataDependent(info) || seen.has(info.source)) continue;
+    seen.set(info.source, info.kind === 'data' ? { kind: 'data', variable: info.source, origin: info.origin } : { kind: 'unknown', variable: info.source, origin: info.origin });
   }
   return [...seen.values()];
 }

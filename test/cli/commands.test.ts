@@ -119,8 +119,9 @@ describe('help, version and failures', () => {
     for (const c of ['verify', 'infer', 'smt', 'run']) expect(r.stdout).toMatch(new RegExp(`^\\s+${c} .*\\S`, 'm'));
     const v = await cliResult(['verify', '--help']);
     expect(v.exitCode).toBe(0);
-    for (const o of ['--kernel', '--json', '--block-dim', '--grid-dim', '--param', '--timeout', '--max-races']) expect(v.stdout).toContain(o);
-    expect(v.stdout).toMatch(/default:\s+"10000"/);
+    for (const o of ['--kernel', '--json', '--block-dim', '--grid-dim', '--param', '--rlimit', '--timeout', '--max-races', '--portfolio']) expect(v.stdout).toContain(o);
+    expect(v.stdout).toMatch(/default:\s+"20000000"/);
+    expect(v.stdout).toMatch(/default:\s+"600000"/);
   });
 
   it('--version prints the package version', async () => {

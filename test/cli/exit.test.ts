@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { verifyExitCode } from '../../src/cli/exit.js';
 import { error } from '../../src/diagnostics/diagnostic.js';
-import { sourceFile } from '../../src/syntax/source.js';
-import type { FileResult } from '../../src/verify/pipeline.js';
+import { sourceFile } from '../../src/core/source.js';
+import type { FileResult } from '../../src/verify/result.js';
 import type { KernelResult, Status } from '../../src/verify/result.js';
 
 const file = sourceFile('k.bcu', 'kernel k() { skip }\n');

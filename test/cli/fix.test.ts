@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { unifiedDiff } from '../../src/fix/diff.js';
-import { verifyText } from '../../src/verify/pipeline.js';
+import { verifyText } from '../../src/api/verify.js';
 import { cliResult } from './helpers.js';
 import { hasPrograms } from '../support/binaries.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 const run = promisify(execFile);
 // repairs are proved under test load: three times the default per query, as the examples test does
@@ -27,7 +28,7 @@ afterAll(async () => {
 });
 
 async function verified(path: string): Promise<string[]> {
-  const r = await verifyText(path, await readFile(path, 'utf8'), { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 30_000, maxRaces: 1 });
+  const r = await verifyText(path, await readFile(path, 'utf8'), { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 30_000, maxRaces: 1, solver: z3Wasm });
   if (!r.ok) throw new Error(`${path} does not parse`);
   return r.kernels.map((k) => k.status);
 }

@@ -72,6 +72,47 @@ describe('verify --solver', () => {
   });
 });
 
+describe('verify --rlimit, --timeout and --portfolio', () => {
+  it('states the budget in every report', async () => {
+    const text = await cliResult(['verify', file('drf.bcu'), '--rlimit', '300000', '--timeout', '90000']);
+    expect(text.exitCode).toBe(0);
+    expect(text.stdout).toMatch(/^budget: 300000 resource units per query \(wall-clock safety net 90000 ms\); solver portfolio \(z3-wasm, z3-wasm:seed7[^)]*\)\n1 kernel: 1 DRF\n$/m);
+    const json = decoded((await cliResult(['verify', file('drf.bcu'), '--json', '--rlimit', '300000', '--solver', 'z3-wasm'])).stdout);
+    expect(json.solver).toEqual({ name: 'z3-wasm', rlimit: 300000, timeoutMs: 600000 });
+    const sarif: unknown = JSON.parse((await cliResult(['verify', file('drf.bcu'), '--sarif', '--portfolio', 'z3-wasm,z3-wasm:bv'])).stdout);
+    expect(sarif).toMatchObject({ runs: [{ properties: { solver: 'portfolio (z3-wasm, z3-wasm:bv)', rlimit: 20000000, timeoutMs: 600000 } }] });
+  });
+
+  it.runIf(hasPrograms('z3'))('says that a --solver-cmd solver is bounded by time only', async () => {
+    const text = await cliResult(['verify', file('drf.bcu'), '--solver-cmd', 'z3 -in', '--timeout', '5000']);
+    expect(text.stdout).toContain("budget: 5000 ms per query, bounded by time only (this solver takes no resource limit, so its verdicts may depend on the machine's load); solver z3 -in");
+    expect(decoded((await cliResult(['verify', file('drf.bcu'), '--solver-cmd', 'z3 -in', '--json'])).stdout).solver).toEqual({ name: 'z3 -in', rlimit: null, timeoutMs: 600000 });
+  });
+
+  it('makes a query that runs out of units unknown, whatever the safety net, and says which option may help', async () => {
+    for (const solver of [[], ['--solver', 'z3-wasm']]) {
+      const r = await cliResult(['verify', file('racy.bcu'), '--rlimit', '1', ...solver]);
+      expect(r.exitCode, solver.join(' ')).toBe(3);
+      expect(r.stdout).toContain('resource limit reached (1 units)');
+      expect(r.stdout).toContain('hint: a larger --rlimit may help');
+    }
+  });
+
+  it('rejects a budget out of range and members that are not', async () => {
+    for (const [args, said] of [
+      [['--rlimit', '0'], '--rlimit 0: expected a number of at least 1'],
+      [['--rlimit', '4294967296'], '--rlimit 4294967296: expected a number of at most 4294967295'],
+      [['--portfolio', 'z3-wasm,yices'], "--portfolio z3-wasm,yices: 'yices' is not a member"],
+      [['--portfolio', 'z3-wasm,z3-wasm'], "--portfolio z3-wasm,z3-wasm: 'z3-wasm' is named twice"],
+      [['--portfolio', 'z3-wasm', '--solver', 'z3-wasm'], '--portfolio names the members of --solver portfolio, not of another solver'],
+    ] as const) {
+      const r = await cliResult(['verify', file('drf.bcu'), ...args]);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(said);
+    }
+  });
+});
+
 describe('verify --jobs', () => {
   const inputs = (): string[] => [file('two.bcu'), file('racy.bcu'), file('syntax.bcu'), file('tree'), 'examples/paper', file('diverge.bcu'), file('drf.bcu')];
 
@@ -85,12 +126,12 @@ describe('verify --jobs', () => {
     expect(decoded(two.stdout).kernels.map((k) => k.kernel)).toEqual(['first', 'second', 'racy', null, 'a', 'b', 'eq2', 'fig3', 'fig4', 'diverge', 'drf']);
   });
 
-  it('gives the verdicts of --jobs 1 with --jobs 2 on z3-wasm', async () => {
-    // Z3 in one process shares its terms between checks, so a model (not a verdict) may depend on the files verified before
-    const one = await cliResult(['verify', ...inputs(), '--json']);
-    const two = await cliResult(['verify', ...inputs(), '--json', '--jobs', '2']);
+  it.each([['the default portfolio', []], ['z3-wasm', ['--solver', 'z3-wasm']]])('gives the JSON of --jobs 1 with --jobs 2 with %s, witnesses included', async (_name, solver) => {
+    // each check has a Z3 context of its own and a budget in resource units: nothing asked before, and no timing, changes an answer
+    const one = await cliResult(['verify', ...inputs(), '--json', ...solver]);
+    const two = await cliResult(['verify', ...inputs(), '--json', '--jobs', '2', ...solver]);
     expect(two.exitCode).toBe(one.exitCode);
-    expect(verdicts(decoded(two.stdout))).toEqual(verdicts(decoded(one.stdout)));
+    expect(timeless(two.stdout)).toEqual(timeless(one.stdout));
   });
 
   it('ends the text report with a table of every kernel, then the summary line', async () => {

@@ -8,11 +8,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkedKernels } from '../../src/verify/pipeline.js';
+import { checkedKernels } from '../../src/api/check.js';
 import { DEFAULT_TIMEOUT_MS, verifyKernel, type VerifyOptions } from '../../src/verify/verify.js';
 import { withBarrierChecks } from '../../src/verify/barriers.js';
-import { positionAt } from '../../src/syntax/source.js';
+import { positionAt } from '../../src/core/source.js';
 import { examples } from './expectations.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 const LINE = /^\/\/ barriers: (?:none redundant|redundant at (\d+:\d+(?:, \d+:\d+)*))\s*$/;
 
@@ -32,7 +33,7 @@ function stated(): Stated[] {
 }
 
 // three times the default per query, as the expectations test does, for a loaded machine
-const OPTIONS: VerifyOptions = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 3 * DEFAULT_TIMEOUT_MS, maxRaces: 20 };
+const OPTIONS: VerifyOptions = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 3 * DEFAULT_TIMEOUT_MS, maxRaces: 20, solver: z3Wasm };
 
 describe('verify --barriers finds exactly the redundant barriers the examples state', () => {
   const all = stated();

@@ -111,7 +111,7 @@ describe('faial-ts experiment', () => {
     const last = csv.at(-1)!;
     expect(last[0]).toBe(broken);
     expect(last[CSV_HEADER.indexOf('verdict')]).toBe('error');
-    expect(last[CSV_HEADER.indexOf('error')]).toBe(`${broken}:3:3: error[E0001]: syntax error: expected ";", "," or "[", found 'A'`);
+    expect(last[CSV_HEADER.indexOf('error')]).toBe(`${broken}:3:3: error[E0001]: syntax error: expected '[', ',' or ';', found 'A'`);
   });
 
   it('writes the same rows, typed, to results.json', () => {
@@ -128,12 +128,13 @@ describe('faial-ts experiment', () => {
     ]);
     const error: ExperimentRow = rows.at(-1)!;
     expect(error).toMatchObject({ kind: 'file-error', file: broken });
-    expect(json!.run).toMatchObject({ inputs: [...INPUTS, broken], solver: 'z3-wasm', timeoutMs: 10000, maxRaces: 20, jobs: 1 });
+    expect(json!.run).toMatchObject({ inputs: [...INPUTS, broken], solver: expect.stringMatching(/^portfolio \(z3-wasm, z3-wasm:seed7\b/), rlimit: 20_000_000, timeoutMs: 600_000, maxRaces: 20, jobs: 1 });
     expect(json!.run.startUpMs!.solverMs).toBeGreaterThan(0);
   });
 
   it('summarises classes, verdicts, alarms and time per stage', () => {
     expect(summary).toContain('# Experiment: 5 kernels in 6 files');
+    expect(summary).toMatch(/solver portfolio \(z3-wasm, [^)]*\), 20000000 resource units per query \(wall-clock safety net 600000 ms\)/);
     expect(summary).toContain('| CI/DI | 2 | 1 | 1 | 0 | 0 | 0 | 0 |');
     expect(summary).toContain('| CI/DD | 1 | 0 | 1 | 0 | 0 | 0 | 0 |');
     expect(summary).toContain('| CD/DI | 1 | 0 | 0 | 1 | 0 | 0 | 0 |');

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliResult } from '../../src/cli/main.js';
 import { FAMILIES, generatedKernel } from '../../src/gen/families.js';
-import { verifyText } from '../../src/verify/pipeline.js';
+import { verifyText } from '../../src/api/verify.js';
 import type { KernelResult } from '../../src/verify/result.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 async function verified(family: (typeof FAMILIES)[number], size: number, racy: boolean): Promise<KernelResult> {
   const { kernel, source } = generatedKernel(family, size, racy);
-  const file = await verifyText(`${kernel}.bcu`, source, { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 30_000, maxRaces: 20 });
+  const file = await verifyText(`${kernel}.bcu`, source, { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 30_000, maxRaces: 20, solver: z3Wasm });
   if (!file.ok) throw new Error(`${kernel} does not check: ${file.diagnostics.map((d) => d.message).join('; ')}`);
   expect(file.kernels.map((k) => k.kernel)).toEqual([kernel]);
   return file.kernels[0]!;

@@ -4,6 +4,7 @@ import { dataDependences, kernelClass } from '../../src/experiment/rows.js';
 import { growthText, medianPoint, outsideSolver, scalingCsv, scalingPoint, scalingReport, scalingSvg, type ScalingPoint } from '../../src/experiment/scaling.js';
 import { escapedXml, lineChartSvg, ticks } from '../../src/experiment/svg.js';
 import type { TypingViolation, Use } from '../../src/map/map.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 const violation = (variable: string, use: Use): TypingViolation => ({ variable, use, origin: { array: 'A', span: { start: 0, end: 1 } }, span: { start: 0, end: 1 } });
 
@@ -50,7 +51,7 @@ describe('CSV', () => {
 
 describe('the scaling benchmark', () => {
   it('verifies a family at a size in this process and times its stages', async () => {
-    const p = await scalingPoint('barriers', 3, { timeoutMs: 30_000 });
+    const p = await scalingPoint('barriers', 3, { timeoutMs: 30_000, solver: z3Wasm });
     expect(p).toMatchObject({ family: 'barriers', size: 3, verdict: 'drf', accesses: 7, phases: 4 });
     expect(p.queries).toBeGreaterThanOrEqual(4);
     expect(p.times.solving).toBeGreaterThan(0);

@@ -15,8 +15,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { cliResult } from '../../src/cli/main.js';
-import { verifyText } from '../../src/verify/pipeline.js';
+import { verifyText } from '../../src/api/verify.js';
 import { examples } from '../examples/expectations.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 // three times the default per query, as the examples test gives decidable examples under load
 const TIMEOUT_MS = 30_000;
@@ -66,7 +67,7 @@ export async function checkGolden(example: string): Promise<void> {
       return;
     }
     expect(r.exitCode).toBe(0);
-    const again = await verifyText(out, repaired, { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: TIMEOUT_MS, maxRaces: 1 });
+    const again = await verifyText(out, repaired, { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: TIMEOUT_MS, maxRaces: 1, solver: z3Wasm });
     if (!again.ok) throw new Error(`${example}: the repaired file does not parse`);
     expect(again.kernels.map((k) => k.status)).toEqual(again.kernels.map(() => 'drf'));
   } finally {

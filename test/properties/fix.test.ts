@@ -14,10 +14,11 @@ import { fail, interpret, launches, load, SOLVER_TIMEOUT_MS, type ConcreteLaunch
 import { fixKernel, type KernelFix } from '../../src/fix/fix.js';
 import type { Limits } from '../../src/fix/search.js';
 import { assertNever } from '../../src/util/assert.js';
-import { parseProgram } from '../../src/syntax/parse.js';
-import type { Kernel } from '../../src/syntax/ast.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
+import type { Kernel } from '../../src/core/ast.js';
 import { threadAccesses, type Finished } from '../../src/semantics/interpret.js';
 import type { KernelMap } from '../../src/map/map.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 /** Each thread's accesses, in program order, by block and thread. */
 function accessesByThread(run: Finished): Map<string, string[]> {
@@ -149,6 +150,7 @@ async function fixAndRun(g: Generated, limits: Limits): Promise<KernelFix['kind'
     maxRaces: 8,
     keepBarriers: false,
     limits,
+    solver: z3Wasm,
   });
   if (fix.kind === 'fixed') checkRepaired(g, loaded, parseProgram('repaired.bcu', text).kernels[0]!, text);
   else expect(text).toBe(g.source);

@@ -7,19 +7,20 @@
  * verifier is asked only with the launch fixed (parameters, blockDim and
  * gridDim), which keeps its queries small.
  */
-import type { Kernel } from '../../src/syntax/ast.js';
-import { parseProgram } from '../../src/syntax/parse.js';
+import type { Launch } from '../../src/core/launch.js';
+import type { Kernel } from '../../src/core/ast.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { inferMap } from '../../src/map/infer.js';
 import type { KernelMap } from '../../src/map/map.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import { runKernel, type Finished, type RunResult } from '../../src/semantics/interpret.js';
-import { evalMap, interpreterReads, type MapPhase } from '../../src/semantics/map-eval.js';
+import { evalMap, interpreterReads, interpreterUnknowns, type MapPhase } from '../../src/semantics/map-eval.js';
+import { typeMin } from '../../src/core/arith.js';
 import type { Vec3 } from '../../src/semantics/values.js';
-import type { Launch } from '../../src/encode/query.js';
 import { verifyKernel } from '../../src/verify/verify.js';
 import type { KernelResult } from '../../src/verify/result.js';
 import { replayAlarms } from '../../src/verify/replay.js';
-import type { Generated } from './generator.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 export const SOLVER_TIMEOUT_MS = 4000;
 
@@ -28,7 +29,12 @@ export interface Loaded {
   readonly map: KernelMap;
 }
 
-export function load(g: Generated): Loaded {
+/** What a property reports about a kernel that fails it: its source. */
+export interface Subject {
+  readonly source: string;
+}
+
+export function load(g: Subject): Loaded {
   const program = parseProgram('generated.bcu', g.source);
   const errors = wellFormednessErrors(program);
   if (errors.length > 0) fail(g, `the generator made an ill-formed kernel: ${errors.map((e) => e.message).join('; ')}`);
@@ -36,7 +42,7 @@ export function load(g: Generated): Loaded {
   return { kernel, map: inferMap(program.file, kernel) };
 }
 
-export function fail(g: Generated, message: string): never {
+export function fail(g: Subject, message: string): never {
   throw new Error(`${message}\n--- kernel ---\n${g.source}`);
 }
 
@@ -50,10 +56,16 @@ const BLOCK_DIMS: readonly Vec3[] = [[1n, 1n, 1n], [2n, 1n, 1n], [3n, 1n, 1n], [
 const GRID_DIMS: readonly Vec3[] = [[1n, 1n, 1n], [2n, 1n, 1n]];
 const PARAM_VALUES: readonly bigint[] = [0n, 1n, 2n, 3n];
 
-/** Every launch of the enumeration: blockDim.x 1–4 (and 2×2), gridDim 1–2, parameters 0–3. */
+/** A typed parameter's values: small ones, and negative ones where the type has them (its edges come from constants). */
+function paramValues(p: Kernel['params'][number]): readonly bigint[] {
+  if (p.type === undefined) return PARAM_VALUES;
+  return [-2n, -1n, 0n, 1n, 3n].filter((v) => v >= typeMin(p.type!));
+}
+
+/** Every launch of the enumeration: blockDim.x 1–4 (and 2×2), gridDim 1–2, parameters 0–3 (signed ones: also −2 and −1). */
 export function launches(kernel: Kernel): ConcreteLaunch[] {
   let params: Record<string, bigint>[] = [{}];
-  for (const p of kernel.params) params = params.flatMap((ps) => PARAM_VALUES.map((v) => ({ ...ps, [p.text]: v })));
+  for (const p of kernel.params) params = params.flatMap((ps) => paramValues(p).map((v) => ({ ...ps, [p.text]: v })));
   return params.flatMap((ps) => GRID_DIMS.flatMap((gridDim) => BLOCK_DIMS.map((blockDim) => ({ params: ps, blockDim, gridDim }))));
 }
 
@@ -70,7 +82,6 @@ function launchText(l: ConcreteLaunch): string {
   return `${ps.length === 0 ? '' : `${ps.join(' ')} `}blockDim=${l.blockDim.join(',')} gridDim=${l.gridDim.join(',')}`;
 }
 
-
 // ---------------------------------------------------------------------------
 // P1: Theorem 1, executable
 
@@ -86,17 +97,18 @@ function interpreterKeys(run: Finished, block: number, phase: number): string[] 
 /**
  * For every launch the interpreter completes without divergence, the MAP
  * evaluator gives the same accesses in every phase of every block: without
- * help for a well-typed kernel, with the values the interpreter read for an
- * ill-typed one. Returns how many launches were compared.
+ * help for a well-typed kernel, with the values the interpreter read (and
+ * the unknown values it drew) for an ill-typed one. Returns how many
+ * launches were compared.
  */
-export function checkTheorem1(g: Generated): number {
-  const { kernel, map } = load(g);
+export function checkTheorem1(g: Subject, loaded: Loaded = load(g)): number {
+  const { kernel, map } = loaded;
   const wellTyped = map.violations.length === 0;
   let compared = 0;
   for (const launch of launches(kernel)) {
     const run = interpret(kernel, launch);
     if (run.kind !== 'finished' || run.divergences.length > 0) continue;
-    const evaluated = evalMap(map, launch, wellTyped ? {} : { reads: interpreterReads(run) });
+    const evaluated = evalMap(map, launch, wellTyped ? {} : { reads: interpreterReads(run), unknowns: interpreterUnknowns(run) });
     if (evaluated.kind !== 'evaluated') fail(g, `at ${launchText(launch)} the interpreter finishes but the MAP evaluator stops: ${evaluated.kind}`);
     for (const [b, block] of evaluated.blocks.entries()) {
       if (block.misaligned) fail(g, `at ${launchText(launch)} block ${b}: the MAP's barriers are misaligned, the interpreter saw no divergence`);
@@ -151,7 +163,7 @@ export function interestingLaunches(loaded: Loaded): Interesting {
 }
 
 export async function verifyAt(loaded: Loaded, launch: ConcreteLaunch, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult> {
-  return verifyKernel(loaded.map, { launch: fixed(launch), timeoutMs, maxRaces: 8 });
+  return verifyKernel(loaded.map, { launch: fixed(launch), timeoutMs, maxRaces: 8, solver: z3Wasm });
 }
 
 function raceSummary(run: Finished): string {
@@ -166,7 +178,7 @@ function raceSummary(run: Finished): string {
  * `verify` with that launch fixed does not say DRF, nor that no launch is
  * feasible. Returns what it says.
  */
-export async function checkSoundness(g: Generated, loaded: Loaded, bad: Finding, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult['status']> {
+export async function checkSoundness(g: Subject, loaded: Loaded, bad: Finding, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult['status']> {
   const result = await verifyAt(loaded, bad.launch, timeoutMs);
   if (result.status === 'drf' || result.status === 'vacuous') {
     fail(g, `verify says ${result.status === 'drf' ? 'DRF' : 'vacuous'} at ${launchText(bad.launch)}, but the interpreter finds a ${raceSummary(bad.run)}`);
@@ -179,7 +191,7 @@ export async function checkSoundness(g: Generated, loaded: Loaded, bad: Finding,
  * launch is seen by the interpreter at that launch: the same two access
  * sites on the same element, or a divergence. Returns how many were compared.
  */
-export async function checkCompleteness(g: Generated, loaded: Loaded, at: Finding, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
+export async function checkCompleteness(g: Subject, loaded: Loaded, at: Finding, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
   const result = await verifyAt(loaded, at.launch, timeoutMs);
   // the interpreter ran this launch to its end: it is feasible
   if (result.status === 'vacuous') fail(g, `verify says no launch is feasible at ${launchText(at.launch)}, which the interpreter runs to its end`);
@@ -213,7 +225,7 @@ export async function checkCompleteness(g: Generated, loaded: Loaded, at: Findin
  * P4 at a launch where some thread fails an assumption: the launch is
  * excluded, so `verify` with it fixed confirms nothing. Returns the status.
  */
-export async function checkInfeasible(g: Generated, loaded: Loaded, launch: ConcreteLaunch, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult['status']> {
+export async function checkInfeasible(g: Subject, loaded: Loaded, launch: ConcreteLaunch, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult['status']> {
   const result = await verifyAt(loaded, launch, timeoutMs);
   const confirmed = [...result.races, ...result.divergences].filter((a) => a.confidence === 'confirmed');
   if (confirmed.length > 0) fail(g, `verify confirms ${confirmed.length} alarm(s) at ${launchText(launch)}, where the interpreter finds a thread failing an assumption`);
@@ -224,10 +236,10 @@ export async function checkInfeasible(g: Generated, loaded: Loaded, launch: Conc
 // P3: every confirmed alarm replays
 
 /** P3: `verify` for all launches; every confirmed alarm's witness (made small if needed) replays in the interpreter. Returns how many replayed. */
-export async function checkReplay(g: Generated, loaded: Loaded, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
+export async function checkReplay(g: Subject, loaded: Loaded, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
   const none: Launch = { params: new Map(), blockDim: null, gridDim: null };
-  const result = await verifyKernel(loaded.map, { launch: none, timeoutMs, maxRaces: 4 });
-  const { failures, result: replayed } = await replayAlarms(loaded.map, result, { launch: none, timeoutMs });
+  const result = await verifyKernel(loaded.map, { launch: none, timeoutMs, maxRaces: 4, solver: z3Wasm });
+  const { failures, result: replayed } = await replayAlarms(loaded.map, result, { launch: none, timeoutMs, solver: z3Wasm });
   if (failures.length > 0) fail(g, failures.join('\n'));
   return [...replayed.races, ...replayed.divergences].filter((a) => a.replay?.replayed === true).length;
 }

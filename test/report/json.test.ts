@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import { BigNat, VerifyReport, bigNatOf, bigintOf, reportJson } from '../../src/report/json.js';
 import { error } from '../../src/diagnostics/diagnostic.js';
-import { sourceFile } from '../../src/syntax/source.js';
+import { sourceFile } from '../../src/core/source.js';
+import { z3Wasm } from '../../src/solve/z3.js';
+import { verifyKernel } from '../../src/verify/verify.js';
+import * as core from '../support/core.js';
 
 describe('BigNat', () => {
   it('is a number when safe, else decimal digits, and decodes both', () => {
@@ -42,5 +45,28 @@ describe('reportJson', () => {
 
   it('rejects a document of another shape', () => {
     expect(isLeft(VerifyReport.decode({ kernels: [{ file: 'x', status: 'fine' }] }))).toBe(true);
+  });
+});
+
+describe('reportJson for machine integers', () => {
+  it('gives the scope, the approximations and unknown values used where V is needed, which the codec accepts', async () => {
+    const k = core.kernel('typed', { arrays: [core.shared('A')] }, [
+      core.havoc('h', 'u32', core.unknownValue('a texture fetch'), core.write('A', [core.v('h', 'u32')], core.u32(1))),
+      core.havoc('n', 'i32', core.approximation('a loop bound', 'not solved'), core.if_(core.cmp('<', core.v('n', 'i32'), core.i32(0)), [core.skip])),
+    ]);
+    const map = core.mapOf(k);
+    const result = await verifyKernel(map, { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 4, solver: z3Wasm });
+    const report = reportJson([{ ok: true, path: 'typed.cu', kernels: [result] }]);
+    const kernel = report.kernels[0]!;
+    expect(kernel.scope).toBe('assuming no arithmetic overflow/wrap-around, no division by zero, shifts in range (undefined behaviour is outside the scope of verification)');
+    // core.cu: 4 havoc h, 5 A[h] := 1, 6 havoc n, 7 if (n < 0)
+    expect(kernel.approximations).toEqual([{ what: 'a loop bound', why: 'not solved', line: 6, column: 16, endLine: 6, endColumn: 60 }]);
+    expect(kernel.violations).toEqual([
+      { variable: 'h', use: 'index', line: 5, column: 5, origin: 'value', what: 'a texture fetch', why: null, originLine: 4, originColumn: 16 },
+      { variable: 'n', use: 'condition', line: 7, column: 7, origin: 'approximation', what: 'a loop bound', why: 'not solved', originLine: 6, originColumn: 16 },
+    ]);
+    expect(map.file.text.split('\n')[6]).toBe('  if (n < 0) {');
+    expect(kernel.races[0]!.reason).toContain('depends on h, unknown: a texture fetch at 4:16');
+    expect(isRight(VerifyReport.decode(JSON.parse(JSON.stringify(report))))).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { error } from '../../src/diagnostics/diagnostic.js';
-import { colourWanted, framedSpans, renderedDiagnostic } from '../../src/diagnostics/render.js';
-import { sourceFile, type Span } from '../../src/syntax/source.js';
+import { colourWanted, framedSpan, framedSpans, renderedDiagnostic } from '../../src/diagnostics/render.js';
+import { sourceFile, type Span } from '../../src/core/source.js';
 
 const text = 'kernel k() {\n  shared A;\n  let v = A[tid + 1] in\n  A[tid] := v\n}\n';
 const file = sourceFile('k.bcu', text);
@@ -68,6 +68,70 @@ describe('framedSpans', () => {
     const frame = framedSpans(file, [{ span: { start: text.lastIndexOf('v'), end: text.lastIndexOf('v') + 2 }, label: 'here' }], false);
     expect(frame).toContain('> 4 |   A[tid] := v\n    |             ^ here');
     expect(frame).not.toContain('> 5');
+  });
+});
+
+describe('hostile text in frames', () => {
+  it('shows control characters as their pictures, keeping the carets under the code', () => {
+    const t = 'kernel k() {\n  A[0] := 1 \u001b[2J\u0000\u0007 \u202ex\n}\n';
+    const f = sourceFile('c.bcu', t);
+    const at = t.indexOf('x');
+    const out = renderedDiagnostic(error('E0001', f, { start: at, end: at + 1 }, "found '\u001b'", { label: 'here' }), false);
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+    // x is the 21st character of its line, as the location says
+    expect(out).toContain(` --> c.bcu:2:21`);
+    expect(out).toContain(`> 2 |   A[0] := 1 ␛[2J␀␇ �x\n      | ${' '.repeat(20)}^ here`);
+    expect(out).toContain("found '\\u{1b}'");
+  });
+
+  it('escapes a path with control characters', () => {
+    const f = sourceFile('evil\u001b]0;title\u0007.bcu', 'kernel k() { skip }');
+    expect(renderedDiagnostic(error('E0001', f, { start: 0, end: 6 }, 'x'), false)).toContain(' --> evil\\u{1b}]0;title\\u{7}.bcu:1:1');
+  });
+
+  it('cuts a long line to a window around the mark, carets aligned', () => {
+    const line = `kernel k() { shared A; A[0] := ${Array.from({ length: 400 }, (_, i) => `x${i}`).join(' + ')} }`;
+    const f = sourceFile('long.bcu', line);
+    const at = line.indexOf('x300');
+    const frame = framedSpan(f, { start: at, end: at + 4 }, 'this', false);
+    const [code, carets] = frame.split('\n') as [string, string];
+    expect(code.length).toBeLessThan(200);
+    expect(code).toMatch(/^> 1 \| …/);
+    expect(code.endsWith('…')).toBe(true);
+    expect(code.slice(carets.indexOf('^'), carets.indexOf('^') + 4)).toBe('x300');
+    expect(carets).toMatch(/\^{4} this$/);
+  });
+
+  it('marks spans on several nearby lines of a long line file the same way', () => {
+    const line = `${'y'.repeat(300)} A[tid] ${'z'.repeat(300)}`;
+    const f = sourceFile('m.bcu', `${line}\n${line}\n`);
+    const at = line.indexOf('A[tid]');
+    const frame = framedSpans(f, [{ span: { start: at, end: at + 6 }, label: 'one' }, { span: { start: line.length + 1 + at, end: line.length + 1 + at + 6 }, label: 'two' }], false);
+    const rows = frame.split('\n');
+    for (const [code, carets] of [[rows[0]!, rows[1]!], [rows[2]!, rows[3]!]] as const) {
+      expect(code.length).toBeLessThan(200);
+      expect(code.slice(carets.indexOf('^'), carets.indexOf('^') + 6)).toBe('A[tid]');
+    }
+  });
+});
+
+describe('line breaks and byte-order marks', () => {
+  const body = ['kernel k() {', '  shared A;', '  A[x] := 1', '}', ''];
+  for (const [name, eol] of [['LF', '\n'], ['CRLF', '\r\n'], ['CR', '\r']] as const) {
+    it(`counts lines ended by ${name}`, () => {
+      const t = `\uFEFF${body.join(eol)}`;
+      const f = sourceFile('e.bcu', t);
+      const at = t.indexOf('x');
+      expect(renderedDiagnostic(error('E0103', f, { start: at, end: at + 1 }, "unknown variable 'x'", { label: 'here' }), false)).toBe(
+        ["error[E0103]: unknown variable 'x'", ' --> e.bcu:3:5', '    2 |   shared A;', '  > 3 |   A[x] := 1', '      |     ^ here', '    4 | }', ''].join('\n'),
+      );
+    });
+  }
+
+  it('does not count a byte-order mark as a column', () => {
+    const t = '\uFEFFkernel k() { skip }';
+    const f = sourceFile('b.bcu', t);
+    expect(renderedDiagnostic(error('E0001', f, { start: 1, end: 7 }, 'x', { label: 'here' }), false)).toContain(' --> b.bcu:1:1\n  > 1 | kernel k() { skip }\n      | ^^^^^^ here');
   });
 });
 

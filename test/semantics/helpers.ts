@@ -1,5 +1,5 @@
-import { parseProgram } from '../../src/syntax/parse.js';
-import type { Kernel } from '../../src/syntax/ast.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
+import type { Kernel } from '../../src/core/ast.js';
 import { runKernel, type Finished, type Launch, type RunOptions, type RunResult, type Access } from '../../src/semantics/interpret.js';
 import type { Vec3 } from '../../src/semantics/values.js';
 

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseProgram } from '../../src/syntax/parse.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { inferMap } from '../../src/map/infer.js';
 import { evalMap, interpreterReads, type MapEvalResult } from '../../src/semantics/map-eval.js';
 import { runKernel } from '../../src/semantics/interpret.js';

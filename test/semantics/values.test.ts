@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { applyArith, applyCmp, evalBExpr, evalExpr, EvalError, type ValueEnv } from '../../src/semantics/values.js';
 import { kernelOf } from './helpers.js';
-import type { Expr, BExpr } from '../../src/syntax/ast.js';
+import type { Expr, BExpr } from '../../src/core/ast.js';
 
 /** Parses `e` as the value written by `A[0] := e` in a tiny kernel. */
 function expr(e: string, params: string[] = []): Expr {

@@ -6,18 +6,21 @@
  * it is counted and printed. The timeout per query is short so that the test
  * stays affordable; the verdicts that matter are the decided ones.
  */
+import type { Launch } from '../../src/core/launch.js';
 import { readFileSync } from 'node:fs';
-import type { Launch } from '../../src/encode/query.js';
-import { solverOf, type Solver, type Verdict } from '../../src/solve/solver.js';
+import { solverOf } from '../../src/solve/backends.js';
+import type { Solver, Verdict } from '../../src/solve/solver.js';
 import { z3Wasm } from '../../src/solve/z3.js';
-import { checkedKernels } from '../../src/verify/pipeline.js';
+import { DEFAULT_RLIMIT } from '../../src/solve/budget.js';
+import { checkedKernels } from '../../src/api/check.js';
 import { queryScripts } from '../../src/verify/scripts.js';
 import { modelSatisfies } from '../../src/verify/witness.js';
+import { decodeModel } from '../../src/encode/smtlib.js';
 
 export const QUERY_TIMEOUT_MS = 1_000;
 const PHASE_SPLIT_TIMEOUT_MS = 2_000;
 
-const SOLVERS: readonly Solver[] = [z3Wasm, solverOf({ kind: 'z3' }), solverOf({ kind: 'cvc5' })];
+const SOLVERS: readonly Solver[] = [z3Wasm, solverOf({ kind: 'z3' }, DEFAULT_RLIMIT), solverOf({ kind: 'cvc5' }, DEFAULT_RLIMIT)];
 const NO_LAUNCH: Launch = { params: new Map(), blockDim: null, gridDim: null };
 
 export interface Agreement {
@@ -48,7 +51,7 @@ export async function agreementOn(paths: readonly string[]): Promise<Agreement> 
         if (statuses.size > 1) result.disagreements.push(line);
         verdicts.forEach((v, i) => {
           if (v.status === 'unknown') result.undecided.set(SOLVERS[i]!.name, (result.undecided.get(SOLVERS[i]!.name) ?? 0) + 1);
-          if (v.status === 'sat' && query !== null && !modelSatisfies(query, v.model)) result.wrongModels.push(`${line}: the model of ${SOLVERS[i]!.name}`);
+          if (v.status === 'sat' && query !== null && !modelSatisfies(query, decodeModel(query.encoding, v.model))) result.wrongModels.push(`${line}: the model of ${SOLVERS[i]!.name}`);
         });
       }
     }

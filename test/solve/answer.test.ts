@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verdictOfAnswer, valueOf, sexprs } from '../../src/solve/answer.js';
+import { spentOf, verdictOfAnswer, valueOf, sexprs } from '../../src/solve/answer.js';
 import { commandWords } from '../../src/solve/command.js';
 import { declaredSymbols, standaloneScript } from '../../src/solve/script.js';
 
@@ -33,6 +33,20 @@ describe('solver answers', () => {
     expect(verdictOfAnswer('sat\n(error "model generation not enabled")\n', true)).toMatchObject({ status: 'unknown', reason: expect.stringContaining('model generation') });
     expect(verdictOfAnswer('sat\n((x 1.5))\n', true).status).toBe('unknown');
     expect(verdictOfAnswer('sat\n', false)).toEqual({ status: 'sat', model: new Map() });
+  });
+
+  it('does not take a verdict on part of the query: an error before the verdict makes it unknown', () => {
+    // Z3 goes on after a command it rejects, and would decide the rest
+    expect(verdictOfAnswer('(error "line 3 column 9: unknown constant y")\nsat\n((x 0))\n', true)).toEqual({
+      status: 'unknown',
+      reason: 'the solver rejected the query: line 3 column 9: unknown constant y',
+    });
+    expect(verdictOfAnswer('(error "line 3: bad")\nunsat\n', true).status).toBe('unknown');
+  });
+
+  it('reads the resource units Z3 spent', () => {
+    expect(spentOf('unknown\n(:reason-unknown "canceled")\n(:rlimit 325)\n')).toBe(325);
+    expect(spentOf('sat\n((x 1))\n')).toBeNull();
   });
 
   it('parses S-expressions with strings, comments and an unfinished tail', () => {

@@ -1,18 +1,17 @@
 /** The watchdog over a solver's checks: a check that never returns becomes unknown, and so does every later one. */
 import { describe, expect, it } from 'vitest';
-import type { Solver, Verdict } from '../../src/solve/solver.js';
-import { watched } from '../../src/solve/watchdog.js';
+import type { Verdict } from '../../src/solve/solver.js';
+import { watchdog } from '../../src/solve/watchdog.js';
 
-/** A solver that answers unsat after `delayMs`, or never when the script says `hang`; it counts the checks it starts. */
-function fake(delayMs: number): Solver & { started: number; running: number; most: number } {
+/** Jobs that answer unsat after `delayMs`, or never (`hang`); it counts the jobs it starts and how many run at once. */
+function fake(delayMs: number): { job: (what: string) => () => Promise<Verdict>; started: number; running: number; most: number } {
   const s = {
-    name: 'fake',
     started: 0,
     running: 0,
     most: 0,
-    check(script: string): Promise<Verdict> {
+    job: (what: string) => (): Promise<Verdict> => {
       s.started++;
-      if (script === 'hang') return new Promise(() => {});
+      if (what === 'hang') return new Promise(() => {});
       s.running++;
       s.most = Math.max(s.most, s.running);
       return new Promise((resolve) =>
@@ -26,35 +25,34 @@ function fake(delayMs: number): Solver & { started: number; running: number; mos
   return s;
 }
 
-describe('watched', () => {
+describe('watchdog', () => {
   it('passes answers through when they come in time', async () => {
-    const solver = fake(5);
-    const w = watched(solver, 100);
-    expect(await w.check('a', 10)).toEqual({ status: 'unsat' });
-    expect(await w.check('b', 10)).toEqual({ status: 'unsat' });
-    expect(w.name).toBe('fake');
-    expect(w.stuck()).toBeNull();
+    const jobs = fake(5);
+    const dog = watchdog('fake', 100);
+    expect(await dog.run(10, jobs.job('a'))).toEqual({ status: 'unsat' });
+    expect(await dog.run(10, jobs.job('b'))).toEqual({ status: 'unsat' });
+    expect(dog.stuck()).toBeNull();
   });
 
   it('makes a check that never returns unknown after twice its timeout plus the slack, and every later check at once', async () => {
-    const solver = fake(5);
-    const w = watched(solver, 30);
+    const jobs = fake(5);
+    const dog = watchdog('fake', 30);
     const started = performance.now();
-    const hung = await w.check('hang', 10);
+    const hung = await dog.run(10, jobs.job('hang'));
     expect(performance.now() - started).toBeGreaterThanOrEqual(45);
     expect(hung).toEqual({ status: 'unknown', reason: 'fake did not return within 50 ms' });
-    const later = await w.check('a', 10);
+    const later = await dog.run(10, jobs.job('a'));
     expect(later).toEqual({ status: 'unknown', reason: 'fake stopped answering: an earlier check did not return within 50 ms' });
-    expect(solver.started).toBe(1);
-    expect(w.stuck()).toBe('fake stopped answering: an earlier check did not return within 50 ms');
+    expect(jobs.started).toBe(1);
+    expect(dog.stuck()).toBe('fake stopped answering: an earlier check did not return within 50 ms');
   });
 
   it('runs checks one at a time, so that waiting for an earlier check does not count against a later one', async () => {
-    const solver = fake(20);
-    const w = watched(solver, 25);
-    // five checks at once take 100 ms in all, more than one check's limit of 45 ms
-    const verdicts = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((s) => w.check(s, 10)));
+    const jobs = fake(50);
+    const dog = watchdog('fake', 200);
+    // ten checks at once take 500 ms in all, more than one check's limit of 220 ms
+    const verdicts = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].map((s) => dog.run(10, jobs.job(s))));
     expect(verdicts.every((v) => v.status === 'unsat')).toBe(true);
-    expect(solver.most).toBe(1);
+    expect(jobs.most).toBe(1);
   });
 });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseProgram } from '../../src/syntax/parse.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import { inferMap } from '../../src/map/infer.js';
 import type { KernelMap } from '../../src/map/map.js';
 import { showMap } from '../../src/map/print.js';
 import { barrierVerdictOf, mapWithoutSync, protoWithoutSync, withBarrierChecks } from '../../src/verify/barriers.js';
 import { verifyKernel, type VerifyOptions } from '../../src/verify/verify.js';
-import { positionAt } from '../../src/syntax/source.js';
+import { positionAt } from '../../src/core/source.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 function mapOf(text: string): KernelMap {
   const program = parseProgram('t.bcu', text);
@@ -14,7 +15,7 @@ function mapOf(text: string): KernelMap {
   return inferMap(program.file, program.kernels[0]!);
 }
 
-const OPTIONS: VerifyOptions = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 5 };
+const OPTIONS: VerifyOptions = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 5, solver: z3Wasm };
 
 const LOOP = `kernel k(T) {
   shared s;

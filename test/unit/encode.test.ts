@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { and, cmp, eq, not, num, op, or, tvar, type Formula } from '../../src/encode/term.js';
+import { and, cmp, eq, not, num, op, or, tvar, type Formula, type Term } from '../../src/encode/term.js';
 import { evalFormula, evalTerm } from '../../src/encode/evaluate.js';
 import { applyArith } from '../../src/semantics/values.js';
-import { chooseEncoding, printFormula, printScript, printTerm, type Declaration, type Encoding } from '../../src/encode/smtlib.js';
+import { bitVectorEncoding, chooseEncoding, printFormula, printScript, printTerm, type Declaration, type Encoding } from '../../src/encode/smtlib.js';
 import { check } from '../../src/solve/z3.js';
-import { parseProgram } from '../../src/syntax/parse.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import { inferMap } from '../../src/map/infer.js';
 import { verifyKernel } from '../../src/verify/verify.js';
 import type { KernelResult } from '../../src/verify/result.js';
 import { loopValues, type LoopShape } from '../../src/semantics/loops.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 const x = tvar('x');
 const y = tvar('y');
@@ -146,6 +147,35 @@ describe('SMT-LIB scripts in Z3', () => {
   it.each(agree)('integer and bit-vector encodings agree: %s', async (_name, fs, expected) => {
     expect(await solve(fs, INT)).toBe(expected);
     expect(await solve(fs, BV)).toBe(expected);
+    // the second encoding a portfolio races, at its computed width
+    expect(await solve(fs, bitVectorEncoding(decls(), fs))).toBe(expected);
+  });
+});
+
+describe('bitVectorEncoding', () => {
+  /** The largest value the term or any subterm takes, under the language's semantics. */
+  function largest(t: Term, v: (n: string) => bigint): bigint {
+    const own = evalTerm(t, v);
+    if (t.k !== 'op') return own;
+    const [a, b] = [largest(t.a, v), largest(t.b, v)];
+    return [own, a, b].reduce((m, x) => (x > m ? x : m));
+  }
+
+  // an integer query's terms: no value of 3-bit inputs may reach the wrap point of the width it gets
+  const terms: Term[] = [
+    op('+', op('*', x, y), op('*', y, y)),
+    op('<<', op('+', x, y), num(5)),
+    op('*', op('*', x, y), op('+', x, num(7))),
+    op('-', op('/', op('*', x, num(9)), op('+', y, num(1))), op('%', x, y)),
+    op('>>', op('*', op('+', x, x), y), num(2)),
+    op('&', op('*', x, y), num(15)),
+  ];
+  it.each(terms.map((t) => [printTerm(t, INT), t] as const))('leaves %s exact on every small input', (_text, t) => {
+    const enc = bitVectorEncoding(decls(3), [eq(t, num(0))]);
+    const wrap = 1n << BigInt(enc.width! - 1);
+    for (let i = 0n; i < 8n; i++) {
+      for (let j = 0n; j < 8n; j++) expect(largest(t, (n) => (n === 'x' ? i : j))).toBeLessThan(wrap);
+    }
   });
 });
 
@@ -159,6 +189,7 @@ async function verify(text: string, params: Record<string, number> = {}): Promis
     launch: { params: new Map(Object.entries(params).map(([k, v]) => [k, BigInt(v)])), blockDim: null, gridDim: null },
     timeoutMs: 10_000,
     maxRaces: 4,
+    solver: z3Wasm,
   });
 }
 

@@ -5,10 +5,10 @@
  * the rewritten text map back to the original.
  */
 import { describe, expect, it } from 'vitest';
-import { parseProgram } from '../../src/syntax/parse.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import { forwardOf, layoutOf, loopsAround, originOf, pointBefore, rewrite, type Layout, type Point } from '../../src/fix/layout.js';
-import { positionAt } from '../../src/syntax/source.js';
+import { positionAt } from '../../src/core/source.js';
 
 function layout(text: string): Layout {
   const program = parseProgram('t.bcu', text);

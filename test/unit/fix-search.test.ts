@@ -5,11 +5,11 @@
  * how the search ends when nothing works.
  */
 import { describe, expect, it } from 'vitest';
-import { parseProgram } from '../../src/syntax/parse.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { layoutOf, type Layout, type Point } from '../../src/fix/layout.js';
 import { constraintOf, searchBarriers, type Constraint, type Limits, type Verdict } from '../../src/fix/search.js';
 import { searchFailureText } from '../../src/fix/explain.js';
-import { positionAt, type Span } from '../../src/syntax/source.js';
+import { positionAt, type Span } from '../../src/core/source.js';
 import type { Race } from '../../src/verify/result.js';
 
 const TEXT = `kernel k(T) {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseProgram } from '../../src/syntax/parse.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import { inferMap, isWellTyped } from '../../src/map/infer.js';
 import { showMap, showAccess } from '../../src/map/print.js';
-import { showBExpr, showExpr } from '../../src/syntax/exprs.js';
-import { positionAt, spanText } from '../../src/syntax/source.js';
+import { showBExpr, showExpr } from '../../src/core/exprs.js';
+import { positionAt, spanText } from '../../src/core/source.js';
 import type { KernelMap, Proto } from '../../src/map/map.js';
 
 function mapOf(text: string): KernelMap {
@@ -117,7 +117,7 @@ describe('data-dependent variables', () => {
   it('records a violation for each use in an index, condition, loop bound, loop step and assumption', () => {
     const m = mapOf(TEXT);
     expect(isWellTyped(m)).toBe(false);
-    expect(m.violations.map((v) => [v.variable, v.use, v.origin.array])).toEqual([
+    expect(m.violations.map((v) => [v.variable, v.use, 'array' in v.origin ? v.origin.array : v.origin.what])).toEqual([
       ['v', 'condition', 'A'],
       ['v', 'index', 'A'],
       ['v', 'loop bound', 'A'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseProgram } from '../../src/syntax/parse.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
-import { spanText } from '../../src/syntax/source.js';
+import { spanText } from '../../src/core/source.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 
 interface Found {

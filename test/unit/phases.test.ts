@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseProgram } from '../../src/syntax/parse.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import { inferMap } from '../../src/map/infer.js';
 import { splitPhases, type Phase, type PhaseSplit } from '../../src/phases/split.js';
@@ -8,6 +8,7 @@ import type { Code } from '../../src/phases/code.js';
 import type { KernelMap } from '../../src/map/map.js';
 import { phasesOf } from '../../src/verify/verify.js';
 import { showAccess } from '../../src/map/print.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 function mapOf(text: string): KernelMap {
   const program = parseProgram('t.bcu', text);
@@ -135,13 +136,13 @@ describe('phase split', () => {
 
   it('aligns such a loop when the solver proves every iteration meets the barrier', async () => {
     const map = mapOf('kernel k(N) { shared A; for i in 0..N { A[i] := 1; if (i < N) { sync } } }');
-    const s = await phasesOf(map, { params: new Map(), blockDim: null, gridDim: null }, 10_000);
+    const s = await phasesOf(map, { params: new Map(), blockDim: null, gridDim: null }, 10_000, z3Wasm);
     expect(shape(s)).toEqual(['start -> end', 'start -> s0', 's0 -> s0', 's0 -> end']);
   });
 
   it('does not align it when some iteration misses the barrier', async () => {
     const map = mapOf('kernel k(N) { shared A; for i in 0..N { A[i] := 1; if (i < 2) { sync } } }');
-    const s = await phasesOf(map, { params: new Map(), blockDim: null, gridDim: null }, 10_000);
+    const s = await phasesOf(map, { params: new Map(), blockDim: null, gridDim: null }, 10_000, z3Wasm);
     expect(shape(s)).toEqual(['start -> end']);
   });
 });

@@ -1,6 +1,7 @@
 // Bugs found by the stage tests, each kept as the kernel that showed it.
 import { describe, expect, it } from 'vitest';
-import { checkedKernels, verifyText } from '../../src/verify/pipeline.js';
+import { checkedKernels } from '../../src/api/check.js';
+import { verifyText } from '../../src/api/verify.js';
 import { replayAlarms } from '../../src/verify/replay.js';
 import { divergenceQueries, verifyKernel } from '../../src/verify/verify.js';
 import { z3Wasm } from '../../src/solve/z3.js';
@@ -8,7 +9,7 @@ import type { Solver } from '../../src/solve/solver.js';
 import { reasonText, wellTypedText } from '../../src/report/describe.js';
 import type { KernelResult } from '../../src/verify/result.js';
 import type { KernelMap } from '../../src/map/map.js';
-import { parseProgram } from '../../src/syntax/parse.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { runKernel } from '../../src/semantics/interpret.js';
 
 async function verify(text: string, params: Record<string, number> = {}): Promise<KernelResult> {
@@ -16,6 +17,7 @@ async function verify(text: string, params: Record<string, number> = {}): Promis
     launch: { params: new Map(Object.entries(params).map(([k, v]) => [k, BigInt(v)])), blockDim: null, gridDim: null },
     timeoutMs: 10_000,
     maxRaces: 10,
+    solver: z3Wasm,
   });
   if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
   return r.kernels[0]!;
@@ -55,7 +57,7 @@ describe('regressions', () => {
 
 describe('regressions found by the differential tests', () => {
   const verifyAt = async (text: string, blockDim: bigint[] | null, gridDim: bigint[] | null): Promise<KernelResult> => {
-    const r = await verifyText('t.bcu', text, { launch: { params: new Map(), blockDim, gridDim }, timeoutMs: 10_000, maxRaces: 10 });
+    const r = await verifyText('t.bcu', text, { launch: { params: new Map(), blockDim, gridDim }, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm });
     if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
     return r.kernels[0]!;
   };
@@ -109,7 +111,7 @@ describe('regressions found by the differential tests', () => {
     const checked = checkedKernels('t.bcu', text);
     if (!checked.ok) throw new Error('does not parse');
     const map = checked.kernels[0]!;
-    const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10 };
+    const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm };
     const result = await verifyKernel(map, options);
     expect(result.divergences.filter((d) => d.confidence === 'confirmed').length).toBe(2);
     expect((await replayAlarms(map, result, options)).failures).toEqual([]);
@@ -135,7 +137,7 @@ describe('regressions found by the differential tests', () => {
     // well-typed, and yet this alarm proves nothing: the report must not say it does
     expect(wellTypedText(r)).toBe('well-typed: yes — no alarm depends on data; the possible ones come from approximations of the tool');
     // with the divergence decided, the kernel is divergent and no race is reported
-    const decided = await verifyKernel(map, { launch, timeoutMs: 10_000, maxRaces: 10 });
+    const decided = await verifyKernel(map, { launch, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm });
     expect(decided.status).toBe('divergent');
     expect(decided.races).toEqual([]);
     expect(wellTypedText(decided)).toBe('well-typed: yes — every alarm is a proof of a bug');
@@ -149,7 +151,7 @@ describe('regressions of issue 15 (soundness and false confirmations)', () => {
     expect(r.status).toBe('racy');
     expect(r.races.map((race) => race.confidence)).toEqual(['confirmed']);
     const map = mapOf(text);
-    const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10 };
+    const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm };
     const replayed = await replayAlarms(map, r, options);
     expect(replayed.failures).toEqual([]);
     expect(replayed.result.races[0]!.replay?.replayed).toBe(true);
@@ -178,7 +180,7 @@ describe('regressions of issue 15: replay', () => {
     const text = 'kernel k() <<<1, 1024>>> { shared A; if (tid = 1023) { A[0] := 1 }; if (tid + 1 = blockDim.x - 1) { A[0] := 2 } }';
     const r = await verify(text);
     expect(r.races.map((race) => race.confidence)).toEqual(['confirmed']);
-    const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10 };
+    const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm };
     const replayed = await replayAlarms(mapOf(text), r, options);
     expect(replayed.failures).toEqual([]);
     expect(replayed.result.races[0]!.replay).toEqual({ replayed: true, note: null, minimised: null });
@@ -186,7 +188,7 @@ describe('regressions of issue 15: replay', () => {
 });
 
 describe('regressions of issue 15: barriers are matched by iteration number, not by the loop variable', () => {
-  const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10 };
+  const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm };
   const runAt = (text: string, block: bigint): ReturnType<typeof runKernel> =>
     runKernel(parseProgram('t.bcu', text).kernels[0]!, { params: {}, blockDim: [block, 1n, 1n] });
 
@@ -239,7 +241,7 @@ describe('regressions of issue 15: barriers are matched by iteration number, not
 });
 
 describe('regressions of issue 15: one meaning for assume (a thread failing one excludes the launch)', () => {
-  const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10 };
+  const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm };
 
   it('an assumption in an earlier phase, under a uniform condition, still constrains the threads after the barrier', async () => {
     const r = await verify('kernel a() { shared A; if (blockDim.x > 0) { assume tid = 0 }; sync; A[0] := tid }');

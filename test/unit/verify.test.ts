@@ -1,13 +1,15 @@
+import type { Launch } from '../../src/core/launch.js';
 import { describe, expect, it } from 'vitest';
-import { parseProgram } from '../../src/syntax/parse.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import { inferMap } from '../../src/map/infer.js';
-import { spanText } from '../../src/syntax/source.js';
+import { spanText } from '../../src/core/source.js';
 import { verifyKernel } from '../../src/verify/verify.js';
-import { checkedKernels, verifyText } from '../../src/verify/pipeline.js';
+import { checkedKernels } from '../../src/api/check.js';
+import { verifyText } from '../../src/api/verify.js';
 import type { KernelResult, Race } from '../../src/verify/result.js';
-import type { Launch } from '../../src/encode/query.js';
 import type { Solver } from '../../src/solve/solver.js';
+import { z3Wasm } from '../../src/solve/z3.js';
 
 interface Options {
   readonly params?: Record<string, number>;
@@ -29,7 +31,7 @@ async function verify(text: string, o: Options = {}): Promise<KernelResult> {
   const program = parseProgram('t.bcu', text);
   expect(wellFormednessErrors(program)).toEqual([]);
   const map = inferMap(program.file, program.kernels[0]!);
-  return verifyKernel(map, { launch: launchOf(o), timeoutMs: o.timeoutMs ?? 10_000, maxRaces: o.maxRaces ?? 10 });
+  return verifyKernel(map, { launch: launchOf(o), timeoutMs: o.timeoutMs ?? 10_000, maxRaces: o.maxRaces ?? 10, solver: z3Wasm });
 }
 
 const at = (r: KernelResult, race: Race): string[] => race.accesses.map((a) => `${a.mode} ${spanText(r.file, a.span)}`).sort();
@@ -309,7 +311,7 @@ describe('solver limits', () => {
 
 describe('pipeline', () => {
   it('stops at diagnostics before inference', async () => {
-    const bad = await verifyText('t.bcu', 'kernel k() { shared A; A[x] := 1 }', { launch: launchOf({}), timeoutMs: 10_000, maxRaces: 10 });
+    const bad = await verifyText('t.bcu', 'kernel k() { shared A; A[x] := 1 }', { launch: launchOf({}), timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm });
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.diagnostics.map((d) => d.code)).toEqual(['E0103']);
     const syntax = checkedKernels('t.bcu', 'kernel k() { shared A; A[0] = 1 }');
@@ -319,10 +321,10 @@ describe('pipeline', () => {
 
   it('verifies every kernel of a file, or only the one asked for', async () => {
     const text = 'kernel a() { shared A; A[0] := tid }\nkernel b() { shared B; B[tid] := 0 }';
-    const all = await verifyText('t.bcu', text, { launch: launchOf({}), timeoutMs: 10_000, maxRaces: 10 });
+    const all = await verifyText('t.bcu', text, { launch: launchOf({}), timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm });
     expect(all.ok).toBe(true);
     if (all.ok) expect(all.kernels.map((k) => [k.kernel, k.status])).toEqual([['a', 'racy'], ['b', 'drf']]);
-    const one = await verifyText('t.bcu', text, { launch: launchOf({}), timeoutMs: 10_000, maxRaces: 10, kernel: 'b' });
+    const one = await verifyText('t.bcu', text, { launch: launchOf({}), timeoutMs: 10_000, maxRaces: 10, kernel: 'b', solver: z3Wasm });
     if (one.ok) expect(one.kernels.map((k) => k.kernel)).toEqual(['b']);
   });
 });

@@ -1,0 +1,15 @@
+// expect: racy possible
+// Histogram straight into global memory with a plain increment: threads (of
+// one block or of two) whose keys fall into the same bin both read and write
+// bins[b]. The bin is computed from a key read from memory, so the race is
+// possible, not provable.
+__global__ void histogram_global(const int *keys, int *bins, int nbins, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        int b = keys[i] % nbins;
+        if (b < 0)
+            b += nbins;
+        bins[b] = bins[b] + 1;
+    }
+}

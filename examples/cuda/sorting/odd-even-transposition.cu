@@ -1,0 +1,34 @@
+// expect: drf
+// Odd-even transposition sort of N keys per block by N / 2 threads: in phase p
+// thread t orders the pair (i, i + 1) with i = 2*t + (p & 1); the pairs of one
+// phase are disjoint, and a barrier ends every phase. Each thread loads and
+// stores keys t and t + N/2 of its block. __requires: N / 2 threads per block
+// (the block's keys are base .. base + N-1).
+#define N 256
+
+__device__ void order_pair(int *s, int i)
+{
+    int a = s[i];
+    int b = s[i + 1];
+    s[i] = (a < b) ? a : b;
+    s[i + 1] = (a < b) ? b : a;
+}
+
+__global__ void odd_even_sort(int *keys)
+{
+    __requires(blockDim.x == N / 2);
+    __shared__ int s[N];
+    unsigned int tid = threadIdx.x;
+    unsigned int base = blockIdx.x * N;
+    s[tid] = keys[base + tid];
+    s[tid + N / 2] = keys[base + tid + N / 2];
+    __syncthreads();
+    for (int phase = 0; phase < N; ++phase) {
+        int i = 2 * tid + (phase & 1);
+        if (i + 1 < N)
+            order_pair(s, i);
+        __syncthreads();
+    }
+    keys[base + tid] = s[tid];
+    keys[base + tid + N / 2] = s[tid + N / 2];
+}

@@ -1,0 +1,49 @@
+/**
+ * A longer campaign of the differential properties on kernels with machine
+ * integers (test/properties/typed.test.ts runs a fixed seed set in CI):
+ *
+ *   nice -n 10 npx tsx scripts/fuzz-typed.ts P1|P2|P3|P4 SEED RUNS
+ *
+ * Prints what was compared and every failure with its kernel; exit code 1
+ * when one failed.
+ */
+import fc from 'fast-check';
+import { checkCompleteness, checkReplay, checkSoundness, checkTheorem1, interestingLaunches } from '../test/properties/harness.js';
+import { loadTyped, typedKernelArbitrary, type TypedConfig } from '../test/properties/typed-generator.js';
+
+const [property = '', seedText = '1', runsText = '100'] = process.argv.slice(2);
+if (!['P1', 'P2', 'P3', 'P4'].includes(property)) {
+  console.error('use: fuzz-typed.ts P1|P2|P3|P4 SEED RUNS');
+  process.exit(2);
+}
+// the settings of the CI test for each property
+const config: TypedConfig =
+  property === 'P1' || property === 'P2' ? { dataFlow: true, assumes: 'any', nonUniformSync: true } : { dataFlow: false, assumes: 'top', nonUniformSync: property === 'P4' };
+const started = performance.now();
+const figures = { kernels: 0, compared: 0, failures: 0, verdicts: new Map<string, number>() };
+for (const g of fc.sample(typedKernelArbitrary(config), { seed: Number(seedText), numRuns: Number(runsText) })) {
+  figures.kernels++;
+  try {
+    const loaded = loadTyped(g);
+    if (property === 'P1') figures.compared += checkTheorem1(g, loaded);
+    if (property === 'P2') {
+      const { bad } = interestingLaunches(loaded);
+      if (bad === null) continue;
+      figures.compared++;
+      const verdict = await checkSoundness(g, loaded, bad);
+      figures.verdicts.set(verdict, (figures.verdicts.get(verdict) ?? 0) + 1);
+    }
+    if (property === 'P3') figures.compared += await checkReplay(g, loaded);
+    if (property === 'P4' && loaded.map.violations.length === 0) {
+      const { bad, good } = interestingLaunches(loaded);
+      for (const at of [bad, good]) if (at !== null) figures.compared += await checkCompleteness(g, loaded, at);
+    }
+  } catch (e) {
+    figures.failures++;
+    console.log(`FAILED: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+const what = { P1: 'launches compared', P2: "kernels verified at an interpreter alarm's launch", P3: 'confirmed alarms replayed', P4: 'confirmed alarms seen by the interpreter' }[property];
+const verdicts = [...figures.verdicts].map(([v, n]) => `${v} ${n}`).join(', ');
+console.log(`${property}: ${figures.kernels} kernels, ${figures.compared} ${what}${verdicts === '' ? '' : ` (${verdicts})`}, ${figures.failures} failed, ${Math.round((performance.now() - started) / 1000)} s`);
+process.exit(figures.failures > 0 ? 1 : 0);

@@ -1,0 +1,32 @@
+/**
+ * `npm run playground [-- --port N] [-- --build-only]`: builds the playground
+ * into dist-web/ and serves it on http://127.0.0.1:PORT/ (default 8080) with
+ * the headers it needs, until interrupted.
+ */
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { ROOT, buildPlayground } from './build.js';
+import { servePlayground } from './serve.js';
+
+function kib(n: number): string {
+  return n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : `${(n / 1024).toFixed(1)} KiB`;
+}
+
+async function main(args: readonly string[]): Promise<void> {
+  const portArg = args.indexOf('--port');
+  const port = portArg >= 0 ? Number(args[portArg + 1]) : Number(process.env['PORT'] ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${args[portArg + 1] ?? ''}: expected a port number`);
+  const out = join(ROOT, 'dist-web');
+  const files = await buildPlayground(out);
+  for (const f of files) console.log(`  ${f.name.padEnd(16)} ${kib(f.bytes).padStart(10)}  (${kib(f.gzipped)} gzipped)`);
+  const page = files.filter((f) => !f.name.startsWith('z3-built.wasm')).reduce((s, f) => s + f.gzipped, 0);
+  console.log(`built ${out}: ${kib(page)} gzipped besides Z3's WebAssembly`);
+  if (args.includes('--build-only')) return;
+  const server = await servePlayground(out, port);
+  console.log(`playground: http://127.0.0.1:${(server.address() as AddressInfo).port}/  (Ctrl-C to stop)`);
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+  process.exitCode = 2;
+});

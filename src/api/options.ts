@@ -1,0 +1,93 @@
+/**
+ * Launch and number options as a user types them (`faial-ts -p N=4
+ * --block-dim 32,8`, the playground's option fields). A bad value is a
+ * UsageError: the CLI prints it with exit code 2, the playground beside its
+ * field; neither shows a stack trace.
+ */
+import { typeMax } from '../core/arith.js';
+import { INPUT_BOUND, type Launch } from '../core/launch.js';
+import type { KernelMap } from '../map/map.js';
+
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly hints: readonly string[] = [],
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** `N`, `X,Y`, `X,Y,Z`, `[X,Y,Z]` or `(X,Y,Z)`; missing components are 1, as in CUDA's dim3. */
+export function dimOf(text: string, option: string): [bigint, bigint, bigint] {
+  const inner = text.trim().replace(/^\[(.*)\]$/s, '$1').replace(/^\((.*)\)$/s, '$1');
+  const parts = inner.split(',').map((p) => p.trim());
+  if (parts.length > 3 || parts.some((p) => !/^\d+$/.test(p))) {
+    throw new UsageError(`${option} ${text}: expected N, X,Y,Z or [X,Y,Z] with natural numbers`);
+  }
+  const values = parts.map((p) => BigInt(p));
+  if (values.some((v) => v < 1n)) throw new UsageError(`${option} ${text}: every dimension must be at least 1`);
+  return [values[0] ?? 1n, values[1] ?? 1n, values[2] ?? 1n];
+}
+
+/** `-p NAME=VALUE`, repeatable; the same name twice is a mistake, not an override. */
+export function paramsOf(specs: readonly string[]): Map<string, bigint> {
+  const params = new Map<string, bigint>();
+  for (const spec of specs) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\d+)\s*$/.exec(spec);
+    if (m === null) throw new UsageError(`-p ${spec}: expected NAME=VALUE with a natural number VALUE`);
+    const name = m[1]!;
+    if (params.has(name)) throw new UsageError(`-p ${spec}: parameter '${name}' is given twice`);
+    params.set(name, BigInt(m[2]!));
+  }
+  return params;
+}
+
+export function naturalOf(text: string, option: string, least = 0): number {
+  if (!/^\s*\d+\s*$/.test(text)) throw new UsageError(`${option} ${text}: expected a natural number`);
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < least) throw new UsageError(`${option} ${text}: expected a number of at least ${least}`);
+  return n;
+}
+
+function signature(map: KernelMap): string {
+  return `${map.name}(${map.params.join(', ')})`;
+}
+
+/** The launch the options fix; a `-p` that no selected kernel has is a usage error. */
+export function launchOfOptions(params: readonly string[], blockDim: string | undefined, gridDim: string | undefined, kernels: readonly KernelMap[]): Launch {
+  const values = paramsOf(params);
+  for (const name of values.keys()) {
+    if (kernels.length > 0 && !kernels.some((k) => k.params.includes(name))) {
+      const which = kernels.length === 1 ? `kernel ${kernels[0]!.name} has` : 'no kernel has';
+      throw new UsageError(`-p ${name}: ${which} no parameter '${name}'`, [
+        `parameters: ${kernels.map((k) => (k.params.length === 0 ? `${k.name} has none` : signature(k))).join('; ')}`,
+      ]);
+    }
+  }
+  for (const [name, value] of values) {
+    for (const k of kernels) {
+      if (!k.params.includes(name)) continue;
+      const info = k.vars.get(name);
+      const type = info?.kind === 'param' ? info.type : undefined;
+      // a larger value could never be the parameter's: every query would hold vacuously
+      if (type === undefined ? value >= INPUT_BOUND : value > typeMax(type)) {
+        const bound = type === undefined ? VERIFIER_BOUND : `${typeMax(type) + 1n}, the bound of its type ${type} in kernel ${k.name}`;
+        throw new UsageError(`-p ${name}=${value}: the value must be below ${bound}`);
+      }
+    }
+  }
+  return {
+    params: values,
+    blockDim: blockDim === undefined ? null : boundedDim(dimOf(blockDim, '--block-dim'), '--block-dim', blockDim),
+    gridDim: gridDim === undefined ? null : boundedDim(dimOf(gridDim, '--grid-dim'), '--grid-dim', gridDim),
+  };
+}
+
+/** What the verifier's sizes and untyped parameters stay below: a larger value would make every query vacuously unsat. */
+const VERIFIER_BOUND = `2^32 (${INPUT_BOUND}), the bound of the verifier's inputs`;
+
+function boundedDim(dim: [bigint, bigint, bigint], option: string, text: string): [bigint, bigint, bigint] {
+  if (dim.some((v) => v >= INPUT_BOUND)) throw new UsageError(`${option} ${text}: every dimension must be below ${VERIFIER_BOUND}`);
+  return dim;
+}

@@ -1,0 +1,54 @@
+/**
+ * The inspectable stages of one kernel as text, as `faial-ts infer
+ * [--phases]` and `faial-ts smt` print them: its typing verdict and MAP, its
+ * barrier phases, and each solver query as a standalone SMT-LIB 2 script.
+ * The CLI prints them; the playground shows them in its tabs.
+ */
+import type { Launch } from '../core/launch.js';
+import { colorsOf } from '../diagnostics/render.js';
+import type { Query } from '../encode/query.js';
+import { EncodingLimit, printScript } from '../encode/smtlib.js';
+import type { KernelMap } from '../map/map.js';
+import { showMap } from '../map/print.js';
+import { showPhases } from '../phases/print.js';
+import { violationText } from '../report/describe.js';
+import { standaloneScript } from '../solve/script.js';
+import type { Solver } from '../solve/solver.js';
+import { queryScripts } from '../verify/scripts.js';
+import { phasesOf } from '../verify/verify.js';
+
+/** The kernel's heading, typing verdict and MAP: one block of `infer`. */
+export function inferText(map: KernelMap, colour: boolean): string {
+  const c = colorsOf(colour);
+  const typing =
+    map.violations.length === 0
+      ? [`${c.green('well-typed')}: yes — indices, conditions and loop bounds use only parameters, thread ids and loop variables`]
+      : [`${c.yellow('well-typed')}: no — data-dependent values are used where the type system needs V:`, ...map.violations.map((v) => `  ${violationText(map.file, v)}`)];
+  return [`${c.bold(`kernel ${map.name}`)} (${map.file.path})`, ...typing, showMap(map)].join('\n');
+}
+
+/** The barrier phases, as `infer --phases` adds them (the split asks the solver whether loops complete). */
+export async function phasesText(map: KernelMap, launch: Launch, timeoutMs: number, solver: Solver): Promise<string> {
+  return showPhases(map, await phasesOf(map, launch, timeoutMs, solver));
+}
+
+/** One query as a standalone SMT-LIB 2 script that asks for its model. */
+export function queryScript(q: Query): string {
+  return `; query ${q.id}\n${standaloneScript(printScript(q.declarations, q.assertions, q.encoding))}`;
+}
+
+/**
+ * Each query of the kernel as a standalone script, or one comment saying why
+ * there is none. The phase split's completion checks have no query id and are
+ * not listed (`smt --out` writes them).
+ */
+export async function queryListing(map: KernelMap, launch: Launch, timeoutMs: number, solver: Solver): Promise<string[]> {
+  try {
+    const queries = (await queryScripts(map, launch, timeoutMs, solver)).flatMap((s) => (s.query === null ? [] : [s.query]));
+    return queries.length === 0 ? [`; kernel ${map.name}: no query (nothing can race or diverge)`] : queries.map(queryScript);
+  } catch (e) {
+    // An encoding limit stops this kernel's queries, not the other kernels'.
+    if (!(e instanceof EncodingLimit)) throw e;
+    return [`; kernel ${map.name}: queries not printed: ${e.message}`];
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Verifying one file's text, as `faial-ts verify` does, from data alone: the
+ * same code runs in the CLI's process, in its worker processes and in the
+ * browser. It never throws: a kernel whose verification fails inside faial-ts
+ * becomes that kernel's `error` entry, a file that cannot be parsed a file
+ * error, and the run goes on with the next kernel.
+ */
+import { launchFor, type Launch } from '../core/launch.js';
+import { sourceFile, type Span } from '../core/source.js';
+import type { KernelMap } from '../map/map.js';
+import type { Solver } from '../solve/solver.js';
+import { withBarrierChecks } from '../verify/barriers.js';
+import { replayAlarms } from '../verify/replay.js';
+import type { FileResult, KernelResult } from '../verify/result.js';
+import { verifyKernel, type VerifyOptions } from '../verify/verify.js';
+import { StageClock } from '../util/clock.js';
+import { checkedKernels, checkedSafely, internalError, messageOf, type CheckStage } from './check.js';
+
+export interface VerifyFileOptions {
+  /** only the kernel of this name */
+  readonly kernel: string | null;
+  /** the caller's launch facts; each kernel takes those about its own parameters */
+  readonly launch: Launch;
+  readonly timeoutMs: number;
+  readonly maxRaces: number;
+  readonly barriers: boolean;
+  readonly replay: boolean;
+}
+
+export interface FileOutcome {
+  readonly file: FileResult;
+  /** confirmed alarms the interpreter did not reproduce (--replay): verifier bugs */
+  readonly replayFailures: readonly string[];
+  /** milliseconds spent on the whole file before verification (each kernel's stats have the rest) */
+  readonly checking: Readonly<Record<CheckStage, number>>;
+}
+
+export const NOT_CHECKED: FileOutcome['checking'] = { parse: 0, typing: 0 };
+
+/** Where the kernel's name is: the diagnostic points there rather than framing the whole kernel. */
+function nameSpan(map: KernelMap): Span {
+  const at = map.file.text.indexOf(map.name, map.span.start);
+  return at < 0 || at >= map.span.end ? map.span : { start: at, end: at + map.name.length };
+}
+
+/** The `error` entry of a kernel whose verification did not finish. */
+export function kernelError(map: KernelMap, message: string): KernelResult {
+  return {
+    file: map.file,
+    kernel: map.name,
+    span: map.span,
+    status: 'error',
+    wellTyped: map.violations.length === 0,
+    violations: map.violations,
+    races: [],
+    divergences: [],
+    vacuous: false,
+    unknowns: [],
+    errors: [internalError(map.file, nameSpan(map), message)],
+    stats: { accesses: map.accesses.length, phases: 0, arrays: 0, queries: 0, milliseconds: 0, stages: { phases: 0, encoding: 0, solving: 0, witnesses: 0 } },
+  };
+}
+
+async function kernelOutcome(map: KernelMap, options: VerifyFileOptions, solver: Solver): Promise<{ result: KernelResult; replayFailures: string[] }> {
+  const launch = launchFor(map.params, options.launch);
+  const verifyOptions: VerifyOptions = { launch, timeoutMs: options.timeoutMs, maxRaces: options.maxRaces, solver };
+  try {
+    const verified = await verifyKernel(map, verifyOptions);
+    const checked = options.barriers ? await withBarrierChecks(map, verified, verifyOptions) : verified;
+    const replayed = options.replay ? await replayAlarms(map, checked, verifyOptions) : { result: checked, failures: [] };
+    return { result: replayed.result, replayFailures: replayed.failures };
+  } catch (e) {
+    return { result: kernelError(map, messageOf(e)), replayFailures: [] };
+  }
+}
+
+/** Called before each kernel is verified, for a caller that shows progress. */
+export type KernelStarted = (kernel: string, index: number, total: number) => void;
+
+/** Every kernel of a file's text verified in turn with the given solver. */
+export async function verifyFile(path: string, text: string, options: VerifyFileOptions, solver: Solver, started: KernelStarted = () => undefined): Promise<FileOutcome> {
+  const clock = new StageClock<CheckStage>();
+  const checked = checkedSafely(path, text, options.kernel, clock);
+  const checking = { parse: clock.milliseconds('parse'), typing: clock.milliseconds('typing') };
+  if (!checked.ok) return { file: { ok: false, path, diagnostics: checked.diagnostics }, replayFailures: [], checking };
+  const kernels: KernelResult[] = [];
+  const replayFailures: string[] = [];
+  for (const [i, map] of checked.kernels.entries()) {
+    started(map.name, i, checked.kernels.length);
+    const outcome = await kernelOutcome(map, options, solver);
+    kernels.push(outcome.result);
+    replayFailures.push(...outcome.replayFailures);
+  }
+  return { file: { ok: true, path, kernels }, replayFailures, checking };
+}
+
+/** The outcome of a file whose verification was cut short (a worker that died): every kernel of it in error, with the reason. */
+export function abandonedOutcome(path: string, text: string, kernel: string | null, why: string): FileOutcome {
+  const checked = checkedSafely(path, text, kernel);
+  const message = `verification stopped: ${why}`;
+  if (!checked.ok || checked.kernels.length === 0) {
+    return { file: { ok: false, path, diagnostics: [internalError(sourceFile(path, text), { start: 0, end: 0 }, message)] }, replayFailures: [], checking: NOT_CHECKED };
+  }
+  return { file: { ok: true, path, kernels: checked.kernels.map((m) => kernelError(m, message)) }, replayFailures: [], checking: NOT_CHECKED };
+}
+
+/** Every kernel of a file's text verified with the same options; bad input is the file's diagnostics. */
+export async function verifyText(path: string, text: string, options: VerifyOptions & { readonly kernel?: string }): Promise<FileResult> {
+  const checked = checkedKernels(path, text, options.kernel);
+  if (!checked.ok) return { ok: false, path, diagnostics: checked.diagnostics };
+  const kernels: KernelResult[] = [];
+  for (const map of checked.kernels) kernels.push(await verifyKernel(map, options));
+  return { ok: true, path, kernels };
+}

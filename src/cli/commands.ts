@@ -1,0 +1,338 @@
+/**
+ * The commands of the command line (main.ts defines their options and
+ * loads this module when one runs): each reads its files, runs the stages
+ * and writes its report through the IO object, returning the exit code.
+ */
+import { type Launch, NO_LAUNCH, launchFor } from '../core/launch.js';
+import { readFile } from 'node:fs/promises';
+import type { KernelMap } from '../map/map.js';
+import { parseProgram } from '../frontend/bcu/parse.js';
+import type { FileResult } from '../verify/result.js';
+import { startZ3, z3Wasm } from '../solve/z3.js';
+import type { KernelResult } from '../verify/result.js';
+import { colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
+import { textReport } from '../report/text.js';
+import { runCommand } from './run.js';
+import { checkedSafely } from '../api/check.js';
+import { launchOfOptions } from '../api/options.js';
+import { inferText, phasesText, queryListing } from '../api/stages.js';
+import { writtenQueryFiles } from './smt-out.js';
+import { outputDirectory, outputFile } from './output.js';
+import { verifiedFiles, verifiesInProcess, type Progress } from './jobs.js';
+import { solverOf } from '../solve/backends.js';
+import { DEFAULT_TIMEOUT_MS, MEMBER_NAMES, binaryOf, boundOf, type MemberName, type SolverChoice, type SolverName } from '../solve/solver.js';
+import { defaultMembers } from '../solve/members.js';
+import { SolverUnavailable, installed } from '../solve/process.js';
+import type { SolvingRun } from '../report/describe.js';
+import { commandWords } from '../solve/command.js';
+import { fixCommand } from './fix.js';
+import { experimentCommand, mergeCommand } from './experiment.js';
+import { shardOf, type Shard } from '../experiment/shard.js';
+import { EXIT_BAD_INPUT, EXIT_DRF, verifyExitCode } from './exit.js';
+import type { CliIO } from './main.js';
+import { UsageError, dimOf, inputFiles, naturalOf, paramsOf } from './options.js';
+import { version } from './version.js';
+
+export interface LaunchFlags {
+  kernel?: string;
+  param: string[];
+  blockDim?: string;
+  gridDim?: string;
+}
+
+/** The options of main.ts's withSolvingOptions. */
+export interface SolvingFlags {
+  timeout: string;
+  rlimit: string;
+  maxRaces: string;
+  jobs: string;
+  solver?: SolverName;
+  solverCmd?: string;
+  portfolio?: string;
+}
+
+export interface VerifyFlags extends LaunchFlags, SolvingFlags {
+  json?: boolean;
+  sarif?: boolean;
+  barriers?: boolean;
+  replay?: boolean;
+}
+
+export interface FixFlags extends LaunchFlags {
+  output?: string;
+  timeout: string;
+  keepBarriers?: boolean;
+}
+
+export interface SmtFlags extends LaunchFlags {
+  out?: string;
+}
+
+export interface InferFlags {
+  kernel?: string;
+  phases?: boolean;
+}
+
+export interface ExperimentFlags extends SolvingFlags {
+  out?: string;
+  shard?: string;
+}
+
+export interface RunFlags extends LaunchFlags {
+  init: string[];
+  json?: boolean;
+  seed?: string;
+}
+
+/** The checked kernels of every input, with the files that failed before inference. */
+interface Loaded {
+  readonly failed: FileResult[];
+  readonly kernels: KernelMap[];
+  /** in input order, so reports list files as given */
+  readonly order: { readonly path: string; readonly maps: KernelMap[] | null }[];
+}
+
+async function textOf(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read '${path}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+async function loaded(args: readonly string[], kernel: string | undefined): Promise<Loaded> {
+  const failed: FileResult[] = [];
+  const kernels: KernelMap[] = [];
+  const order: Loaded['order'][number][] = [];
+  const names: string[] = [];
+  for (const path of await inputFiles(args)) {
+    const text = await textOf(path);
+    const checked = checkedSafely(path, text, kernel ?? null);
+    if (!checked.ok) {
+      failed.push({ ok: false, path, diagnostics: checked.diagnostics });
+      order.push({ path, maps: null });
+      continue;
+    }
+    kernels.push(...checked.kernels);
+    order.push({ path, maps: [...checked.kernels] });
+    if (kernel !== undefined && checked.kernels.length === 0) names.push(...parseProgram(path, text).kernels.map((k) => k.name.text));
+  }
+  if (kernel !== undefined && kernels.length === 0 && failed.length === 0) {
+    throw new UsageError(`no kernel named '${kernel}'`, [`the kernels are: ${names.join(', ')}`]);
+  }
+  return { failed, kernels, order };
+}
+
+/** The launch from the options; a -p that no selected kernel has is a usage error. */
+function launchOf(flags: LaunchFlags, kernels: readonly KernelMap[]): Launch {
+  return launchOfOptions(flags.param, flags.blockDim, flags.gridDim, kernels);
+}
+
+export async function verifyCommand(args: readonly string[], flags: VerifyFlags, io: CliIO): Promise<number> {
+  const timeoutMs = naturalOf(flags.timeout, '--timeout', 1);
+  const rlimit = rlimitOf(flags.rlimit);
+  const maxRaces = naturalOf(flags.maxRaces, '--max-races', 1);
+  const jobs = naturalOf(flags.jobs, '--jobs', 1);
+  const solver = await solverChoiceOf(flags, rlimit);
+  const input = await loaded(args, flags.kernel);
+  const launch = launchOf(flags, input.kernels);
+  const job = { kernel: flags.kernel ?? null, launch, timeoutMs, rlimit, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true };
+  const toVerify = input.order.filter((entry) => entry.maps !== null);
+  // once the input is known good (a bad one never waits for a solver it does not use), Z3 starts while the files are verified up to their first check
+  if ((solver.kind === 'z3-wasm' || solver.kind === 'portfolio') && toVerify.length > 0 && verifiesInProcess(jobs, toVerify.length)) startZ3();
+  const outcomes = await verifiedFiles(toVerify.map((entry) => ({ ...job, path: entry.path })), jobs, progressOf(io));
+  let next = 0;
+  const files = input.order.map((entry) => (entry.maps === null ? input.failed.find((f) => f.path === entry.path)! : outcomes[next++]!.file));
+  const replayFailures = outcomes.flatMap((o) => o.replayFailures);
+  const launches = launchesOf(input.order, files, launch);
+  // the JSON and SARIF reports (and io-ts, for the JSON codec) are loaded only when asked for
+  const solving = solvingRunOf(solver, rlimit, timeoutMs);
+  if (flags.json) io.out(`${JSON.stringify((await import('../report/json.js')).reportJson(files, solving), null, 2)}\n`);
+  else if (flags.sarif) io.out(`${JSON.stringify((await import('../report/sarif.js')).sarifLog(files, { version: version(), launchOf: (r) => launches.get(r) ?? null, solving }), null, 2)}\n`);
+  else io.out(textReport(files, { colour: io.colour, launchOf: (r) => launches.get(r) ?? null, solving }));
+  // a confirmed alarm the interpreter does not reproduce is a verifier bug, not a verdict
+  if (replayFailures.length > 0) {
+    const c = colorsOf(io.colour);
+    for (const f of replayFailures) io.err(`${c.bold(c.red('internal error'))}: ${f}\n`);
+    io.err(`${c.bold(c.green('hint'))}: this is a bug in faial-ts; please report it with the input file\n`);
+    return EXIT_BAD_INPUT;
+  }
+  return verifyExitCode(files);
+}
+
+/** The launch facts that concern each kernel result, as the text report names them. */
+function launchesOf(order: Loaded['order'], files: readonly FileResult[], launch: Launch): Map<KernelResult, Launch> {
+  const launches = new Map<KernelResult, Launch>();
+  order.forEach((entry, i) => {
+    const file = files[i]!;
+    if (!file.ok) return;
+    for (const r of file.kernels) {
+      const map = entry.maps?.find((m) => m.name === r.kernel);
+      if (map !== undefined) launches.set(r, launchFor(map.params, launch));
+    }
+  });
+  return launches;
+}
+
+/** A line on stderr that says how far a run of many files is, rewritten in place; erased at the end. */
+function progressOf(io: CliIO): Progress {
+  if (io.progress !== true) return () => undefined;
+  return (done, total, path) => {
+    if (total > 1) io.err(done === total ? '\r\u001b[K' : `\r\u001b[K${done}/${total} files verified (last: ${path})`);
+  };
+}
+
+/** How the report states the budget: a solver without a resource limit is bounded by time only. */
+function solvingRunOf(choice: SolverChoice, rlimit: number, timeoutMs: number): SolvingRun {
+  return { solver: solverOf(choice, rlimit).name, rlimit: boundOf(choice) === 'resources' ? rlimit : null, timeoutMs };
+}
+
+/** Z3 takes its resource limit as a 32-bit unsigned number. */
+const MAX_RLIMIT = 2 ** 32 - 1;
+
+function rlimitOf(text: string): number {
+  const rlimit = naturalOf(text, '--rlimit', 1);
+  if (rlimit > MAX_RLIMIT) throw new UsageError(`--rlimit ${text}: expected a number of at most ${MAX_RLIMIT}`);
+  return rlimit;
+}
+
+/**
+ * The members `--portfolio` names, in its order; without it the default
+ * members, the binaries among them only when installed. A binary named but
+ * not installed is a usage error.
+ */
+function membersOf(list: string | undefined): MemberName[] {
+  if (list === undefined) return defaultMembers();
+  const hints = [`the members are: ${MEMBER_NAMES.join(', ')}`];
+  const members: MemberName[] = [];
+  for (const name of list.split(',').map((n) => n.trim())) {
+    const member = MEMBER_NAMES.find((m) => m === name);
+    if (member === undefined) throw new UsageError(`--portfolio ${list}: '${name}' is not a member`, hints);
+    if (members.includes(member)) throw new UsageError(`--portfolio ${list}: '${name}' is named twice`);
+    const binary = binaryOf(member);
+    if (binary !== null && !installed(binary)) throw new UsageError(`--portfolio ${list}: the ${binary} binary is not installed`, [`install it (apt-get install -y ${binary}), or leave it out`]);
+    members.push(member);
+  }
+  return members;
+}
+
+function choiceOf(flags: Pick<SolvingFlags, 'solver' | 'solverCmd' | 'portfolio'>): SolverChoice {
+  if (flags.solverCmd !== undefined) return { kind: 'command', command: flags.solverCmd };
+  const solver = flags.solver ?? 'portfolio';
+  return solver === 'portfolio' ? { kind: 'portfolio', members: membersOf(flags.portfolio) } : { kind: solver };
+}
+
+/** The solver the flags name; a solver binary that cannot be started is a usage error, found before any work. */
+async function solverChoiceOf(flags: Pick<SolvingFlags, 'solver' | 'solverCmd' | 'portfolio'>, rlimit: number): Promise<SolverChoice> {
+  if (flags.solverCmd !== undefined && commandWords(flags.solverCmd).length === 0) throw new UsageError('--solver-cmd: the command is empty');
+  if (flags.portfolio !== undefined && (flags.solverCmd !== undefined || (flags.solver ?? 'portfolio') !== 'portfolio')) {
+    throw new UsageError('--portfolio names the members of --solver portfolio, not of another solver');
+  }
+  const choice = choiceOf(flags);
+  // the built-in solvers need no probe; the portfolio takes only the binaries that are installed
+  if (choice.kind === 'z3-wasm' || choice.kind === 'portfolio') return choice;
+  const probe = await solverOf(choice, rlimit)
+    .check('(declare-const x Int)\n(assert (= x 1))', 10_000)
+    .catch((e: unknown) => {
+      if (e instanceof SolverUnavailable) throw new UsageError(e.message, [choice.kind === 'command' ? 'check the command of --solver-cmd' : `install it: apt-get install -y ${choice.kind}`]);
+      throw e;
+    });
+  if (probe.status !== 'sat' || probe.model.get('x') !== 1n) {
+    const said = probe.status === 'unknown' ? probe.reason : probe.status;
+    throw new UsageError(`the solver ${solverOf(choice, rlimit).name} does not answer SMT-LIB as expected (${said})`, ['it must read an SMT-LIB 2 script and answer check-sat and get-value']);
+  }
+  return choice;
+}
+
+export async function inferCommand(file: string, flags: InferFlags, io: CliIO): Promise<number> {
+  const input = await loaded([file], flags.kernel);
+  for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
+  if (input.failed.length > 0) return EXIT_BAD_INPUT;
+  const blocks: string[] = [];
+  for (const map of input.kernels) {
+    const parts = [inferText(map, io.colour)];
+    if (flags.phases) parts.push(await phasesText(map, NO_LAUNCH, DEFAULT_TIMEOUT_MS, z3Wasm));
+    blocks.push(parts.join('\n'));
+  }
+  io.out(`${blocks.join('\n\n')}\n`);
+  return EXIT_DRF;
+}
+
+export async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Promise<number> {
+  if (flags.out !== undefined) await outputDirectory(flags.out, '--out');
+  const input = await loaded([file], flags.kernel);
+  for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
+  if (input.failed.length > 0) return EXIT_BAD_INPUT;
+  const launch = launchOf(flags, input.kernels);
+  if (flags.out !== undefined) {
+    const written = await writtenQueryFiles(input.kernels, launch, flags.out);
+    for (const s of written.skipped) io.err(`warning: ${s}\n`);
+    io.out(written.files.map((f) => `${f}\n`).join(''));
+    return EXIT_DRF;
+  }
+  const scripts: string[] = [];
+  for (const map of input.kernels) scripts.push(...(await queryListing(map, launchFor(map.params, launch), DEFAULT_TIMEOUT_MS, z3Wasm)));
+  // (reset) between scripts keeps the whole output runnable as one file too.
+  io.out(`${scripts.join('\n(reset)\n')}\n`);
+  return EXIT_DRF;
+}
+
+export async function fixSubcommand(file: string, flags: FixFlags, io: CliIO): Promise<number> {
+  const timeoutMs = naturalOf(flags.timeout, '--timeout', 1);
+  if (flags.output !== undefined) await outputFile(flags.output, '-o');
+  const launch = launchOf(flags, (await loaded([file], flags.kernel)).kernels);
+  return fixCommand(
+    file,
+    {
+      ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
+      launch,
+      timeoutMs,
+      ...(flags.output === undefined ? {} : { output: flags.output }),
+      keepBarriers: flags.keepBarriers === true,
+    },
+    io,
+  );
+}
+
+export async function experimentSubcommand(inputs: readonly string[], flags: ExperimentFlags, io: CliIO): Promise<number> {
+  if (flags.out === undefined) throw new UsageError("required option '--out <DIR>' not specified");
+  const rlimit = rlimitOf(flags.rlimit);
+  const settings = {
+    out: flags.out,
+    timeoutMs: naturalOf(flags.timeout, '--timeout', 1),
+    rlimit,
+    maxRaces: naturalOf(flags.maxRaces, '--max-races', 1),
+    jobs: naturalOf(flags.jobs, '--jobs', 1),
+    solver: await solverChoiceOf(flags, rlimit),
+    version: version(),
+    shard: flags.shard === undefined ? null : shardOption(flags.shard),
+  };
+  return experimentCommand(inputs, settings, io, progressOf(io));
+}
+
+function shardOption(text: string): Shard {
+  const shard = shardOf(text);
+  if (typeof shard === 'string') throw new UsageError(`--shard ${text}: ${shard}`);
+  return shard;
+}
+
+export async function experimentMergeSubcommand(dirs: readonly string[], flags: { out: string }, io: CliIO): Promise<number> {
+  return mergeCommand(dirs, flags.out, io);
+}
+
+export async function runSubcommand(args: readonly string[], flags: RunFlags, io: CliIO): Promise<number> {
+  const params = paramsOf(flags.param);
+  return runCommand(
+    [...(await inputFiles(args))],
+    {
+      ...(flags.kernel === undefined ? {} : { kernel: flags.kernel }),
+      params: Object.fromEntries(params),
+      ...(flags.blockDim === undefined ? {} : { blockDim: dimOf(flags.blockDim, '--block-dim') }),
+      ...(flags.gridDim === undefined ? {} : { gridDim: dimOf(flags.gridDim, '--grid-dim') }),
+      init: flags.init,
+      json: flags.json === true,
+      ...(flags.seed === undefined ? {} : { seed: naturalOf(flags.seed, '--seed') }),
+    },
+    io,
+  );
+}

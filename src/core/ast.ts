@@ -1,0 +1,163 @@
+/**
+ * The core IR: what every front end lowers to and every later stage reads.
+ * BabyCUDA maps onto it one to one (its parser builds it directly); CUDA C is
+ * lowered to it (src/frontend/cuda). Every node keeps the offsets of the text
+ * it came from; line and column are computed only when a diagnostic is
+ * printed, through the file's origin map when it has one.
+ *
+ * Integers: BabyCUDA computes on unbounded naturals (`nat`, its operators have
+ * no type). CUDA's machine integers are the typed forms (`int` literals,
+ * typed `binary`, `cast`, typed variables), whose values are mathematical
+ * integers within their type's range; the README's CUDA section gives their
+ * one meaning (an operation that would wrap around, divide by zero or shift
+ * out of range is outside the scope of a proof; conversions are modular).
+ */
+import type { Span, SourceFile } from './source.js';
+
+export type Axis = 'x' | 'y' | 'z';
+export const AXES: readonly Axis[] = ['x', 'y', 'z'];
+export type BuiltinName = 'threadIdx' | 'blockIdx' | 'blockDim' | 'gridDim';
+export type ArithOp = '+' | '-' | '*' | '/' | '%' | '<<' | '>>' | '&' | '|' | '^';
+/** `=` is read as `==`. */
+export type CmpOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
+
+/** CUDA's machine integers: `int`, `unsigned`, `long long`, `unsigned long long` / `size_t`. */
+export type MachineType = 'i32' | 'u32' | 'i64' | 'u64';
+/** `nat` is BabyCUDA's unbounded natural numbers. */
+export type IntType = 'nat' | MachineType;
+
+export interface Name {
+  readonly text: string;
+  readonly span: Span;
+}
+
+/** A kernel parameter; BabyCUDA's are naturals below 2^32 (no type), typed ones range over their whole type. */
+export interface Param extends Name {
+  readonly type?: MachineType;
+}
+
+/**
+ * Where a `havoc`'d value comes from: a value the analysis cannot know (a
+ * float, a texture fetch, a warp intrinsic, an atomic's old value, a call of
+ * an unknown function…), or an approximation the front end made (a loop it
+ * could not make exact, a local updated in it…), with the reason.
+ */
+export type UnknownOrigin =
+  | { readonly kind: 'value'; readonly what: string; readonly span: Span }
+  | { readonly kind: 'approximation'; readonly what: string; readonly why: string; readonly span: Span };
+
+export type Expr =
+  | { readonly kind: 'nat'; readonly value: bigint; readonly span: Span }
+  /** a typed constant, within its type's range (CUDA) */
+  | { readonly kind: 'int'; readonly value: bigint; readonly type: MachineType; readonly span: Span }
+  /** `type` absent: a natural (BabyCUDA) */
+  | { readonly kind: 'var'; readonly name: string; readonly type?: MachineType; readonly span: Span }
+  | { readonly kind: 'builtin'; readonly name: BuiltinName; readonly axis: Axis; readonly span: Span }
+  /**
+   * `type` absent: BabyCUDA's operator on naturals; present: C's operator on
+   * that machine type, both operands of that type (the front end makes C's
+   * conversions explicit), but for the shift count, which may be of any type
+   */
+  | { readonly kind: 'binary'; readonly op: ArithOp; readonly left: Expr; readonly right: Expr; readonly type?: MachineType; readonly span: Span }
+  /** C's conversion to a machine type: modular, as C++20 defines it */
+  | { readonly kind: 'cast'; readonly type: MachineType; readonly operand: Expr; readonly span: Span }
+  /** `c ? a : b`, both branches of one type */
+  | { readonly kind: 'ite'; readonly cond: BExpr; readonly then: Expr; readonly else: Expr; readonly span: Span };
+
+export type BExpr =
+  | { readonly kind: 'bool'; readonly value: boolean; readonly span: Span }
+  | { readonly kind: 'cmp'; readonly op: CmpOp; readonly left: Expr; readonly right: Expr; readonly span: Span }
+  | { readonly kind: 'and' | 'or'; readonly left: BExpr; readonly right: BExpr; readonly span: Span }
+  | { readonly kind: 'not'; readonly operand: BExpr; readonly span: Span };
+
+export type UpStep = '+' | '*';
+export type DownStep = '-' | '/';
+
+export interface Step {
+  readonly op: UpStep | DownStep;
+  readonly amount: Expr;
+}
+
+export type Stmt =
+  | { readonly kind: 'skip'; readonly span: Span }
+  | {
+      readonly kind: 'write';
+      readonly array: Name;
+      readonly index: readonly Expr[];
+      readonly value: Expr;
+      /** the `A[i]` being written */
+      readonly target: Span;
+      readonly span: Span;
+    }
+  | {
+      readonly kind: 'read';
+      readonly local: Name;
+      readonly array: Name;
+      readonly index: readonly Expr[];
+      /** the `A[i]` being read */
+      readonly source: Span;
+      readonly body: Stmt;
+      readonly span: Span;
+    }
+  | { readonly kind: 'let'; readonly local: Name; readonly value: Expr; readonly body: Stmt; readonly span: Span }
+  | {
+      readonly kind: 'if';
+      readonly cond: BExpr;
+      readonly then: readonly Stmt[];
+      readonly else: readonly Stmt[] | null;
+      readonly span: Span;
+    }
+  | {
+      readonly kind: 'for';
+      readonly var: Name;
+      readonly from: Expr;
+      readonly to: Expr;
+      readonly direction: 'up' | 'down';
+      readonly step: Step | null;
+      readonly body: readonly Stmt[];
+      /** the loop variable's machine type, in whose arithmetic its values are computed; absent: nat */
+      readonly type?: MachineType;
+      readonly span: Span;
+    }
+  | { readonly kind: 'sync'; readonly span: Span }
+  | { readonly kind: 'assume'; readonly cond: BExpr; readonly span: Span }
+  /** binds `local` to an unknown value of `type` (possibly different in every thread), scoped like `let` */
+  | { readonly kind: 'havoc'; readonly local: Name; readonly type: IntType; readonly origin: UnknownOrigin; readonly body: Stmt; readonly span: Span };
+
+export interface Dim3 {
+  readonly x: Expr;
+  readonly y: Expr | null;
+  readonly z: Expr | null;
+  readonly span: Span;
+}
+
+export interface Launch {
+  readonly grid: Dim3;
+  readonly block: Dim3;
+  readonly span: Span;
+}
+
+export type Scope = 'shared' | 'global';
+
+export interface ArrayDecl {
+  readonly name: Name;
+  readonly scope: Scope;
+  /** one per declared dimension; empty when the sizes are not given */
+  readonly sizes: readonly Expr[];
+  readonly span: Span;
+}
+
+export interface Kernel {
+  readonly name: Name;
+  readonly params: readonly Param[];
+  readonly launch: Launch | null;
+  readonly requires: readonly BExpr[];
+  readonly arrays: readonly ArrayDecl[];
+  readonly body: readonly Stmt[];
+  readonly span: Span;
+}
+
+export interface Program {
+  readonly file: SourceFile;
+  readonly kernels: readonly Kernel[];
+}

@@ -1,0 +1,152 @@
+/** Generic traversals of expressions: free variables, substitution, builtins used. */
+import type { BExpr, BuiltinName, Axis, Expr } from './ast.js';
+import { assertNever } from '../util/assert.js';
+
+/** The leaves of an expression: numbers, variables and builtins, those of a conditional's condition included. */
+export function exprLeaves(e: Expr): Expr[] {
+  switch (e.kind) {
+    case 'nat':
+    case 'int':
+    case 'var':
+    case 'builtin':
+      return [e];
+    case 'binary':
+      return [...exprLeaves(e.left), ...exprLeaves(e.right)];
+    case 'cast':
+      return exprLeaves(e.operand);
+    case 'ite':
+      return [...bexprOperands(e.cond).flatMap(exprLeaves), ...exprLeaves(e.then), ...exprLeaves(e.else)];
+    default:
+      return assertNever(e);
+  }
+}
+
+/** The arithmetic expressions a condition compares. */
+export function bexprOperands(c: BExpr): Expr[] {
+  switch (c.kind) {
+    case 'bool':
+      return [];
+    case 'cmp':
+      return [c.left, c.right];
+    case 'and':
+    case 'or':
+      return [...bexprOperands(c.left), ...bexprOperands(c.right)];
+    case 'not':
+      return bexprOperands(c.operand);
+    default:
+      return assertNever(c);
+  }
+}
+
+export function exprVars(e: Expr, out: Set<string> = new Set()): Set<string> {
+  for (const leaf of exprLeaves(e)) if (leaf.kind === 'var') out.add(leaf.name);
+  return out;
+}
+
+export function bexprVars(c: BExpr, out: Set<string> = new Set()): Set<string> {
+  for (const e of bexprOperands(c)) exprVars(e, out);
+  return out;
+}
+
+export type Substitution = ReadonlyMap<string, Expr>;
+
+export function substExpr(e: Expr, sub: Substitution): Expr {
+  if (sub.size === 0) return e;
+  switch (e.kind) {
+    case 'nat':
+    case 'int':
+    case 'builtin':
+      return e;
+    case 'var': {
+      const to = sub.get(e.name);
+      // a renaming keeps the type the variable is used with
+      return to === undefined ? e : to.kind === 'var' && to.type === undefined && e.type !== undefined ? { ...to, type: e.type } : to;
+    }
+    case 'binary':
+      return { ...e, left: substExpr(e.left, sub), right: substExpr(e.right, sub) };
+    case 'cast':
+      return { ...e, operand: substExpr(e.operand, sub) };
+    case 'ite':
+      return { ...e, cond: substBExpr(e.cond, sub), then: substExpr(e.then, sub), else: substExpr(e.else, sub) };
+    default:
+      return assertNever(e);
+  }
+}
+
+export function substBExpr(c: BExpr, sub: Substitution): BExpr {
+  if (sub.size === 0) return c;
+  switch (c.kind) {
+    case 'bool':
+      return c;
+    case 'cmp':
+      return { ...c, left: substExpr(c.left, sub), right: substExpr(c.right, sub) };
+    case 'and':
+    case 'or':
+      return { ...c, left: substBExpr(c.left, sub), right: substBExpr(c.right, sub) };
+    case 'not':
+      return { ...c, operand: substBExpr(c.operand, sub) };
+    default:
+      return assertNever(c);
+  }
+}
+
+export function exprBuiltins(e: Expr, out: Set<`${BuiltinName}.${Axis}`> = new Set()): Set<`${BuiltinName}.${Axis}`> {
+  for (const leaf of exprLeaves(e)) if (leaf.kind === 'builtin') out.add(`${leaf.name}.${leaf.axis}`);
+  return out;
+}
+
+export function bexprBuiltins(c: BExpr, out: Set<`${BuiltinName}.${Axis}`> = new Set()): Set<`${BuiltinName}.${Axis}`> {
+  for (const e of bexprOperands(c)) exprBuiltins(e, out);
+  return out;
+}
+
+const PRECEDENCE: Record<string, number> = { '|': 1, '^': 2, '&': 3, '<<': 4, '>>': 4, '+': 5, '-': 5, '*': 6, '/': 6, '%': 6 };
+/** a cast binds tighter than every binary operator */
+const CAST_PRECEDENCE = 7;
+
+/** Prints an expression in source syntax with the fewest parentheses C precedence allows. */
+export function showExpr(e: Expr, parent = 0, rightOperand = false): string {
+  switch (e.kind) {
+    case 'nat':
+    case 'int':
+      return e.value.toString();
+    case 'var':
+      return e.name;
+    case 'builtin':
+      return e.name === 'threadIdx' && e.axis === 'x' ? 'tid' : `${e.name}.${e.axis}`;
+    case 'binary': {
+      const p = PRECEDENCE[e.op]!;
+      const text = `${showExpr(e.left, p)} ${e.op} ${showExpr(e.right, p, true)}`;
+      return p < parent || (rightOperand && p === parent) ? `(${text})` : text;
+    }
+    case 'cast':
+      return `(${e.type}) ${showExpr(e.operand, CAST_PRECEDENCE)}`;
+    case 'ite': {
+      const text = `${showBExpr(e.cond, 3)} ? ${showExpr(e.then)} : ${showExpr(e.else)}`;
+      return parent > 0 ? `(${text})` : text;
+    }
+    default:
+      return assertNever(e);
+  }
+}
+
+export function showBExpr(c: BExpr, parent = 0): string {
+  switch (c.kind) {
+    case 'bool':
+      return c.value ? 'true' : 'false';
+    case 'cmp':
+      return `${showExpr(c.left)} ${c.op} ${showExpr(c.right)}`;
+    case 'and': {
+      const text = `${showBExpr(c.left, 2)} && ${showBExpr(c.right, 2)}`;
+      return parent > 2 ? `(${text})` : text;
+    }
+    case 'or': {
+      const text = `${showBExpr(c.left, 1)} || ${showBExpr(c.right, 1)}`;
+      return parent > 1 ? `(${text})` : text;
+    }
+    case 'not':
+      return c.operand.kind === 'bool' ? `!${showBExpr(c.operand)}` : `!(${showBExpr(c.operand)})`;
+    default:
+      return assertNever(c);
+  }
+}

@@ -1,0 +1,400 @@
+/**
+ * Random core kernels with machine integers (i32 and u32), built with the
+ * test builder, for the differential properties: typed parameters, constants
+ * at the types' edges (MIN, MAX, −1), C's operators (overflow, division by
+ * zero and shift counts out of range happen, and make launches undefined),
+ * casts between the types and of thread ids, conditionals, typed loops up and
+ * down, unknown values (`havoc`) and values read, barriers where control is
+ * uniform (or anywhere, when asked).
+ *
+ * As in generator.ts, fast-check builds a shape and names are resolved when
+ * the kernel is built: a reference picks a variable of the wanted type in
+ * scope (or becomes a constant), so every shrunk shape is a valid, well-typed
+ * core kernel. Each array holds one type: values are cast to it when
+ * written, and read back as it.
+ */
+import fc from 'fast-check';
+import type { ArithOp, BExpr, CmpOp, Expr, Kernel, MachineType, Stmt } from '../../src/core/ast.js';
+import { typeMax, typeMin } from '../../src/core/arith.js';
+import { showKernel } from '../../src/core/print.js';
+import { inferMap } from '../../src/map/infer.js';
+import { wellFormednessErrors } from '../../src/names/check.js';
+import * as b from '../support/core.js';
+import { fail, type Loaded } from './harness.js';
+
+/** 0: i32, 1: u32 */
+type Ty = 0 | 1;
+const TYPES: readonly MachineType[] = ['i32', 'u32'];
+
+export interface TypedConfig {
+  /** values read and unknown values may flow into indices, conditions and loop bounds */
+  readonly dataFlow: boolean;
+  /** `assume` anywhere, or only at the top level over parameters */
+  readonly assumes: 'top' | 'any';
+  readonly nonUniformSync: boolean;
+}
+
+type TExpr =
+  | { readonly k: 'const'; readonly pick: number }
+  | { readonly k: 'ref'; readonly n: number }
+  | { readonly k: 'tid' }
+  | { readonly k: 'cast'; readonly e: TExpr }
+  | { readonly k: 'bin'; readonly op: ArithOp; readonly a: TExpr; readonly b: TExpr }
+  | { readonly k: 'ite'; readonly c: TCond; readonly a: TExpr; readonly b: TExpr };
+
+type TCond =
+  | { readonly k: 'cmp'; readonly op: CmpOp; readonly ty: Ty; readonly a: TExpr; readonly b: TExpr }
+  | { readonly k: 'and' | 'or'; readonly a: TCond; readonly b: TCond }
+  | { readonly k: 'not'; readonly a: TCond };
+
+type LoopForm = 'up' | 'up+' | 'up*' | 'down' | 'down-' | 'down/';
+
+type TStmt =
+  | { readonly k: 'write'; readonly arr: number; readonly ty: Ty; readonly idx: TExpr; readonly vty: Ty; readonly val: TExpr }
+  | { readonly k: 'read'; readonly arr: number; readonly ty: Ty; readonly idx: TExpr }
+  | { readonly k: 'let'; readonly ty: Ty; readonly val: TExpr }
+  | { readonly k: 'havoc'; readonly ty: Ty; readonly approximated: boolean }
+  | { readonly k: 'if'; readonly cond: TCond; readonly then: readonly TStmt[]; readonly else: readonly TStmt[] | null }
+  | { readonly k: 'for'; readonly ty: Ty; readonly form: LoopForm; readonly from: TExpr; readonly to: TExpr; readonly step: number; readonly body: readonly TStmt[] }
+  | { readonly k: 'sync' }
+  | { readonly k: 'assume'; readonly cond: TCond };
+
+interface TKernel {
+  readonly params: readonly Ty[];
+  readonly arrays: readonly { readonly scope: 'shared' | 'global'; readonly ty: Ty }[];
+  readonly assumes: readonly TCond[];
+  readonly body: readonly TStmt[];
+}
+
+/** A generated kernel: the core kernel, and its text, which fast-check shows for a counterexample. */
+export class TypedGenerated {
+  readonly source: string;
+
+  constructor(readonly kernel: Kernel) {
+    this.source = showKernel(kernel);
+  }
+
+  toString(): string {
+    return `\n${this.source}`;
+  }
+
+  [fc.toStringMethod](): string {
+    return this.toString();
+  }
+}
+
+/** The generated kernel as the properties check it: printed, re-spanned, checked and inferred. */
+export function loadTyped(g: TypedGenerated): Loaded {
+  const p = b.program(g.kernel);
+  const errors = wellFormednessErrors(p);
+  if (errors.length > 0) fail(g, `the generator made an ill-formed kernel: ${errors.map((e) => e.message).join('; ')}`);
+  const kernel = p.kernels[0]!;
+  return { kernel, map: inferMap(p.file, kernel) };
+}
+
+// ---------------------------------------------------------------------------
+// Arbitraries
+
+const ty = fc.constantFrom<Ty>(0, 1);
+const binOp = fc.constantFrom<ArithOp>('+', '+', '-', '-', '*', '/', '%', '&', '|', '^', '<<', '>>');
+const cmpOp = fc.constantFrom<CmpOp>('==', '!=', '<', '<=', '>', '>=');
+// mostly small constants; now and then an edge of the type
+const smallConstant = fc.nat({ max: 4 }).map((pick): TExpr => ({ k: 'const', pick }));
+const constant = fc.oneof({ weight: 6, arbitrary: fc.nat({ max: 4 }) }, { weight: 1, arbitrary: fc.integer({ min: 5, max: 9 }) }).map((pick): TExpr => ({ k: 'const', pick }));
+const ref = fc.nat({ max: 30 }).map((n): TExpr => ({ k: 'ref', n }));
+const leaf: fc.Arbitrary<TExpr> = fc.oneof({ weight: 3, arbitrary: constant }, { weight: 4, arbitrary: ref }, { weight: 3, arbitrary: fc.constant<TExpr>({ k: 'tid' }) });
+const atomOf = (e: fc.Arbitrary<TExpr>): fc.Arbitrary<TCond> => fc.record({ op: cmpOp, ty, a: e, b: e }).map((c): TCond => ({ k: 'cmp', ...c }));
+
+const expr: fc.Arbitrary<TExpr> = fc.letrec<{ e: TExpr }>((tie) => ({
+  e: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    { weight: 5, arbitrary: leaf },
+    { weight: 3, arbitrary: fc.record({ op: binOp, a: tie('e'), b: tie('e') }).map((x): TExpr => ({ k: 'bin', ...x })) },
+    { weight: 1, arbitrary: tie('e').map((e): TExpr => ({ k: 'cast', e })) },
+    { weight: 1, arbitrary: fc.record({ c: atomOf(leaf), a: tie('e'), b: tie('e') }).map((x): TExpr => ({ k: 'ite', ...x })) },
+  ),
+})).e;
+
+/** Loop bounds: small constants, variables and thread ids (an edge of the type would make a loop of 2^31 iterations). */
+const smallLeaf: fc.Arbitrary<TExpr> = fc.oneof(smallConstant, ref, fc.constant<TExpr>({ k: 'tid' }));
+const bound: fc.Arbitrary<TExpr> = fc.oneof(smallConstant, smallLeaf, fc.record({ a: smallLeaf, b: smallConstant }).map(({ a, b: c }): TExpr => ({ k: 'bin', op: '+', a, b: c })));
+const atom = atomOf(expr);
+const cond: fc.Arbitrary<TCond> = fc.oneof(
+  { weight: 4, arbitrary: atom },
+  { weight: 1, arbitrary: fc.record({ k: fc.constantFrom<'and' | 'or'>('and', 'or'), a: atom, b: atom }) },
+  { weight: 1, arbitrary: atom.map((a): TCond => ({ k: 'not', a })) },
+);
+
+function stmts(config: TypedConfig, depth: number): fc.Arbitrary<TStmt[]> {
+  const simple: fc.Arbitrary<TStmt>[] = [
+    fc.record({ arr: fc.nat({ max: 3 }), ty, idx: expr, vty: ty, val: expr }).map((s): TStmt => ({ k: 'write', ...s })),
+    fc.record({ arr: fc.nat({ max: 3 }), ty, idx: expr, vty: ty, val: expr }).map((s): TStmt => ({ k: 'write', ...s })),
+    fc.record({ arr: fc.nat({ max: 3 }), ty, idx: expr }).map((s): TStmt => ({ k: 'read', ...s })),
+    fc.record({ ty, val: expr }).map((s): TStmt => ({ k: 'let', ...s })),
+    fc.record({ ty, approximated: fc.boolean() }).map((s): TStmt => ({ k: 'havoc', ...s })),
+    fc.constant<TStmt>({ k: 'sync' }),
+  ];
+  if (config.assumes === 'any') simple.push(cond.map((c): TStmt => ({ k: 'assume', cond: c })));
+  const stmt: fc.Arbitrary<TStmt> =
+    depth <= 0
+      ? fc.oneof(...simple)
+      : fc.oneof(
+          { weight: 6, arbitrary: fc.oneof(...simple) },
+          { weight: 2, arbitrary: fc.record({ cond, then: stmts(config, depth - 1), else: fc.option(stmts(config, depth - 1), { nil: null }) }).map((s): TStmt => ({ k: 'if', ...s })) },
+          {
+            weight: 2,
+            arbitrary: fc
+              .record({ ty, form: fc.constantFrom<LoopForm>('up', 'up', 'up+', 'up*', 'down', 'down', 'down-', 'down/'), from: bound, to: bound, step: fc.integer({ min: 1, max: 3 }), body: stmts(config, depth - 1) })
+              .map((s): TStmt => ({ k: 'for', ...s })),
+          },
+        );
+  return fc.array(stmt, { minLength: 1, maxLength: depth >= 2 ? 5 : 3 });
+}
+
+export function typedKernelArbitrary(config: TypedConfig): fc.Arbitrary<TypedGenerated> {
+  return fc
+    .record({
+      params: fc.array(ty, { maxLength: 2 }),
+      arrays: fc.array(fc.record({ scope: fc.constantFrom<'shared' | 'global'>('shared', 'global'), ty }), { minLength: 1, maxLength: 2 }),
+      assumes: fc.array(atomOf(fc.oneof(constant, ref)), { maxLength: 1 }),
+      body: stmts(config, 2),
+    })
+    .map((shape) => new TypedGenerated(build(shape, config)));
+}
+
+// ---------------------------------------------------------------------------
+// Building
+
+interface Var {
+  readonly name: string;
+  readonly ty: Ty;
+  /** the same in every thread of a block */
+  readonly uniform: boolean;
+  /** read from memory or unknown */
+  readonly data: boolean;
+}
+
+interface Ctx {
+  readonly config: TypedConfig;
+  readonly arrays: readonly { readonly name: string; readonly ty: Ty }[];
+  readonly vars: Var[];
+  readonly uniform: boolean;
+  readonly depth: number;
+  /** counts binders, so that names are fresh in their block */
+  readonly names: { n: number };
+}
+
+interface Built<T> {
+  readonly value: T;
+  readonly uniform: boolean;
+}
+
+/** Constants of the type: small ones first, then its edges. */
+function constantOf(t: Ty, pick: number): bigint {
+  const type = TYPES[t]!;
+  const pool = t === 0 ? [0n, 1n, 2n, 3n, -1n, -2n, typeMax(type), typeMin(type), 7n, -3n] : [0n, 1n, 2n, 3n, 4n, typeMax(type), 1n << 31n, typeMax(type) - 1n, 7n, 5n];
+  return pool[pick % pool.length]!;
+}
+
+/** Where an expression goes: data may always flow into written values, elsewhere only when the config says. */
+type Place = 'value' | 'control';
+
+function buildExpr(e: TExpr, t: Ty, ctx: Ctx, place: Place): Built<Expr> {
+  const type = TYPES[t]!;
+  switch (e.k) {
+    case 'const':
+      return { value: b.int(constantOf(t, e.pick), type), uniform: true };
+    case 'ref': {
+      const pool = ctx.vars.filter((v) => v.ty === t && (!v.data || place === 'value' || ctx.config.dataFlow));
+      // no variable of the type: a small constant (edges come from constants only)
+      if (pool.length === 0) return { value: b.int(constantOf(t, e.n % 5), type), uniform: true };
+      const v = pool[pool.length - 1 - (e.n % pool.length)]!;
+      return { value: b.v(v.name, type), uniform: v.uniform };
+    }
+    case 'tid':
+      return { value: b.tidAs(type), uniform: false };
+    case 'cast': {
+      const inner = buildExpr(e.e, t === 0 ? 1 : 0, ctx, place);
+      return { value: b.cast(type, inner.value), uniform: inner.uniform };
+    }
+    case 'bin': {
+      const a = buildExpr(e.a, t, ctx, place);
+      // a shift count is a small constant of either type, now and then one out of range
+      if (e.op === '<<' || e.op === '>>') {
+        const count = e.b.k === 'const' ? [0n, 1n, 2n, 3n, 31n, 32n][e.b.pick % 6]! : 1n;
+        return { value: b.bin(e.op, a.value, b.int(count, TYPES[(e.b.k === 'const' ? e.b.pick : 0) % 2]!)), uniform: a.uniform };
+      }
+      const r = buildExpr(e.b, t, ctx, place);
+      return { value: b.bin(e.op, a.value, r.value), uniform: a.uniform && r.uniform };
+    }
+    case 'ite': {
+      const c = buildCond(e.c, ctx, place);
+      const a = buildExpr(e.a, t, ctx, place);
+      const r = buildExpr(e.b, t, ctx, place);
+      return { value: b.ite(c.value, a.value, r.value), uniform: c.uniform && a.uniform && r.uniform };
+    }
+  }
+}
+
+function buildCond(c: TCond, ctx: Ctx, place: Place = 'control'): Built<BExpr> {
+  switch (c.k) {
+    case 'cmp': {
+      const a = buildExpr(c.a, c.ty, ctx, place);
+      const r = buildExpr(c.b, c.ty, ctx, place);
+      return { value: b.cmp(c.op, a.value, r.value), uniform: a.uniform && r.uniform };
+    }
+    case 'and':
+    case 'or': {
+      const a = buildCond(c.a, ctx, place);
+      const r = buildCond(c.b, ctx, place);
+      return { value: c.k === 'and' ? b.and(a.value, r.value) : b.or(a.value, r.value), uniform: a.uniform && r.uniform };
+    }
+    case 'not': {
+      const a = buildCond(c.a, ctx, place);
+      return { value: b.not(a.value), uniform: a.uniform };
+    }
+  }
+}
+
+/** The statements of a block; a binder's body is the rest of the block. */
+function buildBlock(body: readonly TStmt[], ctx: Ctx): Stmt[] {
+  const mark = ctx.vars.length;
+  const out = buildFrom(body, 0, ctx);
+  ctx.vars.length = mark;
+  return out;
+}
+
+/** As in BabyCUDA, a binder's body is the next statement, and it stays bound to the end of the block. */
+function buildFrom(body: readonly TStmt[], i: number, ctx: Ctx): Stmt[] {
+  if (i >= body.length) return [];
+  const s = body[i]!;
+  const binder = (make: (next: Stmt) => Stmt): Stmt[] => {
+    const [next, ...others] = buildFrom(body, i + 1, ctx);
+    return [make(next ?? b.skip), ...others];
+  };
+  const fresh = (prefix: string): string => `${prefix}${ctx.depth}_${ctx.names.n++}`;
+  switch (s.k) {
+    case 'read': {
+      const arr = ctx.arrays[s.arr % ctx.arrays.length]!;
+      const index = buildExpr(s.idx, s.ty, ctx, 'control');
+      const name = fresh('v');
+      ctx.vars.push({ name, ty: arr.ty, uniform: false, data: true });
+      return binder((next) => b.read(name, arr.name, [index.value], next));
+    }
+    case 'let': {
+      const value = buildExpr(s.val, s.ty, ctx, 'control');
+      const name = fresh('a');
+      const data = ctx.vars.some((v) => v.data && mentions(value.value, v.name));
+      ctx.vars.push({ name, ty: s.ty, uniform: value.uniform, data });
+      return binder((next) => b.let_(name, value.value, next));
+    }
+    case 'havoc': {
+      const name = fresh('h');
+      ctx.vars.push({ name, ty: s.ty, uniform: false, data: true });
+      const origin = s.approximated ? b.approximation('a value updated in a loop', 'its update is not a step the front end solves') : b.unknownValue('a texture fetch');
+      return binder((next) => b.havoc(name, TYPES[s.ty]!, origin, next));
+    }
+    default:
+      return [buildStmt(s, ctx), ...buildFrom(body, i + 1, ctx)];
+  }
+}
+
+function mentions(e: Expr, name: string): boolean {
+  switch (e.kind) {
+    case 'var':
+      return e.name === name;
+    case 'binary':
+      return mentions(e.left, name) || mentions(e.right, name);
+    case 'cast':
+      return mentions(e.operand, name);
+    case 'ite':
+      return mentions(e.then, name) || mentions(e.else, name) || condMentions(e.cond, name);
+    default:
+      return false;
+  }
+}
+
+function condMentions(c: BExpr, name: string): boolean {
+  switch (c.kind) {
+    case 'bool':
+      return false;
+    case 'cmp':
+      return mentions(c.left, name) || mentions(c.right, name);
+    case 'and':
+    case 'or':
+      return condMentions(c.left, name) || condMentions(c.right, name);
+    case 'not':
+      return condMentions(c.operand, name);
+  }
+}
+
+function buildStmt(s: Exclude<TStmt, { k: 'read' | 'let' | 'havoc' }>, ctx: Ctx): Stmt {
+  switch (s.k) {
+    case 'write': {
+      const arr = ctx.arrays[s.arr % ctx.arrays.length]!;
+      const index = buildExpr(s.idx, s.ty, ctx, 'control');
+      const value = buildExpr(s.val, s.vty, ctx, 'value');
+      return b.write(arr.name, [index.value], s.vty === arr.ty ? value.value : b.cast(TYPES[arr.ty]!, value.value));
+    }
+    case 'sync':
+      return ctx.uniform || ctx.config.nonUniformSync ? b.sync : b.skip;
+    case 'assume':
+      return b.assume(buildCond(s.cond, ctx).value);
+    case 'if': {
+      const c = buildCond(s.cond, ctx);
+      const inner: Ctx = { ...ctx, uniform: ctx.uniform && c.uniform, depth: ctx.depth + 1 };
+      const then = buildBlock(s.then, inner);
+      return b.if_(c.value, then.length === 0 ? [b.skip] : then, s.else === null ? null : buildBlock(s.else, inner));
+    }
+    case 'for': {
+      const type = TYPES[s.ty]!;
+      const from = buildExpr(s.from, s.ty, ctx, 'control');
+      const to = buildExpr(s.to, s.ty, ctx, 'control');
+      const k = b.int(s.step, type);
+      const one = b.int(1, type);
+      // geometric loops start (or stop) at 1 or more, else they never move: a conditional keeps them there
+      const atLeastOne = (e: Expr): Expr => b.ite(b.cmp('<', e, one), one, e);
+      const spec: b.LoopSpec = ((): b.LoopSpec => {
+        switch (s.form) {
+          case 'up':
+            return { type, from: from.value, to: to.value };
+          case 'up+':
+            return { type, from: from.value, to: to.value, step: { op: '+', amount: k } };
+          case 'up*':
+            return { type, from: atLeastOne(from.value), to: to.value, step: { op: '*', amount: b.int(s.step + 1, type) } };
+          case 'down':
+            return { type, from: from.value, to: to.value, down: true };
+          case 'down-':
+            return { type, from: from.value, to: to.value, down: true, step: { op: '-', amount: k } };
+          case 'down/':
+            return { type, from: from.value, to: atLeastOne(to.value), down: true, step: { op: '/', amount: b.int(s.step + 1, type) } };
+        }
+      })();
+      const uniform = from.uniform && to.uniform;
+      const inner: Ctx = { ...ctx, uniform: ctx.uniform && uniform, depth: ctx.depth + 1 };
+      const name = `i${ctx.depth}`;
+      inner.vars.push({ name, ty: s.ty, uniform, data: ctx.vars.some((v) => v.data && (mentions(spec.from, v.name) || mentions(spec.to, v.name))) });
+      const body = buildBlock(s.body, inner);
+      inner.vars.pop();
+      return b.forLoop(name, spec, body.length === 0 ? [b.skip] : body);
+    }
+  }
+}
+
+function build(k: TKernel, config: TypedConfig): Kernel {
+  const params = k.params.map((t, i) => b.param(['n', 'm'][i]!, TYPES[t]));
+  const counts = { shared: 0, global: 0 };
+  const arrays = k.arrays.map((a) => ({ ...a, name: a.scope === 'shared' ? `S${counts.shared++}` : `G${counts.global++}` }));
+  const ctx: Ctx = {
+    config,
+    arrays: arrays.map((a) => ({ name: a.name, ty: a.ty })),
+    vars: params.map((p, i) => ({ name: p.text, ty: k.params[i]!, uniform: true, data: false })),
+    uniform: true,
+    depth: 0,
+    names: { n: 0 },
+  };
+  // top-level assumptions over parameters only: every thread agrees on them
+  const assumes = params.length === 0 ? [] : k.assumes.map((c) => b.assume(buildCond(c, { ...ctx, vars: [...ctx.vars] }).value));
+  const body = buildBlock(k.body, ctx);
+  return b.kernel('k', { params, arrays: arrays.map((a) => (a.scope === 'shared' ? b.shared(a.name) : b.global(a.name))) }, [...assumes, ...(body.length === 0 ? [b.skip] : body)]);
+}

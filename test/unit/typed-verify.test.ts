@@ -1,0 +1,269 @@
+/**
+ * `verify` on kernels with machine integers, built with the test builder:
+ * races through negative indices, typed downward loops, conditionals, casts
+ * of negative values, unknown values, and a race reachable only through a
+ * wrap-around (outside the scope, which the report states). Every confirmed
+ * alarm is replayed by the interpreter.
+ */
+import { describe, expect, it } from 'vitest';
+import * as b from '../support/core.js';
+import type { Launch } from '../../src/core/launch.js';
+import { NO_LAUNCH } from '../../src/core/launch.js';
+import type { Kernel } from '../../src/core/ast.js';
+import { spanText } from '../../src/core/source.js';
+import type { KernelMap } from '../../src/map/map.js';
+import { z3Wasm } from '../../src/solve/z3.js';
+import { replayAlarms } from '../../src/verify/replay.js';
+import type { KernelResult } from '../../src/verify/result.js';
+import { verifyKernel } from '../../src/verify/verify.js';
+import { textReport } from '../../src/report/text.js';
+import { runKernel } from '../../src/semantics/interpret.js';
+
+const tid = b.tidAs('i32');
+const utid = b.tidAs('u32');
+const block = (x: bigint): Launch => ({ params: new Map(), blockDim: [x, 1n, 1n], gridDim: [1n, 1n, 1n] });
+const options = (launch: Launch) => ({ launch, timeoutMs: 20_000, maxRaces: 4, solver: z3Wasm });
+
+async function verified(k: Kernel, launch: Launch = NO_LAUNCH): Promise<{ map: KernelMap; result: KernelResult }> {
+  const map = b.mapOf(k);
+  const result = await verifyKernel(map, options(launch));
+  return { map, result };
+}
+
+/** Every confirmed alarm replays in the interpreter. */
+async function replays(map: KernelMap, result: KernelResult, launch: Launch = NO_LAUNCH): Promise<number> {
+  const { failures, result: replayed } = await replayAlarms(map, result, options(launch));
+  expect(failures).toEqual([]);
+  return [...replayed.races, ...replayed.divergences].filter((a) => a.replay?.replayed === true).length;
+}
+
+const text = (r: KernelResult): string => textReport([{ ok: true, path: r.file.path, kernels: [r] }], { colour: false });
+
+describe('verify with machine integers', () => {
+  it('finds a race through negative indices, confirmed, with a negative element', async () => {
+    const k = b.kernel('neg', { arrays: [b.shared('A')] }, [b.write('A', [b.sub(b.i32(-1), tid)], b.i32(1)), b.read('x', 'A', [b.sub(tid, b.i32(3))])]);
+    const { map, result } = await verified(k, block(4n));
+    expect(result.status).toBe('racy');
+    const race = result.races[0]!;
+    expect(race.confidence).toBe('confirmed');
+    expect(race.index[0]! < 0n).toBe(true);
+    expect([-1n, -3n]).toContain(race.index[0]);
+    expect(await replays(map, result, block(4n))).toBe(result.races.length);
+  });
+
+  it('visits n, …, 0 in `for i: i32 in n downto 0`, and nothing when n < 0', async () => {
+    const loop = (requires: Parameters<typeof b.kernel>[1]['requires']) =>
+      b.kernel('down', { params: [b.param('n', 'i32')], arrays: [b.shared('A')], requires }, [
+        b.forLoop('i', { type: 'i32', from: b.v('n', 'i32'), to: b.i32(0), down: true }, [b.write('A', [b.v('i', 'i32')], tid)]),
+      ]);
+    const racy = await verified(loop([]));
+    expect(racy.result.status).toBe('racy');
+    const race = racy.result.races[0]!;
+    expect(race.confidence).toBe('confirmed');
+    expect(race.index[0]! >= 0n && race.index[0]! <= race.witness.parameters.get('n')!).toBe(true);
+    expect(await replays(racy.map, racy.result)).toBe(racy.result.races.length);
+    // n < 0: the loop never runs; with naturals `n downto 0` could not even be written so
+    const empty = await verified(loop([b.cmp('<', b.v('n', 'i32'), b.i32(0))]));
+    expect(empty.result.status).toBe('drf');
+    // the interpreter visits the same values
+    const run = runKernel(racy.map.source, { params: { n: 2n }, blockDim: [1n, 1n, 1n] });
+    expect(run.kind === 'finished' && run.blocks[0]!.phases[0]!.threads[0]!.accesses.map((a) => a.index[0])).toEqual([2n, 1n, 0n]);
+    const none = runKernel(b.mapOf(loop([])).source, { params: { n: -1n }, blockDim: [2n, 1n, 1n] });
+    expect(none.kind === 'finished' && none.blocks[0]!.phases[0]!.threads).toEqual([]);
+  });
+
+  it('proves DRF a kernel whose only race needs a wrap-around, and says that this is its scope', async () => {
+    // thread 2's index 2 · 2^31 = 2^32 would wrap to thread 0's: the execution is outside the scope
+    const k = b.kernel('wrap', { arrays: [b.shared('A')] }, [b.write('A', [b.mul(utid, b.u32(2n ** 31n))], b.u32(1))]);
+    const { map, result } = await verified(k);
+    expect(result.status).toBe('drf');
+    expect(result.machineIntegers).toBe(true);
+    expect(text(result)).toContain('scope: assuming no arithmetic overflow/wrap-around, no division by zero, shifts in range (undefined behaviour is outside the scope of verification)');
+    // the interpreter stops that launch as undefined behaviour, at the operation
+    const run = runKernel(map.source, { params: {}, blockDim: [4n, 1n, 1n] });
+    expect(run.kind).toBe('undefined');
+    if (run.kind !== 'undefined') throw new Error();
+    expect(spanText(map.file, run.span)).toBe('(u32) tid * 2147483648');
+    expect(run.message).toBe("wrap-around: 2 * 2147483648 = 4294967296 is outside u32's range [0, 4294967295]");
+    expect(run.at?.thread).toEqual([2n, 0n, 0n]);
+  });
+
+  it('with naturals the same kernel has no such scope line', async () => {
+    const k = b.kernel('nat', { arrays: [b.shared('A')] }, [b.write('A', [b.mul(b.tid, b.nat(2))], b.nat(1))]);
+    const { result } = await verified(k);
+    expect(result.status).toBe('drf');
+    expect(result.machineIntegers).toBeUndefined();
+    expect(text(result)).not.toContain('scope:');
+  });
+
+  it('races between the branches of a conditional', async () => {
+    const k = b.kernel('ite', { arrays: [b.shared('A')] }, [b.write('A', [b.ite(b.cmp('<', tid, b.i32(4)), tid, b.sub(tid, b.i32(4)))], b.i32(1))]);
+    const { map, result } = await verified(k, block(8n));
+    expect(result.status).toBe('racy');
+    expect(result.races[0]!.confidence).toBe('confirmed');
+    const ids = result.races[0]!.witness.threads.map((t) => t.threadIdx[0]! % 4n);
+    expect(ids[0]).toBe(ids[1]);
+    expect(await replays(map, result, block(8n))).toBe(result.races.length);
+  });
+
+  it("counts a conditional's branch's definedness only when it is taken", async () => {
+    // 100 / n is not evaluated when n = 0: the race at n = 0 is in scope
+    const k = b.kernel('taken', { params: [b.param('n', 'i32')], arrays: [b.shared('A')] }, [
+      b.write('A', [b.ite(b.cmp('==', b.v('n', 'i32'), b.i32(0)), b.i32(0), b.bin('/', b.i32(100), b.v('n', 'i32')))], tid),
+    ]);
+    const zero: Launch = { params: new Map([['n', 0n]]), blockDim: [2n, 1n, 1n], gridDim: [1n, 1n, 1n] };
+    const { map, result } = await verified(k, zero);
+    expect(result.status).toBe('racy');
+    expect(result.races[0]!.index).toEqual([0n]);
+    expect(await replays(map, result, zero)).toBe(1);
+  });
+
+  it('casts a negative i32 to u32 modulo 2^32: a race on A[4294967295]', async () => {
+    const k = b.kernel('cast', { arrays: [b.shared('A')] }, [b.write('A', [b.cast('u32', b.sub(tid, b.i32(1)))], b.u32(1)), b.read('x', 'A', [b.u32(4294967295)])]);
+    const { map, result } = await verified(k, block(2n));
+    expect(result.status).toBe('racy');
+    expect(result.races[0]!.index).toEqual([4294967295n]);
+    expect(result.races[0]!.confidence).toBe('confirmed');
+    expect(await replays(map, result, block(2n))).toBe(1);
+  });
+
+  it('gives a possible alarm on a havocked index, naming the unknown value and where it is', async () => {
+    const k = b.kernel('fetch', { arrays: [b.shared('A')] }, [b.havoc('h', 'i32', b.unknownValue('a texture fetch'), b.write('A', [b.v('h', 'i32')], b.i32(1)))]);
+    const { map, result } = await verified(k);
+    expect(result.status).toBe('racy');
+    const race = result.races[0]!;
+    expect(race.confidence).toBe('possible');
+    expect(race.doubts).toEqual([{ kind: 'unknown', variable: 'h', origin: { kind: 'value', what: 'a texture fetch', span: expect.anything() as unknown } }]);
+    expect(text(result)).toContain('possible: depends on h, unknown: a texture fetch at 4:16');
+    // each thread's unknown value is in its witness
+    expect(race.witness.threads.map((t) => t.locals.get('h'))).toEqual([race.index[0], race.index[0]]);
+    expect(spanText(map.file, map.violations[0]!.origin.span)).toBe('/* a texture fetch */');
+  });
+
+  it('lists approximations under the verdict', async () => {
+    const k = b.kernel('approx', { arrays: [b.shared('A')] }, [
+      b.havoc('n', 'i32', b.approximation('the trip count of a while loop', 'its condition is not a bound the front end solves'), b.forLoop('i', { type: 'i32', from: b.i32(0), to: b.v('n', 'i32') }, [b.write('A', [tid], b.v('i', 'i32'))])),
+    ]);
+    const { result } = await verified(k);
+    expect(result.status).toBe('drf');
+    expect(result.approximations?.map((a) => a.what)).toEqual(['the trip count of a while loop']);
+    expect(text(result)).toContain('approximated (sound; alarms that depend on them are possible): the trip count of a while loop at 4:16: its condition is not a bound the front end solves');
+  });
+
+  it('puts negative parameters of signed types in witnesses', async () => {
+    const k = b.kernel('param', { params: [b.param('n', 'i32')], arrays: [b.shared('A')], requires: [b.cmp('<', b.v('n', 'i32'), b.i32(0))] }, [
+      b.write('A', [b.add(tid, b.v('n', 'i32'))], b.i32(1)),
+      b.read('x', 'A', [b.i32(0)]),
+    ]);
+    const { map, result } = await verified(k);
+    expect(result.status).toBe('racy');
+    const n = result.races[0]!.witness.parameters.get('n')!;
+    expect(n < 0n).toBe(true);
+    expect(await replays(map, result)).toBe(result.races.length);
+  });
+
+  it('finds a divergence on a signed condition that naturals would not have', async () => {
+    const k = b.kernel('div', { arrays: [b.shared('A')] }, [b.if_(b.cmp('<', b.sub(tid, b.i32(1)), b.i32(0)), [b.sync])]);
+    const { map, result } = await verified(k);
+    expect(result.status).toBe('divergent');
+    expect(result.divergences[0]!.confidence).toBe('confirmed');
+    expect(await replays(map, result)).toBe(1);
+  });
+
+  it('proves a typed tree reduction, and finds its race without the barrier', async () => {
+    const reduction = (barrier: boolean) =>
+      b.kernel('reduce', { arrays: [b.shared('A')] }, [
+        b.forLoop('s', { type: 'u32', from: b.bin('/', b.cast('u32', b.builtin('blockDim')), b.u32(2)), to: b.u32(1), down: true, step: { op: '/', amount: b.u32(2) } }, [
+          b.if_(b.cmp('<', utid, b.v('s', 'u32')), [b.read('x', 'A', [b.add(utid, b.v('s', 'u32'))], b.write('A', [utid], b.v('x', 'u32')))]),
+          ...(barrier ? [b.sync] : []),
+        ]),
+      ]);
+    expect((await verified(reduction(true))).result.status).toBe('drf');
+    // the race at a launch fixed keeps the query small (a model over all launches can take long under load)
+    const racy = await verified(reduction(false), block(8n));
+    expect(racy.result.status).toBe('racy');
+    expect(racy.result.races[0]!.confidence).toBe('confirmed');
+    expect(await replays(racy.map, racy.result, block(8n))).toBe(racy.result.races.length);
+  });
+
+  it('keeps out of the scope a division by zero on the path to an access', async () => {
+    // (100 / n) is evaluated before the write: with n = 0 there is no execution to race in
+    const k = b.kernel('zero', { params: [b.param('n', 'i32')], arrays: [b.shared('A')] }, [
+      b.let_('q', b.bin('/', b.i32(100), b.v('n', 'i32')), b.write('A', [b.i32(0)], tid)),
+    ]);
+    const zero: Launch = { params: new Map([['n', 0n]]), blockDim: [2n, 1n, 1n], gridDim: [1n, 1n, 1n] };
+    expect((await verified(k, zero)).result.status).toBe('drf');
+    const one: Launch = { params: new Map([['n', 1n]]), blockDim: [2n, 1n, 1n], gridDim: [1n, 1n, 1n] };
+    expect((await verified(k, one)).result.status).toBe('racy');
+  });
+
+  it('does not confirm a race whose threads evaluate an undefined operation in an earlier iteration', async () => {
+    // every thread's first iteration (i = -1) shifts 4294967295 left: undefined, so no thread reaches i = 1 in scope
+    const loop = (shift: bigint) =>
+      b.kernel('earlier', { arrays: [b.global('G')] }, [
+        b.forLoop('i', { type: 'i32', from: b.i32(-1), to: b.i32(3), step: { op: '+', amount: b.i32(2) } }, [
+          b.write('G', [b.v('i', 'i32')], tid),
+          b.let_('a', b.bin('<<', b.cast('u32', b.v('i', 'i32')), b.u32(shift))),
+        ]),
+      ]);
+    const { map, result } = await verified(loop(1n), block(2n));
+    expect(result.status).toBe('racy');
+    expect(result.races.map((r) => r.confidence)).toEqual(result.races.map(() => 'possible'));
+    const doubt = result.races[0]!.doubts[0]!;
+    expect(doubt.kind).toBe('undefined-elsewhere');
+    if (doubt.kind === 'undefined-elsewhere') expect(doubt.span === null ? null : spanText(map.file, doubt.span)).toBe('(u32) i << 1');
+    expect(text(result)).toContain('possible: the threads of the witness may evaluate an undefined operation at 6:13 (in an earlier phase or loop iteration)');
+    // with a shift by 0 nothing is undefined: the same race is confirmed, and replays
+    const fine = await verified(loop(0n), block(2n));
+    expect(fine.result.races.map((r) => r.confidence)).toEqual(fine.result.races.map(() => 'confirmed'));
+    expect(await replays(fine.map, fine.result, block(2n))).toBe(fine.result.races.length);
+  });
+
+  it('visits exactly the values of typed loops, up and down, past 0', async () => {
+    // thread 0 runs the loop; thread 1 reads A[c]: a race exactly when the loop visits c
+    const visits = async (spec: b.LoopSpec, c: number): Promise<boolean> => {
+      const k = b.kernel('visits', { arrays: [b.shared('A')] }, [
+        b.if_(b.cmp('==', tid, b.i32(0)), [b.forLoop('i', spec, [b.write('A', [b.v('i', 'i32')], b.i32(1))])], [b.read('x', 'A', [b.i32(c)])]),
+      ]);
+      const { result } = await verified(k, block(2n));
+      return result.status === 'racy';
+    };
+    const down = { type: 'i32', from: b.i32(3), to: b.i32(-3), down: true, step: { op: '-', amount: b.i32(2) } } as const;
+    expect(await Promise.all([3, 1, -1, -3, 2, -4, 5].map((c) => visits(down, c)))).toEqual([true, true, true, true, false, false, false]);
+    const up = { type: 'i32', from: b.i32(-4), to: b.i32(2), step: { op: '+', amount: b.i32(3) } } as const;
+    expect(await Promise.all([-4, -1, 2, -3, 0, -7].map((c) => visits(up, c)))).toEqual([true, true, false, false, false, false]);
+  });
+
+  it('reads a thread id past 2^31 as a negative int', async () => {
+    // blockDim.x is below 2^32: (int) threadIdx.x reaches -2 for threadIdx.x = 2^32 - 2
+    const k = b.kernel('wrapid', { arrays: [b.shared('A')] }, [b.write('A', [tid], b.i32(1)), b.read('x', 'A', [b.i32(-2)])]);
+    const { result } = await verified(k);
+    expect(result.status).toBe('racy');
+    expect(result.races[0]!.index).toEqual([-2n]);
+    expect(result.races[0]!.witness.threads.some((t) => t.threadIdx[0] === 2n ** 32n - 2n)).toBe(true);
+  });
+
+  it('keeps out of the scope a race that needs an index computation to be undefined', async () => {
+    // (tid * n) / n is tid for every n ≠ 0; n = 0 divides by zero, where the values would all be 0
+    const k = b.kernel('index', { params: [b.param('n', 'i32')], arrays: [b.shared('A')] }, [b.write('A', [b.bin('/', b.mul(tid, b.v('n', 'i32')), b.v('n', 'i32'))], b.i32(1))]);
+    expect((await verified(k)).result.status).toBe('drf');
+  });
+
+  it("does not confirm a race after a loop whose last step overflows", async () => {
+    // i = MAX - 1 is visited; the step to MAX + 1 is undefined, so no thread gets past the loop in scope
+    const k = (from: bigint) =>
+      b.kernel('last', { arrays: [b.shared('A')] }, [
+        b.forLoop('i', { type: 'i32', from: b.i32(from), to: b.i32(2 ** 31 - 1), step: { op: '+', amount: b.i32(2) } }, [b.skip]),
+        b.write('A', [b.i32(0)], tid),
+      ]);
+    const { map, result } = await verified(k(2n ** 31n - 2n), block(2n));
+    expect(result.status).toBe('racy');
+    expect(result.races[0]!.confidence).toBe('possible');
+    expect(result.races[0]!.doubts.map((d) => d.kind)).toEqual(['undefined-elsewhere']);
+    expect(runKernel(map.source, { params: {}, blockDim: [2n, 1n, 1n] }).kind).toBe('undefined');
+    // from MAX - 2 the loop visits MAX - 2 and stops at MAX without overflow: confirmed
+    const fine = await verified(k(2n ** 31n - 3n), block(2n));
+    expect(fine.result.races[0]!.confidence).toBe('confirmed');
+  });
+});
+

@@ -1,0 +1,3 @@
+import { agreementSuite } from './agreement.js';
+
+agreementSuite('even');

@@ -1,0 +1,223 @@
+/**
+ * The playground end to end in headless Chromium: the built site served with
+ * its COOP/COEP headers, a person's steps (Verify, examples, Ctrl-Enter, a
+ * syntax error, a permalink, Stop, the stages' tabs), a screenshot of each
+ * state in test-output/playground/.
+ */
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkedKernels } from '../../src/api/check.js';
+import { positionAt } from '../../src/core/source.js';
+import { buildPlayground } from '../../scripts/playground/build.js';
+import { servePlayground } from '../../scripts/playground/serve.js';
+import { CHROMIUM, NO_CHROMIUM, launchChromium, outputDir } from '../support/browser.js';
+
+const BROKEN = `kernel broken(N) {
+  shared A;
+  for i in 0..N {
+    A[i] := 1
+  }
+  A[0] = 2
+}
+`;
+
+/** Waits for a verification's verdict, or its rejection, and for the worker to be idle again. */
+async function verdict(page: Page): Promise<string> {
+  await page.waitForSelector('#verdict[data-status]', { timeout: 90_000 });
+  await page.waitForSelector('body[data-running=no]', { timeout: 90_000 });
+  return (await page.getAttribute('#verdict', 'data-status')) ?? '';
+}
+
+async function typeKernel(page: Page, text: string): Promise<void> {
+  await page.click('.cm-content');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
+  let site: string;
+  let shots: string;
+  let server: Server;
+  let browser: Browser;
+  let url: string;
+
+  beforeAll(async () => {
+    shots = await outputDir('playground');
+    site = join(shots, 'site');
+    await buildPlayground(site, { minify: true });
+    server = await servePlayground(site, 0);
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    if (site !== undefined) await rm(site, { recursive: true, force: true });
+  });
+
+  async function opened(at = url): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(at);
+    await page.waitForSelector('body[data-page=ready]');
+    expect(errors).toEqual([]);
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    return page;
+  }
+
+  it('serves every file with the cross-origin isolation headers', async () => {
+    for (const file of ['', 'main.js', 'worker.js', 'z3-built.js', 'z3-built.wasm']) {
+      const res = await fetch(url + file, { method: 'HEAD' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+      expect(res.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
+    }
+    expect((await fetch(`${url}..%2Fpackage.json`)).status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('verifies Figure 3: a confirmed race, both accesses marked in two colours, the witness, replayed', async () => {
+    const page = await opened();
+    const figure3 = await readFile('examples/paper/figure3.bcu', 'utf8');
+    expect(await page.evaluate(() => document.querySelector('.cm-content')?.textContent)).toBe(figure3.replace(/\n/g, ''));
+    const t0 = Date.now();
+    await page.click('#verify');
+    expect(await verdict(page)).toBe('racy');
+    console.log(`Figure 3: verdict ${Date.now() - t0} ms after Verify (page already loaded)`);
+    const alarm = page.locator('.alarm[data-label=confirmed]').first();
+    await expect(alarm.textContent()).resolves.toContain('data race on A[0]');
+    await expect(page.locator('.alarm .witness table tbody tr').first().textContent()).resolves.toContain('threadIdx');
+    await expect(page.locator('.alarm .replay.ok').count()).resolves.toBeGreaterThan(0);
+    // the read-write race is selected first: thread 1's write and thread 2's read, in their own colours
+    const write = page.locator('.cm-content .cm-access-1');
+    const read = page.locator('.cm-content .cm-access-2');
+    await expect(write.textContent()).resolves.toBe('A[x]');
+    await expect(read.textContent()).resolves.toBe('A[x]');
+    await expect(write.getAttribute('data-label')).resolves.toBe('write (thread 1)');
+    await expect(read.getAttribute('data-label')).resolves.toBe('read (thread 2)');
+    const colours = await page.evaluate(() => ['.cm-access-1', '.cm-access-2'].map((s) => getComputedStyle(document.querySelector(s)!).backgroundColor));
+    expect(colours[0]).not.toBe(colours[1]);
+    await page.screenshot({ path: join(shots, '1-figure3-race.png') });
+
+    // the stages' tabs, as infer --phases and smt print them
+    await page.click('.tabs button[data-tab=map]');
+    await expect(page.locator('#tab-map pre').first().textContent()).resolves.toMatch(/kernel fig3[\s\S]*well-typed: yes[\s\S]*rd A\[x\]/);
+    await page.click('.tabs button[data-tab=phases]');
+    await expect(page.locator('#tab-phases pre').first().textContent()).resolves.toContain('phase 0');
+    await page.click('.tabs button[data-tab=smt]');
+    await expect(page.locator('#tab-smt .query pre').first().textContent()).resolves.toContain('(check-sat)');
+    await expect(page.locator('#tab-smt .query .copy').count()).resolves.toBeGreaterThan(0);
+    await page.screenshot({ path: join(shots, '2-figure3-smt.png') });
+    await page.close();
+  });
+
+  it('verifies Figure 4 from the examples menu with Ctrl-Enter: DRF', async () => {
+    const page = await opened();
+    await page.selectOption('#examples', 'paper/figure4.bcu');
+    await page.click('.cm-content');
+    await page.keyboard.press('Control+Enter');
+    expect(await verdict(page)).toBe('drf');
+    await expect(page.locator('.kernel[data-status=drf] .headline').textContent()).resolves.toContain('DRF');
+    await expect(page.locator('.alarm').count()).resolves.toBe(0);
+    await expect(page.locator('.cm-access-1, .cm-access-2').count()).resolves.toBe(0);
+    await page.screenshot({ path: join(shots, '3-figure4-drf.png') });
+    await page.close();
+  });
+
+  it('shows a syntax error as the CLI renders it, at its line in the editor', async () => {
+    const cli = checkedKernels('kernel.bcu', BROKEN);
+    if (cli.ok) throw new Error('the broken kernel parses');
+    const line = positionAt(cli.diagnostics[0]!.file, cli.diagnostics[0]!.span.start).line;
+    const page = await opened();
+    await typeKernel(page, BROKEN);
+    await page.click('#verify');
+    expect(await verdict(page)).toBe('error');
+    const shown = page.locator('#verdict .diagnostic').first();
+    await expect(shown.getAttribute('data-line')).resolves.toBe(String(line));
+    await expect(shown.textContent()).resolves.toContain(`${cli.diagnostics[0]!.code}]: ${cli.diagnostics[0]!.message}`);
+    // the editor underlines the span, on that line
+    const marked = await page.evaluate(() => {
+      const range = document.querySelector('.cm-content .cm-lintRange-error');
+      const lineEl = range?.closest('.cm-line');
+      return lineEl === null || lineEl === undefined ? null : [...document.querySelectorAll('.cm-content .cm-line')].indexOf(lineEl) + 1;
+    });
+    expect(marked).toBe(line);
+    await page.screenshot({ path: join(shots, '4-syntax-error.png') });
+    await page.close();
+  });
+
+  it('follows a permalink: the same kernel, options and verdict', async () => {
+    const page = await opened();
+    await page.selectOption('#examples', 'paper/figure3.bcu');
+    await page.click('#options summary');
+    await page.fill('#opt-block', '4');
+    await page.fill('#opt-params', 'M=3');
+    await page.waitForFunction(() => location.hash.includes('block=4') && location.hash.includes('params=M'));
+    const link = page.url();
+    await page.close();
+
+    const followed = await opened(link);
+    await expect(followed.getAttribute('#options', 'open')).resolves.toBe('');
+    await expect(followed.inputValue('#opt-block')).resolves.toBe('4');
+    await expect(followed.inputValue('#opt-params')).resolves.toBe('M=3');
+    await expect(followed.inputValue('#language')).resolves.toBe('bcu');
+    expect(await followed.evaluate(() => document.querySelector('.cm-content')?.textContent)).toContain('kernel fig3(M)');
+    await followed.click('#verify');
+    expect(await verdict(followed)).toBe('racy');
+    // the fixed launch is part of the verdict and of the witness
+    await expect(followed.locator('.kernel .headline').textContent()).resolves.toContain('M = 3, blockDim = 4');
+    await expect(followed.locator('.alarm .witness p').first().textContent()).resolves.toContain('M = 3; blockDim = 4');
+    await followed.screenshot({ path: join(shots, '5-permalink.png') });
+    await followed.close();
+  });
+
+  it('stops a verification: the worker is ended, nothing is reported, and the next Verify works', async () => {
+    const page = await opened();
+    await page.click('#verify');
+    await page.click('#stop');
+    await expect(page.getAttribute('#verdict', 'data-status')).resolves.toBe('stopped');
+    await expect(page.textContent('#status')).resolves.toBe('stopped');
+    await page.waitForTimeout(1500);
+    // no late result from the ended worker
+    await expect(page.getAttribute('#verdict', 'data-status')).resolves.toBe('stopped');
+    await page.click('#verify');
+    expect(await verdict(page)).toBe('racy');
+    // by now the stopped run would have finished too, had its worker not been ended
+    await expect(page.getAttribute('body', 'data-stale-messages')).resolves.toBeNull();
+    await page.screenshot({ path: join(shots, '6-after-stop.png') });
+    await page.close();
+  });
+
+  it('says so, and verifies nothing, when served without the isolation headers', async () => {
+    const bare = await servePlayground(site, 0, '127.0.0.1', false);
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`);
+      await page.waitForSelector('body[data-page=ready]');
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+      await expect(page.textContent('#status')).resolves.toContain('not cross-origin isolated');
+      await expect(page.isDisabled('#verify')).resolves.toBe(true);
+      await page.close();
+    } finally {
+      await new Promise((resolve) => bare.close(resolve));
+    }
+  });
+
+  it('reports bad options beside the run, as the CLI words them', async () => {
+    const page = await opened();
+    await page.click('#options summary');
+    await page.fill('#opt-params', 'N=4');
+    await page.click('#verify');
+    expect(await verdict(page)).toBe('error');
+    await expect(page.textContent('#verdict .usage')).resolves.toContain("-p N: kernel fig3 has no parameter 'N'");
+    await page.close();
+  });
+});
+
+if (CHROMIUM === null) it.skip(NO_CHROMIUM, () => undefined);

@@ -1,0 +1,412 @@
+/**
+ * The playground page: the editor, the options, and the results of the
+ * verifier's worker (worker.ts) as verdicts, alarms with their witnesses, and
+ * the stages' tabs. Nothing leaves the page: the pipeline runs here.
+ */
+import { createEditor, type Editor } from './editor.js';
+import { languageOfPath, type LanguageName } from './languages.js';
+import { DEFAULT_OPTIONS, fragmentOf, safeName, stateOf, type PageState } from './permalink.js';
+import type { AlarmView, DiagnosticView, FromWorker, KernelView, OptionsText, StageView, ToWorker } from './protocol.js';
+
+interface Example {
+  /** relative to examples/, e.g. `paper/figure3.bcu` */
+  readonly path: string;
+  readonly text: string;
+}
+
+const DEFAULT_EXAMPLE = 'paper/figure3.bcu';
+
+function element<T extends HTMLElement>(id: string): T {
+  const e = document.getElementById(id);
+  if (e === null) throw new Error(`the page has no #${id}`);
+  return e as T;
+}
+
+function node<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  e.append(...children);
+  return e;
+}
+
+const ui = {
+  examples: element<HTMLSelectElement>('examples'),
+  language: element<HTMLSelectElement>('language'),
+  verify: element<HTMLButtonElement>('verify'),
+  stop: element<HTMLButtonElement>('stop'),
+  link: element<HTMLButtonElement>('copy-link'),
+  status: element<HTMLElement>('status'),
+  editor: element<HTMLElement>('editor'),
+  verdict: element<HTMLElement>('verdict'),
+  map: element<HTMLElement>('tab-map'),
+  phases: element<HTMLElement>('tab-phases'),
+  smt: element<HTMLElement>('tab-smt'),
+  core: element<HTMLElement>('tab-core'),
+  coreTab: element<HTMLButtonElement>('tab-button-core'),
+  blockDim: element<HTMLInputElement>('opt-block'),
+  gridDim: element<HTMLInputElement>('opt-grid'),
+  params: element<HTMLInputElement>('opt-params'),
+  timeout: element<HTMLInputElement>('opt-timeout'),
+  maxRaces: element<HTMLInputElement>('opt-races'),
+  replay: element<HTMLInputElement>('opt-replay'),
+};
+
+let path = 'kernel.bcu';
+let editor: Editor;
+
+// ---- the worker -------------------------------------------------------------
+
+let worker: Worker;
+let running: { id: number; started: number } | null = null;
+let nextId = 1;
+let z3Ready = false;
+let workerEnded = false;
+
+function startWorker(): void {
+  z3Ready = false;
+  workerEnded = false;
+  const w = new Worker('worker.js', { name: 'faial-ts verifier' });
+  worker = w;
+  w.onmessage = (e: MessageEvent<FromWorker>) => {
+    // an ended worker says nothing more; were it to, the page would count it (the Stop test looks)
+    if (w !== worker) {
+      document.body.dataset['staleMessages'] = String(Number(document.body.dataset['staleMessages'] ?? 0) + 1);
+      return;
+    }
+    received(e.data);
+  };
+  w.onerror = (e) => {
+    e.preventDefault();
+    if (w === worker) crashed(`the verifier stopped: ${e.message || 'an error in the worker'}`);
+  };
+}
+
+/** The worker is ended; the next Verify starts a fresh one (not at once: a Z3 that cannot start would fail again and again). */
+function crashed(message: string): void {
+  worker.terminate();
+  workerEnded = true;
+  finish();
+  setStatus(message, 'error');
+  ui.verdict.dataset['status'] = 'crashed';
+  ui.verdict.replaceChildren(node('p', { class: 'internal' }, `internal error: ${message}`, node('br'), 'this is a bug in faial-ts, or the browser ran out of memory; please report it with the kernel (Copy link).'));
+}
+
+function received(m: FromWorker): void {
+  if (m.kind === 'ready') {
+    z3Ready = true;
+    document.body.dataset['z3'] = 'ready';
+    document.body.dataset['z3Ms'] = String(Math.round(m.milliseconds));
+    if (running === null) setStatus(`ready (Z3 started in ${Math.round(m.milliseconds)} ms)`, 'idle');
+    return;
+  }
+  if (m.kind === 'crashed' && m.id === null) return crashed(m.message);
+  if (running === null || m.id !== running.id) return;
+  switch (m.kind) {
+    case 'progress':
+      setStatus(`verifying ${m.kernel} (kernel ${m.kernelIndex + 1} of ${m.kernels}) · ${m.queries} ${m.queries === 1 ? 'query' : 'queries'} answered · ${seconds()}`, 'busy');
+      return;
+    case 'rejected':
+      finish();
+      showRejected(m.diagnostics, m.usage);
+      return;
+    case 'verified':
+      showVerified(m.kernels, m.summary, m.internal);
+      setStatus(`${m.summary} · ${(m.milliseconds / 1000).toFixed(1)} s · computing the stages…`, 'busy');
+      return;
+    case 'stages':
+      setStatus(`${ui.verdict.dataset['summary'] ?? 'done'} · ${seconds()}`, 'idle');
+      finish();
+      showStages(m.stages);
+      return;
+    case 'crashed':
+      crashed(m.message);
+      return;
+  }
+}
+
+function seconds(): string {
+  return running === null ? '' : `${((performance.now() - running.started) / 1000).toFixed(1)} s`;
+}
+
+function setStatus(text: string, state: 'idle' | 'busy' | 'error'): void {
+  ui.status.textContent = text;
+  ui.status.dataset['state'] = state;
+}
+
+function finish(): void {
+  running = null;
+  ui.verify.disabled = false;
+  ui.stop.disabled = true;
+  document.body.dataset['running'] = 'no';
+}
+
+function options(): OptionsText {
+  return {
+    blockDim: ui.blockDim.value,
+    gridDim: ui.gridDim.value,
+    params: ui.params.value,
+    timeout: ui.timeout.value,
+    maxRaces: ui.maxRaces.value,
+    replay: ui.replay.checked,
+  };
+}
+
+function verify(): void {
+  if (running !== null || !crossOriginIsolated) return;
+  if (workerEnded) startWorker();
+  running = { id: nextId++, started: performance.now() };
+  ui.verify.disabled = true;
+  ui.stop.disabled = false;
+  document.body.dataset['running'] = 'yes';
+  delete ui.verdict.dataset['status'];
+  setStatus(z3Ready ? 'verifying…' : 'starting Z3…', 'busy');
+  clearResults('verifying…');
+  const message: ToWorker = { kind: 'verify', id: running.id, path, text: editor.text(), options: options() };
+  worker.postMessage(message);
+}
+
+/** A Z3 check cannot be interrupted: the worker goes, and a fresh one starts Z3 again. */
+function stop(): void {
+  if (running === null) return;
+  worker.terminate();
+  finish();
+  setStatus('stopped', 'idle');
+  clearResults('stopped: the verifier was ended before it finished; nothing was proved.');
+  ui.verdict.dataset['status'] = 'stopped';
+  startWorker();
+}
+
+// ---- results ----------------------------------------------------------------
+
+function clearResults(text: string): void {
+  editor.showMarks([]);
+  editor.showDiagnostics([]);
+  ui.verdict.replaceChildren(node('p', { class: 'placeholder' }, text));
+  for (const tab of [ui.map, ui.phases, ui.smt, ui.core]) tab.replaceChildren(node('p', { class: 'placeholder' }, 'available after a verification'));
+}
+
+function lineOf(offset: number): number {
+  return editor.view.state.doc.lineAt(Math.min(offset, editor.view.state.doc.length)).number;
+}
+
+function diagnosticNode(d: DiagnosticView): HTMLElement {
+  const pre = node('pre', { class: `diagnostic ${d.severity}`, 'data-line': String(lineOf(d.start)), 'data-code': d.code }, d.text);
+  pre.addEventListener('click', () => {
+    editor.view.dispatch({ selection: { anchor: Math.min(d.start, editor.view.state.doc.length) }, scrollIntoView: true });
+    editor.view.focus();
+  });
+  return pre;
+}
+
+function showRejected(diagnostics: readonly DiagnosticView[], usage: string | null): void {
+  ui.verdict.dataset['status'] = 'error';
+  if (usage !== null) {
+    ui.verdict.replaceChildren(node('pre', { class: 'diagnostic error usage' }, `error: ${usage}`));
+    setStatus('the options are not valid', 'error');
+    return;
+  }
+  editor.showDiagnostics(diagnostics);
+  ui.verdict.replaceChildren(node('p', { class: 'headline error' }, `${path}: ${diagnostics.length} ${diagnostics.length === 1 ? 'error' : 'errors'}, nothing verified`), ...diagnostics.map(diagnosticNode));
+  setStatus('not verified: the kernel has errors', 'error');
+}
+
+function witnessTable(a: AlarmView): HTMLElement {
+  const head = node('tr', {}, node('th'), node('th', { class: 't1' }, a.witness.heads[0]), node('th', { class: 't2' }, a.witness.heads[1]));
+  const rows = a.witness.rows.map(([name, v1, v2]) => node('tr', {}, node('th', { scope: 'row' }, name), node('td', { class: 't1' }, v1), node('td', { class: 't2' }, v2)));
+  return node('div', { class: 'witness' }, node('p', {}, `witness: ${a.witness.launch}`), node('table', {}, node('thead', {}, head), node('tbody', {}, ...rows)));
+}
+
+function alarmNode(a: AlarmView): HTMLElement {
+  const where = a.marks.map((m) => `${m.label} at line ${lineOf(m.start)}`).join(', ');
+  const card = node(
+    'section',
+    { class: `alarm ${a.kind}`, 'data-label': a.label, tabindex: '0' },
+    node('h4', {}, node('span', { class: `label ${a.label}` }, a.label), ' ', a.title),
+    node('p', { class: 'where' }, where),
+    node('p', { class: 'reason' }, `${a.label === 'confirmed' ? 'confirmed' : 'why only ' + a.label}: ${a.reason}`),
+    witnessTable(a),
+    ...(a.replay === null ? [] : [node('p', { class: `replay ${a.replay.startsWith('replayed') ? 'ok' : 'not'}` }, a.replay)]),
+    node('details', {}, node('summary', {}, 'as the text report prints it'), node('pre', {}, a.text)),
+  );
+  const select = (): void => {
+    for (const c of ui.verdict.querySelectorAll('.alarm.selected')) c.classList.remove('selected');
+    card.classList.add('selected');
+    editor.showMarks(a.marks);
+  };
+  card.addEventListener('click', select);
+  card.addEventListener('focus', select);
+  return card;
+}
+
+function kernelNode(k: KernelView): HTMLElement {
+  return node(
+    'article',
+    { class: `kernel ${k.status}`, 'data-status': k.status, 'data-kernel': k.name },
+    node('h3', { class: 'headline' }, k.headline),
+    node('p', { class: 'typing' }, k.wellTyped),
+    ...k.alarms.map(alarmNode),
+    ...(k.unknowns.length === 0 ? [] : [node('div', { class: 'unknowns' }, node('p', {}, 'not proved (queries without an answer):'), node('ul', {}, ...k.unknowns.map((u) => node('li', {}, u))))]),
+    ...k.errors.map(diagnosticNode),
+    node('details', {}, node('summary', {}, 'text report'), node('pre', {}, k.text)),
+  );
+}
+
+function showVerified(kernels: readonly KernelView[], summary: string, internal: readonly string[]): void {
+  const statuses = new Set(kernels.map((k) => k.status));
+  ui.verdict.dataset['status'] = [...statuses].join(' ');
+  ui.verdict.dataset['summary'] = summary;
+  ui.verdict.replaceChildren(
+    node('p', { class: 'summary' }, summary),
+    ...internal.map((f) => node('p', { class: 'internal' }, `internal error: ${f} (a confirmed alarm the interpreter did not reproduce: a bug in faial-ts, please report it)`)),
+    ...kernels.map(kernelNode),
+  );
+  editor.showDiagnostics(kernels.flatMap((k) => k.errors));
+  ui.verdict.querySelector<HTMLElement>('.alarm')?.click();
+}
+
+function copyButton(text: string): HTMLButtonElement {
+  const b = node('button', { class: 'copy', type: 'button' }, 'Copy');
+  b.addEventListener('click', () => {
+    void navigator.clipboard.writeText(text).then(
+      () => (b.textContent = 'Copied'),
+      () => (b.textContent = 'Copy failed: select the text'),
+    );
+  });
+  return b;
+}
+
+function showStages(stages: readonly StageView[]): void {
+  ui.map.replaceChildren(...stages.map((s) => node('pre', { 'data-kernel': s.kernel }, s.map)));
+  ui.phases.replaceChildren(...stages.map((s) => node('pre', { 'data-kernel': s.kernel }, s.phases)));
+  ui.smt.replaceChildren(
+    ...stages.flatMap((s) => s.queries.map((q) => node('div', { class: 'query', 'data-kernel': s.kernel }, copyButton(q), node('pre', {}, q)))),
+  );
+  const lowered = stages.filter((s) => s.lowered !== null);
+  ui.core.replaceChildren(...(lowered.length === 0 ? [node('p', { class: 'placeholder' }, 'only CUDA kernels are lowered; a BabyCUDA kernel is its own core program')] : lowered.map((s) => node('pre', { 'data-kernel': s.kernel }, s.lowered ?? ''))));
+}
+
+// ---- tabs, examples, permalinks ---------------------------------------------
+
+function showTab(name: string): void {
+  for (const b of document.querySelectorAll<HTMLButtonElement>('.tabs button')) b.setAttribute('aria-selected', String(b.dataset['tab'] === name));
+  for (const p of document.querySelectorAll<HTMLElement>('.tab-panel')) p.hidden = p.id !== `tab-${name}`;
+}
+
+function setLanguage(language: LanguageName): void {
+  ui.language.value = language;
+  editor.setLanguage(language);
+  ui.coreTab.hidden = language !== 'cu';
+}
+
+function setPath(p: string): void {
+  path = p;
+  setLanguage(languageOfPath(p));
+}
+
+function setOptions(o: OptionsText): void {
+  ui.blockDim.value = o.blockDim;
+  ui.gridDim.value = o.gridDim;
+  ui.params.value = o.params;
+  ui.timeout.value = o.timeout;
+  ui.maxRaces.value = o.maxRaces;
+  ui.replay.checked = o.replay;
+  // options a link fixed are part of its result: show them
+  if ((Object.keys(o) as (keyof OptionsText)[]).some((k) => o[k] !== DEFAULT_OPTIONS[k])) element<HTMLDetailsElement>('options').open = true;
+}
+
+let linkTimer: number | undefined;
+
+/** The URL follows the editor and options (replaceState: no history entry per keystroke). */
+function linkLater(): void {
+  window.clearTimeout(linkTimer);
+  linkTimer = window.setTimeout(() => void updateLink(), 300);
+}
+
+async function updateLink(): Promise<string> {
+  const state: PageState = { path, text: editor.text(), options: options() };
+  const fragment = await fragmentOf(state);
+  history.replaceState(null, '', fragment);
+  return location.href;
+}
+
+function loadExample(examples: readonly Example[], which: string): void {
+  const e = examples.find((x) => x.path === which);
+  if (e === undefined) return;
+  setPath(e.path.split('/').pop()!);
+  editor.setText(e.text);
+  setOptions(DEFAULT_OPTIONS);
+  clearResults('press Verify (Ctrl-Enter)');
+  void updateLink();
+}
+
+function fillExamples(examples: readonly Example[]): void {
+  const groups = new Map<string, HTMLOptGroupElement>();
+  ui.examples.append(node('option', { value: '' }, 'Examples…'));
+  for (const e of examples) {
+    const dir = e.path.includes('/') ? e.path.slice(0, e.path.lastIndexOf('/')) : '.';
+    let group = groups.get(dir);
+    if (group === undefined) {
+      group = node('optgroup', { label: dir });
+      groups.set(dir, group);
+      ui.examples.append(group);
+    }
+    group.append(node('option', { value: e.path }, e.path.slice(dir.length + 1)));
+  }
+}
+
+async function main(): Promise<void> {
+  // without cross-origin isolation there is no SharedArrayBuffer, and Z3 cannot start
+  if (crossOriginIsolated) startWorker();
+  const examples = (await (await fetch('examples.json')).json()) as Example[];
+  fillExamples(examples);
+  const fromLink = await stateOf(location.hash);
+  const initial = fromLink ?? { path: 'figure3.bcu', text: examples.find((e) => e.path === DEFAULT_EXAMPLE)?.text ?? '', options: DEFAULT_OPTIONS };
+  editor = createEditor(ui.editor, initial.text, languageOfPath(initial.path), verify, () => {
+    ui.examples.value = '';
+    linkLater();
+  });
+  setPath(safeName(initial.path));
+  setOptions(initial.options);
+  if (fromLink === null) ui.examples.value = DEFAULT_EXAMPLE;
+  clearResults('press Verify (Ctrl-Enter)');
+
+  ui.verify.addEventListener('click', verify);
+  ui.stop.addEventListener('click', stop);
+  ui.examples.addEventListener('change', () => loadExample(examples, ui.examples.value));
+  ui.language.addEventListener('change', () => {
+    const language = ui.language.value === 'cu' ? 'cu' : 'bcu';
+    setPath(path.replace(/\.[^.]*$/, '') + (language === 'cu' ? '.cu' : '.bcu'));
+    linkLater();
+  });
+  for (const input of [ui.blockDim, ui.gridDim, ui.params, ui.timeout, ui.maxRaces, ui.replay]) input.addEventListener('input', linkLater);
+  ui.link.addEventListener('click', () => {
+    void updateLink().then((href) => navigator.clipboard.writeText(href)).then(
+      () => setStatus('link copied', 'idle'),
+      () => setStatus('the link is in the address bar', 'idle'),
+    );
+  });
+  for (const b of document.querySelectorAll<HTMLButtonElement>('.tabs button')) b.addEventListener('click', () => showTab(b.dataset['tab'] ?? 'verdict'));
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      verify();
+    }
+  });
+  window.addEventListener('hashchange', () => {
+    void stateOf(location.hash).then((s) => {
+      if (s === null || (s.text === editor.text() && s.path === path)) return;
+      setPath(s.path);
+      editor.setText(s.text);
+      setOptions(s.options);
+      clearResults('press Verify (Ctrl-Enter)');
+    });
+  });
+  showTab('verdict');
+  document.body.dataset['page'] = 'ready';
+  if (!crossOriginIsolated) {
+    ui.verify.disabled = true;
+    setStatus('this page is not cross-origin isolated: Z3 needs the COOP and COEP headers (see the README), so nothing can be verified here', 'error');
+  }
+}
+
+void main();

@@ -1,0 +1,107 @@
+/**
+ * What the page and the verifier's Web Worker say to each other. Results
+ * cross as plain data (structured clone): spans as offsets into the editor's
+ * text, texts already rendered as the CLI renders them.
+ */
+
+/** The options panel, as typed: the worker checks them as the CLI checks its flags. */
+export interface OptionsText {
+  /** `N`, `X,Y,Z` or `[X,Y,Z]`; empty for symbolic */
+  readonly blockDim: string;
+  readonly gridDim: string;
+  /** `NAME=VALUE`, separated by commas or spaces */
+  readonly params: string;
+  /** per query, in milliseconds */
+  readonly timeout: string;
+  readonly maxRaces: string;
+  /** run each confirmed alarm's witness with the interpreter */
+  readonly replay: boolean;
+}
+
+/** The parameters field: one `NAME=VALUE` per item, as `-p` takes them, separated by commas, semicolons, lines or spaces. */
+export function paramItems(text: string): string[] {
+  return text
+    .split(/[,;\n]/)
+    .flatMap((part) => part.trim().split(/\s+(?=[A-Za-z_][A-Za-z0-9_]*\s*=)/))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+export type ToWorker = { readonly kind: 'verify'; readonly id: number; readonly path: string; readonly text: string; readonly options: OptionsText };
+
+export interface Mark {
+  readonly start: number;
+  readonly end: number;
+  /** `read (thread 1)` */
+  readonly label: string;
+  /** 1 or 2: the thread whose access it is (its colour); 0 for a barrier or both threads */
+  readonly thread: 0 | 1 | 2;
+}
+
+export interface WitnessView {
+  readonly launch: string;
+  readonly heads: readonly [string, string];
+  readonly rows: readonly (readonly [string, string, string])[];
+}
+
+export interface AlarmView {
+  readonly kind: 'race' | 'divergence';
+  /** `data race on A[0] (read-write)` */
+  readonly title: string;
+  /** confirmed, possible (and whatever label a later analysis adds, such as benign) */
+  readonly label: string;
+  readonly reason: string;
+  readonly marks: readonly Mark[];
+  readonly witness: WitnessView;
+  /** what replaying the witness found; null when not asked */
+  readonly replay: string | null;
+  /** the alarm as the text report prints it */
+  readonly text: string;
+}
+
+export interface DiagnosticView {
+  readonly severity: 'error' | 'warning' | 'note';
+  readonly code: string;
+  readonly message: string;
+  /** offsets in the editor's text */
+  readonly start: number;
+  readonly end: number;
+  /** as the CLI prints it */
+  readonly text: string;
+}
+
+export interface KernelView {
+  readonly name: string;
+  /** drf, racy, divergent, unknown, error */
+  readonly status: string;
+  /** the verdict line of the text report */
+  readonly headline: string;
+  readonly wellTyped: string;
+  readonly alarms: readonly AlarmView[];
+  readonly unknowns: readonly string[];
+  readonly errors: readonly DiagnosticView[];
+  /** the kernel's whole block of the text report */
+  readonly text: string;
+}
+
+export interface StageView {
+  readonly kernel: string;
+  /** typing verdict and MAP, as `infer` prints them */
+  readonly map: string;
+  /** as `infer --phases` adds them */
+  readonly phases: string;
+  /** each query as a standalone SMT-LIB 2 script, as `smt` prints them */
+  readonly queries: readonly string[];
+  /** the core program a `.cu` kernel was lowered to, as `lower` prints it; null for BabyCUDA */
+  readonly lowered: string | null;
+}
+
+export type FromWorker =
+  /** Z3 has started: the first verification will not wait for it */
+  | { readonly kind: 'ready'; readonly milliseconds: number }
+  | { readonly kind: 'progress'; readonly id: number; readonly kernel: string; readonly kernelIndex: number; readonly kernels: number; readonly queries: number }
+  /** bad input: the file's diagnostics, or options that do not parse */
+  | { readonly kind: 'rejected'; readonly id: number; readonly diagnostics: readonly DiagnosticView[]; readonly usage: string | null }
+  | { readonly kind: 'verified'; readonly id: number; readonly kernels: readonly KernelView[]; readonly summary: string; readonly internal: readonly string[]; readonly milliseconds: number }
+  | { readonly kind: 'stages'; readonly id: number; readonly stages: readonly StageView[] }
+  | { readonly kind: 'crashed'; readonly id: number | null; readonly message: string };

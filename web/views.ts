@@ -1,0 +1,93 @@
+/**
+ * Verification results as the page shows them (protocol.ts), made in the
+ * worker from the same data and printers as the CLI's text report: only
+ * offsets and strings cross to the page.
+ */
+import { located, type SourceFile, type Span } from '../src/core/source.js';
+import type { Diagnostic } from '../src/diagnostics/diagnostic.js';
+import { colorsOf, renderedDiagnostic } from '../src/diagnostics/render.js';
+import { elementText, reasonText, wellTypedText } from '../src/report/describe.js';
+import { divergenceText, kernelText, raceText, witnessRows } from '../src/report/text.js';
+import type { Launch } from '../src/core/launch.js';
+import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from '../src/verify/result.js';
+import type { AlarmView, DiagnosticView, KernelView, Mark, WitnessView } from './protocol.js';
+
+const plain = colorsOf(false);
+
+/** The span in the editor's text, or null when it lies in another file (an included header). */
+function editorSpan(file: SourceFile, span: Span, editorPath: string): Span | null {
+  const at = located(file, span);
+  return at.file.path === editorPath ? at.span : null;
+}
+
+export function diagnosticView(d: Diagnostic, editorPath: string): DiagnosticView {
+  const span = editorSpan(d.file, d.span, editorPath) ?? { start: 0, end: 0 };
+  return { severity: d.severity, code: d.code, message: d.message, start: span.start, end: span.end, text: renderedDiagnostic(d, false) };
+}
+
+function witnessView(w: Witness, heads: readonly [string, string]): WitnessView {
+  return { heads, ...witnessRows(w) };
+}
+
+function replayNote(r: ReplayRecord | undefined): string | null {
+  if (r === undefined) return null;
+  const small = r.minimised === null ? '' : ' (on a smaller witness of the same alarm)';
+  return r.replayed ? `replayed: the interpreter reproduces it${small}` : `not replayed: ${r.note ?? 'no reason given'}`;
+}
+
+function marks(r: KernelResult, spans: readonly (Mark & Span)[], editorPath: string): Mark[] {
+  return spans.flatMap((m) => {
+    const span = editorSpan(r.file, m, editorPath);
+    return span === null ? [] : [{ ...m, ...span }];
+  });
+}
+
+function raceView(r: KernelResult, race: Race, editorPath: string): AlarmView {
+  const [a1, a2] = race.accesses;
+  const same = a1.span.start === a2.span.start && a1.span.end === a2.span.end;
+  const spans: (Mark & Span)[] = same
+    ? [{ ...a1.span, label: `${a1.mode} (both threads)`, thread: 0 }]
+    : [
+        { ...a1.span, label: `${a1.mode} (thread 1)`, thread: 1 },
+        { ...a2.span, label: `${a2.mode} (thread 2)`, thread: 2 },
+      ];
+  return {
+    kind: 'race',
+    title: `data race on ${elementText(race.array, race.index)} (${race.kind}, ${race.level === 'block' ? `within a block, phase ${race.phase ?? '?'}` : 'between blocks'})`,
+    label: race.confidence,
+    reason: reasonText(r.file, race.confidence, race.doubts),
+    marks: marks(r, spans, editorPath),
+    witness: witnessView(race.witness, ['thread 1', 'thread 2']),
+    replay: replayNote(race.replay),
+    text: raceText(r, race, plain, false),
+  };
+}
+
+function divergenceView(r: KernelResult, d: Divergence, editorPath: string): AlarmView {
+  return {
+    kind: 'divergence',
+    title: 'barrier divergence',
+    label: d.confidence,
+    reason: reasonText(r.file, d.confidence, d.doubts),
+    marks: marks(r, [{ ...d.sync.span, label: 'thread 1 reaches this barrier, thread 2 does not', thread: 0 }], editorPath),
+    witness: witnessView(d.witness, ['thread 1 (reaches)', 'thread 2 (does not)']),
+    replay: replayNote(d.replay),
+    text: divergenceText(r, d, plain, false),
+  };
+}
+
+export function kernelView(r: KernelResult, launch: Launch | null, editorPath: string): KernelView {
+  const text = kernelText(r, { colour: false, launchOf: () => launch });
+  return {
+    name: r.kernel,
+    status: r.status,
+    headline: text.split('\n', 1)[0]!,
+    wellTyped: wellTypedText(r),
+    alarms: [...r.races.map((x) => raceView(r, x, editorPath)), ...r.divergences.map((d) => divergenceView(r, d, editorPath))],
+    unknowns: r.unknowns.map((u) => `query ${u.query}: ${u.reason || 'the solver gave no reason'}`),
+    errors: r.errors.map((d) => diagnosticView(d, editorPath)),
+    text,
+  };
+}
+
+

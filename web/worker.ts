@@ -1,0 +1,116 @@
+/**
+ * The playground's verifier: a classic Web Worker running the same pipeline
+ * as `faial-ts verify --replay`, `infer --phases` and `smt` (src/api) with Z3
+ * as WebAssembly, so the page never freezes. Stop is the page terminating
+ * this worker and starting a fresh one: a running Z3 check cannot be
+ * interrupted any other way.
+ */
+import { checkedSafely } from '../src/api/check.js';
+import { UsageError, launchOfOptions, naturalOf } from '../src/api/options.js';
+import { inferText, phasesText, queryListing } from '../src/api/stages.js';
+import { verifyFile } from '../src/api/verify.js';
+import { launchFor } from '../src/core/launch.js';
+import { summaryText } from '../src/report/text.js';
+import { browserZ3 } from '../src/solve/z3-browser.js';
+import type { Solver } from '../src/solve/solver.js';
+import { paramItems, type FromWorker, type OptionsText, type StageView, type ToWorker } from './protocol.js';
+import { diagnosticView, kernelView } from './views.js';
+
+/** The parts of a dedicated worker's global scope used here (the page's DOM types describe a window). */
+interface WorkerScope {
+  importScripts(url: string): void;
+  postMessage(message: FromWorker): void;
+  onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
+  readonly location: { readonly href: string };
+}
+
+const scope = self as unknown as WorkerScope;
+const z3Script = new URL('z3-built.js', scope.location.href).href;
+scope.importScripts(z3Script);
+const z3 = browserZ3(z3Script);
+
+const post = (m: FromWorker): void => scope.postMessage(m);
+
+function blank(text: string): string | undefined {
+  return text.trim() === '' ? undefined : text;
+}
+
+/** The solver, telling the page how many queries it has answered. */
+function counting(solver: Solver, onCheck: (n: number) => void): Solver {
+  let n = 0;
+  return {
+    name: solver.name,
+    check: async (script, ms) => {
+      const verdict = await solver.check(script, ms);
+      onCheck(++n);
+      return verdict;
+    },
+  };
+}
+
+async function verify(id: number, path: string, text: string, options: OptionsText): Promise<void> {
+  const t0 = performance.now();
+  const checked = checkedSafely(path, text, null);
+  if (!checked.ok) {
+    post({ kind: 'rejected', id, diagnostics: checked.diagnostics.map((d) => diagnosticView(d, path)), usage: null });
+    return;
+  }
+  let settings;
+  try {
+    const launch = launchOfOptions(paramItems(options.params), blank(options.blockDim), blank(options.gridDim), checked.kernels);
+    settings = { launch, timeoutMs: naturalOf(options.timeout, '--timeout', 1), maxRaces: naturalOf(options.maxRaces, '--max-races', 1) };
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    post({ kind: 'rejected', id, diagnostics: [], usage: [e.message, ...e.hints.map((h) => `hint: ${h}`)].join('\n') });
+    return;
+  }
+  let current = { kernel: '', kernelIndex: 0, kernels: checked.kernels.length };
+  const solver = counting(z3, (queries) => post({ kind: 'progress', id, ...current, queries }));
+  const outcome = await verifyFile(path, text, { kernel: null, barriers: false, replay: options.replay, ...settings }, solver, (kernel, kernelIndex, kernels) => {
+    current = { kernel, kernelIndex, kernels };
+    post({ kind: 'progress', id, ...current, queries: 0 });
+  });
+  const file = outcome.file;
+  if (!file.ok) {
+    post({ kind: 'rejected', id, diagnostics: file.diagnostics.map((d) => diagnosticView(d, path)), usage: null });
+    return;
+  }
+  const launchOf = (kernel: string) => {
+    const map = checked.kernels.find((m) => m.name === kernel);
+    return map === undefined ? null : launchFor(map.params, settings.launch);
+  };
+  post({
+    kind: 'verified',
+    id,
+    kernels: file.kernels.map((r) => kernelView(r, launchOf(r.kernel), path)),
+    summary: summaryText([file], false),
+    internal: outcome.replayFailures,
+    milliseconds: performance.now() - t0,
+  });
+  // The stages come after the verdict, which is what the user waits for.
+  const stages: StageView[] = [];
+  for (const map of checked.kernels) {
+    const own = launchFor(map.params, settings.launch);
+    stages.push({
+      kernel: map.name,
+      map: inferText(map, false),
+      phases: await phasesText(map, own, settings.timeoutMs, z3),
+      queries: await queryListing(map, own, settings.timeoutMs, z3),
+      lowered: null,
+    });
+  }
+  post({ kind: 'stages', id, stages });
+}
+
+scope.onmessage = (event) => {
+  const m = event.data;
+  verify(m.id, m.path, m.text, m.options).catch((e: unknown) => post({ kind: 'crashed', id: m.id, message: e instanceof Error ? e.message : String(e) }));
+};
+
+// Start Z3 and the parser now, so that the first Verify does not wait for them.
+const started = performance.now();
+checkedSafely('start-up.bcu', 'kernel k() { skip }', null);
+z3.check('(declare-const x Int)\n(assert (= x 1))', 10_000).then(
+  () => post({ kind: 'ready', milliseconds: performance.now() - started }),
+  (e: unknown) => post({ kind: 'crashed', id: null, message: `Z3 did not start: ${e instanceof Error ? e.message : String(e)}` }),
+);
