@@ -74,7 +74,7 @@ export async function replayRace(map: KernelMap, race: Race, options: ReplayOpti
   // the solver may name the two threads the other way round
   const accesses: Race['accesses'] = ids[0] === race.accesses[0].id ? race.accesses : [race.accesses[1], race.accesses[0]];
   const seen = raceSeen(map, witness, index, { ...race, accesses });
-  if (seen.kind === 'infeasible') return { verdict: unshrunk(reported(), `${INFEASIBLE}: ${seen.message}`), minimised: null };
+  if (seen.kind === 'infeasible' || seen.kind === 'undefined') return { verdict: unshrunk(reported(), `${INFEASIBLE}: ${seen.message}`), minimised: null };
   return { verdict: seen, minimised: { witness, index } };
 }
 
@@ -88,13 +88,13 @@ export async function replayDivergence(map: KernelMap, d: Divergence, options: R
   const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
   const witness = witnessOf(q, model, [point, point]);
   const seen = divergenceSeen(map, witness);
-  if (seen.kind === 'infeasible') return { verdict: unshrunk(reported(), `${INFEASIBLE}: ${seen.message}`), minimised: null };
+  if (seen.kind === 'infeasible' || seen.kind === 'undefined') return { verdict: unshrunk(reported(), `${INFEASIBLE}: ${seen.message}`), minimised: null };
   return { verdict: seen, minimised: { witness, index: [] } };
 }
 
 const NOT_FOUND = 'the solver found no smaller witness in time';
-/** the solver's small launch satisfies the assumptions of the two threads it names, not necessarily every thread's */
-const INFEASIBLE = 'the smaller witness found is not a feasible launch';
+/** the solver's small launch satisfies the assumptions of the two threads it names, and is free of undefined operations in them, not necessarily in every thread */
+const INFEASIBLE = 'the smaller witness found is not a feasible launch inside the scope';
 
 /**
  * The verdict of the original witness, run because no smaller one could be
@@ -105,12 +105,24 @@ function unshrunk(verdict: ReplayVerdict, why: string): ReplayVerdict {
   return verdict.kind === 'unrunnable' ? { kind: 'unrunnable', message: `${why}, and ${verdict.message}` } : verdict;
 }
 
-/** What running a witness showed; an infeasible launch is a mismatch only for a witness the verifier proved feasible. */
-type Seen = ReplayVerdict | { readonly kind: 'infeasible'; readonly message: string };
+/**
+ * What running a witness showed; an infeasible launch is a mismatch only for
+ * a witness the verifier proved feasible, an undefined one only when the
+ * undefined operation is in one of the alarm's threads (`own`), which the
+ * verifier proved free of them.
+ */
+type Seen = ReplayVerdict | { readonly kind: 'infeasible'; readonly message: string } | { readonly kind: 'undefined'; readonly message: string; readonly own: boolean };
 
 /** The verdict on a witness that `verify` reported: its launch was proved feasible, so an infeasible run contradicts the verifier. */
 function asReported(seen: Seen): ReplayVerdict {
-  return seen.kind === 'infeasible' ? { kind: 'mismatch', message: `the witness's launch is infeasible: ${seen.message}` } : seen;
+  if (seen.kind === 'infeasible') return { kind: 'mismatch', message: `the witness's launch is infeasible: ${seen.message}` };
+  if (seen.kind === 'undefined') {
+    // the verifier proves the alarm's two threads free of undefined operations, not the launch's other threads
+    return seen.own
+      ? { kind: 'mismatch', message: seen.message }
+      : { kind: 'unrunnable', message: `${seen.message}, in a thread other than the alarm's: the launch is outside the scope of verification` };
+  }
+  return seen;
 }
 
 /** The launch variables of a query that a small witness keeps small: dimensions and parameters. */
@@ -172,10 +184,8 @@ function runWitness(map: KernelMap, w: Witness): Finished | Seen {
     case 'infeasible':
       return { kind: 'infeasible', message: `with ${launchText(w)}, ${result.message} (${place(map, result.span)})` };
     case 'undefined': {
-      const message = `with ${launchText(w)}, undefined behaviour (${result.message}) at ${place(map, result.span)}`;
-      // the verifier proves the alarm's two threads free of undefined operations, not the launch's other threads
       const own = result.at !== null && w.threads.some((t) => sameIds(t.threadIdx, result.at!.thread) && sameIds(t.blockIdx, result.at!.block));
-      return own ? { kind: 'mismatch', message } : { kind: 'unrunnable', message: `${message}, in a thread other than the alarm's: the launch is outside the scope of verification` };
+      return { kind: 'undefined', message: `with ${launchText(w)}, undefined behaviour (${result.message}) at ${place(map, result.span)}`, own };
     }
     case 'error':
       return { kind: 'mismatch', message: `the interpreter cannot run the witness: ${result.message}` };
