@@ -134,12 +134,6 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
         vars.set(local, { kind: 'data', source: s.local.text, origin: { array: s.array.text, span: s.source } });
         return seq([read, stmt(s.body)]);
       }
-      case 'havoc': {
-        // an unknown value is data-dependent, as a read's is (until the typed core gives it a doubt of its own)
-        const local = bind(s.local.text, s.local.span);
-        vars.set(local, { kind: 'data', source: s.local.text, origin: { array: `<${s.origin.what}>`, span: s.origin.span } });
-        return stmt(s.body);
-      }
       case 'let': {
         exprBuiltins(s.value, builtins);
         const check = evaluated([s.value], s.value.span);

@@ -212,7 +212,7 @@ describe('verify with machine integers', () => {
     const doubt = result.races[0]!.doubts[0]!;
     expect(doubt.kind).toBe('undefined-elsewhere');
     if (doubt.kind === 'undefined-elsewhere') expect(doubt.span === null ? null : spanText(map.file, doubt.span)).toBe('(u32) i << 1');
-    expect(text(result)).toContain('possible: the threads of the witness may evaluate an undefined operation at 6:13 (in an earlier phase or loop iteration)');
+    expect(text(result)).toContain('possible: the threads of the witness may evaluate an undefined operation at 6:18 (in an earlier phase or loop iteration)');
     // with a shift by 0 nothing is undefined: the same race is confirmed, and replays
     const fine = await verified(loop(0n), block(2n));
     expect(fine.result.races.map((r) => r.confidence)).toEqual(fine.result.races.map(() => 'confirmed'));
