@@ -26,6 +26,7 @@
  * rightly leaves out) hides the accesses a test looks for.
  */
 import type { BExpr, Expr, IntType, Kernel, MachineType, Stmt } from '../../src/core/ast.js';
+import { bexprOperands, exprLeaves } from '../../src/core/exprs.js';
 import type { Span } from '../../src/core/source.js';
 import { exprType as machineTypeOf } from '../../src/frontend/cuda/build.js';
 import { assertNever } from '../../src/util/assert.js';
@@ -225,113 +226,69 @@ function valueTypes(k: Kernel): ValueTypes {
   const written = new Map<string, IntType>();
   const used = new Map<string, IntType>();
   const readInto = new Map<string, string[]>();
-  const expr = (e: Expr): void => {
-    switch (e.kind) {
-      case 'var':
-        if (!used.has(e.name)) used.set(e.name, e.type ?? 'nat');
-        return;
-      case 'binary':
-        expr(e.left);
-        return expr(e.right);
-      case 'cast':
-        return expr(e.operand);
-      case 'ite':
-        cond(e.cond);
-        expr(e.then);
-        return expr(e.else);
-      case 'nat':
-      case 'int':
-      case 'builtin':
-        return;
-      default:
-        return assertNever(e);
+  for (const s of statements(k.body)) {
+    for (const leaf of stmtExprs(s).flatMap(exprLeaves)) {
+      if (leaf.kind === 'var' && !used.has(leaf.name)) used.set(leaf.name, leaf.type ?? 'nat');
     }
-  };
-  const cond = (c: BExpr): void => {
-    switch (c.kind) {
-      case 'bool':
-        return;
-      case 'cmp':
-        expr(c.left);
-        return expr(c.right);
-      case 'and':
-      case 'or':
-        cond(c.left);
-        return cond(c.right);
-      case 'not':
-        return cond(c.operand);
-      default:
-        return assertNever(c);
-    }
-  };
-  const stmt = (s: Stmt): void => {
-    switch (s.kind) {
-      case 'write':
-        s.index.forEach(expr);
-        expr(s.value);
-        if (!written.has(s.array.text)) written.set(s.array.text, exprType(s.value));
-        return;
-      case 'read':
-        s.index.forEach(expr);
-        readInto.set(s.array.text, [...(readInto.get(s.array.text) ?? []), s.local.text]);
-        return stmt(s.body);
-      case 'let':
-        expr(s.value);
-        return stmt(s.body);
-      case 'havoc':
-        return stmt(s.body);
-      case 'if':
-        cond(s.cond);
-        s.then.forEach(stmt);
-        return s.else?.forEach(stmt);
-      case 'for':
-        expr(s.from);
-        expr(s.to);
-        if (s.step !== null) expr(s.step.amount);
-        return s.body.forEach(stmt);
-      case 'assume':
-        return cond(s.cond);
-      case 'skip':
-      case 'sync':
-        return;
-      default:
-        return assertNever(s);
-    }
-  };
-  k.body.forEach(stmt);
+    if (s.kind === 'write' && !written.has(s.array.text)) written.set(s.array.text, exprType(s.value));
+    if (s.kind === 'read') readInto.set(s.array.text, [...(readInto.get(s.array.text) ?? []), s.local.text]);
+  }
   // a local nobody uses takes C's int, an array nobody writes its reads' type
   const localOf = (local: string): IntType => used.get(local) ?? 'i32';
   const elementOf = (array: string): IntType => written.get(array) ?? [...(readInto.get(array) ?? [])].map((l) => used.get(l)).find((t) => t !== undefined) ?? 'i32';
   return { elementOf, localOf };
 }
 
-/** How many indices each array is used with (the core's arrays need not declare sizes). */
-function usedDims(k: Kernel): Map<string, number> {
-  const out = new Map<string, number>(k.arrays.filter((a) => a.sizes.length > 0).map((a) => [a.name.text, a.sizes.length]));
-  const visit = (s: Stmt): void => {
+/** The expressions a statement evaluates itself (not those of the statements in it). */
+function stmtExprs(s: Stmt): Expr[] {
+  switch (s.kind) {
+    case 'write':
+      return [...s.index, s.value];
+    case 'read':
+      return [...s.index];
+    case 'let':
+      return [s.value];
+    case 'if':
+    case 'assume':
+      return bexprOperands(s.cond);
+    case 'for':
+      return [s.from, s.to, ...(s.step === null ? [] : [s.step.amount])];
+    case 'havoc':
+    case 'skip':
+    case 'sync':
+      return [];
+    default:
+      return assertNever(s);
+  }
+}
+
+/** Every statement of a body and of the statements in it, in program order. */
+function statements(body: readonly Stmt[]): Stmt[] {
+  return body.flatMap((s): Stmt[] => {
     switch (s.kind) {
-      case 'write':
       case 'read':
-        out.set(s.array.text, s.index.length);
-        if (s.kind === 'read') visit(s.body);
-        return;
       case 'let':
       case 'havoc':
-        return visit(s.body);
+        return [s, ...statements([s.body])];
       case 'if':
-        s.then.forEach(visit);
-        return s.else?.forEach(visit);
+        return [s, ...statements(s.then), ...statements(s.else ?? [])];
       case 'for':
-        return s.body.forEach(visit);
+        return [s, ...statements(s.body)];
+      case 'write':
       case 'skip':
       case 'sync':
       case 'assume':
-        return;
+        return [s];
       default:
         return assertNever(s);
     }
-  };
-  k.body.forEach(visit);
+  });
+}
+
+/** How many indices each array is used with (the core's arrays need not declare sizes). */
+function usedDims(k: Kernel): Map<string, number> {
+  const out = new Map<string, number>(k.arrays.filter((a) => a.sizes.length > 0).map((a) => [a.name.text, a.sizes.length]));
+  for (const s of statements(k.body)) if (s.kind === 'write' || s.kind === 'read') out.set(s.array.text, s.index.length);
   return out;
 }
 
