@@ -67,6 +67,16 @@ export interface RunOptions {
    * bound before, within the variable's type.
    */
   readonly seed?: number;
+  /**
+   * What names a `havoc` statement in the key of its values (default: its
+   * offset in the kernel's file, with the thread's count of values bound
+   * before). When given, a value is keyed by this name, the thread, and how
+   * many values the thread bound at statements of that name before: two
+   * kernels whose havocs the caller names alike (the round trip through the
+   * CUDA front end names them by the source line of the unknown value) draw
+   * the same values, even where one has havocs the other has not.
+   */
+  readonly unknownSite?: (havoc: HavocStmt) => string;
 }
 
 export const DEFAULT_MAX_STEPS = 1_000_000;
@@ -314,6 +324,7 @@ class Stop {
 }
 
 type SyncStmt = Extract<Stmt, { kind: 'sync' }>;
+type HavocStmt = Extract<Stmt, { kind: 'havoc' }>;
 type ThreadRun = Generator<SyncStmt, void, undefined>;
 
 interface ThreadState {
@@ -325,6 +336,8 @@ interface ThreadState {
   accesses: Access[];
   /** the values `havoc` bound, in program order */
   readonly unknowns: bigint[];
+  /** how many values `havoc` bound, by the caller's name of the statement (options.unknownSite) */
+  readonly unknownsAt: Map<string, number>;
   /** the iteration number (0, 1, …) of every loop around the point reached, outermost first */
   readonly iteration: number[];
   /** at a barrier: which one, and in which iterations of the loops around it (`iteration` joined) */
@@ -586,7 +599,7 @@ class KernelRun {
       const builtins: BuiltinValues = { threadIdx: thread, blockIdx: block, blockDim, gridDim };
       const unknowns: bigint[] = [];
       this.unknownValues.set(threadKey(block, thread), unknowns);
-      return { ref: { block, thread }, vars, env: { vars, builtins }, phaseWrites: new Map(), accesses: [], unknowns, iteration: [], status: { kind: 'running' } };
+      return { ref: { block, thread }, vars, env: { vars, builtins }, phaseWrites: new Map(), accesses: [], unknowns, unknownsAt: new Map(), iteration: [], status: { kind: 'running' } };
     });
     // generators start running only at their first next(): one per thread, run phase by phase
     const runs = threads.map((t) => this.execBlock(this.kernel.body, t, committed));
@@ -738,7 +751,7 @@ class KernelRun {
         return;
       }
       case 'havoc': {
-        const value = unknownValue(s.type, this.options.seed ?? 0, `${s.span.start}|${threadKey(t.ref.block, t.ref.thread)}|${t.unknowns.length}`);
+        const value = unknownValue(s.type, this.options.seed ?? 0, this.unknownKey(s, t));
         t.unknowns.push(value);
         t.vars.set(s.local.text, value);
         bound.push(s.local.text);
@@ -760,6 +773,15 @@ class KernelRun {
         }
         return;
     }
+  }
+
+  private unknownKey(havoc: HavocStmt, t: ThreadState): string {
+    const thread = threadKey(t.ref.block, t.ref.thread);
+    if (this.options.unknownSite === undefined) return `${havoc.span.start}|${thread}|${t.unknowns.length}`;
+    const site = this.options.unknownSite(havoc);
+    const before = t.unknownsAt.get(site) ?? 0;
+    t.unknownsAt.set(site, before + 1);
+    return `${site}|${thread}|${before}`;
   }
 
   private arrayScope(array: string, span: Span): Scope {

@@ -6,9 +6,16 @@
  * with its operands cast to its type (so C's conversions change nothing),
  * typed constants with their suffix, `cast` as a C cast, `ite` as `?:`.
  * BabyCUDA's naturals have no C type; they print as `unsigned long long`
- * values, with truncated subtraction, `x / 0 = 0` and `x % 0 = 0` as small
+ * values, with truncated subtraction, `x / 0 = 0` and `x % 0 = x` as small
  * device functions (which the front end inlines), so the text means what the
- * kernel means wherever no value reaches 2^64. A `havoc` is a call of a
+ * kernel means wherever no value reaches 2^63. A natural loop down by `- k`
+ * counts in a `long long` (and binds the natural inside the body): in
+ * `unsigned long long` the variable would wrap around below k where the
+ * naturals' truncated subtraction stops at 0 (exact where the bound is at
+ * least 1; a natural loop down to 0 never ends either way). Each array's
+ * elements take the type of the values written to it (else of its reads'
+ * locals), each read's local the type it is used with, so what a thread
+ * writes and reads back is the kernel's value. A `havoc` is a call of a
  * device function without a body, which the front end reads as an unknown
  * value. Global arrays of one dimension are pointer parameters, others are
  * `__device__` arrays at file scope; shared arrays are `__shared__` arrays.
@@ -19,6 +26,8 @@
  * rightly leaves out) hides the accesses a test looks for.
  */
 import type { BExpr, Expr, IntType, Kernel, MachineType, Stmt } from '../../src/core/ast.js';
+import { bexprOperands, exprLeaves } from '../../src/core/exprs.js';
+import type { Span } from '../../src/core/source.js';
 import { exprType as machineTypeOf } from '../../src/frontend/cuda/build.js';
 import { assertNever } from '../../src/util/assert.js';
 
@@ -30,7 +39,7 @@ const MIN: Partial<Record<MachineType, string>> = { i32: '(-2147483647 - 1)', i6
 const NAT_HELPERS: Record<string, string> = {
   nat_sub: 'return a >= b ? a - b : 0;',
   nat_div: 'return b == 0 ? 0 : a / b;',
-  nat_mod: 'return b == 0 ? 0 : a % b;',
+  nat_mod: 'return b == 0 ? a : a % b;',
 };
 
 /** The element size of every array the printer declares: only the interpreter's initial contents read it. */
@@ -45,6 +54,13 @@ export interface PrintedEvent {
   readonly what: string;
 }
 
+/** Where each statement of the kernel was printed: its span and 1-based line. */
+interface PrintedSite {
+  readonly start: number;
+  readonly end: number;
+  readonly line: number;
+}
+
 export const accessText = (array: string, mode: 'read' | 'write', loops: number): string => `${array} ${mode}, ${loops} loops deep`;
 
 class Printer {
@@ -53,11 +69,14 @@ class Printer {
   private readonly lines: string[] = [];
   /** by index into `lines` */
   readonly events: { readonly index: number; readonly what: string }[] = [];
+  /** each statement's span, by index into `lines` */
+  readonly sites: { readonly span: Span; readonly index: number }[] = [];
   private loops = 0;
 
   constructor(
     private readonly dims: ReadonlyMap<string, number>,
     private readonly zero: string | null,
+    private readonly types: ValueTypes,
   ) {}
 
   private constant(text: string, type: IntType): string {
@@ -133,16 +152,22 @@ class Printer {
     for (const s of body) this.stmt(s, depth);
   }
 
-  /** A read's local takes the element type, here `int` (the round trip compares where memory is accessed, not what is stored). */
   stmt(s: Stmt, depth: number): void {
+    if (s.kind !== 'skip') this.sites.push({ span: s.span, index: this.lines.length });
     switch (s.kind) {
       case 'skip':
         return;
-      case 'write':
-        return this.line(depth, `${this.access(s.array.text, s.index)} = (int) ${this.expr(s.value)};`, accessText(s.array.text, 'write', this.loops));
-      case 'read':
-        this.line(depth, `int ${s.local.text} = ${this.access(s.array.text, s.index)};`, accessText(s.array.text, 'read', this.loops));
+      case 'write': {
+        const element = C_TYPE[this.types.elementOf(s.array.text)];
+        return this.line(depth, `${this.access(s.array.text, s.index)} = (${element}) ${this.expr(s.value)};`, accessText(s.array.text, 'write', this.loops));
+      }
+      case 'read': {
+        const local = this.types.localOf(s.local.text);
+        const element = this.types.elementOf(s.array.text);
+        const value = this.access(s.array.text, s.index);
+        this.line(depth, `${C_TYPE[local]} ${s.local.text} = ${local === element ? value : `(${C_TYPE[local]}) ${value}`};`, accessText(s.array.text, 'read', this.loops));
         return this.stmt(s.body, depth);
+      }
       case 'let':
         this.line(depth, `${C_TYPE[exprType(s.value)]} ${s.local.text} = ${this.expr(s.value)};`);
         return this.stmt(s.body, depth);
@@ -159,12 +184,15 @@ class Printer {
         }
         return this.line(depth, '}');
       case 'for': {
-        const t = C_TYPE[s.type ?? 'nat'];
-        const x = s.var.text;
-        const amount = s.step === null ? `((${t}) 1)` : `((${t}) ${this.expr(s.step.amount)})`;
         const op = s.step?.op ?? (s.direction === 'up' ? '+' : '-');
+        // a natural counted down by subtraction stops at 0, where unsigned long long would wrap around
+        const signed = s.type === undefined && op === '-';
+        const t = signed ? 'long long' : C_TYPE[s.type ?? 'nat'];
+        const x = signed ? `${s.var.text}_` : s.var.text;
+        const amount = s.step === null ? `((${t}) 1)` : `((${t}) ${this.expr(s.step.amount)})`;
         const test = s.direction === 'up' ? `${x} < ((${t}) ${this.expr(s.to)})` : `${x} >= ((${t}) ${this.expr(s.to)})`;
-        this.line(depth, `for (${t} ${x} = ${this.expr(s.from)}; ${test}; ${x} ${op}= ${amount}) {`);
+        this.line(depth, `for (${t} ${x} = ((${t}) ${this.expr(s.from)}); ${test}; ${x} ${op}= ${amount}) {`);
+        if (signed) this.line(depth + 1, `${C_TYPE.nat} ${s.var.text} = (${C_TYPE.nat}) ${x};`);
         this.loops++;
         this.stmts(s.body, depth + 1);
         this.loops--;
@@ -188,33 +216,79 @@ class Printer {
   }
 }
 
-/** How many indices each array is used with (the core's arrays need not declare sizes). */
-function usedDims(k: Kernel): Map<string, number> {
-  const out = new Map<string, number>(k.arrays.filter((a) => a.sizes.length > 0).map((a) => [a.name.text, a.sizes.length]));
-  const visit = (s: Stmt): void => {
+/** The C types of arrays' elements and of reads' locals: what is written to each array, and what each local is used as. */
+interface ValueTypes {
+  elementOf(array: string): IntType;
+  localOf(local: string): IntType;
+}
+
+function valueTypes(k: Kernel): ValueTypes {
+  const written = new Map<string, IntType>();
+  const used = new Map<string, IntType>();
+  const readInto = new Map<string, string[]>();
+  for (const s of statements(k.body)) {
+    for (const leaf of stmtExprs(s).flatMap(exprLeaves)) {
+      if (leaf.kind === 'var' && !used.has(leaf.name)) used.set(leaf.name, leaf.type ?? 'nat');
+    }
+    if (s.kind === 'write' && !written.has(s.array.text)) written.set(s.array.text, exprType(s.value));
+    if (s.kind === 'read') readInto.set(s.array.text, [...(readInto.get(s.array.text) ?? []), s.local.text]);
+  }
+  // a local nobody uses takes C's int, an array nobody writes its reads' type
+  const localOf = (local: string): IntType => used.get(local) ?? 'i32';
+  const elementOf = (array: string): IntType => written.get(array) ?? [...(readInto.get(array) ?? [])].map((l) => used.get(l)).find((t) => t !== undefined) ?? 'i32';
+  return { elementOf, localOf };
+}
+
+/** The expressions a statement evaluates itself (not those of the statements in it). */
+function stmtExprs(s: Stmt): Expr[] {
+  switch (s.kind) {
+    case 'write':
+      return [...s.index, s.value];
+    case 'read':
+      return [...s.index];
+    case 'let':
+      return [s.value];
+    case 'if':
+    case 'assume':
+      return bexprOperands(s.cond);
+    case 'for':
+      return [s.from, s.to, ...(s.step === null ? [] : [s.step.amount])];
+    case 'havoc':
+    case 'skip':
+    case 'sync':
+      return [];
+    default:
+      return assertNever(s);
+  }
+}
+
+/** Every statement of a body and of the statements in it, in program order. */
+function statements(body: readonly Stmt[]): Stmt[] {
+  return body.flatMap((s): Stmt[] => {
     switch (s.kind) {
-      case 'write':
       case 'read':
-        out.set(s.array.text, s.index.length);
-        if (s.kind === 'read') visit(s.body);
-        return;
       case 'let':
       case 'havoc':
-        return visit(s.body);
+        return [s, ...statements([s.body])];
       case 'if':
-        s.then.forEach(visit);
-        return s.else?.forEach(visit);
+        return [s, ...statements(s.then), ...statements(s.else ?? [])];
       case 'for':
-        return s.body.forEach(visit);
+        return [s, ...statements(s.body)];
+      case 'write':
       case 'skip':
       case 'sync':
       case 'assume':
-        return;
+        return [s];
       default:
         return assertNever(s);
     }
-  };
-  k.body.forEach(visit);
+  });
+}
+
+/** How many indices each array is used with (the core's arrays need not declare sizes). */
+function usedDims(k: Kernel): Map<string, number> {
+  const out = new Map<string, number>(k.arrays.filter((a) => a.sizes.length > 0).map((a) => [a.name.text, a.sizes.length]));
+  for (const s of statements(k.body)) if (s.kind === 'write' || s.kind === 'read') out.set(s.array.text, s.index.length);
   return out;
 }
 
@@ -226,16 +300,20 @@ export function cudaOfKernel(k: Kernel, options: { readonly opaqueConstants?: bo
   return printedKernel(k, options).text;
 }
 
-/** The CUDA C text, and where each access and barrier of the kernel is in it (1-based lines, in program order). */
-export function printedKernel(k: Kernel, options: { readonly opaqueConstants?: boolean } = {}): { text: string; events: PrintedEvent[] } {
+/** The CUDA C text, and where each statement of the kernel is in it. */
+export function printedKernel(k: Kernel, options: { readonly opaqueConstants?: boolean } = {}): PrintedKernel {
   const dims = usedDims(k);
   const zero = options.opaqueConstants === true ? ZERO : null;
-  const p = new Printer(dims, zero);
-  const pointers = k.arrays.filter((a) => a.scope === 'global' && p.dimsOf(a.name.text) === 1).map((a) => `int *${a.name.text}`);
-  const globals = k.arrays.filter((a) => a.scope === 'global' && p.dimsOf(a.name.text) > 1).map((a) => `__device__ int ${a.name.text}${`[${SIZE}]`.repeat(p.dimsOf(a.name.text))};`);
+  const types = valueTypes(k);
+  const element = (array: string): string => C_TYPE[types.elementOf(array)];
+  const p = new Printer(dims, zero, types);
+  const pointers = k.arrays.filter((a) => a.scope === 'global' && p.dimsOf(a.name.text) === 1).map((a) => `${element(a.name.text)} *${a.name.text}`);
+  const globals = k.arrays
+    .filter((a) => a.scope === 'global' && p.dimsOf(a.name.text) > 1)
+    .map((a) => `__device__ ${element(a.name.text)} ${a.name.text}${`[${SIZE}]`.repeat(p.dimsOf(a.name.text))};`);
   // BabyCUDA's parameters are naturals below 2^32: C's unsigned
   const params = [...k.params.map((x) => `${C_TYPE[(x as { type?: MachineType }).type ?? 'u32']} ${x.text}`), ...(zero === null ? [] : [`unsigned long long ${zero}`])];
-  const shared = k.arrays.filter((a) => a.scope === 'shared').map((a) => `  __shared__ int ${a.name.text}${`[${SIZE}]`.repeat(p.dimsOf(a.name.text))};`);
+  const shared = k.arrays.filter((a) => a.scope === 'shared').map((a) => `  __shared__ ${element(a.name.text)} ${a.name.text}${`[${SIZE}]`.repeat(p.dimsOf(a.name.text))};`);
   const requires = [...(zero === null ? [] : [`  __requires(${zero} == 0);`]), ...k.requires.map((r) => `  __requires(${p.cond(r)});`)];
   const launch = k.launch === null ? [] : (['grid', 'block'] as const).flatMap((which) => {
     const d = k.launch![which];
@@ -246,8 +324,19 @@ export function printedKernel(k: Kernel, options: { readonly opaqueConstants?: b
   const helpers = [...p.helpers].sort().map((h) => `__device__ unsigned long long ${h}(unsigned long long a, unsigned long long b) { ${NAT_HELPERS[h]!} }`);
   const unknowns = [...p.unknowns].sort().map((t) => `__device__ ${C_TYPE[t]} unknown_${t}();`);
   const head = [...helpers, ...unknowns, ...globals, `__global__ void ${k.name.text}(${[...pointers, ...params].join(', ')}) {`, ...shared, ...launch, ...requires];
+  const sites: PrintedSite[] = p.sites.map((x) => ({ start: x.span.start, end: x.span.end, line: head.length + x.index + 1 }));
   return {
     text: [...head, ...p.text(), '}', ''].join('\n'),
     events: p.events.map((e) => ({ line: head.length + e.index + 1, what: e.what })),
+    // the innermost statement around the span: a binder's span holds its body's
+    lineOf: (span) => sites.filter((x) => x.start <= span.start && span.end <= x.end).sort((a, b) => a.end - a.start - (b.end - b.start))[0]?.line ?? null,
   };
+}
+
+export interface PrintedKernel {
+  readonly text: string;
+  /** where each access and barrier of the kernel is in the text (1-based lines, in program order) */
+  readonly events: readonly PrintedEvent[];
+  /** the line of the statement of the kernel's body that a span of the kernel lies in (null: the kernel's header) */
+  lineOf(span: Span): number | null;
 }

@@ -57,7 +57,7 @@ const GRID_DIMS: readonly Vec3[] = [[1n, 1n, 1n], [2n, 1n, 1n]];
 const PARAM_VALUES: readonly bigint[] = [0n, 1n, 2n, 3n];
 
 /** A typed parameter's values: small ones, and negative ones where the type has them (its edges come from constants). */
-function paramValues(p: Kernel['params'][number]): readonly bigint[] {
+export function paramValues(p: Kernel['params'][number]): readonly bigint[] {
   if (p.type === undefined) return PARAM_VALUES;
   return [-2n, -1n, 0n, 1n, 3n].filter((v) => v >= typeMin(p.type!));
 }

@@ -6,6 +6,8 @@
  */
 import type { ArithOp, BExpr, CmpOp, Expr, MachineType } from '../../core/ast.js';
 import type { Span } from '../../core/source.js';
+import { bexprOperands } from '../../core/exprs.js';
+import { mayBeUndefined } from '../../core/types.js';
 import { inRange, isSigned, widthOf, wrapped } from './ctypes.js';
 
 export const constant = (value: bigint, type: MachineType, span: Span): Expr => ({ kind: 'int', value, type, span });
@@ -68,15 +70,19 @@ export function not(c: BExpr): BExpr {
   return { kind: 'not', operand: c, span: c.span };
 }
 
+/** Whether evaluating the condition may be undefined behaviour, which puts the thread outside the scope: it must stay evaluated. */
+export const condMayBeUndefined = (c: BExpr): boolean => bexprOperands(c).some(mayBeUndefined);
+
 export function and(a: BExpr, b: BExpr): BExpr {
   if (a.kind === 'bool') return a.value ? b : a;
-  if (b.kind === 'bool') return b.value ? a : b;
+  // C evaluates the left side first: `a && false` is false only once a is evaluated
+  if (b.kind === 'bool' && (b.value || !condMayBeUndefined(a))) return b.value ? a : b;
   return { kind: 'and', left: a, right: b, span: joinSpan(a, b) };
 }
 
 export function or(a: BExpr, b: BExpr): BExpr {
   if (a.kind === 'bool') return a.value ? a : b;
-  if (b.kind === 'bool') return b.value ? b : a;
+  if (b.kind === 'bool' && (!b.value || !condMayBeUndefined(a))) return b.value ? b : a;
   return { kind: 'or', left: a, right: b, span: joinSpan(a, b) };
 }
 

@@ -18,7 +18,7 @@ import type { Node } from './parse.js';
 import type { Unit } from './unit.js';
 import { cudaDiagnostic, KernelRejected, type CudaProblem } from './codes.js';
 import { isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
-import { exprEqual, not, or, and, ite } from './build.js';
+import { condMayBeUndefined, exprEqual, not, or, and, ite } from './build.js';
 import { bexprVars, exprVars, substBExpr, substExpr } from '../../core/exprs.js';
 
 /** An array in memory as the kernel sees it. */
@@ -284,7 +284,8 @@ export function emitIf(ctx: Ctx, cond: BExpr, then: Branch, other: Branch, span:
     for (const slot of ctx.values.keys()) ctx.values.set(slot, taken.values.get(slot)!);
     return;
   }
-  if (!inert(then.stmts) || !inert(other.stmts)) {
+  // a condition that may be undefined is evaluated even where its branches do nothing: it decides whether the thread is in the scope
+  if (!inert(then.stmts) || !inert(other.stmts) || condMayBeUndefined(cond)) {
     ctx.b.stmt({ kind: 'if', cond, then: then.stmts.length > 0 ? then.stmts : [{ kind: 'skip', span }], else: other.stmts.length > 0 ? other.stmts : null, span });
   }
   joinInto(ctx, cond, then, other, span);

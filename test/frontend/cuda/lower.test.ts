@@ -22,6 +22,33 @@ let i_3: i32 = n > 4 ? i + 1 : i * 2 in
 A[i_3] := 0`.slice(1));
   });
 
+  it('a condition that may be undefined stays evaluated where folding or empty branches would drop it (found by the round-trip property)', async () => {
+    const cu = `
+__device__ unsigned f();
+__global__ void k(int *A, unsigned n) {
+  unsigned h = f();
+  if (h + 1u == n || true) A[0] = 1;
+  if (h * 2u < n && false) A[1] = 1;
+  int x = 0;
+  if (n + 1u > h) x = 1;
+  if (threadIdx.x == 0 || true) A[2] = x;
+}`;
+    // C evaluates h + 1u before || decides; n + 1u > h before either branch: a thread that wraps around is outside the scope
+    expect(await body(cu)).toBe(`
+havoc h: u32 /* the result of f, a function without a body in this file */ in
+if (h + 1 == n || true) {
+  A[0] := 1
+};
+if (h * 2 < n && false) {
+  A[1] := 1
+};
+if (n + 1 > h) {
+  skip
+};
+let x: i32 = n + 1 > h ? 1 : 0 in
+A[2] := x`.slice(1));
+  });
+
   it('loop up', async () => {
     const cu = `
 __global__ void k(int *A, int n) {
