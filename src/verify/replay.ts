@@ -31,6 +31,12 @@ const MAX_REPLAY_THREADS = 256n;
 const MAX_REPLAY_PARAM = 64n;
 /** Bounds tried, in order, on every dimension and parameter of a witness being made small. */
 const BOUND_LADDER: readonly bigint[] = [1n, 2n, 4n, 8n, 16n, 64n];
+/**
+ * Where no rung holds because the kernel fixes a larger block (`requires
+ * blockDim.x == 128`), the ladder is climbed again with the block's
+ * dimensions bounded by CUDA's 1,024 threads per block instead.
+ */
+const BLOCK_BOUND = 1024n;
 /** Rounds of "a smaller sum of sizes and parameters" after the first bounded witness. */
 const TIGHTEN_ROUNDS = 4;
 
@@ -130,6 +136,8 @@ function sizeTerms(q: Query): Term[] {
   return [...q.roles].filter(([, role]) => role.role === 'dim' || role.role === 'param').map(([name]) => tvar(name));
 }
 
+const isBlockDim = (t: Term): boolean => t.k === 'var' && t.name.startsWith('blockDim.');
+
 /**
  * A model of the query with small sizes: the first bound of the ladder under
  * which one exists, then a few rounds asking for a smaller sum of them.
@@ -148,8 +156,9 @@ async function smallModel(q: Query, extra: readonly Formula[], { solver, timeout
   const signed = new Set(q.declarations.filter((d) => declaredRange(d).min < 0n).map((d) => d.name));
   const isSigned = (t: Term): boolean => t.k === 'var' && signed.has(t.name);
   const magnitude = (t: Term): Term => (isSigned(t) ? ite(cmp('<', t, num(0)), mop('-', 'i64', num(0), t), t) : t);
-  for (const bound of BOUND_LADDER) {
-    const bounds = sizes.flatMap((t) => [cmp('<=', t, num(bound)), ...(isSigned(t) ? [cmp('>=', t, num(-bound))] : [])]);
+  const rungs = [...BOUND_LADDER.map((bound) => ({ bound, block: bound })), ...BOUND_LADDER.map((bound) => ({ bound, block: BLOCK_BOUND }))];
+  for (const { bound, block } of rungs) {
+    const bounds = sizes.flatMap((t) => [cmp('<=', t, num(isBlockDim(t) ? block : bound)), ...(isSigned(t) ? [cmp('>=', t, num(-bound))] : [])]);
     let model = await ask(bounds);
     if (model === null) continue;
     const sum = sizes.reduce<Term>((acc, t) => op('+', acc, magnitude(t)), num(0));
