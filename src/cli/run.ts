@@ -17,6 +17,7 @@ import { frontEndsFor, type CudaFlags } from './cuda.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import { runKernel, vecText, type Access, type Finished, type InitContent, type PhaseEnd, type Race, type RunResult } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
+import { assertNever } from '../util/assert.js';
 
 export interface RunCommandOptions {
   kernel?: string;
@@ -209,9 +210,16 @@ function element(array: string, index: readonly bigint[]): string {
 }
 
 function accessText(file: SourceFile, a: Access): string {
-  return a.kind === 'read'
-    ? `read ${element(a.array, a.index)} = ${a.value} (${lineCol(file, a.span)})`
-    : `write ${element(a.array, a.index)} := ${a.value} (${lineCol(file, a.span)})`;
+  switch (a.kind) {
+    case 'read':
+      return `read ${element(a.array, a.index)} = ${a.value} (${lineCol(file, a.span)})`;
+    case 'write':
+      return `write ${element(a.array, a.index)} := ${a.value} (${lineCol(file, a.span)})`;
+    case 'atomic':
+      return `atomic ${a.op ?? ''} ${element(a.array, a.index)}, old value ${a.value} (${lineCol(file, a.span)})`;
+    default:
+      return assertNever(a.kind);
+  }
 }
 
 function phaseEndText(file: SourceFile, end: PhaseEnd): string {
@@ -298,10 +306,12 @@ function finishedText(file: SourceFile, res: Finished): string {
   return `${out.join('\n')}\n`;
 }
 
+const ACCESS_VERB: Record<Race['first']['kind'], string> = { read: 'reads', write: 'writes', atomic: 'updates atomically' };
+
 function raceText(file: SourceFile, race: Race, res: Finished): string {
   const { gridDim, blockDim } = res.launch;
   const who = (a: Race['first']): string =>
-    `thread ${idText(a.thread, blockDim)}${race.between === 'blocks' ? ` of block ${idText(a.block, gridDim)} (phase ${a.phase})` : ''} ${a.kind === 'read' ? 'reads' : 'writes'} at ${location(file, a.span)}`;
+    `thread ${idText(a.thread, blockDim)}${race.between === 'blocks' ? ` of block ${idText(a.block, gridDim)} (phase ${a.phase})` : ''} ${ACCESS_VERB[a.kind]} at ${location(file, a.span)}`;
   const where = race.between === 'threads' ? `block ${idText(race.first.block, gridDim)}, phase ${race.first.phase}` : 'between blocks';
   return `data race on ${element(race.array, race.index)} (${race.scope}, ${where}): ${who(race.first)}, ${who(race.second)}`;
 }

@@ -788,10 +788,15 @@ export interface RaceQuerySpec {
   readonly phase: number | null;
 }
 
-/** The race query of one array in one phase (block level) or in the whole kernel (grid level); null when no thread writes it. */
+/**
+ * The race query of one array in one phase (block level) or in the whole
+ * kernel (grid level); null when no two accesses of it can conflict (no
+ * write, and no atomic next to a plain read).
+ */
 export function raceQuery(spec: RaceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'with-rest').filter((p) => p.target.kind === 'access' && p.target.access.array === spec.array);
-  if (!points.some((p) => p.target.kind === 'access' && p.target.access.mode === 'write')) return null;
+  const modes = new Set(points.map((p) => (p.target.kind === 'access' ? p.target.access.mode : 'read')));
+  if (!modes.has('write') && !(modes.has('atomic') && modes.has('read'))) return null;
   const b = new Builder(spec.map, spec.vars, sharedVars(spec.code), spec.launch);
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level, 'with-assumptions')];
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
@@ -821,8 +826,7 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
     );
   }
   for (let d = 0; d < dims; d++) assertions.push(eq(tvar(`t1.index.${d}`), tvar(`t2.index.${d}`)));
-  const writes = qpoints.filter((q) => q.point.target.kind === 'access' && q.point.target.access.mode === 'write');
-  assertions.push(or([1, 2].flatMap((t) => writes.map((q) => eq(tvar(`t${t}.point`), num(q.index))))));
+  assertions.push(conflict(qpoints));
   return finish(b, {
     id: `${spec.map.name}/${spec.level === 'block' ? `phase${spec.phase}` : 'grid'}/${spec.array}`,
     kernel: spec.map.name,
@@ -834,6 +838,16 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
     points: qpoints,
     assertions,
   });
+}
+
+/**
+ * The two threads' accesses conflict: one of them writes, or one is atomic
+ * and the other a plain read (two atomics never race).
+ */
+function conflict(qpoints: readonly QueryPoint[]): Formula {
+  const at = (t: Thread, mode: 'read' | 'write' | 'atomic'): Formula =>
+    or(qpoints.filter((q) => q.point.target.kind === 'access' && q.point.target.access.mode === mode).map((q) => eq(tvar(`t${t}.point`), num(q.index))));
+  return or([at(1, 'write'), at(2, 'write'), and([at(1, 'atomic'), at(2, 'read')]), and([at(1, 'read'), at(2, 'atomic')])]);
 }
 
 /** Both threads at points whose accesses are `a` and `b` (either way round): what a reported pair blocks. */

@@ -6,7 +6,7 @@ import type { UnknownOrigin } from '../core/ast.js';
 import type { Launch } from '../core/launch.js';
 import type { Approximation, TypingViolation } from '../map/map.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
-import type { Confidence, Doubt, KernelResult, Status } from '../verify/result.js';
+import type { AccessSite, Confidence, Doubt, KernelResult, Status } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 
@@ -151,4 +151,14 @@ export function budgetHint(reasons: readonly string[]): string | null {
   if (reasons.some(isOutOfResources)) return 'a larger --rlimit may help';
   if (reasons.some((r) => isOutOfTime(r) || /timeout|canceled/i.test(r))) return 'a larger --timeout may help';
   return null;
+}
+
+/** `read`, `write`, `atomic add` */
+export function accessNoun(a: Pick<AccessSite, 'mode' | 'op'>): string {
+  return a.mode === 'atomic' ? `atomic ${a.op ?? 'update'}` : a.mode;
+}
+
+/** `reads`, `writes`, `runs atomic add` */
+export function accessVerb(a: Pick<AccessSite, 'mode' | 'op'>): string {
+  return a.mode === 'atomic' ? `runs ${accessNoun(a)}` : `${a.mode}s`;
 }

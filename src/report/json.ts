@@ -10,7 +10,7 @@ import * as t from 'io-ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
-import type { KernelResult, ReplayRecord, ThreadWitness, Witness } from '../verify/result.js';
+import type { AccessSite, KernelResult, ReplayRecord, ThreadWitness, Witness } from '../verify/result.js';
 import { reasonText, scopeText, type SolvingRun } from './describe.js';
 import { barrierReasonText } from './barriers.js';
 import { statusCounts } from './text.js';
@@ -62,17 +62,17 @@ const ReplayJson = t.partial({
   minimisedWitness: WitnessJson,
 });
 
+/** `operation`: an atomic's (add, cas, …) */
+const AccessJson = t.intersection([t.type({ mode: t.keyof({ read: null, write: null, atomic: null }), text: t.string }), t.partial({ operation: t.string }), Range]);
+
 export const RaceJson = t.intersection([t.type({
   array: t.string,
-  kind: t.keyof({ 'write-write': null, 'read-write': null }),
+  kind: t.keyof({ 'write-write': null, 'read-write': null, 'atomic-write': null, 'atomic-read': null }),
   confidence: Confidence,
   reason: t.string,
   level: t.keyof({ block: null, grid: null }),
   phase: t.union([t.number, t.null]),
-  accesses: t.tuple([
-    t.intersection([t.type({ mode: t.keyof({ read: null, write: null }), text: t.string }), Range]),
-    t.intersection([t.type({ mode: t.keyof({ read: null, write: null }), text: t.string }), Range]),
-  ]),
+  accesses: t.tuple([AccessJson, AccessJson]),
   witness: WitnessJson,
 }), ReplayJson]);
 
@@ -207,6 +207,10 @@ function errorJson(d: Diagnostic): t.TypeOf<typeof ErrorJson> {
   return { code: d.code, severity: d.severity, message: d.message, ...rangeOf(d.file, d.span), hints: [...d.hints] };
 }
 
+function accessJson(file: SourceFile, a: AccessSite): t.TypeOf<typeof AccessJson> {
+  return { mode: a.mode, ...(a.op === undefined ? {} : { operation: a.op }), text: userSpan(file, a.span).text, ...rangeOf(file, a.span) };
+}
+
 const NO_STATS = { phases: 0, arrays: 0, queries: 0, milliseconds: 0 };
 
 export function kernelJson(r: KernelResult): KernelJson {
@@ -222,10 +226,7 @@ export function kernelJson(r: KernelResult): KernelJson {
       reason: reasonText(r.file, race.confidence, race.doubts),
       level: race.level,
       phase: race.phase,
-      accesses: [
-        { mode: race.accesses[0].mode, text: userSpan(r.file, race.accesses[0].span).text, ...rangeOf(r.file, race.accesses[0].span) },
-        { mode: race.accesses[1].mode, text: userSpan(r.file, race.accesses[1].span).text, ...rangeOf(r.file, race.accesses[1].span) },
-      ],
+      accesses: [accessJson(r.file, race.accesses[0]), accessJson(r.file, race.accesses[1])],
       witness: witnessJson(race.witness, race.index),
       ...replayJson(race.replay),
     })),

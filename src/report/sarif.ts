@@ -35,7 +35,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { budgetHint, elementText, launchText, plural, statusName, type SolvingRun } from './describe.js';
+import { accessNoun, accessVerb, budgetHint, elementText, launchText, plural, statusName, type SolvingRun } from './describe.js';
 import { MACHINE_SCOPE } from '../core/types.js';
 import type { Approximation } from '../map/map.js';
 import { kernelJson, type KernelJson } from './json.js';
@@ -256,12 +256,12 @@ function raceResult(r: KernelResult, race: Race, json: KernelJson['races'][numbe
   // link texts hold no brackets, which SARIF would need escaped
   const message =
     `Data race on ${elementText(race.array, race.index)} in kernel ${r.kernel} (${race.kind}): ` +
-    `thread 1 [${a1.mode}s](1) ${userSpan(r.file, a1.span).text} and thread 2 [${a2.mode}s](2) ${userSpan(r.file, a2.span).text}, ${where}. ` +
+    `thread 1 [${accessVerb(a1)}](1) ${userSpan(r.file, a1.span).text} and thread 2 [${accessVerb(a2)}](2) ${userSpan(r.file, a2.span).text}, ${where}. ` +
     `${confidenceText(race.confidence, json.reason)}`;
   const { accesses: _accesses, ...properties } = json;
   return result('faial/data-race', levelOf(race.confidence), message, {
-    locations: [locationOf(r.file, a1.span, `thread 1 ${a1.mode}s ${race.array}`)],
-    relatedLocations: [locationOf(r.file, a1.span, `${a1.mode} by thread 1`, 1), locationOf(r.file, a2.span, `${a2.mode} by thread 2`, 2)],
+    locations: [locationOf(r.file, a1.span, `thread 1 ${accessVerb(a1)} ${race.array}`)],
+    relatedLocations: [locationOf(r.file, a1.span, `${accessNoun(a1)} by thread 1`, 1), locationOf(r.file, a2.span, `${accessNoun(a2)} by thread 2`, 2)],
     partialFingerprints: fingerprintOf(['faial/data-race', r.kernel, race.array, race.level, ...[accessText(r, a1), accessText(r, a2)].sort()]),
     properties: { kernel: r.kernel, wellTyped: r.wellTyped, ...properties },
   });

@@ -11,7 +11,7 @@ import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } fr
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 import { barriersText } from './barriers.js';
-import { STATUSES, approximationText, budgetHint, budgetText, dimText, elementText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
+import { STATUSES, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -130,13 +130,13 @@ export function raceText(r: KernelResult, race: Race, c: Colors, colour: boolean
   const why = race.confidence === 'possible' ? `: ${reasonText(r.file, race.confidence, race.doubts)}` : '';
   const where = race.level === 'block' ? `within a block, phase ${race.phase ?? '?'}` : 'between blocks';
   const head = `${c.red('✗')} data race on ${c.bold(elementText(race.array, race.index))} (${race.kind}, ${confidence}${why})`;
-  const accesses = `  ${where}: thread 1 ${a1.mode}s at ${lineColOf(r.file, a1.span)}, thread 2 ${a2.mode}s at ${lineColOf(r.file, a2.span)}`;
+  const accesses = `  ${where}: thread 1 ${accessVerb(a1)} at ${lineColOf(r.file, a1.span)}, thread 2 ${accessVerb(a2)} at ${lineColOf(r.file, a2.span)}`;
   const marks =
     a1.span.start === a2.span.start && a1.span.end === a2.span.end
-      ? [{ span: a1.span, label: `${a1.mode} (both threads)` }]
+      ? [{ span: a1.span, label: `${accessNoun(a1)} (both threads)` }]
       : [
-          { span: a1.span, label: `${a1.mode} (thread 1)` },
-          { span: a2.span, label: `${a2.mode} (thread 2)` },
+          { span: a1.span, label: `${accessNoun(a1)} (thread 1)` },
+          { span: a2.span, label: `${accessNoun(a2)} (thread 2)` },
         ];
   const replay = race.replay === undefined ? [] : replayLines(race.replay, ['thread 1', 'thread 2'], c);
   return [head, accesses, indent(framedSpans(r.file, marks, colour)), indent(witnessTable(race.witness, ['thread 1', 'thread 2'], c)), ...replay].join('\n');

@@ -19,14 +19,19 @@
  *   phase access the same element, one writes. On global arrays, two threads
  *   of different blocks race whenever they access the same element and one
  *   writes, whatever the phases.
+ * - Atomics run in one total order (the order the threads run in): an atomic
+ *   reads the element's latest value (its own thread's write in the phase,
+ *   else the block's memory, where every atomic writes at once, else for a
+ *   global array what the blocks before left) and writes its result there. An
+ *   atomic counts as a write for races, except that two atomics never race.
  *
  * Deterministic: blocks and threads run in linear order (x fastest, then y,
  * then z).
  */
-import type { IntType, Kernel, Launch as LaunchClause, Scope, Stmt } from '../core/ast.js';
+import type { AtomicOp, IntType, Kernel, Launch as LaunchClause, Scope, Stmt } from '../core/ast.js';
 import { inRange, typeMax, typeMin, UndefinedOperation } from '../core/arith.js';
 import type { Span } from '../core/source.js';
-import { EvalError, evalBExpr, evalExpr, type BuiltinValues, type ValueEnv, type Vec3 } from './values.js';
+import { atomicResult, EvalError, evalBExpr, evalExpr, type BuiltinValues, type ValueEnv, type Vec3 } from './values.js';
 import { defaultStep, loopContinues, loopNext, type LoopShape } from './loops.js';
 
 // ---------------------------------------------------------------------------
@@ -91,9 +96,9 @@ export interface ThreadRef {
   readonly thread: Vec3;
 }
 
-export type AccessKind = 'read' | 'write';
+export type AccessKind = 'read' | 'write' | 'atomic';
 
-/** One access of one thread: the value read, or the value written. */
+/** One access of one thread: the value read, the value written, or an atomic's old value. */
 export interface Access {
   readonly kind: AccessKind;
   readonly array: string;
@@ -101,6 +106,8 @@ export interface Access {
   readonly value: bigint;
   /** the `A[i]` of the statement */
   readonly span: Span;
+  /** an atomic's operation */
+  readonly op?: AtomicOp;
 }
 
 export interface ThreadPhase {
@@ -711,6 +718,31 @@ class KernelRun {
         yield* this.execStmt(s.body, t, committed, bound);
         return;
       }
+      case 'atomic': {
+        const index = s.index.map((e) => evalExpr(e, t.env));
+        const operands = s.operands.map((e) => evalExpr(e, t.env));
+        const scope = this.arrayScope(s.array.text, s.array.span);
+        const key = cellKey(s.array.text, index);
+        const latest = t.phaseWrites.get(key) ?? committed.get(key) ?? (scope === 'global' ? this.globalMemory.get(key) : undefined);
+        let old: bigint;
+        if (latest !== undefined) {
+          old = latest.value;
+        } else {
+          const init = this.initial(s.array.text, index);
+          old = init.value;
+          if (!init.given) this.noteUninitialized(t, s.array.text, index, s.target);
+        }
+        // visible to every later atomic at once, and committed with the block's memory
+        t.phaseWrites.delete(key);
+        committed.set(key, { array: s.array.text, index, value: atomicResult(s.op, s.type, old, operands) });
+        this.record(t, { kind: 'atomic', array: s.array.text, index, value: old, span: s.target, op: s.op });
+        if (s.local !== null) {
+          t.vars.set(s.local.text, old);
+          bound.push(s.local.text);
+        }
+        yield* this.execStmt(s.body, t, committed, bound);
+        return;
+      }
       case 'let':
         t.vars.set(s.local.text, evalExpr(s.value, t.env));
         bound.push(s.local.text);
@@ -807,7 +839,8 @@ class KernelRun {
       for (let j = i; j < sites.length; j++) {
         const a = sites[i]!;
         const b = sites[j]!;
-        if (a.site.kind === 'read' && b.site.kind === 'read') continue;
+        // two reads, or two atomics, never race
+        if (a.site.kind === b.site.kind && a.site.kind !== 'write') continue;
         const key = `${between}|${cellKey(el.array, el.index)}|${a.site.key}|${b.site.key}`;
         if (this.raceKeys.has(key)) continue;
         const pair = witnessPair(a.refs, b.refs, apart);

@@ -1,15 +1,24 @@
 /** What `verify` finds, per kernel: the data every output format is made from. */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { UnknownOrigin } from '../core/ast.js';
+import type { AtomicOp, UnknownOrigin } from '../core/ast.js';
 import type { Approximation, Mode, ReadOrigin, SyncSite, TypingViolation } from '../map/map.js';
 import type { SourceFile, Span } from '../core/source.js';
 
 export type Status = 'drf' | 'racy' | 'divergent' | 'unknown' | 'error';
 export type Confidence = 'confirmed' | 'possible';
+export type RaceKind = 'write-write' | 'read-write' | 'atomic-write' | 'atomic-read';
+
+/** The kind of a race between accesses of these modes (never two reads, never two atomics). */
+export function raceKind(a: Mode, b: Mode): RaceKind {
+  if (a === 'atomic' || b === 'atomic') return a === 'write' || b === 'write' ? 'atomic-write' : 'atomic-read';
+  return a === 'write' && b === 'write' ? 'write-write' : 'read-write';
+}
 
 export interface AccessSite {
   readonly id: number;
   readonly mode: Mode;
+  /** an atomic's operation */
+  readonly op?: AtomicOp;
   readonly span: Span;
 }
 
@@ -55,7 +64,8 @@ export interface ReplayRecord {
 
 export interface Race {
   readonly array: string;
-  readonly kind: 'write-write' | 'read-write';
+  /** `atomic-write`, `atomic-read`: an atomic and a plain write, or a plain read */
+  readonly kind: RaceKind;
   readonly level: 'block' | 'grid';
   readonly phase: number | null;
   readonly confidence: Confidence;

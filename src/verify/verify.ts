@@ -4,7 +4,7 @@
  * global array across blocks), and classification of every alarm.
  */
 import type { Launch } from '../core/launch.js';
-import type { KernelMap, SyncSite } from '../map/map.js';
+import type { Access, KernelMap, SyncSite } from '../map/map.js';
 import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
@@ -13,7 +13,7 @@ import { bitVectorEncoding, decodeModel, printScript, EncodingLimit, type Declar
 import { not, type Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
 import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
-import { statusOf, VERIFY_STAGES, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
+import { raceKind, statusOf, VERIFY_STAGES, type AccessSite, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
 import { StageClock } from '../util/clock.js';
 
 export interface VerifyOptions {
@@ -61,6 +61,10 @@ export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): 
     if (query && hasManyBlocks(map, launch)) out.push({ query, erased: [] });
   }
   return out;
+}
+
+function accessSite(a: Access): AccessSite {
+  return { id: a.id, mode: a.mode, span: a.span, ...(a.op === undefined ? {} : { op: a.op }) };
 }
 
 /** Threads of different blocks exist only when some grid dimension may exceed 1. */
@@ -183,14 +187,14 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         const doubts = found.length === 0 ? await definedness(witness) : found;
         races.push({
           array: q.array!,
-          kind: a1.mode === 'write' && a2.mode === 'write' ? 'write-write' : 'read-write',
+          kind: raceKind(a1.mode, a2.mode),
           level: q.level,
           phase: q.phase,
           confidence: doubts.length === 0 ? 'confirmed' : 'possible',
           doubts,
           accesses: [
-            { id: a1.id, mode: a1.mode, span: a1.span },
-            { id: a2.id, mode: a2.mode, span: a2.span },
+            accessSite(a1),
+            accessSite(a2),
           ],
           index: Array.from({ length: p1.element[0].length }, (_, d) => verdict.model.get(`t1.index.${d}`) ?? 0n),
           witness,
