@@ -6,7 +6,7 @@
 import { type Launch, NO_LAUNCH, launchFor } from '../core/launch.js';
 import { readFile } from 'node:fs/promises';
 import type { KernelMap } from '../map/map.js';
-import type { FileResult } from '../verify/result.js';
+import { strictRaces, type FileResult } from '../verify/result.js';
 import { startZ3, z3Wasm } from '../solve/z3.js';
 import type { KernelResult } from '../verify/result.js';
 import { colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
@@ -57,6 +57,7 @@ export interface VerifyFlags extends LaunchFlags, SolvingFlags {
   sarif?: boolean;
   barriers?: boolean;
   replay?: boolean;
+  strictRaces?: boolean;
 }
 
 export interface FixFlags extends LaunchFlags {
@@ -148,7 +149,8 @@ export async function verifyCommand(args: readonly string[], flags: VerifyFlags,
   if ((solver.kind === 'z3-wasm' || solver.kind === 'portfolio') && toVerify.length > 0 && verifiesInProcess(jobs, toVerify.length)) startZ3();
   const outcomes = await verifiedFiles(toVerify.map((entry) => ({ ...job, path: entry.path })), jobs, progressOf(io));
   let next = 0;
-  const files = input.order.map((entry) => (entry.maps === null ? input.failed.find((f) => f.path === entry.path)! : outcomes[next++]!.file));
+  const verified = input.order.map((entry) => (entry.maps === null ? input.failed.find((f) => f.path === entry.path)! : outcomes[next++]!.file));
+  const files = flags.strictRaces === true ? verified.map((f) => (f.ok ? { ...f, kernels: f.kernels.map(strictRaces) } : f)) : verified;
   const replayFailures = outcomes.flatMap((o) => o.replayFailures);
   const launches = launchesOf(input.order, files, launch);
   // the JSON and SARIF reports (and io-ts, for the JSON codec) are loaded only when asked for

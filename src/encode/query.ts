@@ -20,7 +20,7 @@ import type { ArithOp, Axis, BExpr, Expr, MachineType } from '../core/ast.js';
 import { AXES } from '../core/ast.js';
 import { isSigned, typeMax, typeMin, WIDTH } from '../core/arith.js';
 import { machineType, mayBeUndefined } from '../core/types.js';
-import { bexprOperands } from '../core/exprs.js';
+import { bexprOperands, exprVars } from '../core/exprs.js';
 import { evalFormula } from './evaluate.js';
 import type { Launch } from '../core/launch.js';
 import { isDataDependent, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
@@ -786,6 +786,12 @@ export interface RaceQuerySpec {
   readonly array: string;
   readonly level: 'block' | 'grid';
   readonly phase: number | null;
+  /**
+   * Only races between these two writes (access ids, either way round) whose
+   * written values differ: unsat proves every race of the pair benign. The
+   * query is null when a value is data-dependent (never assumed equal).
+   */
+  readonly valuesDiffer?: { readonly a: number; readonly b: number };
 }
 
 /**
@@ -800,6 +806,10 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
   const b = new Builder(spec.map, spec.vars, sharedVars(spec.code), spec.launch);
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level, 'with-assumptions')];
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
+  const pair = spec.valuesDiffer;
+  const inPair = (p: Point): boolean => pair !== undefined && p.target.kind === 'access' && (p.target.access.id === pair.a || p.target.access.id === pair.b);
+  if (pair !== undefined && !points.filter(inPair).every((p) => p.target.kind === 'access' && p.target.access.mode === 'write' && knownValue(p.target.access.value, spec.vars))) return null;
+  const written: [Formula, Term][][] = [[], []];
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const path: Formula[] = [];
     const element: Term[][] = [];
@@ -810,6 +820,7 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
       path.push(and([pathOf(scope, point), access ? scope.definedAll(access.index) : TRUE]));
       element.push(access ? access.index.map((ix) => scope.term(ix)) : []);
       locals.push(access ? access.locals.map((l) => ({ name: l.name, term: scope.term(l.value) })) : []);
+      if (inPair(point) && access?.value !== undefined) written[t - 1]!.push([eq(tvar(`t${t}.point`), num(index)), scope.term(access.value)]);
     }
     return { index, point, path: [path[0]!, path[1]!], element: [element[0]!, element[1]!], locals: [locals[0]!, locals[1]!] };
   });
@@ -827,6 +838,11 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
   }
   for (let d = 0; d < dims; d++) assertions.push(eq(tvar(`t1.index.${d}`), tvar(`t2.index.${d}`)));
   assertions.push(conflict(qpoints));
+  if (pair !== undefined) {
+    // each thread at a write of the pair, writing its value
+    const value = (t: 0 | 1): Term => written[t]!.reduceRight<Term>((rest, [at, v]) => ite(at, v, rest), num(0));
+    assertions.push(or(written[0]!.map(([at]) => at)), or(written[1]!.map(([at]) => at)), not(eq(value(0), value(1))));
+  }
   return finish(b, {
     id: `${spec.map.name}/${spec.level === 'block' ? `phase${spec.phase}` : 'grid'}/${spec.array}`,
     kernel: spec.map.name,
@@ -838,6 +854,11 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
     points: qpoints,
     assertions,
   });
+}
+
+/** A written value that mentions no data-dependent variable (values read, atomics' old values, unknowns). */
+function knownValue(value: Expr | undefined, vars: ReadonlyMap<string, VarInfo>): boolean {
+  return value !== undefined && [...exprVars(value)].every((v) => !isDataDependent(vars.get(v)));
 }
 
 /**

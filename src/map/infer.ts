@@ -80,7 +80,7 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
     checkUse(bexprVars(out), use, c.span);
     return out;
   };
-  const access = (array: string, mode: Access['mode'], index: readonly Expr[], span: Access['span'], local: string | null, op?: AtomicOp): Proto => {
+  const access = (array: string, mode: Access['mode'], index: readonly Expr[], span: Access['span'], local: string | null, op?: AtomicOp, value?: Expr): Proto => {
     if (!dimsOf.get(array)) dimsOf.set(array, index.length);
     const a: Access = {
       id: accesses.length,
@@ -90,6 +90,7 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
       span,
       local,
       ...(op === undefined ? {} : { op }),
+      ...(value === undefined ? {} : { value: substExpr(value, sub) }),
       locals: [...locals],
       loops: [...loops],
     };
@@ -126,7 +127,7 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
         return { kind: 'skip' };
       case 'write':
         exprBuiltins(s.value, builtins);
-        return seq([evaluated([s.value], s.value.span), access(s.array.text, 'write', s.index, s.target, null)]);
+        return seq([evaluated([s.value], s.value.span), access(s.array.text, 'write', s.index, s.target, null, undefined, s.value)]);
       case 'read': {
         // the index is read before the local is bound
         const local = nextName(s.local.text);

@@ -45,6 +45,8 @@ export interface Access {
   readonly local: string | null;
   /** an atomic's operation */
   readonly op?: AtomicOp;
+  /** a write's value, lets inlined: two writes of provably equal values race benignly */
+  readonly value?: Expr;
   /** the loop variables around the access, outermost first, shown in witnesses */
   readonly loops: readonly string[];
   /** pure lets in scope, already inlined, shown in witnesses */

@@ -111,7 +111,7 @@ export function elementText(array: string, index: readonly bigint[]): string {
 }
 
 /** Every verdict, in the order reports list them. */
-export const STATUSES = ['drf', 'racy', 'divergent', 'unknown', 'error'] as const satisfies readonly Status[];
+export const STATUSES = ['drf', 'racy', 'benign', 'divergent', 'unknown', 'error'] as const satisfies readonly Status[];
 
 export function statusName(s: Status): string {
   switch (s) {
@@ -119,6 +119,8 @@ export function statusName(s: Status): string {
       return 'DRF';
     case 'racy':
       return 'racy';
+    case 'benign':
+      return 'benign';
     case 'divergent':
       return 'divergent';
     case 'unknown':
@@ -152,6 +154,9 @@ export function budgetHint(reasons: readonly string[]): string | null {
   if (reasons.some((r) => isOutOfTime(r) || /timeout|canceled/i.test(r))) return 'a larger --timeout may help';
   return null;
 }
+
+/** Why a benign race is not an error. */
+export const BENIGN_TEXT = 'both threads write the same value wherever these two writes race';
 
 /** `read`, `write`, `atomic add` */
 export function accessNoun(a: Pick<AccessSite, 'mode' | 'op'>): string {

@@ -10,7 +10,7 @@ import * as t from 'io-ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
-import type { AccessSite, KernelResult, ReplayRecord, ThreadWitness, Witness } from '../verify/result.js';
+import type { AccessSite, KernelResult, ReplayRecord, Status, ThreadWitness, Witness } from '../verify/result.js';
 import { reasonText, scopeText, type SolvingRun } from './describe.js';
 import { barrierReasonText } from './barriers.js';
 import { statusCounts } from './text.js';
@@ -74,7 +74,7 @@ export const RaceJson = t.intersection([t.type({
   phase: t.union([t.number, t.null]),
   accesses: t.tuple([AccessJson, AccessJson]),
   witness: WitnessJson,
-}), ReplayJson]);
+}), t.partial({ benign: t.boolean }), ReplayJson]);
 
 export const DivergenceJson = t.intersection([
   Range,
@@ -138,7 +138,7 @@ const ScopeJson = t.partial({
   approximations: t.array(ApproximationJson),
 });
 
-export const StatusJson = t.keyof({ drf: null, racy: null, divergent: null, unknown: null, error: null });
+export const StatusJson = t.keyof({ drf: null, racy: null, benign: null, divergent: null, unknown: null, error: null });
 
 /** `--barriers`: what removing each barrier alone does; null when the kernel is not DRF */
 const BarriersJson = t.partial({
@@ -168,7 +168,7 @@ export const SolvingJson = t.type({ name: t.string, rlimit: t.union([t.number, t
 export const VerifyReport = t.intersection([
   t.type({
     kernels: t.array(KernelJson),
-    summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, divergent: t.number, unknown: t.number, error: t.number }),
+    summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, benign: t.number, divergent: t.number, unknown: t.number, error: t.number }),
   }),
   t.partial({ notices: t.array(NoticeJson), solver: SolvingJson }),
 ]);
@@ -228,6 +228,7 @@ export function kernelJson(r: KernelResult): KernelJson {
       phase: race.phase,
       accesses: [accessJson(r.file, race.accesses[0]), accessJson(r.file, race.accesses[1])],
       witness: witnessJson(race.witness, race.index),
+      ...(race.benign === true ? { benign: true } : {}),
       ...replayJson(race.replay),
     })),
     divergences: r.divergences.map((d) => ({
@@ -281,11 +282,11 @@ export function reportJson(files: readonly FileResult[], solving?: SolvingRun): 
         ],
   );
   const { total, byStatus } = statusCounts(files);
-  const count = (s: 'drf' | 'racy' | 'divergent' | 'unknown' | 'error'): number => byStatus.get(s) ?? 0;
+  const count = (s: Status): number => byStatus.get(s) ?? 0;
   const notices = files.flatMap((f) => (f.ok ? (f.notices ?? []) : [])).map((d) => ({ ...errorJson(d), file: userSpan(d.file, d.span).file.path }));
   return {
     kernels,
-    summary: { kernels: total, drf: count('drf'), racy: count('racy'), divergent: count('divergent'), unknown: count('unknown'), error: count('error') },
+    summary: { kernels: total, drf: count('drf'), racy: count('racy'), benign: count('benign'), divergent: count('divergent'), unknown: count('unknown'), error: count('error') },
     ...(notices.length === 0 ? {} : { notices }),
     ...(solving === undefined ? {} : { solver: { name: solving.solver, rlimit: solving.rlimit, timeoutMs: solving.timeoutMs } }),
   };

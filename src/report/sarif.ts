@@ -35,7 +35,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { accessNoun, accessVerb, budgetHint, elementText, launchText, plural, statusName, type SolvingRun } from './describe.js';
+import { BENIGN_TEXT, accessNoun, accessVerb, budgetHint, elementText, launchText, plural, statusName, type SolvingRun } from './describe.js';
 import { MACHINE_SCOPE } from '../core/types.js';
 import type { Approximation } from '../map/map.js';
 import { kernelJson, type KernelJson } from './json.js';
@@ -259,7 +259,8 @@ function raceResult(r: KernelResult, race: Race, json: KernelJson['races'][numbe
     `thread 1 [${accessVerb(a1)}](1) ${userSpan(r.file, a1.span).text} and thread 2 [${accessVerb(a2)}](2) ${userSpan(r.file, a2.span).text}, ${where}. ` +
     `${confidenceText(race.confidence, json.reason)}`;
   const { accesses: _accesses, ...properties } = json;
-  return result('faial/data-race', levelOf(race.confidence), message, {
+  // a benign race is still a race by the definition, and shown, but never fails a gate
+  return result('faial/data-race', race.benign === true ? 'note' : levelOf(race.confidence), race.benign === true ? `${message} Benign: ${BENIGN_TEXT}.` : message, {
     locations: [locationOf(r.file, a1.span, `thread 1 ${accessVerb(a1)} ${race.array}`)],
     relatedLocations: [locationOf(r.file, a1.span, `${accessNoun(a1)} by thread 1`, 1), locationOf(r.file, a2.span, `${accessNoun(a2)} by thread 2`, 2)],
     partialFingerprints: fingerprintOf(['faial/data-race', r.kernel, race.array, race.level, ...[accessText(r, a1), accessText(r, a2)].sort()]),

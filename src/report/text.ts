@@ -11,7 +11,7 @@ import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } fr
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 import { barriersText } from './barriers.js';
-import { STATUSES, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
+import { STATUSES, BENIGN_TEXT, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -59,7 +59,12 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
       lines.push(wellTypedText(r));
       break;
     case 'racy':
-      lines.push(`${c.red('✗')} ${name}: ${c.red('racy')} — ${plural(r.races.length, 'data race')} ${found}: ${statsText(r)}`);
+    case 'benign':
+      lines.push(
+        r.status === 'racy'
+          ? `${c.red('✗')} ${name}: ${c.red('racy')} — ${plural(r.races.length, 'data race')} ${found}: ${statsText(r)}`
+          : `${c.yellow('⚠')} ${name}: ${c.yellow('benign races only')} — ${plural(r.races.length, 'data race')} ${found}, each two writes of the same value (not an error; --strict-races makes it one): ${statsText(r)}`,
+      );
       lines.push(wellTypedText(r));
       for (const group of raceGroups(r.races)) {
         lines.push(c.bold(`data races on ${group[0]!.array}: ${plural(group.length, 'access pair')}`));
@@ -129,7 +134,10 @@ export function raceText(r: KernelResult, race: Race, c: Colors, colour: boolean
   const confidence = race.confidence === 'confirmed' ? c.red('confirmed') : c.yellow('possible');
   const why = race.confidence === 'possible' ? `: ${reasonText(r.file, race.confidence, race.doubts)}` : '';
   const where = race.level === 'block' ? `within a block, phase ${race.phase ?? '?'}` : 'between blocks';
-  const head = `${c.red('✗')} data race on ${c.bold(elementText(race.array, race.index))} (${race.kind}, ${confidence}${why})`;
+  const head =
+    race.benign === true
+      ? `${c.yellow('⚠')} data race on ${c.bold(elementText(race.array, race.index))} (${race.kind}, ${confidence}${why}, ${c.yellow('benign')}: ${BENIGN_TEXT})`
+      : `${c.red('✗')} data race on ${c.bold(elementText(race.array, race.index))} (${race.kind}, ${confidence}${why})`;
   const accesses = `  ${where}: thread 1 ${accessVerb(a1)} at ${lineColOf(r.file, a1.span)}, thread 2 ${accessVerb(a2)} at ${lineColOf(r.file, a2.span)}`;
   const marks =
     a1.span.start === a2.span.start && a1.span.end === a2.span.end

@@ -4,7 +4,8 @@ import type { AtomicOp, UnknownOrigin } from '../core/ast.js';
 import type { Approximation, Mode, ReadOrigin, SyncSite, TypingViolation } from '../map/map.js';
 import type { SourceFile, Span } from '../core/source.js';
 
-export type Status = 'drf' | 'racy' | 'divergent' | 'unknown' | 'error';
+/** `benign`: racy, but only by write-write races of provably equal values (Race.benign) */
+export type Status = 'drf' | 'racy' | 'benign' | 'divergent' | 'unknown' | 'error';
 export type Confidence = 'confirmed' | 'possible';
 export type RaceKind = 'write-write' | 'read-write' | 'atomic-write' | 'atomic-read';
 
@@ -74,6 +75,12 @@ export interface Race {
   readonly index: readonly bigint[];
   readonly witness: Witness;
   readonly replay?: ReplayRecord;
+  /**
+   * A write-write race whose two values are provably equal wherever the pair
+   * races (never values read or unknown): still a race by the definition,
+   * reported as a warning unless `--strict-races` (absent: not benign)
+   */
+  readonly benign?: true;
 }
 
 export interface Divergence {
@@ -150,9 +157,16 @@ export interface KernelResult {
 export function statusOf(r: Pick<KernelResult, 'errors' | 'divergences' | 'races' | 'unknowns'>): Status {
   if (r.errors.length > 0) return 'error';
   if (r.divergences.length > 0) return 'divergent';
-  if (r.races.length > 0) return 'racy';
+  if (r.races.some((race) => race.benign !== true)) return 'racy';
   if (r.unknowns.length > 0) return 'unknown';
-  return 'drf';
+  return r.races.length > 0 ? 'benign' : 'drf';
+}
+
+/** `--strict-races`: benign races are races like any other. */
+export function strictRaces(r: KernelResult): KernelResult {
+  if (!r.races.some((race) => race.benign === true)) return r;
+  const base = { ...r, races: r.races.map(({ benign: _benign, ...race }) => race) };
+  return { ...base, status: statusOf(base) };
 }
 
 /** A file's kernels as verified, or the diagnostics that stopped it before verification. */

@@ -16,7 +16,8 @@ import { replayAlarms } from '../../src/verify/replay.js';
 import { DEFAULT_TIMEOUT_MS, verifyKernel, type VerifyOptions } from '../../src/verify/verify.js';
 import { z3Wasm, z3WasmSolver } from '../../src/solve/z3.js';
 
-export type Expectation = 'drf' | 'racy confirmed' | 'racy possible' | 'divergent';
+/** `benign`: racy only by write-write races of provably equal values (status `benign`, exit code 0) */
+export type Expectation = 'drf' | 'racy confirmed' | 'racy possible' | 'benign' | 'divergent';
 
 export interface Example {
   readonly path: string;
@@ -37,8 +38,8 @@ function kernelFiles(dir: string): string[] {
 export function examples(): Example[] {
   return kernelFiles('examples').map((path) => {
     const text = readFileSync(path, 'utf8');
-    const match = /^\/\/ expect: (drf|racy confirmed|racy possible|divergent)\s*$/m.exec(text.split('\n')[0] ?? '');
-    if (!match) throw new Error(`${path}: the first line must be \`// expect: drf|racy confirmed|racy possible|divergent\``);
+    const match = /^\/\/ expect: (drf|racy confirmed|racy possible|benign|divergent)\s*$/m.exec(text.split('\n')[0] ?? '');
+    if (!match) throw new Error(`${path}: the first line must be \`// expect: drf|racy confirmed|racy possible|benign|divergent\``);
     return { path, expected: match[1] as Expectation, knownUnknown: /^\/\/ verifier: unknown/m.test(text) };
   });
 }
@@ -78,6 +79,10 @@ export async function checkExample(example: Example): Promise<void> {
         break;
       case 'divergent':
         expect(k.status, label).toBe('divergent');
+        break;
+      case 'benign':
+        expect(k.status, label).toBe('benign');
+        expect(k.races.every((r) => r.benign === true && r.kind === 'write-write'), label).toBe(true);
         break;
       case 'racy confirmed':
         expect(k.status, label).toBe('racy');

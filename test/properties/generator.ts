@@ -139,6 +139,8 @@ function stmts(config: GenConfig, depth: number): fc.Arbitrary<GStmt[]> {
   const simple: fc.Arbitrary<GStmt>[] = [
     fc.record({ arr: arrayRef, idx: index, val: expr }).map((s): GStmt => ({ k: 'write', ...s })),
     fc.record({ arr: arrayRef, idx: index, val: expr }).map((s): GStmt => ({ k: 'write', ...s })),
+    // writes of one constant: races between them are benign
+    fc.record({ arr: arrayRef, idx: index }).map((s): GStmt => ({ k: 'write', ...s, val: { k: 'const', v: 1 } })),
     fc.record({ arr: arrayRef, idx: index }).map((s): GStmt => ({ k: 'read', ...s })),
     fc
       .record({ op: fc.constantFrom(...ATOMIC_OPS), arr: arrayRef, idx: index, vals: fc.array(expr, { minLength: 2, maxLength: 2 }), bind: fc.boolean() })

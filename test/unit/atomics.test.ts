@@ -13,7 +13,7 @@ import { printProgram } from '../../src/core/print.js';
 import { spanText } from '../../src/core/source.js';
 import { NO_LAUNCH } from '../../src/core/launch.js';
 import { verifyKernel } from '../../src/verify/verify.js';
-import type { KernelResult } from '../../src/verify/result.js';
+import { strictRaces, type KernelResult } from '../../src/verify/result.js';
 import { kernelJson } from '../../src/report/json.js';
 import { DiagnosticError } from '../../src/diagnostics/diagnostic.js';
 import { atomicResult } from '../../src/semantics/values.js';
@@ -198,5 +198,50 @@ describe('atomics: the interpreter', () => {
     expect(atomicResult('add', 'i32', 2147483647n, [1n])).toBe(-2147483648n);
     expect(atomicResult('sub', 'u32', 0n, [1n])).toBe(4294967295n);
     expect(atomicResult('xor', 'i32', -1n, [1n])).toBe(-2n);
+  });
+});
+
+describe('benign writes', () => {
+  it('a write-write race of the same constant, or of equal known expressions, is benign: status benign', async () => {
+    const r = await verify(`kernel k() {
+  shared A, B;
+  A[0] := 1;
+  B[0] := blockDim.x + 1
+}`);
+    expect(r.status).toBe('benign');
+    expect(r.races.map((race) => [race.array, race.kind, race.benign])).toEqual([['A', 'write-write', true], ['B', 'write-write', true]]);
+    expect(kernelJson(r).races.every((race) => race.benign === true)).toBe(true);
+  });
+
+  it('different values, values that differ only in some races of the pair, and values read are never benign', async () => {
+    const differ = await verify(`kernel k() { shared A; A[0] := tid }`);
+    expect(differ.status).toBe('racy');
+    expect(differ.races[0]!.benign).toBeUndefined();
+    // equal for threads 0 and 1 of one half, different across halves: some race of the pair writes two values
+    const sometimes = await verify(`kernel k() { shared A; A[0] := tid / 2 }`);
+    expect(sometimes.races[0]!.benign).toBeUndefined();
+    const read = await verify(`kernel k() { shared A; global I; let v = I[0] in A[0] := v }`);
+    expect(read.status).toBe('racy');
+    expect(read.races.every((race) => race.benign === undefined)).toBe(true);
+    // an atomic's old value is not known either
+    const old = await verify(`kernel k() { shared A, C; let o = atomic exch(C[0], 1) in A[0] := o }`);
+    expect(old.races.find((race) => race.array === 'A')!.benign).toBeUndefined();
+  });
+
+  it('a benign pair does not hide a harmful race on the same element: the kernel is racy', async () => {
+    const r = await verify(`kernel k() {
+  shared A;
+  A[0] := 1;
+  if (tid = 1) { let x = A[0] in skip }
+}`);
+    expect(r.status).toBe('racy');
+    expect(r.races.map((race) => `${race.kind} ${race.benign === true}`).sort()).toEqual(['read-write false', 'write-write true']);
+  });
+
+  it('--strict-races makes benign races races again', async () => {
+    const r = await verify(`kernel k() { shared A; A[0] := 1 }`);
+    const strict = strictRaces(r);
+    expect([r.status, strict.status]).toEqual(['benign', 'racy']);
+    expect(strict.races[0]!.benign).toBeUndefined();
   });
 });
