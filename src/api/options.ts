@@ -4,7 +4,8 @@
  * UsageError: the CLI prints it with exit code 2, the playground beside its
  * field; neither shows a stack trace.
  */
-import type { Launch } from '../core/launch.js';
+import { typeMax } from '../core/arith.js';
+import { INPUT_BOUND, type Launch } from '../core/launch.js';
 import type { KernelMap } from '../map/map.js';
 
 export class UsageError extends Error {
@@ -64,9 +65,29 @@ export function launchOfOptions(params: readonly string[], blockDim: string | un
       ]);
     }
   }
+  for (const [name, value] of values) {
+    for (const k of kernels) {
+      if (!k.params.includes(name)) continue;
+      const info = k.vars.get(name);
+      const type = info?.kind === 'param' ? info.type : undefined;
+      // a larger value could never be the parameter's: every query would hold vacuously
+      if (type === undefined ? value >= INPUT_BOUND : value > typeMax(type)) {
+        const bound = type === undefined ? VERIFIER_BOUND : `${typeMax(type) + 1n}, the bound of its type ${type} in kernel ${k.name}`;
+        throw new UsageError(`-p ${name}=${value}: the value must be below ${bound}`);
+      }
+    }
+  }
   return {
     params: values,
-    blockDim: blockDim === undefined ? null : dimOf(blockDim, '--block-dim'),
-    gridDim: gridDim === undefined ? null : dimOf(gridDim, '--grid-dim'),
+    blockDim: blockDim === undefined ? null : boundedDim(dimOf(blockDim, '--block-dim'), '--block-dim', blockDim),
+    gridDim: gridDim === undefined ? null : boundedDim(dimOf(gridDim, '--grid-dim'), '--grid-dim', gridDim),
   };
+}
+
+/** What the verifier's sizes and untyped parameters stay below: a larger value would make every query vacuously unsat. */
+const VERIFIER_BOUND = `2^32 (${INPUT_BOUND}), the bound of the verifier's inputs`;
+
+function boundedDim(dim: [bigint, bigint, bigint], option: string, text: string): [bigint, bigint, bigint] {
+  if (dim.some((v) => v >= INPUT_BOUND)) throw new UsageError(`${option} ${text}: every dimension must be below ${VERIFIER_BOUND}`);
+  return dim;
 }

@@ -16,7 +16,7 @@ import { unifiedDiff } from '../fix/diff.js';
 import { DEFAULT_LIMITS, type Fewest } from '../fix/search.js';
 import { assertNever } from '../util/assert.js';
 import type { CliIO } from './main.js';
-import { EXIT_ALARM, EXIT_BAD_INPUT, EXIT_DRF, EXIT_UNKNOWN } from './exit.js';
+import { EXIT_ALARM, EXIT_BAD_INPUT, EXIT_DRF, EXIT_UNKNOWN, EXIT_VACUOUS } from './exit.js';
 import { UsageError } from './options.js';
 import { writtenWhole } from './output.js';
 
@@ -87,6 +87,7 @@ function headline(f: Extract<KernelFix, { kind: 'fixed' }>, scope: string): stri
       return `already DRF — redundant barriers removed; the kernel without them is ${proof}`;
     case 'benign':
       return `repaired — ${plural(f.before.races.length, 'benign data race')} ordered; the repaired kernel is ${proof}`;
+    case 'vacuous':
     case 'unknown':
     case 'error':
       throw new Error(`fix: a kernel ${f.before.status} before cannot be repaired`);
@@ -115,6 +116,7 @@ function exitOf(fixes: readonly KernelFix[]): number {
   const statuses = fixes.map((f) => (f.kind === 'drf' ? f.result.status : f.kind === 'fixed' ? f.after.status : f.before.status));
   if (statuses.includes('error')) return EXIT_BAD_INPUT;
   if (statuses.some((s) => s === 'racy' || s === 'divergent')) return EXIT_ALARM;
+  if (statuses.includes('vacuous')) return EXIT_VACUOUS;
   if (statuses.includes('unknown')) return EXIT_UNKNOWN;
   return EXIT_DRF;
 }

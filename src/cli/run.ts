@@ -286,7 +286,12 @@ function finishedText(file: SourceFile, res: Finished): string {
   }
   for (const race of res.races) out.push(raceText(file, race, res));
   for (const d of res.divergences) {
-    const other = d.notReachedAt.kind === 'exit' ? 'it finished' : `it waits at the sync at ${lineCol(file, d.notReachedAt.span)}`;
+    const other =
+      d.notReachedAt.kind === 'exit'
+        ? 'it finished'
+        : d.notReachedAt.span.start === d.sync.start
+          ? 'it waits at this sync in another iteration of a loop around it'
+          : `it waits at the sync at ${lineCol(file, d.notReachedAt.span)}`;
     out.push(
       `${location(file, d.sync)}: barrier divergence in block ${idText(d.block, gridDim)}: thread ${idText(d.reached, blockDim)} reached this sync, thread ${idText(d.notReached, blockDim)} did not (${other})`,
     );

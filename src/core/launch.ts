@@ -11,6 +11,9 @@ export interface Launch {
   readonly gridDim: readonly bigint[] | null;
 }
 
+/** Sizes and untyped (BabyCUDA) parameters are below this bound in every query and run, as CUDA's sizes are. */
+export const INPUT_BOUND = 1n << 32n;
+
 /** No launch facts: every parameter and size is symbolic. */
 export const NO_LAUNCH: Launch = { params: new Map(), blockDim: null, gridDim: null };
 

@@ -18,7 +18,10 @@ export type Step =
   /** a variable shared by the threads of the phase */
   | { readonly kind: 'bind'; readonly var: string; readonly relation: Relation; readonly range: Range };
 
-export type Target = { readonly kind: 'access'; readonly access: Access } | { readonly kind: 'mark'; readonly sync: SyncSite };
+export type Target =
+  | { readonly kind: 'access'; readonly access: Access }
+  | { readonly kind: 'mark'; readonly sync: SyncSite }
+  | { readonly kind: 'assume'; readonly cond: BExpr };
 
 export interface Point {
   readonly target: Target;
@@ -38,6 +41,7 @@ export function pointsOf(code: Code, rest: 'with-rest' | 'without-rest'): Point[
     switch (c.kind) {
       case 'access':
       case 'mark':
+      case 'assume':
         out.push({ target: c, path: [...path, ...after] });
         return;
       case 'seq': {
@@ -64,7 +68,6 @@ export function pointsOf(code: Code, rest: 'with-rest' | 'without-rest'): Point[
         c.options.forEach((o) => walk(o, path, after));
         return;
       case 'skip':
-      case 'assume':
       case 'defined':
       case 'havoc':
       case 'empty':
@@ -78,10 +81,10 @@ export function pointsOf(code: Code, rest: 'with-rest' | 'without-rest'): Point[
   return out;
 }
 
-/** Names bound by shared binders anywhere in the code. */
-export function sharedVars(code: Code, out: Set<string> = new Set()): Set<string> {
-  if (code.kind === 'bind') out.add(code.var);
-  for (const child of codeChildren(code)) sharedVars(child, out);
+/** The shared binders anywhere in the code, with their ranges. */
+export function sharedBinders(code: Code, out: Map<string, Range> = new Map()): Map<string, Range> {
+  if (code.kind === 'bind') out.set(code.var, code.range);
+  for (const child of codeChildren(code)) sharedBinders(child, out);
   return out;
 }
 

@@ -16,22 +16,24 @@
  * protocol drops. In thread 2 of a divergence query (a negated path) a step
  * counts as missed only where its operations are defined.
  */
-import type { ArithOp, Axis, BExpr, Expr, MachineType } from '../core/ast.js';
+import type { ArithOp, Axis, BExpr, BuiltinName, Expr, MachineType } from '../core/ast.js';
 import { AXES } from '../core/ast.js';
 import { isSigned, typeMax, typeMin, WIDTH } from '../core/arith.js';
 import { machineType, mayBeUndefined } from '../core/types.js';
-import { bexprOperands, exprVars } from '../core/exprs.js';
+import { bexprOperands, exprBuiltins, exprVars } from '../core/exprs.js';
 import { evalFormula } from './evaluate.js';
 import type { Launch } from '../core/launch.js';
 import { isDataDependent, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
-import type { Code, Relation } from '../phases/code.js';
+import { codeChildren, type Code, type Relation } from '../phases/code.js';
+import { codeOf } from '../phases/split.js';
 import type { Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
-import { pointsOf, sharedVars, type Point, type Step } from './paths.js';
+import { pointsOf, sharedBinders, type Point, type Step } from './paths.js';
 import { chooseEncoding, declaredRange, termBits, type Declaration, type Encoding } from './smtlib.js';
 import { FALSE, TRUE, and, castTerm, cmp, eq, isTrue, ite, mop, not, num, op, or, tvar, type Formula, type Term } from './term.js';
 
-export type Thread = 1 | 2;
+/** 1 and 2: the two threads of a query; 3, 4, …: particular threads the vacuity check asks about. */
+export type Thread = number;
 
 export type VarRole =
   | { readonly role: 'param'; readonly source: string }
@@ -61,8 +63,13 @@ export interface Local {
 export interface Query {
   readonly id: string;
   readonly kernel: string;
-  /** `definedness`: can the threads of an alarm evaluate an undefined operation (see undefinednessQuery) */
-  readonly kind: 'race' | 'divergence' | 'definedness';
+  /**
+   * `assumptions`, `feasibility`: whether the kernel's assumptions can hold,
+   * and whether a thread of a launch may fail one (the vacuity check and an
+   * alarm's launch); `definedness`: can the threads of an alarm evaluate an
+   * undefined operation (see undefinednessQuery)
+   */
+  readonly kind: 'race' | 'divergence' | 'assumptions' | 'feasibility' | 'definedness';
   readonly level: 'block' | 'grid';
   readonly phase: number | null;
   readonly array: string | null;
@@ -80,7 +87,14 @@ const INPUT_BITS = 32;
 /** shifts left by a variable amount are exact below this many bits */
 export const SHIFT_LIMIT = 32;
 
-/** A loop's range as terms: bounds, step, the next value after x, whether x keeps the loop going, whether its step from x is defined. */
+/**
+ * A loop's range as terms: bounds, step, the next value after x, whether x
+ * keeps the loop going, whether its step from x is defined (a machine type's
+ * may not be), and whether, the step from x being defined, the loop runs
+ * another iteration after x (a natural downward `step - k` ends when x − k
+ * would be negative, so that is not `continues(succ(x))` with truncated
+ * subtraction).
+ */
 interface LoopTerms {
   readonly from: Term;
   readonly to: Term;
@@ -90,6 +104,7 @@ interface LoopTerms {
   readonly succ: (x: Term) => Term;
   readonly continues: (x: Term) => Formula;
   readonly stepDefined: (x: Term) => Formula;
+  readonly advances: (x: Term) => Formula;
 }
 
 /** One query under construction: its declarations and the roles of its variables. */
@@ -104,12 +119,41 @@ class Builder {
   /** results of large shifts left unconstrained, and when the encoding is exact */
   readonly havocs: { name: string; exact: Formula }[] = [];
 
+  private readonly uniformity = new Map<string, boolean>();
+
+  /** @param shared the shared binders of the code, with their ranges */
   constructor(
     readonly map: KernelMap,
     readonly vars: ReadonlyMap<string, VarInfo>,
-    readonly shared: ReadonlySet<string>,
+    readonly shared: ReadonlyMap<string, Range>,
     readonly launch: Launch,
   ) {}
+
+  /**
+   * Whether a shared binder has the same value in every thread of a block at
+   * the same iteration: its range mentions no thread id, no value read and
+   * no binder that is not uniform. Barriers are matched by iteration number
+   * (spec: the k-th time round the loop), so a binder whose range depends on
+   * the thread is shared as its iteration number, and each thread's value is
+   * its own range's value at that iteration.
+   */
+  isUniform(name: string): boolean {
+    const known = this.uniformity.get(name);
+    if (known !== undefined) return known;
+    const r = this.shared.get(name)!;
+    const parts = [r.from, r.to, r.step.amount];
+    const builtins = new Set<`${BuiltinName}.${Axis}`>();
+    const vars = new Set<string>();
+    for (const e of parts) {
+      exprBuiltins(e, builtins);
+      exprVars(e, vars);
+    }
+    const uniform =
+      ![...builtins].some((b) => b.startsWith('threadIdx.')) &&
+      [...vars].every((v) => this.vars.get(v)?.kind === 'param' || (this.shared.has(v) && this.isUniform(v)));
+    this.uniformity.set(name, uniform);
+    return uniform;
+  }
 
   /**
    * A dimension is a variable when the kernel mentions it or the command line
@@ -318,19 +362,25 @@ class Scope {
     readonly negated = false,
   ) {}
 
+  /** loop variables fixed to a term (the first iteration) while the thread's whole run is summarised */
+  private readonly instantiated = new Map<string, Term>();
+
   local(name: string): string {
-    return this.point < 0 ? `t${this.thread}.${name}` : `t${this.thread}.p${this.point}.${name}`;
+    if (this.point >= 0) return `t${this.thread}.p${this.point}.${name}`;
+    return this.point === WHOLE_RUN ? `t${this.thread}.run.${name}` : `t${this.thread}.${name}`;
   }
 
   /** @param type the type the variable is used with (a value read has the type of its uses) */
   variable(name: string, type?: MachineType): Term {
+    const fixed = this.instantiated.get(name);
+    if (fixed !== undefined) return fixed;
     const info = this.b.vars.get(name);
     if (!info) throw new Error(`encoding: unknown variable ${name}`);
     if (info.kind === 'param') return this.b.param(name);
     if (this.b.shared.has(name)) {
-      const t = `s.${name}`;
+      const t = this.b.isUniform(name) ? `s.${name}` : iterationName(name);
       if (!this.b.declarations.has(t)) throw new Error(`encoding: shared variable ${name} used outside its binder`);
-      return tvar(t);
+      return this.b.isUniform(name) ? tvar(t) : this.valueAtIteration(name, info);
     }
     const local = this.local(name);
     if (isDataDependent(info)) {
@@ -474,7 +524,7 @@ class Scope {
     }
   }
 
-  /** The range's bounds, its next value after x, and whether a value keeps the loop going. */
+  /** The range's terms (see {@link LoopTerms}); a machine-typed range computes its steps in its type. */
   loop(r: Range): LoopTerms {
     const from = this.term(r.from);
     const to = this.term(r.to);
@@ -482,15 +532,19 @@ class Scope {
     const up = r.direction === 'up';
     const succOp = r.step.op === '+' ? '+' : r.step.op === '*' ? '*' : r.step.op === '-' ? '-' : '/';
     const type = r.type;
+    const continues = (x: Term): Formula => (up ? cmp('<', x, to) : cmp('>=', x, to));
+    const succ = (x: Term): Term => (type === undefined ? op(succOp, x, step) : mop(succOp, type, x, step));
     return {
       from,
       to,
       step,
       bits: type === undefined ? this.b.bits(up ? to : from) : WIDTH[type],
       type,
-      succ: (x) => (type === undefined ? op(succOp, x, step) : mop(succOp, type, x, step)),
-      continues: (x) => (up ? cmp('<', x, to) : cmp('>=', x, to)),
+      succ,
+      continues,
       stepDefined: (x) => (type === undefined ? TRUE : operationDefined(succOp, type, x, step)),
+      // a machine type's step is exact where defined: x − k below the bound ends the loop as C's does
+      advances: (x) => (type === undefined && r.step.op === '-' ? cmp('>=', x, op('+', to, step)) : continues(succ(x))),
     };
   }
 
@@ -513,13 +567,9 @@ class Scope {
         return and([cmp('>=', x, l.from), l.continues(x), eq(op('%', op('-', x, l.from), l.step), num(0))]);
       }
       case '-':
-        return or([
-          !this.negated && l.step.k !== 'num'
-            ? and([eq(op('+', x, op('*', l.step, this.b.declare(this.local(`${tag}.j`), this.b.bits(l.from), { role: 'aux' }))), l.from), l.continues(x)])
-            : and([cmp('<=', x, l.from), l.continues(x), eq(op('%', op('-', l.from, x), l.step), num(0))]),
-          // truncated subtraction reaches 0 and stays there when the bound is 0
-          and([eq(l.to, num(0)), eq(x, num(0)), cmp('>=', l.step, num(1))]),
-        ]);
+        return !this.negated && l.step.k !== 'num'
+          ? and([eq(op('+', x, op('*', l.step, this.b.declare(this.local(`${tag}.j`), this.b.bits(l.from), { role: 'aux' }))), l.from), l.continues(x)])
+          : and([cmp('<=', x, l.from), l.continues(x), eq(op('%', op('-', l.from, x), l.step), num(0))]);
       case '*':
       case '/':
         return or(this.b.chain(r, l).map((v) => and([l.continues(v), eq(x, v)])));
@@ -571,21 +621,106 @@ class Scope {
       case 'last': {
         // the step after the last iteration is computed too (a machine type's may be undefined)
         const l = this.loop(r);
-        return and([this.member(x, r, tag), l.stepDefined(x), not(l.continues(l.succ(x)))]);
+        return and([this.member(x, r, tag), l.stepDefined(x), not(l.advances(x))]);
       }
       case 'next': {
         const l = this.loop(r);
         const prev = this.variable(rel.prev);
-        return and([l.stepDefined(prev), eq(x, l.succ(prev)), l.continues(x)]);
+        // a natural downward step from below the step size ends the loop (truncated, x would look like a value)
+        const ends = l.type === undefined && r.step.op === '-' ? [cmp('>=', prev, l.step)] : [];
+        return and([l.stepDefined(prev), eq(x, l.succ(prev)), l.continues(x), ...ends]);
       }
       default:
         return assertNever(rel);
     }
   }
 
-  bindShared(name: string, r: Range): Term {
+  /**
+   * A shared binder's relation for this thread. A uniform one is one value
+   * for every thread; one whose range depends on the thread is one
+   * iteration number k for every thread, and this thread's value is the k-th
+   * of its own range, which must exist.
+   */
+  sharedRelation(name: string, rel: Relation, r: Range): Formula {
+    if (this.b.isUniform(name)) return this.relation(this.b.declare(`s.${name}`, this.loop(r).bits, { role: 'shared', var: name }, r.type), rel, r, name);
     const l = this.loop(r);
-    return this.b.declare(`s.${name}`, l.bits, { role: 'shared', var: name }, r.type);
+    const k = this.b.declare(iterationName(name), Math.max(this.b.bits(l.from), this.b.bits(l.to), l.bits) + 1, { role: 'shared', var: name });
+    const x = this.variable(name);
+    const exists = this.iterationExists(r, l, k, x);
+    switch (rel.kind) {
+      case 'member':
+        return exists;
+      case 'first':
+        return and([eq(k, num(0)), exists]);
+      case 'last':
+        return and([exists, l.stepDefined(x), not(l.advances(x))]);
+      case 'next':
+        return and([eq(k, op('+', this.iteration(rel.prev), num(1))), exists]);
+      default:
+        return assertNever(rel);
+    }
+  }
+
+  private iteration(name: string): Term {
+    const k = iterationName(name);
+    if (!this.b.declarations.has(k)) throw new Error(`encoding: shared variable ${name} used outside its binder`);
+    return tvar(k);
+  }
+
+  /** This thread's value of a thread-dependent shared binder: its range's value at the shared iteration number, defined once per point. */
+  private valueAtIteration(name: string, info: VarInfo): Term {
+    const local = this.local(name);
+    if (this.b.declarations.has(local)) return tvar(local);
+    const r = this.b.shared.get(name)!;
+    const l = this.loop(r);
+    const k = this.iteration(name);
+    const type = l.type;
+    // a machine type's k-th value is exact; the local is declared over the type, so every step up to it is defined
+    const arith = (o: '+' | '-' | '*', a: Term, b: Term): Term => (type === undefined ? op(o, a, b) : mop(o, type, a, b));
+    let value: Term;
+    switch (r.step.op) {
+      case '+':
+        value = arith('+', l.from, arith('*', l.step, k));
+        break;
+      case '-':
+        value = arith('-', l.from, arith('*', l.step, k));
+        break;
+      case '*':
+      case '/': {
+        const chain = this.b.chain(r, l);
+        value = chain.slice(0, -1).reduceRight<Term>((rest, v, i) => ({ k: 'ite', c: eq(k, num(i)), a: v, b: rest }), chain.at(-1)!);
+        break;
+      }
+      default:
+        return assertNever(r.step.op);
+    }
+    const x = this.b.declare(local, this.b.bits(value), { role: 'local', thread: this.thread, point: this.point, var: name, info }, type);
+    this.b.definitions.push(eq(x, value));
+    return x;
+  }
+
+  /** Whether this thread's range has a k-th value (x): every value before it keeps the loop going. */
+  private iterationExists(r: Range, l: LoopTerms, k: Term, x: Term): Formula {
+    switch (r.step.op) {
+      case '+':
+        // a machine type's step may be negative: the values then move away from the bound
+        return l.type === undefined ? l.continues(x) : and([l.continues(l.from), l.continues(x)]);
+      case '-':
+        return l.type === undefined ? and([cmp('>=', l.from, op('*', l.step, k)), l.continues(x)]) : and([l.continues(l.from), l.continues(x)]);
+      case '*':
+      case '/': {
+        const chain = this.b.chain(r, l);
+        const last = chain.at(-1)!;
+        const upTo = (i: number): Formula => and(chain.slice(0, i + 1).map((v) => l.continues(v)));
+        return or([
+          ...chain.map((_, i) => and([eq(k, num(i)), upTo(i)])),
+          // a chain that reached a fixpoint inside the range goes on forever
+          and([cmp('>=', k, num(chain.length)), upTo(chain.length - 1), eq(l.succ(last), last)]),
+        ]);
+      }
+      default:
+        return assertNever(r.step.op);
+    }
   }
 
   bindLocal(name: string, r: Range): Term {
@@ -630,8 +765,7 @@ class Scope {
       }
       case 'bind': {
         if (member === 'whole' && c.relation.kind === 'member') return TRUE;
-        const x = this.bindShared(c.var, c.range);
-        return this.holds(this.rangeDefined(c.range), and([this.relation(x, c.relation, c.range, c.var), completes(c.body)]));
+        return this.holds(this.rangeDefined(c.range), and([this.sharedRelation(c.var, c.relation, c.range), completes(c.body)]));
       }
       case 'assume':
         return this.negated ? TRUE : this.holds(this.definedCond(c.cond), this.formula(c.cond));
@@ -639,6 +773,77 @@ class Scope {
         const l = this.loop(c.range);
         return this.holds(this.rangeDefined(c.range), not(l.continues(l.from)));
       }
+      default:
+        return assertNever(c);
+    }
+  }
+
+  /**
+   * What this thread satisfies in a feasible launch, where every thread
+   * satisfies each `assume` it reaches (the README's meaning of `assume`):
+   * the assumptions of `code` that the thread certainly reaches. Reaching is
+   * under-approximated, so `holds` is implied by feasibility: a loop is
+   * entered at its first iteration (its later ones are not summarised), and
+   * a statement after a loop counts as reached only when the loop surely
+   * ends; after a barrier, only when barriers `pass` (the race queries,
+   * which presume no divergence), not when a barrier `may-stop` the block
+   * (the divergence queries). `completes` is when the thread surely runs the
+   * whole code. Executions with an undefined operation are outside the
+   * scope, as infeasible ones are: in scope, every operation the thread
+   * evaluates is defined, so an `assume`'s condition is too, and the thread
+   * goes on past each one.
+   */
+  assumed(c: Code, barriers: 'pass' | 'may-stop'): { holds: Formula; completes: Formula } {
+    const implies = (a: Formula, b: Formula): Formula => or([not(a), b]);
+    switch (c.kind) {
+      case 'skip':
+      case 'access':
+      case 'erased':
+      case 'havoc':
+      // an execution in which the thread evaluates an undefined operation is outside the scope: in scope, it goes on
+      case 'defined':
+        return { holds: TRUE, completes: TRUE };
+      case 'mark':
+        return { holds: TRUE, completes: barriers === 'pass' ? TRUE : FALSE };
+      case 'assume':
+        // in scope, the condition is defined where the thread evaluates it
+        return { holds: this.condition(c.cond, true), completes: TRUE };
+      case 'seq': {
+        const holds: Formula[] = [];
+        let reached: Formula = TRUE;
+        // what runs after the last assumption need not be encoded (nor its variables declared)
+        const last = c.items.reduce((at, item, i) => (hasAssume(item) ? i : at), -1);
+        for (const item of c.items.slice(0, last + 1)) {
+          const r = this.assumed(item, barriers);
+          holds.push(implies(reached, r.holds));
+          reached = and([reached, r.completes]);
+        }
+        return { holds: and(holds), completes: last === c.items.length - 1 ? reached : and([reached, ...c.items.slice(last + 1).map((i) => this.assumed(i, barriers).completes)]) };
+      }
+      case 'if': {
+        const t = this.assumed(c.then, barriers);
+        const e = this.assumed(c.else, barriers);
+        if ([t.holds, t.completes, e.holds, e.completes].every(isTrue)) return { holds: TRUE, completes: TRUE };
+        const cond = this.formula(c.cond);
+        return {
+          holds: and([implies(cond, t.holds), implies(not(cond), e.holds)]),
+          completes: isTrue(t.completes) && isTrue(e.completes) ? TRUE : or([and([cond, t.completes]), and([not(cond), e.completes])]),
+        };
+      }
+      case 'loop':
+      case 'bind': {
+        // phase code's other binders (first, last, next) are not in a whole kernel
+        if (c.kind === 'bind' && c.relation.kind !== 'member') return { holds: TRUE, completes: FALSE };
+        const l = this.loop(c.range);
+        this.instantiated.set(c.var, l.from);
+        const body = this.assumed(c.body, barriers);
+        this.instantiated.delete(c.var);
+        const entered = l.continues(l.from);
+        return { holds: implies(entered, body.holds), completes: or([not(entered), isTrue(body.completes) ? terminates(c.range, l) : FALSE]) };
+      }
+      case 'choice':
+      case 'empty':
+        return { holds: TRUE, completes: FALSE };
       default:
         return assertNever(c);
     }
@@ -653,11 +858,50 @@ class Scope {
       case 'loop':
         return this.holds(this.rangeDefined(s.range), this.member(this.bindLocal(s.var, s.range), s.range, s.var));
       case 'bind':
-        return this.holds(this.rangeDefined(s.range), this.relation(this.bindShared(s.var, s.range), s.relation, s.range, s.var));
+        return this.holds(this.rangeDefined(s.range), this.sharedRelation(s.var, s.relation, s.range));
       default:
         return assertNever(s);
     }
   }
+}
+
+/** Whether a loop that is entered surely ends: its steps move the variable towards the bound. */
+function terminates(r: Range, l: LoopTerms): Formula {
+  switch (r.step.op) {
+    case '+':
+    case '-':
+      return cmp('>=', l.step, num(1));
+    case '*':
+      return and([cmp('>=', l.from, num(1)), cmp('>=', l.step, num(2))]);
+    case '/':
+      return and([cmp('>=', l.to, num(1)), cmp('>=', l.step, num(2))]);
+    default:
+      return assertNever(r.step.op);
+  }
+}
+
+/** The point number of the names a thread's whole-run summary introduces (values read in it): `t1.run.v`. */
+const WHOLE_RUN = -2;
+
+/**
+ * For each of the two threads, what it satisfies in a feasible launch: the
+ * assumptions of the kernel that it certainly reaches (Scope.assumed).
+ */
+function assumptionFacts(b: Builder, code: Code, barriers: 'pass' | 'may-stop', threads: readonly Thread[] = [1, 2]): Formula[] {
+  if (!hasAssume(code)) return [];
+  const facts = threads.map((t) => new Scope(b, t, WHOLE_RUN).assumed(code, barriers).holds);
+  // assumptions over parameters and sizes only are the same fact for every thread
+  const key = (f: Formula): string => JSON.stringify(f, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  return facts.filter((f, i) => facts.findIndex((g) => key(g) === key(f)) === i);
+}
+
+function hasAssume(c: Code): boolean {
+  return c.kind === 'assume' || codeChildren(c).some(hasAssume);
+}
+
+/** The shared iteration number of a binder whose range depends on the thread. */
+function iterationName(binder: string): string {
+  return `s.${binder}.k`;
 }
 
 /** The smallest interval holding the values. */
@@ -743,18 +987,10 @@ function launchFacts(b: Builder, launch: Launch): Formula[] {
   return facts;
 }
 
-/**
- * The two threads: in bounds, and distinct (same block, or different blocks).
- * With `assumptions`, the kernel's top-level assumptions hold for both: every
- * thread reaches them when the barriers before them do not diverge, which
- * race queries may take for granted and divergence queries may not (a
- * diverging barrier before an assumption can keep threads from it).
- */
-function threadFacts(b: Builder, level: 'block' | 'grid', assumptions: 'with-assumptions' | 'without-assumptions'): Formula[] {
+/** The two threads: in bounds, and distinct (same block, or different blocks). */
+function threadFacts(b: Builder, level: 'block' | 'grid'): Formula[] {
   const facts: Formula[] = [];
   for (const t of [1, 2] as const) {
-    const scope = new Scope(b, t, -1);
-    if (assumptions === 'with-assumptions') facts.push(...b.map.assumptions.map((c) => scope.condition(c, true)));
     for (const axis of AXES) {
       facts.push(cmp('<', b.threadId('threadIdx', axis, t), b.dim('blockDim', axis)));
       facts.push(cmp('<', b.threadId('blockIdx', axis, t), b.dim('gridDim', axis)));
@@ -803,8 +1039,8 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'with-rest').filter((p) => p.target.kind === 'access' && p.target.access.array === spec.array);
   const modes = new Set(points.map((p) => (p.target.kind === 'access' ? p.target.access.mode : 'read')));
   if (!modes.has('write') && !(modes.has('atomic') && modes.has('read'))) return null;
-  const b = new Builder(spec.map, spec.vars, sharedVars(spec.code), spec.launch);
-  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level, 'with-assumptions')];
+  const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch);
+  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, codeOf(spec.map.body, 'erase'), 'pass')];
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
   const pair = spec.valuesDiffer;
   const inPair = (p: Point): boolean => pair !== undefined && p.target.kind === 'access' && (p.target.access.id === pair.a || p.target.access.id === pair.b);
@@ -889,14 +1125,15 @@ export interface DivergenceQuerySpec {
  * Thread 1 reaches the barrier and thread 2, of the same block, does not, in the
  * same iteration of every loop around it. Only control can keep thread 2 away:
  * an assumption restricts the executions, it does not steer threads, so in
- * thread 2's (negated) path assumptions count as true; the kernel's top-level
- * ones hold for both threads anyway.
+ * thread 2's (negated) path assumptions count as true. Both threads satisfy
+ * the assumptions they surely reach before any barrier could stop the block
+ * (an assumption after a diverging barrier is never reached).
  */
 export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'without-rest').filter((p) => p.target.kind === 'mark' && p.target.sync.id === spec.sync.id);
   if (points.length === 0) return null;
-  const b = new Builder(spec.map, spec.map.vars, sharedVars(spec.code), spec.launch);
-  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block', 'without-assumptions')];
+  const b = new Builder(spec.map, spec.map.vars, sharedBinders(spec.code), spec.launch);
+  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, spec.code, 'may-stop')];
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const reach = pathOf(new Scope(b, 1, index), point);
     const missed = not(pathOf(new Scope(b, 2, index, true), point));
@@ -932,8 +1169,8 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
  * thread speaks for the block.
  */
 export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInfo>, launch: Launch, code: Code): Query {
-  const b = new Builder(map, vars, sharedVars(code), launch);
-  const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block', 'with-assumptions')];
+  const b = new Builder(map, vars, sharedBinders(code), launch);
+  const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, codeOf(map.body, 'erase'), 'pass', [1])];
   assertions.push(new Scope(b, 1, 0).completes(code));
   return finish(b, {
     id: `${map.name}/completes`,
@@ -946,6 +1183,88 @@ export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInf
     points: [],
     assertions,
   });
+}
+
+/**
+ * Can the kernel's assumptions hold at all? The requires clauses, the launch
+ * clause, the command line, and what the first thread of the first block and
+ * the last thread of the last block satisfy in a feasible launch (both exist
+ * in every launch). Unsat: no launch is feasible, every other query would be
+ * vacuously unsat. `barriers` says whether threads surely pass the barriers
+ * (every divergence query was unsat) or a barrier may stop the block.
+ */
+export function assumptionsQuery(map: KernelMap, launch: Launch, barriers: 'pass' | 'may-stop', others: readonly ThreadIds[] = []): Query {
+  const code = codeOf(map.body, barriers === 'pass' ? 'erase' : 'mark');
+  const b = new Builder(map, map.vars, sharedBinders(code), launch);
+  const assertions = launchFacts(b, launch);
+  for (const axis of AXES) {
+    for (const [kind, dim] of [['threadIdx', 'blockDim'], ['blockIdx', 'gridDim']] as const) {
+      assertions.push(eq(b.threadId(kind, axis, 1), num(0)), eq(b.threadId(kind, axis, 2), op('-', b.dim(dim, axis), num(1))));
+    }
+  }
+  assertions.push(...assumptionFacts(b, code, barriers));
+  // a thread the earlier rounds found failing an assumption: if the launch has it, it satisfies them too
+  others.forEach((ids, i) => {
+    const t = 3 + i;
+    const at = AXES.flatMap((axis, a) => [
+      eq(b.threadId('threadIdx', axis, t), num(ids.threadIdx[a] ?? 0n)),
+      eq(b.threadId('blockIdx', axis, t), num(ids.blockIdx[a] ?? 0n)),
+    ]);
+    const exists = and(
+      AXES.flatMap((axis, a) => [cmp('<', num(ids.threadIdx[a] ?? 0n), b.dim('blockDim', axis)), cmp('<', num(ids.blockIdx[a] ?? 0n), b.dim('gridDim', axis))]),
+    );
+    assertions.push(or([not(exists), and([...at, ...assumptionFacts(b, code, barriers, [t])])]));
+  });
+  return finish(b, { id: `${map.name}/assumptions`, kernel: map.name, kind: 'assumptions', level: 'block', phase: null, array: null, sync: null, points: [], assertions });
+}
+
+/** A thread's coordinates, as the vacuity check names a particular thread. */
+export interface ThreadIds {
+  readonly threadIdx: readonly bigint[];
+  readonly blockIdx: readonly bigint[];
+}
+
+/**
+ * At one launch (every parameter and size fixed), can some thread of some
+ * block reach an `assume` and fail it (its condition false where defined)?
+ * Unsat: the launch is feasible, which is what makes an alarm at that launch
+ * real. Reaching is over-approximated (a loop is taken to end, values read
+ * are unknown), so sat only means that feasibility is not proved; `failedAt`
+ * names the assumption a model makes thread 1 fail. Null when the kernel has
+ * no assumption.
+ */
+export function violationQuery(map: KernelMap, launch: Launch): { query: Query; failedAt: (value: (name: string) => bigint) => Span | null } | null {
+  const code = codeOf(map.body, 'erase');
+  const points = pointsOf(code, 'without-rest').filter((p) => p.target.kind === 'assume');
+  if (points.length === 0) return null;
+  const b = new Builder(map, map.vars, sharedBinders(code), launch);
+  const assertions = launchFacts(b, launch);
+  for (const axis of AXES) {
+    assertions.push(cmp('<', b.threadId('threadIdx', axis, 1), b.dim('blockDim', axis)), cmp('<', b.threadId('blockIdx', axis, 1), b.dim('gridDim', axis)));
+  }
+  const qpoints: QueryPoint[] = points.map((point, index) => {
+    const scope = new Scope(b, 1, index);
+    // the path binds the loop variables the condition may mention
+    const reached = pathOf(scope, point);
+    // failing is the condition's being false where it is defined (an undefined one is outside the scope)
+    const failed = point.target.kind === 'assume' ? and([scope.definedCond(point.target.cond), not(scope.formula(point.target.cond))]) : FALSE;
+    return { index, point, path: [and([reached, failed]), FALSE], element: [[], []], locals: [[], []] };
+  });
+  assertions.push(or(qpoints.map((q) => q.path[0])));
+  const query = finish(b, { id: `${map.name}/feasible`, kernel: map.name, kind: 'feasibility', level: 'block', phase: null, array: null, sync: null, points: qpoints, assertions });
+  const failedAt = (value: (name: string) => bigint): Span | null => {
+    const failed = qpoints.find((q) => evalFormula(q.path[0], value))?.point.target;
+    return failed?.kind === 'assume' ? failed.cond.span : null;
+  };
+  return { query, failedAt };
+}
+
+/** The thread reaches the evaluation (its path first: it binds the loop variables the operations use) and an operation there is undefined. */
+function undefinedAtSite(scope: Scope, s: Evaluation): Formula {
+  const path = s.path.map((step) => scope.step(step));
+  const step = s.step === undefined ? TRUE : scope.loop(s.step.range).stepDefined(scope.variable(s.step.var));
+  const defined = and([scope.definedAll(s.exprs), ...s.conds.map((c) => scope.definedCond(c)), step]);
+  return and([...path, not(defined)]);
 }
 
 /** A place where a thread evaluates operations that may be undefined: the path to it, and what it evaluates. */
@@ -1031,8 +1350,9 @@ export interface WitnessLaunch {
 export function undefinednessQuery(map: KernelMap, launch: Launch, code: Code, witness: WitnessLaunch): { query: Query; siteOf: (value: (name: string) => bigint) => Evaluation | null } | null {
   const sites = evaluationsOf(code);
   if (sites.length === 0) return null;
-  const b = new Builder(map, map.vars, sharedVars(code), launch);
-  const assertions = [...launchFacts(b, launch)];
+  const b = new Builder(map, map.vars, sharedBinders(code), launch);
+  // what the two threads satisfy in a feasible launch; a barrier of the witness's launch may stop its block
+  const assertions = [...launchFacts(b, launch), ...assumptionFacts(b, codeOf(map.body, 'mark'), 'may-stop')];
   for (const [name, value] of witness.parameters) if (map.params.includes(name)) assertions.push(eq(b.param(name), num(value)));
   AXES.forEach((axis, i) => {
     assertions.push(eq(b.dim('blockDim', axis), num(witness.blockDim[i] ?? 1n)), eq(b.dim('gridDim', axis), num(witness.gridDim[i] ?? 1n)));
@@ -1043,16 +1363,7 @@ export function undefinednessQuery(map: KernelMap, launch: Launch, code: Code, w
     AXES.forEach((axis, i) => {
       assertions.push(eq(b.threadId('threadIdx', axis, t), num(ids.threadIdx[i] ?? 0n)), eq(b.threadId('blockIdx', axis, t), num(ids.blockIdx[i] ?? 0n)));
     });
-    const top = new Scope(b, t, -1);
-    assertions.push(...b.map.assumptions.map((c) => top.condition(c, true)));
-    sites.forEach((s, index) => {
-      const scope = new Scope(b, t, index);
-      // the path first: it binds the loop variables the operations use
-      const path = s.path.map((step) => scope.step(step));
-      const step = s.step === undefined ? TRUE : scope.loop(s.step.range).stepDefined(scope.variable(s.step.var));
-      const defined = and([scope.definedAll(s.exprs), ...s.conds.map((c) => scope.definedCond(c)), step]);
-      undefinedAt.push(and([...path, not(defined)]));
-    });
+    sites.forEach((s, index) => undefinedAt.push(undefinedAtSite(new Scope(b, t, index), s)));
   }
   assertions.push(or(undefinedAt));
   const query = finish(b, { id: `${map.name}/defined`, kernel: map.name, kind: 'definedness', level: 'block', phase: null, array: null, sync: null, points: [], assertions });

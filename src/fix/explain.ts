@@ -24,6 +24,8 @@ function doubtText(d: Doubt, at: Locate): string {
       return 'it relies on an over-approximated shift';
     case 'divergence-unknown':
       return `divergence at the barrier at ${at(d.sync.span)} was not ruled out`;
+    case 'assumption':
+      return d.span === null ? 'its launch was not proved to satisfy the assumptions' : `its launch may fail the assumption at ${at(d.span)}`;
     case 'undefined-elsewhere':
       return 'its threads may evaluate an undefined operation elsewhere';
     default:

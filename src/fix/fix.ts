@@ -194,6 +194,7 @@ async function insertBarriers(ctx: Context, state: State, result: KernelResult):
         const sync = r.divergences[0]?.sync.span.start;
         return { kind: 'divergent', culprit: set.find((p) => rw.barriers.get(p.id) === sync) ?? null };
       }
+      case 'vacuous':
       case 'unknown':
         return { kind: 'unknown' };
       case 'error':
@@ -284,6 +285,8 @@ export async function fixKernel(path: string, text: string, name: string, option
       return notFixed('the kernel has errors');
     case 'unknown':
       return notFixed('the kernel is not proved DRF, but no race was found: there is nothing to repair as far as the verifier knows');
+    case 'vacuous':
+      return notFixed("no launch satisfies the kernel's assumptions: there is nothing to repair");
     case 'drf':
       if (options.keepBarriers) return unchanged({ kind: 'drf', kernel: name, result: before, barriersChecked: false, work: work() });
       break;

@@ -182,7 +182,6 @@ function itemOf(ctx: Context, s: Stmt, block: Block, env: Map<string, boolean>):
       return { kind: 'leaf', stmt: s, start: s.span.start, end: s.span.end };
     case 'read':
     case 'let':
-    case 'havoc':
       throw new Error('fix: a binder is not an item of its own');
     case 'havoc':
       // fix rewrites BabyCUDA text, which has no havoc (fix.ts refuses other kernels first)

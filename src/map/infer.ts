@@ -202,7 +202,6 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
   };
 
   const body = block(kernel.body);
-  const assumptions = body.kind === 'seq' ? body.items : [body];
   const preconditions: BExpr[] = [...kernel.requires];
   for (const r of kernel.requires) bexprBuiltins(r, builtins);
   if (kernel.launch) {
@@ -229,7 +228,6 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
     arrays: arrays.map((a) => ({ ...a, dims: dimsOf.get(a.name) || 1 })),
     vars,
     preconditions,
-    assumptions: assumptions.flatMap((p) => (p.kind === 'assume' ? [p.cond] : [])),
     symbolicDims,
     body,
     violations,

@@ -10,6 +10,7 @@
  */
 import type { AtomicOp, BExpr, DownStep, Expr, IntType, Kernel, MachineType, Scope, UnknownOrigin, UpStep } from '../core/ast.js';
 import type { SourceFile, Span } from '../core/source.js';
+import { assertNever } from '../util/assert.js';
 
 /**
  * The third kind, `atomic`, is a read-modify-write: it conflicts with plain
@@ -130,11 +131,6 @@ export interface KernelMap {
   readonly vars: ReadonlyMap<string, VarInfo>;
   /** requires clauses, and the launch clause as equalities on the dimensions */
   readonly preconditions: readonly BExpr[];
-  /**
-   * `assume` statements at the top level of the body: every thread reaches
-   * them, so they restrict every thread of every query
-   */
-  readonly assumptions: readonly BExpr[];
   /** the dimensions that are symbolic (the others are 1 unless fixed) */
   readonly symbolicDims: ReadonlySet<`${DimName}.${'x' | 'y' | 'z'}`>;
   readonly body: Proto;
@@ -156,4 +152,26 @@ export function seq(items: readonly Proto[]): Proto {
   if (flat.length === 0) return { kind: 'skip' };
   if (flat.length === 1) return flat[0]!;
   return { kind: 'seq', items: flat };
+}
+
+/** Whether some statement of the protocol, itself included, passes the test. */
+export function protoSome(p: Proto, test: (p: Proto) => boolean): boolean {
+  if (test(p)) return true;
+  switch (p.kind) {
+    case 'seq':
+      return p.items.some((i) => protoSome(i, test));
+    case 'if':
+      return protoSome(p.then, test) || protoSome(p.else, test);
+    case 'loop':
+      return protoSome(p.body, test);
+    case 'skip':
+    case 'access':
+    case 'sync':
+    case 'assume':
+    case 'defined':
+    case 'havoc':
+      return false;
+    default:
+      return assertNever(p);
+  }
 }

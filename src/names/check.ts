@@ -202,11 +202,6 @@ function kernelErrors(file: SourceFile, kernel: Kernel): Diagnostic[] {
         bind(s.local, { kind: 'local', span: s.local.span });
         return [...(fresh ? [s.local.text] : []), ...checkStmt(s.body)];
       }
-      case 'havoc': {
-        const fresh = !scope.has(s.local.text);
-        bind(s.local, { kind: 'local', span: s.local.span });
-        return [...(fresh ? [s.local.text] : []), ...checkStmt(s.body)];
-      }
       case 'if':
         checkBExpr(s.cond, 'body');
         checkBlock(s.then);

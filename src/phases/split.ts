@@ -16,7 +16,7 @@
  */
 import type { BExpr } from '../core/ast.js';
 import { substBExpr, substExpr } from '../core/exprs.js';
-import type { Access, KernelMap, Proto, Range, SyncSite, VarInfo } from '../map/map.js';
+import { protoSome, type Access, type KernelMap, type Proto, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
 import { SKIP, UNREACHABLE, codeChildren, seqCode, type Code, type Relation } from './code.js';
 
@@ -53,10 +53,18 @@ interface Summary {
 }
 
 /**
- * Decides whether a loop body's barrier-free paths are infeasible for every
- * iteration (the solver can prove it); `noSync` is what such a path runs.
+ * Puts code where a statement is in the kernel: under the loops around it
+ * (as shared iterations) and the conditions that lead to it.
  */
-export type AlwaysSyncs = (loop: Extract<Proto, { kind: 'loop' }>, noSync: Code) => Promise<boolean>;
+export type Context = (code: Code) => Code;
+
+/**
+ * Decides whether a loop body's barrier-free paths are infeasible for every
+ * iteration (the solver can prove it); `around` puts the loop's code in its
+ * context (the loops and conditions around it, which its bounds and the
+ * body's conditions may mention).
+ */
+export type AlwaysSyncs = (loop: Extract<Proto, { kind: 'loop' }>, noSync: Code, around: Context) => Promise<boolean>;
 
 /** Without a solver, a loop body that may miss its barriers is approximated. */
 export const neverProved: AlwaysSyncs = () => Promise.resolve(false);
@@ -83,19 +91,20 @@ export async function splitPhases(map: KernelMap, alwaysSyncs: AlwaysSyncs = nev
     return name;
   };
 
-  const summarise = async (p: Proto): Promise<Summary> => {
+  const summarise = async (p: Proto, around: Context): Promise<Summary> => {
     if (!hasSync(p)) return { noSync: codeOf(p), first: null, last: null, phases: [] };
     switch (p.kind) {
       case 'sync':
         return { noSync: null, first: { code: SKIP, syncs: [p.sync] }, last: { code: SKIP, syncs: [p.sync] }, phases: [] };
       case 'seq': {
-        let acc = await summarise(p.items[0]!);
-        for (const item of p.items.slice(1)) acc = sequence(acc, await summarise(item));
+        let acc = await summarise(p.items[0]!, around);
+        for (const item of p.items.slice(1)) acc = sequence(acc, await summarise(item, around));
         return acc;
       }
       case 'if': {
-        const t = await summarise(p.then);
-        const e = await summarise(p.else);
+        const not: BExpr = { kind: 'not', operand: p.cond, span: p.cond.span };
+        const t = await summarise(p.then, (c) => around(seqCode([{ kind: 'assume', cond: p.cond }, c])));
+        const e = await summarise(p.else, (c) => around(seqCode([{ kind: 'assume', cond: not }, c])));
         const branch = (a: Code | null, b: Code | null): Code | null =>
           a === null && b === null ? null : { kind: 'if', cond: p.cond, then: a ?? UNREACHABLE, else: b ?? UNREACHABLE };
         const cut = (a: Cut | null, b: Cut | null): Cut | null => {
@@ -106,7 +115,6 @@ export async function splitPhases(map: KernelMap, alwaysSyncs: AlwaysSyncs = nev
           ...ph,
           code: seqCode([{ kind: 'assume', cond }, ph.code]),
         });
-        const not: BExpr = { kind: 'not', operand: p.cond, span: p.cond.span };
         return {
           noSync: branch(t.noSync, e.noSync),
           first: cut(t.first, e.first),
@@ -115,8 +123,8 @@ export async function splitPhases(map: KernelMap, alwaysSyncs: AlwaysSyncs = nev
         };
       }
       case 'loop': {
-        const summary = await summarise(p.body);
-        const body = summary.noSync !== null && (await alwaysSyncs(p, summary.noSync)) ? { ...summary, noSync: null } : summary;
+        const summary = await summarise(p.body, (c) => around({ kind: 'bind', var: p.var, relation: { kind: 'member' }, range: p.range, body: c }));
+        const body = summary.noSync !== null && (await alwaysSyncs(p, summary.noSync, around)) ? { ...summary, noSync: null } : summary;
         if (body.noSync !== null || body.first === null || body.last === null) {
           return {
             noSync: seqCode([{ kind: 'erased', span: p.span }, codeOf(p)]),
@@ -155,7 +163,7 @@ export async function splitPhases(map: KernelMap, alwaysSyncs: AlwaysSyncs = nev
     }
   };
 
-  const whole = await summarise(map.body);
+  const whole = await summarise(map.body, (c) => c);
   const phases: Omit<Phase, 'id'>[] = [];
   if (whole.noSync !== null) phases.push({ code: whole.noSync, opens: [], closes: [] });
   if (whole.first !== null) phases.push({ code: whole.first.code, opens: [], closes: whole.first.syncs });
@@ -185,24 +193,7 @@ function sequence(a: Summary, b: Summary): Summary {
 }
 
 export function hasSync(p: Proto): boolean {
-  switch (p.kind) {
-    case 'sync':
-      return true;
-    case 'seq':
-      return p.items.some(hasSync);
-    case 'if':
-      return hasSync(p.then) || hasSync(p.else);
-    case 'loop':
-      return hasSync(p.body);
-    case 'skip':
-    case 'access':
-    case 'assume':
-    case 'defined':
-    case 'havoc':
-      return false;
-    default:
-      return assertNever(p);
-  }
+  return protoSome(p, (q) => q.kind === 'sync');
 }
 
 /**

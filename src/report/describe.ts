@@ -35,6 +35,10 @@ export function doubtText(file: SourceFile, d: Doubt): string {
       return 'relies on a shift by a large amount, which is over-approximated';
     case 'divergence-unknown':
       return `barrier divergence at the sync at ${at(file, d.sync.span)} was not ruled out (query ${d.query} unknown)`;
+    case 'assumption':
+      return d.span === null || d.thread === null
+        ? `the witness's launch was not proved to satisfy every assumption (query ${d.query} unknown)`
+        : `at the witness's launch, thread ${compactId(d.thread.threadIdx)} of block ${compactId(d.thread.blockIdx)} may fail the assumption at ${at(file, d.span)}, which would exclude the launch`;
     case 'undefined-elsewhere':
       return d.span === null
         ? 'the threads of the witness were not shown free of undefined operations elsewhere (earlier phases or loop iterations), which would put it outside the scope'
@@ -83,6 +87,14 @@ export function wellTypedText(r: Pick<KernelResult, 'file' | 'wellTyped' | 'viol
   return `well-typed: no — ${r.violations.map((v) => violationText(r.file, v)).join('; ')}`;
 }
 
+/** What a vacuous verdict means, in every report. */
+export const VACUOUS_TEXT = "no launch satisfies the kernel's assumptions (requires, launch clause, command line, assume): every query would hold vacuously, so nothing is proved";
+
+/** `3`, or `(3,1,0)` when y or z is not 0. */
+function compactId(v: readonly bigint[]): string {
+  return idText(v, v.map((c, i) => (i > 0 && c !== 0n ? 2n : 1n)));
+}
+
 /** `(32,1,1)`, or `32` when only x is meaningful. */
 export function dimText(v: readonly bigint[]): string {
   const [x = 1n, y = 1n, z = 1n] = v;
@@ -111,7 +123,7 @@ export function elementText(array: string, index: readonly bigint[]): string {
 }
 
 /** Every verdict, in the order reports list them. */
-export const STATUSES = ['drf', 'racy', 'benign', 'divergent', 'unknown', 'error'] as const satisfies readonly Status[];
+export const STATUSES = ['drf', 'racy', 'benign', 'divergent', 'vacuous', 'unknown', 'error'] as const satisfies readonly Status[];
 
 export function statusName(s: Status): string {
   switch (s) {
@@ -123,6 +135,8 @@ export function statusName(s: Status): string {
       return 'benign';
     case 'divergent':
       return 'divergent';
+    case 'vacuous':
+      return 'vacuous';
     case 'unknown':
       return 'unknown';
     case 'error':

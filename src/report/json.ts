@@ -138,7 +138,7 @@ const ScopeJson = t.partial({
   approximations: t.array(ApproximationJson),
 });
 
-export const StatusJson = t.keyof({ drf: null, racy: null, benign: null, divergent: null, unknown: null, error: null });
+export const StatusJson = t.keyof({ drf: null, racy: null, benign: null, divergent: null, vacuous: null, unknown: null, error: null });
 
 /** `--barriers`: what removing each barrier alone does; null when the kernel is not DRF */
 const BarriersJson = t.partial({
@@ -168,7 +168,7 @@ export const SolvingJson = t.type({ name: t.string, rlimit: t.union([t.number, t
 export const VerifyReport = t.intersection([
   t.type({
     kernels: t.array(KernelJson),
-    summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, benign: t.number, divergent: t.number, unknown: t.number, error: t.number }),
+    summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, benign: t.number, divergent: t.number, vacuous: t.number, unknown: t.number, error: t.number }),
   }),
   t.partial({ notices: t.array(NoticeJson), solver: SolvingJson }),
 ]);
@@ -286,7 +286,16 @@ export function reportJson(files: readonly FileResult[], solving?: SolvingRun): 
   const notices = files.flatMap((f) => (f.ok ? (f.notices ?? []) : [])).map((d) => ({ ...errorJson(d), file: userSpan(d.file, d.span).file.path }));
   return {
     kernels,
-    summary: { kernels: total, drf: count('drf'), racy: count('racy'), benign: count('benign'), divergent: count('divergent'), unknown: count('unknown'), error: count('error') },
+    summary: {
+      kernels: total,
+      drf: count('drf'),
+      racy: count('racy'),
+      benign: count('benign'),
+      divergent: count('divergent'),
+      vacuous: count('vacuous'),
+      unknown: count('unknown'),
+      error: count('error'),
+    },
     ...(notices.length === 0 ? {} : { notices }),
     ...(solving === undefined ? {} : { solver: { name: solving.solver, rlimit: solving.rlimit, timeoutMs: solving.timeoutMs } }),
   };

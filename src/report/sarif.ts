@@ -6,6 +6,7 @@
  *   faial/data-race           error (confirmed) or warning (possible)
  *   faial/barrier-divergence  error (confirmed) or warning (possible)
  *   faial/unknown             warning: a kernel without an alarm that is not proved
+ *   faial/vacuous             error: no launch satisfies the kernel's assumptions
  *   faial/input-error         error: the file or kernel could not be verified
  *   faial/redundant-barrier   warning (with --barriers): a proved-redundant sync
  *   faial/notice              note (or warning): what the front end read and
@@ -35,7 +36,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { BENIGN_TEXT, accessNoun, accessVerb, budgetHint, elementText, launchText, plural, statusName, type SolvingRun } from './describe.js';
+import { BENIGN_TEXT, VACUOUS_TEXT, accessNoun, accessVerb, budgetHint, elementText, launchText, plural, statusName, type SolvingRun } from './describe.js';
 import { MACHINE_SCOPE } from '../core/types.js';
 import type { Approximation } from '../map/map.js';
 import { kernelJson, type KernelJson } from './json.js';
@@ -49,6 +50,7 @@ export type RuleId =
   | 'faial/data-race'
   | 'faial/barrier-divergence'
   | 'faial/unknown'
+  | 'faial/vacuous'
   | 'faial/input-error'
   | 'faial/redundant-barrier'
   | 'faial/notice'
@@ -86,6 +88,13 @@ const RULES: readonly Rule[] = [
     short: 'The kernel has no alarm but was not proved data-race free.',
     full: 'Some solver queries got no answer (time-out or an encoding limit): nothing was found, and nothing was proved.',
     level: 'warning',
+  },
+  {
+    id: 'faial/vacuous',
+    name: 'VacuousAssumptions',
+    short: "No launch satisfies the kernel's assumptions, so nothing about it is proved.",
+    full: "The requires clauses, the launch clause, the command line and the assume statements every thread reaches contradict each other: every query would hold vacuously. Such a kernel is never reported data-race free.",
+    level: 'error',
   },
   {
     id: 'faial/input-error',
@@ -223,6 +232,7 @@ function kernelResults(r: KernelResult, options: SarifOptions): Result[] {
   out.push(...raceGroups(r.races).flatMap((group) => group.map((race) => raceResult(r, race, raceJson.get(race)!))));
   out.push(...r.divergences.map((d, i) => divergenceResult(r, d, json.divergences[i]!)));
   if (r.status === 'unknown') out.push(unknownResult(r));
+  if (r.status === 'vacuous') out.push(vacuousResult(r));
   for (const b of r.barriers ?? []) if (b.verdict === 'redundant') out.push(redundantResult(r, b, options));
   if (r.machineIntegers === true && r.status !== 'error') out.push(scopeResult(r, options));
   for (const a of r.approximations ?? []) out.push(approximationResult(r, a));
@@ -284,6 +294,14 @@ function unknownResult(r: KernelResult): Result {
     locations: [locationOf(r.file, kernelHead(r.file, r.span), null)],
     partialFingerprints: fingerprintOf(['faial/unknown', r.kernel]),
     properties: { kernel: r.kernel, unknowns: r.unknowns.map((u) => ({ query: u.query, reason: u.reason })) },
+  });
+}
+
+function vacuousResult(r: KernelResult): Result {
+  return result('faial/vacuous', 'error', `Kernel ${r.kernel}: ${VACUOUS_TEXT}.`, {
+    locations: [locationOf(r.file, kernelHead(r.file, r.span), null)],
+    partialFingerprints: fingerprintOf(['faial/vacuous', r.kernel]),
+    properties: { kernel: r.kernel },
   });
 }
 

@@ -11,7 +11,7 @@ import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } fr
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 import { barriersText } from './barriers.js';
-import { STATUSES, BENIGN_TEXT, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
+import { STATUSES, BENIGN_TEXT, VACUOUS_TEXT, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -75,6 +75,9 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
       lines.push(`${c.red('✗')} ${name}: ${c.red('divergent')} — ${plural(r.divergences.length, 'barrier divergence')} ${found}: ${statsText(r)}`);
       lines.push(wellTypedText(r));
       for (const d of r.divergences) lines.push(divergenceText(r, d, c, options.colour));
+      break;
+    case 'vacuous':
+      lines.push(`${c.yellow('!')} ${name}: ${c.yellow('vacuous')} — ${VACUOUS_TEXT}: ${statsText(r)}`);
       break;
     case 'unknown':
       lines.push(`${c.yellow('?')} ${name}: ${c.yellow('unknown')} — not proved: ${plural(r.unknowns.length, 'query', 'queries')} without an answer: ${statsText(r)}`);
@@ -230,7 +233,7 @@ export function summaryText(files: readonly FileResult[], colour: boolean): stri
 /** One row per kernel (a file that failed before inference is one row), for runs over many kernels. */
 export function summaryTable(files: readonly FileResult[], colour: boolean): string {
   const c = colorsOf(colour);
-  const paint = (s: Status, text: string): string => (s === 'drf' ? c.green(text) : s === 'unknown' ? c.yellow(text) : s === 'error' ? c.bold(text) : c.red(text));
+  const paint = (s: Status, text: string): string => (s === 'drf' ? c.green(text) : s === 'unknown' || s === 'vacuous' ? c.yellow(text) : s === 'error' ? c.bold(text) : c.red(text));
   const rows = files.flatMap((f): { status: Status; cells: string[] }[] =>
     f.ok
       ? f.kernels.map((k) => ({

@@ -6,8 +6,12 @@
  *
  * - Each block runs on its own. Its threads run one barrier phase at a time:
  *   every thread runs up to its next `sync` (or its end); then the barrier is
- *   checked (all threads at the same `sync` in the same iteration of the loops around it, or all finished — otherwise
- *   barrier divergence) and the phase's writes are committed.
+ *   checked (all threads at the same `sync` in the same iteration of every
+ *   loop around it, or all finished — otherwise barrier divergence) and the
+ *   phase's writes are committed. Iterations are counted (0, 1, 2, … from
+ *   the loop's start), not named by the loop variable's value: in
+ *   `for i in tid..tid + 2 { sync }` every thread meets the barrier twice,
+ *   in its iterations 0 and 1, whatever its values of i.
  * - Within a phase threads do not see each other's writes (paper's lastwrite):
  *   a read returns the thread's own last write to the element in the current
  *   phase, else the block's committed value from earlier phases, else the
@@ -62,14 +66,6 @@ export interface RunOptions {
   readonly maxThreads?: number;
   /** races and uninitialised reads kept, each (default {@link DEFAULT_MAX_REPORTS}) */
   readonly maxReports?: number;
-  /**
-   * What a failed `assume` means. 'launch' (the default): the launch is
-   * infeasible. 'thread': only that thread leaves the run, and the barriers
-   * of its block no longer wait for it — the verifier's reading, where an
-   * assumption constrains only the threads whose paths cross it (witness
-   * replay uses it).
-   */
-  readonly assume?: 'launch' | 'thread';
   /**
    * The seed of the unknown values `havoc` binds (default 0): each is a
    * function of the seed, the statement, the thread and how many the thread
@@ -320,9 +316,6 @@ export function randomElement(seed: number, array: string, index: readonly bigin
   return bound <= 0n ? 0n : ((hi << 32n) | lo) % bound;
 }
 
-/** A thread failed an assumption under `assume: 'thread'`. */
-class Dropped {}
-
 class Stop {
   constructor(readonly result: LimitReached | RunError | Omit<Infeasible, 'launch'> | Omit<UndefinedBehaviour, 'launch'>) {}
 }
@@ -339,10 +332,10 @@ interface ThreadState {
   accesses: Access[];
   /** the values `havoc` bound, in program order */
   readonly unknowns: bigint[];
-  /** the iteration of every loop around the point reached, outermost first */
-  readonly iteration: bigint[];
-  /** at a barrier: which one, and in which iteration of the loops around it (`iteration` joined) */
-  status: { kind: 'running' } | { kind: 'sync'; stmt: SyncStmt; instance: string } | { kind: 'done' } | { kind: 'dropped' };
+  /** the iteration number (0, 1, …) of every loop around the point reached, outermost first */
+  readonly iteration: number[];
+  /** at a barrier: which one, and in which iterations of the loops around it (`iteration` joined) */
+  status: { kind: 'running' } | { kind: 'sync'; stmt: SyncStmt; instance: string } | { kind: 'done' };
 }
 
 interface Site {
@@ -612,14 +605,14 @@ class KernelRun {
       const phaseSites = new Map<string, ElementSites>();
       this.phaseSites = phaseSites;
       for (const [i, t] of threads.entries()) {
-        if (t.status.kind === 'done' || t.status.kind === 'dropped') continue;
+        if (t.status.kind === 'done') continue;
         const next = this.resume(t, runs[i]!);
-        t.status = next === 'dropped' ? { kind: 'dropped' } : next.done === true ? { kind: 'done' } : { kind: 'sync', stmt: next.value, instance: t.iteration.join(',') };
+        t.status = next.done === true ? { kind: 'done' } : { kind: 'sync', stmt: next.value, instance: t.iteration.join(',') };
       }
       for (const el of phaseSites.values()) this.racesOf(el, 'threads');
       divergence = barrierDivergence(block, phase, threads);
-      const allDone = threads.every((t) => t.status.kind === 'done' || t.status.kind === 'dropped');
-      const first = threads.find((t) => t.status.kind !== 'dropped')?.status ?? { kind: 'done' };
+      const allDone = threads.every((t) => t.status.kind === 'done');
+      const first = threads[0]?.status ?? { kind: 'done' };
       const end: PhaseEnd =
         divergence !== null ? { kind: 'divergence' } : allDone || first.kind !== 'sync' ? { kind: 'exit' } : { kind: 'sync', span: first.stmt.span };
       phases.push({
@@ -652,13 +645,10 @@ class KernelRun {
     return { trace: { block, phases }, divergence, shared: sharedContents };
   }
 
-  private resume(t: ThreadState, run: ThreadRun): IteratorResult<SyncStmt, void> | 'dropped' {
+  private resume(t: ThreadState, run: ThreadRun): IteratorResult<SyncStmt, void> {
     try {
       return run.next();
     } catch (err) {
-      if (err instanceof Dropped) return 'dropped';
-      // the verifier's reading (replay): an undefined operation, like a failed assumption, removes its thread only
-      if (err instanceof EvalError && err.reason === 'undefined' && this.options.assume === 'thread') return 'dropped';
       if (err instanceof EvalError) throw new Stop(evalFailure(err, t.ref));
       throw err;
     }
@@ -757,11 +747,12 @@ class KernelRun {
         const shape: LoopShape = { direction: s.direction, op: step.op, amount: step.amount, from: evalExpr(s.from, t.env), to: evalExpr(s.to, t.env), ...(s.type === undefined ? {} : { type: s.type }) };
         const name = s.var.text;
         const depth = t.iteration.length;
-        for (let x = shape.from; loopContinues(shape, x); ) {
+        t.iteration[depth] = 0;
+        for (let x = shape.from; loopContinues(shape, x); t.iteration[depth]!++) {
           t.vars.set(name, x);
-          t.iteration[depth] = x;
           yield* this.execBlock(s.body, t, committed);
           const next = nextLoopValue(shape, x, s.span);
+          if (next === null) break;
           if (next === x) {
             throw new Stop({
               kind: 'limit',
@@ -791,7 +782,6 @@ class KernelRun {
         return;
       case 'assume':
         if (!evalBExpr(s.cond, t.env)) {
-          if (this.options.assume === 'thread') throw new Dropped();
           throw new Stop({
             kind: 'infeasible',
             message: `thread ${vecText(t.ref.thread)} of block ${vecText(t.ref.block)} fails this assumption`,
@@ -888,7 +878,7 @@ function barrierDivergence(block: Vec3, phase: number, threads: readonly ThreadS
   const sync = waiting.status.stmt;
   const instance = waiting.status.instance;
   // one barrier in different iterations of a loop around it is two barriers: the threads do not meet
-  const other = threads.find((t) => t.status.kind !== 'dropped' && (t.status.kind !== 'sync' || t.status.stmt !== sync || t.status.instance !== instance));
+  const other = threads.find((t) => t.status.kind !== 'sync' || t.status.stmt !== sync || t.status.instance !== instance);
   if (other === undefined) return null;
   return {
     block,
@@ -900,8 +890,8 @@ function barrierDivergence(block: Vec3, phase: number, threads: readonly ThreadS
   };
 }
 
-/** The loop variable's next value; a value too large to hold, or an undefined step, is an {@link EvalError}. */
-function nextLoopValue(shape: LoopShape, x: bigint, span: Span): bigint {
+/** The loop variable's next value (null: the loop ends); a value too large to hold, or an undefined step, is an {@link EvalError}. */
+function nextLoopValue(shape: LoopShape, x: bigint, span: Span): bigint | null {
   try {
     return loopNext(shape, x);
   } catch (err) {

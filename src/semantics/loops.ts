@@ -11,14 +11,17 @@
  * | `for x in n downto m step - k`    | n, n−k, … while x ≥ m          |
  * | `for x in n downto m step / k`    | n, n/k, n/k², … while x ≥ m    |
  *
- * Subtraction is truncated and `x / 0` is 0 (see values.ts), so a loop that
- * does not terminate always reaches a fixpoint: the next value equals the
- * current one while the condition still holds (step + 0, step * 1, step * 0
- * from 0, downto 0, step / 1, …).
+ * A natural downward `step - k` loop ends when x − k would be negative:
+ * `n downto 0` visits n, …, 1, 0 and stops, as the table says (truncated
+ * subtraction would stay at 0 forever). Otherwise a loop that does not
+ * terminate always reaches a fixpoint: the next value equals the current one
+ * while the condition still holds (step + 0, step * 1, step * 0 from 0,
+ * step / 1, step / k down to 0, …).
  *
  * A loop whose variable has a machine type computes its steps in that type
- * (`for i: i32 in n downto 0` visits n, …, 0, and nothing when n < 0); a step
- * that overflows is undefined behaviour, which stops the run.
+ * (`for i: i32 in n downto 0` visits n, …, 0, and nothing when n < 0, as C's
+ * `i >= 0; i--` does); a step that leaves the type (an `i32` below −2^31, a
+ * `u32` below 0) is undefined behaviour, which stops the run.
  */
 import type { DownStep, MachineType, UpStep } from '../core/ast.js';
 import { machineApply } from '../core/arith.js';
@@ -48,9 +51,15 @@ export function loopContinues(shape: LoopShape, x: bigint): boolean {
   return shape.direction === 'up' ? x < shape.to : x >= shape.to;
 }
 
-/** The value after x; an undefined step of a machine-typed loop throws UndefinedOperation (src/core/arith.ts). */
-export function loopNext(shape: LoopShape, x: bigint): bigint {
-  return shape.type === undefined ? applyArith(shape.op, x, shape.amount) : machineApply(shape.op, shape.type, x, shape.amount);
+/**
+ * The value after x, or null when a natural downward step would go below 0,
+ * which ends the loop; an undefined step of a machine-typed loop throws
+ * UndefinedOperation (src/core/arith.ts).
+ */
+export function loopNext(shape: LoopShape, x: bigint): bigint | null {
+  if (shape.type !== undefined) return machineApply(shape.op, shape.type, x, shape.amount);
+  if (shape.op === '-' && x < shape.amount) return null;
+  return applyArith(shape.op, x, shape.amount);
 }
 
 export type LoopValues =
@@ -68,6 +77,7 @@ export function loopValues(shape: LoopShape, limit: number): LoopValues {
     if (values.length >= limit) return { kind: 'too-many', values };
     values.push(x);
     const next = loopNext(shape, x);
+    if (next === null) break;
     if (next === x) return { kind: 'nonterminating', values };
     x = next;
   }

@@ -9,9 +9,11 @@
  * Solver witnesses often pick huge sizes (blockDim.x = 2^31) that no
  * interpreter can run, although the race needs only a few threads; such a
  * witness is first made small by asking the solver again under tightening
- * bounds on the launch, and the small one is replayed.
+ * bounds on the launch, and the small one is replayed; when there is none
+ * (a launch clause that fixes 1,024 threads, say), the original is.
  */
 import type { Launch } from '../core/launch.js';
+import { located, positionAt, type Span } from '../core/source.js';
 import type { KernelMap } from '../map/map.js';
 import { runKernel, type Finished } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
@@ -58,30 +60,69 @@ export function isSmallWitness(w: Witness): boolean {
 }
 
 export async function replayRace(map: KernelMap, race: Race, options: ReplayOptions): Promise<Replay> {
-  if (isSmallWitness(race.witness)) return { verdict: raceSeen(map, race.witness, race.index, race), minimised: null };
+  const reported = (): ReplayVerdict => asReported(raceSeen(map, race.witness, race.index, race));
+  if (isSmallWitness(race.witness)) return { verdict: reported(), minimised: null };
   const queries = raceQueries(map, await phasesOf(map, options.launch, options.timeoutMs, options.solver), options.launch).map((r) => r.query);
   const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no race query matches the alarm' }, minimised: null };
   const model = await smallModel(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options);
-  if (model === null) return { verdict: { kind: 'unrunnable', message: 'the solver found no small witness in time' }, minimised: null };
+  if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const points = selectedPoints(q, model);
   const witness = witnessOf(q, model, points);
   const index = race.index.map((_, d) => model.get(`t1.index.${d}`) ?? 0n);
   const ids = points.map((p) => (p.point.target.kind === 'access' ? p.point.target.access.id : -1));
   // the solver may name the two threads the other way round
   const accesses: Race['accesses'] = ids[0] === race.accesses[0].id ? race.accesses : [race.accesses[1], race.accesses[0]];
-  return { verdict: raceSeen(map, witness, index, { ...race, accesses }), minimised: { witness, index } };
+  const seen = raceSeen(map, witness, index, { ...race, accesses });
+  if (seen.kind === 'infeasible' || seen.kind === 'undefined') return { verdict: unshrunk(reported(), `${INFEASIBLE}: ${seen.message}`), minimised: null };
+  return { verdict: seen, minimised: { witness, index } };
 }
 
 export async function replayDivergence(map: KernelMap, d: Divergence, options: ReplayOptions): Promise<Replay> {
-  if (isSmallWitness(d.witness)) return { verdict: divergenceSeen(map, d.witness), minimised: null };
+  const reported = (): ReplayVerdict => asReported(divergenceSeen(map, d.witness));
+  if (isSmallWitness(d.witness)) return { verdict: reported(), minimised: null };
   const q = divergenceQueries(map, options.launch).find((x) => x.sync?.id === d.sync.id);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no divergence query matches the alarm' }, minimised: null };
   const model = await smallModel(q, [], options);
-  if (model === null) return { verdict: { kind: 'unrunnable', message: 'the solver found no small witness in time' }, minimised: null };
+  if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
   const witness = witnessOf(q, model, [point, point]);
-  return { verdict: divergenceSeen(map, witness), minimised: { witness, index: [] } };
+  const seen = divergenceSeen(map, witness);
+  if (seen.kind === 'infeasible' || seen.kind === 'undefined') return { verdict: unshrunk(reported(), `${INFEASIBLE}: ${seen.message}`), minimised: null };
+  return { verdict: seen, minimised: { witness, index: [] } };
+}
+
+const NOT_FOUND = 'the solver found no smaller witness in time';
+/** the solver's small launch satisfies the assumptions of the two threads it names, and is free of undefined operations in them, not necessarily in every thread */
+const INFEASIBLE = 'the smaller witness found is not a feasible launch inside the scope';
+
+/**
+ * The verdict of the original witness, run because no smaller one could be
+ * used (a launch clause may fix 1,024 threads, which the interpreter runs
+ * easily); if the interpreter cannot run it either, both reasons are said.
+ */
+function unshrunk(verdict: ReplayVerdict, why: string): ReplayVerdict {
+  return verdict.kind === 'unrunnable' ? { kind: 'unrunnable', message: `${why}, and ${verdict.message}` } : verdict;
+}
+
+/**
+ * What running a witness showed; an infeasible launch is a mismatch only for
+ * a witness the verifier proved feasible, an undefined one only when the
+ * undefined operation is in one of the alarm's threads (`own`), which the
+ * verifier proved free of them.
+ */
+type Seen = ReplayVerdict | { readonly kind: 'infeasible'; readonly message: string } | { readonly kind: 'undefined'; readonly message: string; readonly own: boolean };
+
+/** The verdict on a witness that `verify` reported: its launch was proved feasible, so an infeasible run contradicts the verifier. */
+function asReported(seen: Seen): ReplayVerdict {
+  if (seen.kind === 'infeasible') return { kind: 'mismatch', message: `the witness's launch is infeasible: ${seen.message}` };
+  if (seen.kind === 'undefined') {
+    // the verifier proves the alarm's two threads free of undefined operations, not the launch's other threads
+    return seen.own
+      ? { kind: 'mismatch', message: seen.message }
+      : { kind: 'unrunnable', message: `${seen.message}, in a thread other than the alarm's: the launch is outside the scope of verification` };
+  }
+  return seen;
 }
 
 /** The launch variables of a query that a small witness keeps small: dimensions and parameters. */
@@ -131,17 +172,29 @@ function launchText(w: Witness): string {
   return `${params}blockDim = (${w.blockDim.join(', ')}), gridDim = (${w.gridDim.join(', ')})`;
 }
 
+/**
+ * Launches a replay runs: a grid of 64 blocks of 1024 threads, which a kernel
+ * whose launch is fixed (a GPUVerify test header) may need when no smaller
+ * witness exists, and the statements such a grid executes.
+ */
+const REPLAY_MAX_THREADS = 1 << 16;
+const REPLAY_MAX_STEPS = 20_000_000;
+
 /** The interpreter's run of a witness's launch; parameters the witness leaves free are 0. */
-function runWitness(map: KernelMap, w: Witness): Finished | ReplayVerdict {
+function runWitness(map: KernelMap, w: Witness): Finished | Seen {
   const params = Object.fromEntries(map.params.map((p) => [p, w.parameters.get(p) ?? 0n]));
-  const result = runKernel(map.source, { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) }, { assume: 'thread' });
+  const result = runKernel(map.source, { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) }, { maxThreads: REPLAY_MAX_THREADS, maxSteps: REPLAY_MAX_STEPS });
   switch (result.kind) {
     case 'finished':
       return result;
     case 'limit':
       return { kind: 'unrunnable', message: `the interpreter stopped: ${result.message}` };
     case 'infeasible':
-    case 'undefined':
+      return { kind: 'infeasible', message: `with ${launchText(w)}, ${result.message} (${place(map, result.span)})` };
+    case 'undefined': {
+      const own = result.at !== null && w.threads.some((t) => sameIds(t.threadIdx, result.at!.thread) && sameIds(t.blockIdx, result.at!.block));
+      return { kind: 'undefined', message: `with ${launchText(w)}, undefined behaviour (${result.message}) at ${place(map, result.span)}`, own };
+    }
     case 'error':
       return { kind: 'mismatch', message: `the interpreter cannot run the witness: ${result.message}` };
     default:
@@ -149,8 +202,18 @@ function runWitness(map: KernelMap, w: Witness): Finished | ReplayVerdict {
   }
 }
 
+function place(map: KernelMap, span: Span): string {
+  const where = located(map.file, span);
+  const at = positionAt(where.file, where.span.start);
+  return `${at.line}:${at.column}`;
+}
+
+function sameIds(a: readonly bigint[], b: readonly bigint[]): boolean {
+  return [0, 1, 2].every((i) => (a[i] ?? 0n) === (b[i] ?? 0n));
+}
+
 /** Whether the run shows the race: both threads at the reported sites on the element, in one phase of their block or in two blocks. */
-function raceSeen(map: KernelMap, w: Witness, index: readonly bigint[], race: Race): ReplayVerdict {
+function raceSeen(map: KernelMap, w: Witness, index: readonly bigint[], race: Race): Seen {
   const run = runWitness(map, w);
   if (!('blocks' in run)) return run;
   const phasesOf = (t: 0 | 1): Set<number> => {
@@ -180,7 +243,7 @@ function raceSeen(map: KernelMap, w: Witness, index: readonly bigint[], race: Ra
   return { kind: 'replayed' };
 }
 
-function divergenceSeen(map: KernelMap, w: Witness): ReplayVerdict {
+function divergenceSeen(map: KernelMap, w: Witness): Seen {
   const run = runWitness(map, w);
   if (!('blocks' in run)) return run;
   const block = w.threads[0].blockIdx;

@@ -4,8 +4,8 @@ import type { AtomicOp, UnknownOrigin } from '../core/ast.js';
 import type { Approximation, Mode, ReadOrigin, SyncSite, TypingViolation } from '../map/map.js';
 import type { SourceFile, Span } from '../core/source.js';
 
-/** `benign`: racy, but only by write-write races of provably equal values (Race.benign) */
-export type Status = 'drf' | 'racy' | 'benign' | 'divergent' | 'unknown' | 'error';
+/** `benign`: racy, but only by write-write races of provably equal values (Race.benign); `vacuous`: no launch satisfies the kernel's assumptions */
+export type Status = 'drf' | 'racy' | 'benign' | 'divergent' | 'vacuous' | 'unknown' | 'error';
 export type Confidence = 'confirmed' | 'possible';
 export type RaceKind = 'write-write' | 'read-write' | 'atomic-write' | 'atomic-read';
 
@@ -47,11 +47,22 @@ export type Doubt =
   /** the divergence query of this barrier got no answer: at the witness's launch the block may split at it, and the race never happen */
   | { readonly kind: 'divergence-unknown'; readonly sync: SyncSite; readonly query: string }
   /**
+   * the witness's launch is not proved feasible: a thread (`thread` of
+   * `block`) may fail the assumption at `span`, which would exclude the
+   * launch; null span and thread when the check got no answer
+   */
+  | { readonly kind: 'assumption'; readonly span: Span | null; readonly thread: ThreadId | null; readonly query: string }
+  /**
    * a thread of the witness may evaluate an undefined operation (at `span`,
    * or it could not be ruled out: null) before or around the alarm, where
    * its query does not look: such executions are outside the scope
    */
   | { readonly kind: 'undefined-elsewhere'; readonly span: Span | null };
+
+export interface ThreadId {
+  readonly threadIdx: readonly bigint[];
+  readonly blockIdx: readonly bigint[];
+}
 
 /** What `verify --replay` found when the interpreter ran a confirmed alarm's witness. */
 export interface ReplayRecord {
@@ -142,6 +153,12 @@ export interface KernelResult {
   readonly divergences: readonly Divergence[];
   readonly unknowns: readonly Unknown[];
   readonly errors: readonly Diagnostic[];
+  /**
+   * no launch satisfies the kernel's assumptions (requires, launch clause,
+   * command line, the assumptions its threads surely reach): nothing was
+   * proved, and no race was looked for
+   */
+  readonly vacuous: boolean;
   readonly stats: Stats;
   /** the kernel uses machine integers: its verdict holds within the scope of no undefined operation (absent: it does not) */
   readonly machineIntegers?: boolean;
@@ -154,9 +171,10 @@ export interface KernelResult {
   readonly barriers?: readonly BarrierCheck[] | null;
 }
 
-export function statusOf(r: Pick<KernelResult, 'errors' | 'divergences' | 'races' | 'unknowns'>): Status {
+export function statusOf(r: Pick<KernelResult, 'errors' | 'divergences' | 'races' | 'unknowns' | 'vacuous'>): Status {
   if (r.errors.length > 0) return 'error';
   if (r.divergences.length > 0) return 'divergent';
+  if (r.vacuous) return 'vacuous';
   if (r.races.some((race) => race.benign !== true)) return 'racy';
   if (r.unknowns.length > 0) return 'unknown';
   return r.races.length > 0 ? 'benign' : 'drf';

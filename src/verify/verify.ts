@@ -4,11 +4,14 @@
  * global array across blocks), and classification of every alarm.
  */
 import type { Launch } from '../core/launch.js';
-import type { Access, KernelMap, SyncSite } from '../map/map.js';
+import { AXES } from '../core/ast.js';
+import { bexprBuiltins, bexprVars } from '../core/exprs.js';
+import { protoSome, type Access, type KernelMap, type SyncSite } from '../map/map.js';
+import { assertNever } from '../util/assert.js';
 import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
-import { completionQuery, divergenceQuery, pairSelected, raceQuery, undefinednessQuery, type Query, type RaceQuerySpec } from '../encode/query.js';
+import { assumptionsQuery, completionQuery, divergenceQuery, pairSelected, raceQuery, undefinednessQuery, violationQuery, type Query, type RaceQuerySpec, type ThreadIds } from '../encode/query.js';
 import { bitVectorEncoding, decodeModel, printScript, EncodingLimit, type Declaration, type Encoding } from '../encode/smtlib.js';
 import { not, type Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
@@ -44,6 +47,9 @@ function bitVectorsOf(declarations: readonly Declaration[], assertions: readonly
     }
   };
 }
+
+/** Rounds of the vacuity check, each naming one more thread that may fail an assumption. */
+const VACUITY_ROUNDS = 3;
 
 /** The race queries of a kernel, as `faial-ts smt` prints them and `verify` asks them. */
 export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): { query: Query; erased: Doubt[]; spec: RaceQuerySpec }[] {
@@ -96,8 +102,8 @@ export async function phasesOf(
 ): Promise<PhaseSplit> {
   const vars = new Map(map.vars);
   return clock.timedAsync('phases', () =>
-    splitPhases(map, async (loop, noSync) => {
-      const code: Code = { kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync };
+    splitPhases(map, async (loop, noSync, around) => {
+      const code: Code = around({ kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync });
       const q = clock.timed('encoding', () => completionQuery(map, vars, launch, code));
       const script = clock.timed('encoding', () => printScript(q.declarations, q.assertions, q.encoding));
       const bitVectors = bitVectorsOf(q.declarations, q.assertions, q.encoding);
@@ -105,6 +111,39 @@ export async function phasesOf(
       return verdict.status === 'unsat';
     }),
   );
+}
+
+/** Whether the kernel has an assumption, or a precondition (requires, launch clause) that could contradict the command line. */
+export function hasAssumptions(map: KernelMap): boolean {
+  return map.preconditions.length > 0 || protoSome(map.body, (p) => p.kind === 'assume');
+}
+
+/**
+ * Whether every assumption holds alike for every thread that a race query
+ * does not name: each is a statement of the kernel body's top level, which
+ * every thread reaches (no loop before it that might not end), over
+ * parameters and sizes only. Then the two threads of a query satisfying
+ * them is every thread satisfying them.
+ */
+function assumptionsAlike(map: KernelMap): boolean {
+  const items = map.body.kind === 'seq' ? map.body.items : [map.body];
+  let loopBefore = false;
+  for (const item of items) {
+    if (item.kind === 'assume') {
+      const builtins = bexprBuiltins(item.cond);
+      const threadFree = [...builtins].every((b) => b.startsWith('blockDim.') || b.startsWith('gridDim.'));
+      if (loopBefore || !threadFree || [...bexprVars(item.cond)].some((v) => map.vars.get(v)?.kind !== 'param')) return false;
+    } else if (protoSome(item, (p) => p.kind === 'assume')) {
+      return false;
+    }
+    loopBefore ||= protoSome(item, (p) => p.kind === 'loop');
+  }
+  return true;
+}
+
+/** The launch of a witness, every parameter fixed (those it leaves free are 0, as replay runs them). */
+function witnessLaunch(map: KernelMap, w: Witness): Launch {
+  return { params: new Map(map.params.map((p) => [p, w.parameters.get(p) ?? 0n])), blockDim: [...w.blockDim], gridDim: [...w.gridDim] };
 }
 
 export async function verifyKernel(map: KernelMap, options: VerifyOptions): Promise<KernelResult> {
@@ -125,6 +164,53 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
     }
     return verdict;
+  };
+
+  let vacuous = false;
+  const assumedAlike = assumptionsAlike(map);
+  /** Why the witness's launch may be infeasible: none when no thread there can fail an assumption. */
+  const feasibilityDoubts = async (witness: Witness): Promise<Doubt[]> => {
+    const v = clock.timed('encoding', () => violationQuery(map, witnessLaunch(map, witness)));
+    if (v === null) return [];
+    const q = v.query;
+    const verdict = await ask(q, []);
+    switch (verdict.status) {
+      case 'unsat':
+        return [];
+      case 'unknown':
+        return [{ kind: 'assumption', span: null, thread: null, query: q.id }];
+      case 'sat': {
+        const value = valuation(verdict.model);
+        const id = (kind: 'threadIdx' | 'blockIdx'): bigint[] => AXES.map((a) => value(`t1.${kind}.${a}`));
+        return [{ kind: 'assumption', span: v.failedAt(value), thread: { threadIdx: id('threadIdx'), blockIdx: id('blockIdx') }, query: q.id }];
+      }
+      default:
+        return assertNever(verdict);
+    }
+  };
+
+  /**
+   * Whether no launch satisfies the kernel's assumptions. The first and the
+   * last thread of a launch satisfying them is necessary; when the launch
+   * found has another thread that may fail one, that thread is added to the
+   * question, for a few rounds.
+   */
+  const contradictory = async (barriers: 'pass' | 'may-stop'): Promise<boolean> => {
+    const others: ThreadIds[] = [];
+    for (let round = 0; round < VACUITY_ROUNDS; round++) {
+      const q = clock.timed('encoding', () => assumptionsQuery(map, options.launch, barriers, others));
+      const verdict = await ask(q, []);
+      if (verdict.status === 'unsat') return true;
+      if (verdict.status === 'unknown') {
+        unknowns.push({ query: q.id, reason: verdict.reason });
+        return false;
+      }
+      if (assumedAlike) return false;
+      const [doubt] = await feasibilityDoubts(witnessOf(q, verdict.model, [null, null]));
+      if (doubt?.kind !== 'assumption' || doubt.thread === null) return false;
+      others.push(doubt.thread);
+    }
+    return false;
   };
 
   /**
@@ -156,14 +242,16 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       const witness = witnessOf(q, verdict.model, [point, point]);
       const found = [...(point ? dataDoubts(map.vars, pointVars(point.point)) : []), ...shiftDoubts(q, verdict.model)];
       const doubts = found.length === 0 ? await definedness(witness) : found;
-      divergences.push({
-        sync: q.sync!,
-        confidence: doubts.length === 0 ? 'confirmed' : 'possible',
-        doubts,
-        witness,
-      });
+      // the block stops at the barrier, but other blocks run on: any assumption may exclude the launch
+      if (doubts.length === 0) doubts.push(...(await feasibilityDoubts(witness)));
+      divergences.push({ sync: q.sync!, confidence: doubts.length === 0 ? 'confirmed' : 'possible', doubts, witness });
     }
     if (divergences.length > 0) return { phases: 0, arrays: 0 };
+    // with no launch allowed, every race query would be unsat: a proof of nothing
+    if (hasAssumptions(map) && (await contradictory(undecided.length === 0 ? 'pass' : 'may-stop'))) {
+      vacuous = true;
+      return { phases: 0, arrays: 0 };
+    }
 
     const split = await phasesOf(map, options.launch, options.timeoutMs, options.solver, clock);
     const reported = new Set<string>();
@@ -199,6 +287,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         const witness = witnessOf(q, verdict.model, [p1, p2]);
         const found = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model), ...undecided];
         const doubts = found.length === 0 ? await definedness(witness) : found;
+        // the query speaks of two threads; a third may fail an assumption and exclude the launch
+        if (doubts.length === 0 && !assumedAlike) doubts.push(...(await feasibilityDoubts(witness)));
         races.push({
           array: q.array!,
           kind: raceKind(a1.mode, a2.mode),
@@ -230,7 +320,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     if (!(e instanceof EncodingLimit)) throw e;
     unknowns.push({ query: map.name, reason: e.message });
   }
-  const base = { divergences, races, unknowns, errors };
+  const base = { divergences, races, unknowns, errors, vacuous };
   const stages: Record<VerifyStage, number> = {
     phases: clock.milliseconds('phases'),
     encoding: clock.milliseconds('encoding'),

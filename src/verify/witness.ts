@@ -34,9 +34,7 @@ function threadWitness(q: Query, value: Valuation, thread: Thread, point: QueryP
   if (point?.point.target.kind === 'access') {
     const access = point.point.target.access;
     // the loop variables of the access's own iteration (a phase may hold two)
-    for (const v of access.loops) {
-      locals.set(sourceName(v), value(q.roles.has(`s.${v}`) ? `s.${v}` : `t${thread}.p${point.index}.${v}`));
-    }
+    for (const v of access.loops) locals.set(sourceName(v), value(loopVariable(q, thread, point.index, v)));
     for (const l of point.locals[thread - 1]!) locals.set(l.name, evalTerm(l.term, value));
     // values read that decide the element
     const used = new Set<string>();
@@ -47,10 +45,15 @@ function threadWitness(q: Query, value: Valuation, thread: Thread, point: QueryP
     }
   } else if (point) {
     for (const step of point.point.path) {
-      if (step.kind === 'bind') locals.set(sourceName(step.var), value(`s.${step.var}`));
+      if (step.kind === 'bind') locals.set(sourceName(step.var), value(loopVariable(q, thread, point.index, step.var)));
     }
   }
   return { threadIdx: ids('threadIdx'), blockIdx: ids('blockIdx'), locals };
+}
+
+/** A loop variable's name in the query: shared by the threads, or the thread's own at the point (a loop of its own, or a barrier loop whose range depends on the thread). */
+function loopVariable(q: Query, thread: Thread, point: number, v: string): string {
+  return q.roles.has(`s.${v}`) ? `s.${v}` : `t${thread}.p${point}.${v}`;
 }
 
 export function witnessOf(q: Query, model: ReadonlyMap<string, bigint>, points: readonly [QueryPoint | null, QueryPoint | null]): Witness {

@@ -19,6 +19,7 @@ function kernel(status: Status): KernelResult {
     divergences: [],
     unknowns: status === 'unknown' ? [{ query: 'k/phase0/A', reason: 'timeout' }] : [],
     errors: [],
+    vacuous: status === 'vacuous',
     stats: { accesses: 1, phases: 1, arrays: 1, queries: 1, milliseconds: 1, stages: { phases: 0, encoding: 0, solving: 1, witnesses: 0 } },
   };
 }
@@ -33,6 +34,11 @@ describe('verifyExitCode', () => {
     expect(verifyExitCode([ok('divergent'), ok('unknown')])).toBe(1);
   });
   it('is 3 when nothing is alarming but something is not proved', () => expect(verifyExitCode([ok('drf', 'unknown')])).toBe(3));
+  it('is 4 when some kernel is vacuous and none has an alarm, whatever is unknown elsewhere', () => {
+    expect(verifyExitCode([ok('drf', 'vacuous')])).toBe(4);
+    expect(verifyExitCode([ok('unknown'), ok('vacuous')])).toBe(4);
+    expect(verifyExitCode([ok('racy', 'vacuous')])).toBe(1);
+  });
   it('is 2 on bad input, whatever else', () => {
     expect(verifyExitCode([ok('racy'), broken])).toBe(2);
     expect(verifyExitCode([ok('error', 'drf')])).toBe(2);

@@ -96,6 +96,17 @@ describe('faial-ts verify (text)', () => {
     }
   });
 
+  it('rejects launch values of 2^32 or more, which the verifier cannot take, naming the bound, exit 2', async () => {
+    for (const args of [['--block-dim', '18446744073709551616'], ['--grid-dim', '1,4294967296'], ['-p', 'N=4294967296'], ['-p', 'N=18446744073709551616']]) {
+      const r = await cliResult(['verify', file('racy.bcu'), ...args]);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain('below 2^32 (4294967296)');
+      expect(r.stdout, args.join(' ')).toBe('');
+    }
+    const largest = await cliResult(['verify', file('racy.bcu'), '-p', 'N=4294967295', '--block-dim', '4294967295']);
+    expect(largest.exitCode).toBe(1);
+  });
+
   it('--kernel selects one kernel; an unknown one lists the kernels, exit 2', async () => {
     const one = await cliResult(['verify', file('two.bcu'), '--kernel', 'second']);
     expect(one.exitCode).toBe(0);

@@ -14,7 +14,10 @@ import { ATOMIC_OPS, type AtomicOp } from '../../src/core/ast.js';
 export interface GenConfig {
   /** values read may flow into indices, conditions and loop bounds (ill-typed kernels) */
   readonly dataFlow: boolean;
-  /** where `assume` may appear: nowhere, at the top level over parameters, or anywhere */
+  /**
+   * where `assume` may appear: nowhere, at the top level, or anywhere (every
+   * depth, and right before barriers); a top-level one may mention the thread
+   */
   readonly assumes: 'none' | 'top' | 'any';
   /** barriers may sit under conditions and loops that depend on the thread */
   readonly nonUniformSync: boolean;
@@ -32,10 +35,17 @@ export type GExpr =
 
 export type GCond =
   | { readonly k: 'cmp'; readonly op: CmpOp; readonly a: GExpr; readonly b: GExpr }
+  /** the innermost loop variable around it against a constant: uniform when that loop is (a condition around barriers) */
+  | { readonly k: 'loopvar'; readonly op: CmpOp; readonly v: number }
   | { readonly k: 'and' | 'or'; readonly a: GCond; readonly b: GCond }
   | { readonly k: 'not'; readonly a: GCond };
 
-export type LoopForm = 'up' | 'up+' | 'up*' | 'down' | 'down-' | 'down/';
+/**
+ * `down0` and `down0-` count down to 0 (the commonest downward loop); `shift`
+ * and `shift-down` run a constant number of iterations from a start that may
+ * depend on the thread (uniform trip count, thread-dependent values).
+ */
+export type LoopForm = 'up' | 'up+' | 'up*' | 'down' | 'down-' | 'down/' | 'down0' | 'down0-' | 'shift' | 'shift-down';
 
 export type GStmt =
   | { readonly k: 'write'; readonly arr: number; readonly idx: readonly GExpr[]; readonly val: GExpr }
@@ -46,7 +56,9 @@ export type GStmt =
   | { readonly k: 'if'; readonly cond: GCond; readonly then: readonly GStmt[]; readonly else: readonly GStmt[] | null }
   | { readonly k: 'for'; readonly form: LoopForm; readonly from: GExpr; readonly to: GExpr; readonly step: number; readonly body: readonly GStmt[] }
   | { readonly k: 'sync' }
-  | { readonly k: 'assume'; readonly cond: GCond };
+  | { readonly k: 'assume'; readonly cond: GCond }
+  /** `assume c; sync` */
+  | { readonly k: 'assume-sync'; readonly cond: GCond };
 
 export interface GArray {
   readonly scope: 'shared' | 'global';
@@ -83,6 +95,9 @@ export class Generated {
 // Arbitraries
 
 const smallConst = fc.integer({ min: 0, max: 4 }).map((v): GExpr => ({ k: 'const', v }));
+/** around the verifier's input bound 2^32 and past it, where truncation and overflow bugs hide */
+const HUGE = [2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 2 ** 40, Number.MAX_SAFE_INTEGER];
+const hugeConst = fc.constantFrom(...HUGE).map((v): GExpr => ({ k: 'const', v }));
 const ref = fc.nat({ max: 30 }).map((n): GExpr => ({ k: 'ref', n }));
 const builtin = fc
   .record({
@@ -92,7 +107,12 @@ const builtin = fc
   .map((b): GExpr => ({ k: 'builtin', ...b }));
 const binOp = fc.constantFrom<BinOp>('+', '+', '-', '*', '/', '%', '&', '|', '^', '<<', '>>');
 
-const leaf: fc.Arbitrary<GExpr> = fc.oneof(smallConst, ref, ref, builtin);
+const leaf: fc.Arbitrary<GExpr> = fc.oneof(
+  { weight: 4, arbitrary: smallConst },
+  { weight: 8, arbitrary: ref },
+  { weight: 4, arbitrary: builtin },
+  { weight: 1, arbitrary: hugeConst },
+);
 
 /** Expressions up to two operators deep; the right side of a shift is a small constant (values stay small). */
 const expr: fc.Arbitrary<GExpr> = fc.oneof(
@@ -126,8 +146,10 @@ const bound: fc.Arbitrary<GExpr> = fc.oneof(
 
 const cmpOp = fc.constantFrom<CmpOp>('==', '!=', '<', '<=', '>', '>=');
 const atom: fc.Arbitrary<GCond> = fc.tuple(cmpOp, expr, expr).map(([op, a, b]): GCond => ({ k: 'cmp', op, a, b }));
+const loopVarCond: fc.Arbitrary<GCond> = fc.tuple(cmpOp, fc.integer({ min: 0, max: 3 })).map(([op, v]): GCond => ({ k: 'loopvar', op, v }));
 const cond: fc.Arbitrary<GCond> = fc.oneof(
   { weight: 4, arbitrary: atom },
+  { weight: 1, arbitrary: loopVarCond },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom<'and' | 'or'>('and', 'or'), atom, atom).map(([k, a, b]): GCond => ({ k, a, b })) },
   { weight: 1, arbitrary: atom.map((a): GCond => ({ k: 'not', a })) },
 );
@@ -136,19 +158,25 @@ const index = fc.array(expr, { minLength: 3, maxLength: 3 });
 const arrayRef = fc.nat({ max: 3 });
 
 function stmts(config: GenConfig, depth: number): fc.Arbitrary<GStmt[]> {
-  const simple: fc.Arbitrary<GStmt>[] = [
-    fc.record({ arr: arrayRef, idx: index, val: expr }).map((s): GStmt => ({ k: 'write', ...s })),
-    fc.record({ arr: arrayRef, idx: index, val: expr }).map((s): GStmt => ({ k: 'write', ...s })),
+  const simple: fc.WeightedArbitrary<GStmt>[] = [
+    { weight: 3, arbitrary: fc.record({ arr: arrayRef, idx: index, val: expr }).map((s): GStmt => ({ k: 'write', ...s })) },
     // writes of one constant: races between them are benign
-    fc.record({ arr: arrayRef, idx: index }).map((s): GStmt => ({ k: 'write', ...s, val: { k: 'const', v: 1 } })),
-    fc.record({ arr: arrayRef, idx: index }).map((s): GStmt => ({ k: 'read', ...s })),
-    fc
-      .record({ op: fc.constantFrom(...ATOMIC_OPS), arr: arrayRef, idx: index, vals: fc.array(expr, { minLength: 2, maxLength: 2 }), bind: fc.boolean() })
-      .map((s): GStmt => ({ k: 'atomic', ...s })),
-    expr.map((val): GStmt => ({ k: 'let', val })),
-    fc.constant<GStmt>({ k: 'sync' }),
+    { weight: 1, arbitrary: fc.record({ arr: arrayRef, idx: index }).map((s): GStmt => ({ k: 'write', ...s, val: { k: 'const', v: 1 } })) },
+    { weight: 2, arbitrary: fc.record({ arr: arrayRef, idx: index }).map((s): GStmt => ({ k: 'read', ...s })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({ op: fc.constantFrom(...ATOMIC_OPS), arr: arrayRef, idx: index, vals: fc.array(expr, { minLength: 2, maxLength: 2 }), bind: fc.boolean() })
+        .map((s): GStmt => ({ k: 'atomic', ...s })),
+    },
+    { weight: 2, arbitrary: expr.map((val): GStmt => ({ k: 'let', val })) },
+    { weight: 2, arbitrary: fc.constant<GStmt>({ k: 'sync' }) },
   ];
-  if (config.assumes === 'any') simple.push(cond.map((c): GStmt => ({ k: 'assume', cond: c })));
+  if (config.assumes === 'any') {
+    // rarer than the others: each one that some thread fails takes launches out of the comparison
+    simple.push({ weight: 1, arbitrary: cond.map((c): GStmt => ({ k: 'assume', cond: c })) });
+    simple.push({ weight: 1, arbitrary: cond.map((c): GStmt => ({ k: 'assume-sync', cond: c })) });
+  }
   const stmt: fc.Arbitrary<GStmt> =
     depth <= 0
       ? fc.oneof(...simple)
@@ -164,7 +192,7 @@ function stmts(config: GenConfig, depth: number): fc.Arbitrary<GStmt[]> {
             weight: 2,
             arbitrary: fc
               .record({
-                form: fc.constantFrom<LoopForm>('up', 'up', 'up+', 'up*', 'down', 'down-', 'down/'),
+                form: fc.constantFrom<LoopForm>('up', 'up', 'up+', 'up*', 'down', 'down-', 'down/', 'down0', 'down0-', 'shift', 'shift-down'),
                 from: bound,
                 to: bound,
                 step: fc.integer({ min: 1, max: 3 }),
@@ -188,7 +216,9 @@ export function kernelArbitrary(config: GenConfig): fc.Arbitrary<Generated> {
     ),
     { maxLength: 1 },
   );
-  const top = config.assumes === 'top' ? fc.array(cond, { maxLength: 1 }) : fc.constant<GCond[]>([]);
+  // a top-level assumption over parameters only, or one that may mention the thread (`tid < N`, `tid + 1 < blockDim.x`)
+  const topCond = fc.oneof(cond.map(paramsOnly), cond);
+  const top = config.assumes === 'none' ? fc.constant<GCond[]>([]) : fc.array(topCond, { maxLength: 1 });
   return fc
     .record({
       params: fc.integer({ min: 0, max: 2 }),
@@ -198,8 +228,7 @@ export function kernelArbitrary(config: GenConfig): fc.Arbitrary<Generated> {
       body: stmts(config, 2),
     })
     .map(({ assumes, ...k }) => {
-      // top-level assumptions speak of parameters only: every thread agrees on them
-      const shape: GKernel = { ...k, body: [...assumes.map((c): GStmt => ({ k: 'assume', cond: paramsOnly(c) })), ...k.body] };
+      const shape: GKernel = { ...k, body: [...assumes.map((c): GStmt => ({ k: 'assume', cond: c })), ...k.body] };
       return new Generated(shape, printKernel(shape, config), config);
     });
 }
@@ -209,6 +238,8 @@ function paramsOnly(c: GCond): GCond {
   switch (c.k) {
     case 'cmp':
       return { ...c, a: e(c.a), b: e(c.b) };
+    case 'loopvar':
+      return c;
     case 'and':
     case 'or':
       return { ...c, a: paramsOnly(c.a), b: paramsOnly(c.b) };
@@ -226,6 +257,8 @@ interface Var {
   readonly uniform: boolean;
   /** bound by a read */
   readonly data: boolean;
+  /** may hold a value of 2^31 or more: never a loop bound (the interpreter would run it for ever) */
+  readonly huge: boolean;
 }
 
 interface Ctx {
@@ -233,44 +266,62 @@ interface Ctx {
   readonly arrays: readonly { readonly name: string; readonly dims: number }[];
   /** variables in scope, outermost first */
   readonly vars: Var[];
+  /** the innermost loop variable around, if any */
+  readonly loopVar: Var | null;
   /** every enclosing condition and loop bound is uniform */
   readonly uniform: boolean;
   readonly depth: number;
   readonly topLevel: boolean;
 }
 
-/** What an expression is printed for: data may flow into `value`s always, elsewhere only when the config allows. */
-type Place = 'value' | 'control';
+/**
+ * What an expression is printed for: data may flow into `value`s always,
+ * elsewhere only when the config allows; a loop `bound` and a value written
+ * never hold a huge constant (written values are read back into bounds).
+ */
+type Place = 'value' | 'control' | 'bound';
 
-interface Printed {
+interface PrintedCond {
   readonly text: string;
   readonly uniform: boolean;
 }
 
+interface Printed extends PrintedCond {
+  readonly huge: boolean;
+}
+
+const HUGE_FROM = 2 ** 31;
+
 function printExpr(e: GExpr, ctx: Ctx, place: Place): Printed {
   switch (e.k) {
-    case 'const':
-      return { text: String(e.v), uniform: true };
+    case 'const': {
+      const huge = e.v >= HUGE_FROM;
+      return huge && place !== 'control' ? { text: String(e.v % 5), uniform: true, huge: false } : { text: String(e.v), uniform: true, huge };
+    }
     case 'ref': {
-      const pool = ctx.vars.filter((v) => !v.data || place === 'value' || ctx.config.dataFlow);
-      if (pool.length === 0) return { text: String(e.n % 4), uniform: true };
+      const pool = ctx.vars.filter((v) => (!v.data || place === 'value' || ctx.config.dataFlow) && !(v.huge && place !== 'control'));
+      if (pool.length === 0) return { text: String(e.n % 4), uniform: true, huge: false };
       const v = pool[pool.length - 1 - (e.n % pool.length)]!;
-      return { text: v.name, uniform: v.uniform };
+      return { text: v.name, uniform: v.uniform, huge: v.huge };
     }
     case 'builtin': {
       const text = e.name === 'threadIdx' && e.axis === 'x' ? 'tid' : `${e.name}.${e.axis}`;
-      return { text, uniform: e.name !== 'threadIdx' };
+      return { text, uniform: e.name !== 'threadIdx', huge: false };
     }
     case 'bin': {
       const a = printExpr(e.a, ctx, place);
       const b = printExpr(e.b, ctx, place);
-      return { text: `(${a.text} ${e.op} ${b.text})`, uniform: a.uniform && b.uniform };
+      return { text: `(${a.text} ${e.op} ${b.text})`, uniform: a.uniform && b.uniform, huge: a.huge || b.huge };
     }
   }
 }
 
-function printCond(c: GCond, ctx: Ctx): Printed {
+function printCond(c: GCond, ctx: Ctx): PrintedCond {
   switch (c.k) {
+    case 'loopvar': {
+      const v = ctx.loopVar !== null && (!ctx.loopVar.data || ctx.config.dataFlow) ? ctx.loopVar : null;
+      return { text: `${v === null ? String(c.v) : v.name} ${c.op} ${c.v}`, uniform: v === null || v.uniform };
+    }
     case 'cmp': {
       const a = printExpr(c.a, ctx, 'control');
       const b = printExpr(c.b, ctx, 'control');
@@ -310,7 +361,7 @@ function printBlock(body: readonly GStmt[], ctx: Ctx): string[] {
         }
         const name = `o${ctx.depth}_${binders++}`;
         lines.push(`${p}let ${name} = ${update} in${last ? ' skip' : ''}`);
-        ctx.vars.push({ name, uniform: false, data: true });
+        ctx.vars.push({ name, uniform: false, data: true, huge: false });
         return;
       }
       case 'read':
@@ -321,12 +372,12 @@ function printBlock(body: readonly GStmt[], ctx: Ctx): string[] {
         if (s.k === 'read') {
           const arr = ctx.arrays[s.arr % ctx.arrays.length]!;
           const idx = s.idx.slice(0, arr.dims).map((e) => printExpr(e, ctx, 'control'));
-          value = { text: `${arr.name}${idx.map((x) => `[${x.text}]`).join('')}`, uniform: false };
+          value = { text: `${arr.name}${idx.map((x) => `[${x.text}]`).join('')}`, uniform: false, huge: false };
         } else {
           value = printExpr(s.val, ctx, 'control');
         }
         lines.push(`${p}let ${name} = ${value.text} in${last ? ' skip' : ''}`);
-        ctx.vars.push(s.k === 'read' ? { name, uniform: false, data: true } : { name, uniform: value.uniform, data: isData(value.text, ctx) });
+        ctx.vars.push(s.k === 'read' ? { name, uniform: false, data: true, huge: false } : { name, uniform: value.uniform, data: isData(value.text, ctx), huge: value.huge });
         return;
       }
       default:
@@ -362,6 +413,11 @@ function printStmt(s: Exclude<GStmt, { k: 'read' | 'let' | 'atomic' }>, ctx: Ctx
       return ctx.uniform || ctx.config.nonUniformSync ? 'sync' : 'skip';
     case 'assume':
       return ctx.config.assumes === 'any' || (ctx.config.assumes === 'top' && ctx.topLevel) ? `assume ${printCond(s.cond, ctx).text}` : 'skip';
+    case 'assume-sync': {
+      const assume = printStmt({ k: 'assume', cond: s.cond }, ctx);
+      const sync = printStmt({ k: 'sync' }, ctx);
+      return assume === 'skip' ? sync : `${assume};\n${p}${sync}`;
+    }
     case 'if': {
       const c = printCond(s.cond, ctx);
       const inner: Ctx = { ...ctx, uniform: ctx.uniform && c.uniform, depth: ctx.depth + 1, topLevel: false };
@@ -370,10 +426,12 @@ function printStmt(s: Exclude<GStmt, { k: 'read' | 'let' | 'atomic' }>, ctx: Ctx
       return [`if (${c.text}) {`, ...thenLines, elseLines === null ? `${p}}` : `${p}} else {`, ...(elseLines === null ? [] : [...elseLines, `${p}}`])].join('\n');
     }
     case 'for': {
-      const from = printExpr(s.from, ctx, 'control');
-      const to = printExpr(s.to, ctx, 'control');
+      const from = printExpr(s.from, ctx, 'bound');
+      const to = printExpr(s.to, ctx, 'bound');
       const name = `i${ctx.depth}`;
-      const uniform = from.uniform && to.uniform;
+      // a shifted loop runs `to` times (its value, a small constant or a variable) whatever its start
+      const shifted = s.form === 'shift' || s.form === 'shift-down';
+      const uniform = shifted ? to.uniform : from.uniform && to.uniform;
       let head: string;
       switch (s.form) {
         case 'up':
@@ -396,9 +454,23 @@ function printStmt(s: Exclude<GStmt, { k: 'read' | 'let' | 'atomic' }>, ctx: Ctx
         case 'down/':
           head = `for ${name} in ${from.text} downto ${to.text} + 1 step / ${s.step + 1}`;
           break;
+        case 'down0':
+          head = `for ${name} in ${from.text} downto 0`;
+          break;
+        case 'down0-':
+          head = `for ${name} in ${from.text} downto 0 step - ${s.step}`;
+          break;
+        case 'shift':
+          head = `for ${name} in ${from.text}..${from.text} + ${to.text}`;
+          break;
+        case 'shift-down':
+          head = `for ${name} in ${from.text} + ${to.text} downto ${from.text} + 1`;
+          break;
       }
-      const inner: Ctx = { ...ctx, uniform: ctx.uniform && uniform, depth: ctx.depth + 1, topLevel: false };
-      inner.vars.push({ name, uniform, data: isData(`${from.text} ${to.text}`, ctx) });
+      // the loop variable's value is uniform only when its start is too
+      const variable: Var = { name, uniform: uniform && from.uniform, data: isData(`${from.text} ${to.text}`, ctx), huge: false };
+      const inner: Ctx = { ...ctx, uniform: ctx.uniform && uniform, depth: ctx.depth + 1, topLevel: false, loopVar: variable };
+      inner.vars.push(variable);
       const body = printBlock(s.body, inner);
       inner.vars.pop();
       return [`${head} {`, ...body, `${p}}`].join('\n');
@@ -413,7 +485,8 @@ export function printKernel(k: GKernel, config: GenConfig): string {
   const ctx: Ctx = {
     config,
     arrays,
-    vars: params.map((name) => ({ name, uniform: true, data: false })),
+    vars: params.map((name) => ({ name, uniform: true, data: false, huge: false })),
+    loopVar: null,
     uniform: true,
     depth: 0,
     topLevel: true,

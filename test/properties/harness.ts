@@ -136,19 +136,30 @@ export interface Finding {
   readonly run: Finished;
 }
 
-/** The first enumerated launch where the interpreter sees a race or a divergence, and one where it sees neither. */
-export function interestingLaunches(loaded: Loaded): { bad: Finding | null; good: Finding | null } {
+export interface Interesting {
+  /** the first launch where the interpreter sees a race or a divergence */
+  readonly bad: Finding | null;
+  /** the first launch of several threads where it sees neither */
+  readonly good: Finding | null;
+  /** the first launch where some thread fails an assumption */
+  readonly infeasible: ConcreteLaunch | null;
+}
+
+/** The enumerated launches the differential checks ask the verifier about. */
+export function interestingLaunches(loaded: Loaded): Interesting {
   let bad: Finding | null = null;
   let good: Finding | null = null;
+  let infeasible: ConcreteLaunch | null = null;
   for (const launch of launches(loaded.kernel)) {
     const run = interpret(loaded.kernel, launch);
+    if (run.kind === 'infeasible' && infeasible === null) infeasible = launch;
     if (run.kind !== 'finished') continue;
     const alarm = run.races.length > 0 || run.divergences.length > 0;
     if (alarm && bad === null) bad = { launch, run };
     if (!alarm && good === null && launch.blockDim[0] > 1n) good = { launch, run };
-    if (bad !== null && good !== null) break;
+    if (bad !== null && good !== null && infeasible !== null) break;
   }
-  return { bad, good };
+  return { bad, good, infeasible };
 }
 
 export async function verifyAt(loaded: Loaded, launch: ConcreteLaunch, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult> {
@@ -162,10 +173,16 @@ function raceSummary(run: Finished): string {
   return `divergence in block ${d.block.join(',')} at the barrier at ${d.sync.start}`;
 }
 
-/** P2: where the interpreter finds a race or divergence, `verify` with that launch fixed does not say DRF. Returns what it says. */
+/**
+ * P2: where the interpreter finds a race or divergence (a feasible launch),
+ * `verify` with that launch fixed does not say DRF, nor that no launch is
+ * feasible. Returns what it says.
+ */
 export async function checkSoundness(g: Subject, loaded: Loaded, bad: Finding, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult['status']> {
   const result = await verifyAt(loaded, bad.launch, timeoutMs);
-  if (result.status === 'drf') fail(g, `verify says DRF at ${launchText(bad.launch)}, but the interpreter finds a ${raceSummary(bad.run)}`);
+  if (result.status === 'drf' || result.status === 'vacuous') {
+    fail(g, `verify says ${result.status === 'drf' ? 'DRF' : 'vacuous'} at ${launchText(bad.launch)}, but the interpreter finds a ${raceSummary(bad.run)}`);
+  }
   return result.status;
 }
 
@@ -176,6 +193,8 @@ export async function checkSoundness(g: Subject, loaded: Loaded, bad: Finding, t
  */
 export async function checkCompleteness(g: Subject, loaded: Loaded, at: Finding, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
   const result = await verifyAt(loaded, at.launch, timeoutMs);
+  // the interpreter ran this launch to its end: it is feasible
+  if (result.status === 'vacuous') fail(g, `verify says no launch is feasible at ${launchText(at.launch)}, which the interpreter runs to its end`);
   let compared = 0;
   for (const race of result.races) {
     if (race.confidence !== 'confirmed') continue;
@@ -200,6 +219,17 @@ export async function checkCompleteness(g: Subject, loaded: Loaded, at: Finding,
     }
   }
   return compared;
+}
+
+/**
+ * P4 at a launch where some thread fails an assumption: the launch is
+ * excluded, so `verify` with it fixed confirms nothing. Returns the status.
+ */
+export async function checkInfeasible(g: Subject, loaded: Loaded, launch: ConcreteLaunch, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult['status']> {
+  const result = await verifyAt(loaded, launch, timeoutMs);
+  const confirmed = [...result.races, ...result.divergences].filter((a) => a.confidence === 'confirmed');
+  if (confirmed.length > 0) fail(g, `verify confirms ${confirmed.length} alarm(s) at ${launchText(launch)}, where the interpreter finds a thread failing an assumption`);
+  return result.status;
 }
 
 // ---------------------------------------------------------------------------

@@ -44,6 +44,12 @@ const KERNELS: Record<string, string> = {
   s[tid] := x + 1
 }
 `,
+  'vacuous.bcu': `kernel last() {
+  shared A;
+  assume tid + 1 < blockDim.x;
+  A[tid] := 1
+}
+`,
   'syntax.bcu': CLI_KERNELS['syntax.bcu']!,
   'names.bcu': CLI_KERNELS['names.bcu']!,
   'two arrays.bcu': `kernel two() {
@@ -85,11 +91,28 @@ describe('verify --sarif', () => {
     expect(log.version).toBe('2.1.0');
     expect(log.runs).toHaveLength(1);
     const rules = new Set(results(log).map((x) => x.ruleId));
-    expect(rules).toEqual(new Set(['faial/data-race', 'faial/barrier-divergence', 'faial/input-error', 'faial/redundant-barrier']));
+    expect(rules).toEqual(new Set(['faial/data-race', 'faial/barrier-divergence', 'faial/vacuous', 'faial/input-error', 'faial/redundant-barrier']));
     const driver = log.runs[0]!.tool.driver;
     for (const x of results(log)) expect(driver.rules?.[x.ruleIndex!]?.id).toBe(x.ruleId);
     // every file given is an artifact, with the space in a name encoded
     expect(log.runs[0]!.artifacts?.map((a) => a.location?.uri).some((u) => u?.endsWith('/two%20arrays.bcu'))).toBe(true);
+  });
+
+  it('reports a kernel whose assumptions exclude every launch as faial/vacuous, an error, with exit code 4; text and JSON say vacuous', async () => {
+    const args = [file('vacuous.bcu')];
+    const r = await cliResult(['verify', '--sarif', ...args]);
+    expect(r.exitCode).toBe(4);
+    const log = logOf(r.stdout);
+    expect(valid(log)).toEqual([]);
+    expect(results(log).map((x) => [x.ruleId, x.level])).toEqual([['faial/vacuous', 'error']]);
+    expect(results(log)[0]!.message.text).toContain("Kernel last: no launch satisfies the kernel's assumptions");
+    const text = await cliResult(['verify', ...args]);
+    expect(text.exitCode).toBe(4);
+    expect(text.stdout).toMatch(/^! last \(.*vacuous\.bcu\): vacuous — no launch satisfies the kernel's assumptions/m);
+    expect(text.stdout).toContain('1 kernel: 1 vacuous');
+    const json = JSON.parse((await cliResult(['verify', '--json', ...args])).stdout) as { kernels: { status: string }[]; summary: Record<string, number> };
+    expect(json.kernels.map((k) => k.status)).toEqual(['vacuous']);
+    expect(json.summary).toMatchObject({ kernels: 1, vacuous: 1, drf: 0 });
   });
 
   it('gives a race both accesses, as the location and as related locations 1 and 2, and the witness', async () => {

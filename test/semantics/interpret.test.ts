@@ -311,11 +311,12 @@ describe('assume', () => {
     expect(r.races).toHaveLength(1);
   });
 
-  it("with assume: 'thread', a thread failing an assumption leaves the run and barriers stop waiting for it", () => {
-    const src = `kernel k() { shared A; assume tid > 0; A[tid] := 1; sync; let v = A[tid - 1] in skip }`;
-    const r = finished(runKernel(kernelOf(src), { params: {}, blockDim: dim(3) }, { assume: 'thread' }));
-    expect(r.divergences).toEqual([]);
-    expect(history(r)).toEqual([{ 1: ['wr A[1]=1'], 2: ['wr A[2]=1'] }, { 1: ['rd A[0]=0'], 2: ['rd A[1]=1'] }]);
+  it('an assumption failed in a later phase, or in a loop, makes the whole launch infeasible, races before it included', () => {
+    const later = `kernel k() { shared A; A[0] := tid; sync; if (blockDim.x > 0) { assume tid = 0 } }`;
+    expect(run(later, { block: 2 })).toMatchObject({ kind: 'infeasible', thread: [1n, 0n, 0n] });
+    expect(finished(run(later, { block: 1 })).races).toEqual([]);
+    const loop = `kernel k() { shared A; for i in 0..2 { assume tid + i < 2 }; A[0] := tid }`;
+    expect(run(loop, { block: 2 })).toMatchObject({ kind: 'infeasible', thread: [1n, 0n, 0n] });
   });
 
   it('only threads that reach the assumption must satisfy it', () => {

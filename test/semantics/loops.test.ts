@@ -56,6 +56,13 @@ describe('loop forms visit exactly the values of the spec table', () => {
     expect(visited('for x in 4 downto 1 step - 3')).toEqual(n(4, 1));
   });
 
+  it('a downto loop to 0 ends: a step below 0 is the end of the loop, not 0 again', () => {
+    expect(visited('for x in 3 downto 0')).toEqual(n(3, 2, 1, 0));
+    expect(visited('for x in 0 downto 0')).toEqual(n(0));
+    expect(visited('for x in 5 downto 0 step - 2')).toEqual(n(5, 3, 1));
+    expect(visited('for x in 6 downto 0 step - 3')).toEqual(n(6, 3, 0));
+  });
+
   it('loop variables and bounds may use parameters and builtins', () => {
     expect(visited('for x in N / 2 .. N step + blockDim.x', { N: 6n })).toEqual(n(3, 4, 5));
   });
@@ -66,8 +73,7 @@ describe('loops that do not terminate are stopped with a clear message', () => {
     ['for x in 0..4 step + 0', "'x' stays at 0"],
     ['for x in 1..4 step * 1', "'x' stays at 1"],
     ['for x in 0..4 step * 2', "'x' stays at 0"],
-    ['for x in 3 downto 0', "'x' stays at 0"],
-    ['for x in 5 downto 0 step - 2', "'x' stays at 0"],
+    ['for x in 3 downto 0 step - 0', "'x' stays at 3"],
     ['for x in 8 downto 1 step / 1', "'x' stays at 8"],
     ['for x in 8 downto 0 step / 2', "'x' stays at 0"],
   ];
@@ -93,7 +99,9 @@ describe('loopValues', () => {
   });
 
   it('recognises fixpoints and long loops', () => {
-    expect(loopValues(shape({ direction: 'down', op: '-', amount: 2n, from: 3n, to: 0n }), 100)).toEqual({ kind: 'nonterminating', values: n(3, 1, 0) });
+    expect(loopValues(shape({ direction: 'down', op: '-', amount: 2n, from: 3n, to: 0n }), 100)).toEqual({ kind: 'finite', values: n(3, 1) });
+    expect(loopValues(shape({ direction: 'down', op: '-', amount: 0n, from: 3n, to: 0n }), 100)).toEqual({ kind: 'nonterminating', values: n(3) });
+    expect(loopValues(shape({ direction: 'down', op: '/', amount: 2n, from: 3n, to: 0n }), 100)).toEqual({ kind: 'nonterminating', values: n(3, 1, 0) });
     expect(loopValues(shape({ to: 1000n }), 5)).toEqual({ kind: 'too-many', values: n(0, 1, 2, 3, 4) });
   });
 });

@@ -29,6 +29,8 @@ kernel fig4() {
   if (tid < 1) { sync } else { skip }
 }
 `,
+  'iterations.bcu': `kernel k() { for i in 0..2 { if (tid = i) { sync } } }
+`,
   'bad.bcu': `kernel k() {
   A[0] = 1
 }
@@ -113,6 +115,12 @@ describe('faial-ts run', () => {
     const r = await cli('diverge.bcu', { blockDim: [2n, 1n, 1n] });
     expect(r.code).toBe(1);
     expect(r.out).toContain(`${join(dir, 'diverge.bcu')}:2:18: barrier divergence in block 0: thread 0 reached this sync, thread 1 did not (it finished)`);
+  });
+
+  it('says when the other thread waits at the same barrier in another iteration', async () => {
+    const r = await cli('iterations.bcu', { blockDim: [2n, 1n, 1n] });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`${join(dir, 'iterations.bcu')}:1:45: barrier divergence in block 0: thread 0 reached this sync, thread 1 did not (it waits at this sync in another iteration of a loop around it)`);
   });
 
   it('prints syntax errors with file:line:col, exit 2', async () => {

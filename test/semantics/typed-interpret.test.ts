@@ -64,10 +64,17 @@ describe('the interpreter on machine integers', () => {
     expect(indices(run(k, { n: 5n }).result)).toEqual({ '0': '2 7', '1': '2 7' });
   });
 
-  it("in the verifier's reading (replay), an undefined operation removes only its thread", () => {
+  it('an undefined operation of one thread puts the whole launch outside the scope, as a failed assumption excludes it (replay runs it so too)', () => {
     const k = b.kernel('k', { arrays: [b.shared('A')] }, [b.write('A', [b.bin('/', b.i32(6), tid)], b.i32(0))]);
-    expect(run(k).result.kind).toBe('undefined');
-    expect(indices(run(k, {}, 3n, { assume: 'thread' }).result)).toEqual({ '1': '6', '2': '3' });
+    const out = run(k, {}, 3n).result;
+    expect(out.kind).toBe('undefined');
+    if (out.kind === 'undefined') {
+      expect(out.at?.thread).toEqual([0n, 0n, 0n]);
+      expect(out.message).toContain('division by zero');
+    }
+    // without the undefined thread the other threads run as usual
+    const safe = b.kernel('k', { arrays: [b.shared('A')] }, [b.write('A', [b.bin('/', b.i32(6), b.bin('+', tid, b.i32(1)))], b.i32(0))]);
+    expect(indices(run(safe, {}, 3n).result)).toEqual({ '0': '6', '1': '3', '2': '2' });
   });
 
   it('rejects a parameter outside its type, and accepts negative values of signed ones', () => {

@@ -251,9 +251,14 @@ describe('loop membership is exact', () => {
     }
   }
 
-  it('visits 0 forever once a downward loop with bound 0 reaches it (truncated subtraction)', async () => {
-    expect((await verify(probeKernel('10 downto 0 step - 3', 0))).status).toBe('racy');
+  it('a downward loop to 0 stops where a step would go below 0 (spec: n downto m visits n, …, m)', async () => {
+    expect((await verify(probeKernel('10 downto 0 step - 3', 0))).status).toBe('drf');
+    expect((await verify(probeKernel('10 downto 0 step - 3', 1))).status).toBe('racy');
+    expect((await verify(probeKernel('9 downto 0 step - 3', 0))).status).toBe('racy');
     expect((await verify(probeKernel('10 downto 0 step - 3', 2))).status).toBe('drf');
+    expect((await verify(probeKernel('N downto 0 step - S', 0), { N: 10, S: 3 })).status).toBe('drf');
+    expect((await verify(probeKernel('N downto 0 step - S', 1), { N: 10, S: 3 })).status).toBe('racy');
+    // step / k reaches 0 and stays there: 0 is visited
     expect((await verify(probeKernel('20 downto 0 step / 2', 0))).status).toBe('racy');
   });
 

@@ -5,7 +5,7 @@ import { inferMap, isWellTyped } from '../../src/map/infer.js';
 import { showMap, showAccess } from '../../src/map/print.js';
 import { showBExpr, showExpr } from '../../src/core/exprs.js';
 import { positionAt, spanText } from '../../src/core/source.js';
-import type { KernelMap } from '../../src/map/map.js';
+import type { KernelMap, Proto } from '../../src/map/map.js';
 
 function mapOf(text: string): KernelMap {
   const program = parseProgram('t.bcu', text);
@@ -194,12 +194,27 @@ describe('dimensions and preconditions', () => {
 });
 
 describe('assumptions', () => {
-  it('collects top-level assumes, with pure lets inlined, but not assumes under control', () => {
+  const assumes = (p: Proto): string[] => {
+    switch (p.kind) {
+      case 'assume':
+        return [showBExpr(p.cond)];
+      case 'seq':
+        return p.items.flatMap(assumes);
+      case 'if':
+        return [...assumes(p.then), ...assumes(p.else)];
+      case 'loop':
+        return assumes(p.body);
+      default:
+        return [];
+    }
+  };
+
+  it('keeps every assume in the protocol where it is, with pure lets inlined', () => {
     const m = mapOf('kernel k(N) { shared A; assume N > 2; let a = tid + 1 in assume a < N; if (tid < 2) { assume N > 3 }; for i in 0..N { assume i < 5 } }');
-    expect(m.assumptions.map((c) => showBExpr(c))).toEqual(['N > 2', 'tid + 1 < N']);
+    expect(assumes(m.body)).toEqual(['N > 2', 'tid + 1 < N', 'N > 3', 'i < 5']);
   });
 
-  it('collects a single top-level assume', () => {
-    expect(mapOf('kernel k(N) { assume N = 4 }').assumptions.map((c) => showBExpr(c))).toEqual(['N == 4']);
+  it('keeps a single top-level assume', () => {
+    expect(mapOf('kernel k(N) { assume N = 4 }').body).toMatchObject({ kind: 'assume' });
   });
 });

@@ -6,8 +6,11 @@ import { replayAlarms } from '../../src/verify/replay.js';
 import { divergenceQueries, verifyKernel } from '../../src/verify/verify.js';
 import { z3Wasm } from '../../src/solve/z3.js';
 import type { Solver } from '../../src/solve/solver.js';
-import { wellTypedText } from '../../src/report/describe.js';
+import { reasonText, wellTypedText } from '../../src/report/describe.js';
 import type { KernelResult } from '../../src/verify/result.js';
+import type { KernelMap } from '../../src/map/map.js';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
+import { runKernel } from '../../src/semantics/interpret.js';
 
 async function verify(text: string, params: Record<string, number> = {}): Promise<KernelResult> {
   const r = await verifyText('t.bcu', text, {
@@ -86,7 +89,10 @@ describe('regressions found by the differential tests', () => {
       'kernel k() {\n  shared S0;\n  if (tid == 0) {\n    if (tid == 1) { S0[0] := tid } else { sync }\n  };\n  sync;\n  assume 0 == 1;\n  S0[tid] := tid\n}',
     );
     expect(r.status).toBe('divergent');
-    expect(r.divergences[0]!.confidence).toBe('confirmed');
+    // thread 0 waits at the first barrier, the others at the second: nobody reaches `assume 0 == 1`; but the
+    // check that no thread of the witness's launch fails an assumption takes every thread past its barriers
+    expect(r.divergences[0]!.confidence).toBe('possible');
+    expect(r.divergences[0]!.doubts).toEqual([expect.objectContaining({ kind: 'assumption', query: 'k/feasible' })]);
   });
 
   it('a loop with barriers that runs zero times does not keep threads from a later barrier', async () => {
@@ -139,3 +145,181 @@ describe('regressions found by the differential tests', () => {
     expect(wellTypedText(decided)).toBe('well-typed: yes — every alarm is a proof of a bug');
   });
 });
+
+describe('regressions of issue 15 (soundness and false confirmations)', () => {
+  it('a downward loop to 0 with a barrier ends, and the race after it is found and replays', async () => {
+    const text = 'kernel k() { shared B; for i in 0 downto 0 { sync }; B[tid + 1] := 1; let v = B[tid] in skip }';
+    const r = await verify(text);
+    expect(r.status).toBe('racy');
+    expect(r.races.map((race) => race.confidence)).toEqual(['confirmed']);
+    const map = mapOf(text);
+    const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm };
+    const replayed = await replayAlarms(map, r, options);
+    expect(replayed.failures).toEqual([]);
+    expect(replayed.result.races[0]!.replay?.replayed).toBe(true);
+  });
+});
+
+describe('regressions of issue 15: the phase split asks about a loop in its context', () => {
+  it('an inner loop whose barrier depends on an outer loop variable is checked under the outer loop, not as if that variable were free', async () => {
+    const r = await verify('kernel k() { shared B; for i in 0..2 { for j in 0..1 { if (i < 1) { sync } } }; B[tid] := 1 }');
+    expect(r.errors).toEqual([]);
+    expect(r.status).toBe('drf');
+  });
+
+  it('an outer condition decides whether an inner loop meets a barrier in every iteration', async () => {
+    // under N < 1 the loop meets its barrier in every iteration: aligned exactly, each iteration is a phase and
+    // A[tid + j] of two threads differ within one; erased, thread 1 in iteration 0 and thread 0 in iteration 1 would race
+    const text = 'kernel k(N) { shared A; if (N < 1) { for j in 0..2 { if (N < 1) { sync }; A[tid + j] := 1 } } }';
+    const r = await verify(text);
+    expect(r.errors).toEqual([]);
+    expect(r.status).toBe('drf');
+  });
+});
+
+describe('regressions of issue 15: replay', () => {
+  it('replays the original witness when it cannot be shrunk (a launch clause fixing 1,024 threads)', async () => {
+    const text = 'kernel k() <<<1, 1024>>> { shared A; if (tid = 1023) { A[0] := 1 }; if (tid + 1 = blockDim.x - 1) { A[0] := 2 } }';
+    const r = await verify(text);
+    expect(r.races.map((race) => race.confidence)).toEqual(['confirmed']);
+    const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm };
+    const replayed = await replayAlarms(mapOf(text), r, options);
+    expect(replayed.failures).toEqual([]);
+    expect(replayed.result.races[0]!.replay).toEqual({ replayed: true, note: null, minimised: null });
+  });
+});
+
+describe('regressions of issue 15: barriers are matched by iteration number, not by the loop variable', () => {
+  const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm };
+  const runAt = (text: string, block: bigint): ReturnType<typeof runKernel> =>
+    runKernel(parseProgram('t.bcu', text).kernels[0]!, { params: {}, blockDim: [block, 1n, 1n] });
+
+  it('a loop whose bounds depend on the thread but whose trip count does not meets its barrier uniformly', async () => {
+    const text = 'kernel k() { shared A; for i in tid..tid + 2 { sync }; A[tid] := 1 }';
+    const r = await verify(text);
+    expect(r.divergences).toEqual([]);
+    expect(r.status).toBe('drf');
+    const run = runAt(text, 3n);
+    expect(run.kind === 'finished' && run.divergences).toEqual([]);
+  });
+
+  it('a race inside such a loop is confirmed, with each thread its own value of the loop variable, and replays', async () => {
+    const text = 'kernel k() { shared A; for i in tid..tid + 2 { A[i] := 1; let v = A[i + 1] in sync } }';
+    const r = await verify(text);
+    expect(r.status).toBe('racy');
+    const race = r.races[0]!;
+    expect(race.confidence).toBe('confirmed');
+    // thread t writes A[t + k] and reads A[t + k + 1] in iteration k: the two threads' i differ by one
+    const [i1, i2] = race.witness.threads.map((t) => t.locals.get('i')!);
+    expect(i1! - i2! === 1n || i2! - i1! === 1n).toBe(true);
+    expect((await replayAlarms(mapOf(text), r, options)).failures).toEqual([]);
+  });
+
+  it('threads that reach one barrier in different iterations of a loop around it diverge, for the verifier and the interpreter', async () => {
+    const text = 'kernel k() { shared A; for i in 0..2 { if (tid = i) { sync } } }';
+    const r = await verify(text);
+    expect(r.status).toBe('divergent');
+    expect((await replayAlarms(mapOf(text), r, options)).failures).toEqual([]);
+    const run = runAt(text, 2n);
+    expect(run.kind === 'finished' && run.divergences.length).toBe(1);
+  });
+
+  it('geometric loops too: a thread-dependent start with the same trip count is uniform, one with another trip count diverges', async () => {
+    expect((await verify('kernel k() { shared A; for i in tid + 1..(tid + 1) * 8 step * 2 { A[i] := 1; sync; let v = A[2 * i] in sync } }')).status).toBe('drf');
+    // thread 0 visits 1, 2, 4 and thread 1 visits 2, 4: thread 0 waits at the barrier a third time alone
+    const text = 'kernel k() { shared A; for i in tid + 1..8 step * 2 { sync } }';
+    const r = await verify(text);
+    expect(r.status).toBe('divergent');
+    expect((await replayAlarms(mapOf(text), r, options)).failures).toEqual([]);
+  });
+
+  it('a loop whose trip count depends on the thread diverges at its barrier', async () => {
+    const text = 'kernel k() { shared A; for i in 2 * tid + 8 downto tid { sync } }';
+    const r = await verify(text);
+    expect(r.status).toBe('divergent');
+    expect(r.divergences[0]!.confidence).toBe('confirmed');
+    expect((await replayAlarms(mapOf(text), r, options)).failures).toEqual([]);
+  });
+});
+
+describe('regressions of issue 15: one meaning for assume (a thread failing one excludes the launch)', () => {
+  const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm };
+
+  it('an assumption in an earlier phase, under a uniform condition, still constrains the threads after the barrier', async () => {
+    const r = await verify('kernel a() { shared A; if (blockDim.x > 0) { assume tid = 0 }; sync; A[0] := tid }');
+    expect(r.status).toBe('drf');
+  });
+
+  it('an assumption in a loop constrains the thread after the loop', async () => {
+    expect((await verify('kernel b() { shared A; for i in 0..1 { assume tid = 0 }; A[0] := tid }')).status).toBe('drf');
+    // but not when the loop may not run
+    const r = await verify('kernel b(N) { shared A; for i in 0..N { assume tid = 0 }; A[0] := tid }');
+    expect(r.status).toBe('racy');
+    expect(r.races[0]!.witness.parameters.get('N')).toBe(0n);
+  });
+
+  it('the thread that does not reach a barrier satisfies the assumptions before it too', async () => {
+    const r = await verify('kernel c(n) { shared A; assume tid < n; if (tid < n) { sync } }');
+    expect(r.divergences).toEqual([]);
+    expect(r.status).toBe('drf');
+  });
+
+  it('a race between two threads is not confirmed while a third thread of the launch fails or may fail an assumption', async () => {
+    // at blockDim 3 and n = 0, threads 0 and 2 race on A[0] and satisfy the assumption, but thread 1 fails it:
+    // that launch is excluded, and with it every launch the command line allows
+    const text = 'kernel k(n) { shared A; assume tid != 1 || n > 0; A[tid % 2] := tid }';
+    const at = async (n: bigint): Promise<KernelResult> => {
+      const r = await verifyText('t.bcu', text, { ...options, launch: { params: new Map([['n', n]]), blockDim: [3n, 1n, 1n], gridDim: null } });
+      if (!r.ok) throw new Error('does not parse');
+      return r.kernels[0]!;
+    };
+    expect((await at(0n)).status).toBe('vacuous');
+    expect(runKernel(parseProgram('t.bcu', text).kernels[0]!, { params: { n: 0n }, blockDim: [3n, 1n, 1n] }).kind).toBe('infeasible');
+    // with n = 1 every thread satisfies it: confirmed, and it replays
+    const feasible = await at(1n);
+    expect(feasible.races.map((x) => x.confidence)).toEqual(['confirmed']);
+    expect((await replayAlarms(mapOf(text), feasible, options)).failures).toEqual([]);
+    // an assumption on a value read, after the race: whether some thread fails it depends on the array's contents
+    const data = 'kernel k() { shared A, B; A[tid % 2] := tid; sync; let x = B[tid] in assume x = 0 }';
+    const r = await verifyText('t.bcu', data, { ...options, launch: { params: new Map(), blockDim: [3n, 1n, 1n], gridDim: null } });
+    if (!r.ok) throw new Error('does not parse');
+    const race = r.kernels[0]!.races[0]!;
+    expect(race.confidence).toBe('possible');
+    expect(race.doubts).toEqual([expect.objectContaining({ kind: 'assumption', query: 'k/feasible' })]);
+    expect(reasonText(r.kernels[0]!.file, 'possible', race.doubts)).toMatch(/^at the witness's launch, thread [012] of block 0 may fail the assumption at 1:77, which would exclude the launch$/);
+  });
+
+  it('the feasibility check of a witness binds the loop variables an assumption in a loop mentions (found by the campaign)', async () => {
+    const r = await verify('kernel k() { shared S0; for i0 in 0..2 { assume i0 + tid >= i0; sync }; S0[0] := tid }');
+    expect(r.errors).toEqual([]);
+    expect(r.races.map((x) => x.confidence)).toEqual(['confirmed']);
+  });
+
+  it('an assumption every launch fails for its last thread makes the kernel vacuous, never DRF', async () => {
+    const r = await verify('kernel d() { shared A; assume tid + 1 < blockDim.x; A[tid] := 1; let v = A[tid + 1] in skip }');
+    expect(r.status).toBe('vacuous');
+    expect(r.races).toEqual([]);
+  });
+
+  it('requires clauses that contradict the command line, or each other, are vacuous', async () => {
+    expect((await verify('kernel k(N) requires N > 4 { shared A; A[tid] := 1 }', { N: 2 })).status).toBe('vacuous');
+    expect((await verify('kernel k(N) requires N > 4 requires N < 3 { shared A; A[0] := tid }')).status).toBe('vacuous');
+    expect((await verify('kernel k(N) requires N > 4 { shared A; A[tid] := 1 }', { N: 5 })).status).toBe('drf');
+    // neither the first nor the last thread fails it: the thread that does is found and asked about
+    expect((await verify('kernel k() <<<1, 3>>> { shared A; assume tid != 1; A[tid % 2] := tid }')).status).toBe('vacuous');
+  });
+
+  it('a nested assumption constrains the divergence query too, and a confirmed alarm under assumptions replays', async () => {
+    const text = 'kernel k(n) { shared A; if (n > 1) { assume tid < n }; if (tid < 1) { sync }; A[tid] := 1 }';
+    const r = await verify(text);
+    expect(r.status).toBe('divergent');
+    expect(r.divergences.map((d) => d.confidence)).toEqual(['confirmed']);
+    expect((await replayAlarms(mapOf(text), r, options)).failures).toEqual([]);
+  });
+});
+
+function mapOf(text: string): KernelMap {
+  const checked = checkedKernels('t.bcu', text);
+  if (!checked.ok) throw new Error('does not parse');
+  return checked.kernels[0]!;
+}

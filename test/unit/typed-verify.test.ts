@@ -212,7 +212,7 @@ describe('verify with machine integers', () => {
     const doubt = result.races[0]!.doubts[0]!;
     expect(doubt.kind).toBe('undefined-elsewhere');
     if (doubt.kind === 'undefined-elsewhere') expect(doubt.span === null ? null : spanText(map.file, doubt.span)).toBe('(u32) i << 1');
-    expect(text(result)).toContain('possible: the threads of the witness may evaluate an undefined operation at 6:13 (in an earlier phase or loop iteration)');
+    expect(text(result)).toContain('possible: the threads of the witness may evaluate an undefined operation at 6:18 (in an earlier phase or loop iteration)');
     // with a shift by 0 nothing is undefined: the same race is confirmed, and replays
     const fine = await verified(loop(0n), block(2n));
     expect(fine.result.races.map((r) => r.confidence)).toEqual(fine.result.races.map(() => 'confirmed'));
@@ -264,6 +264,35 @@ describe('verify with machine integers', () => {
     // from MAX - 2 the loop visits MAX - 2 and stops at MAX without overflow: confirmed
     const fine = await verified(k(2n ** 31n - 3n), block(2n));
     expect(fine.result.races[0]!.confidence).toBe('confirmed');
+  });
+  describe('typed loops with the trust rules (downward loops end, barriers matched by iteration number)', () => {
+    const raceAfter = [b.write('A', [b.add(tid, b.i32(1))], b.i32(1)), b.read('x', 'A', [tid])];
+
+    it('an i32 loop `0 downto 0` around a barrier ends at -1, so the race after it is found and replays', async () => {
+      const k = b.kernel('k', { arrays: [b.shared('A')] }, [b.forLoop('i', { type: 'i32', from: b.i32(0), to: b.i32(0), down: true }, [b.sync]), ...raceAfter]);
+      const { map, result } = await verified(k);
+      expect(result.status).toBe('racy');
+      expect(result.races[0]!.confidence).toBe('confirmed');
+      expect(await replays(map, result)).toBeGreaterThan(0);
+      expect(runKernel(map.source, { params: {}, blockDim: [2n, 1n, 1n] }).kind).toBe('finished');
+    });
+
+    it('a u32 loop `0 downto 0` would step below 0: a wrap-around, outside the scope in the verifier and the interpreter alike', async () => {
+      const k = b.kernel('k', { arrays: [b.shared('A')] }, [b.forLoop('i', { type: 'u32', from: b.u32(0), to: b.u32(0), down: true }, [b.sync]), ...raceAfter]);
+      const { map, result } = await verified(k);
+      expect(result.status).toBe('drf');
+      expect(text(result)).toContain('scope: assuming');
+      expect(runKernel(map.source, { params: {}, blockDim: [2n, 1n, 1n] }).kind).toBe('undefined');
+    });
+
+    it('a barrier loop over a thread-dependent i32 range with a uniform trip count does not diverge; a thread-dependent trip count does', async () => {
+      const same = b.kernel('k', { arrays: [b.shared('A')] }, [b.forLoop('i', { type: 'i32', from: tid, to: b.add(tid, b.i32(2)) }, [b.sync]), b.write('A', [tid], b.i32(1))]);
+      expect((await verified(same, block(4n))).result.status).toBe('drf');
+      const differs = b.kernel('k', { arrays: [b.shared('A')] }, [b.forLoop('i', { type: 'i32', from: b.i32(0), to: tid }, [b.sync]), b.write('A', [tid], b.i32(1))]);
+      const { map, result } = await verified(differs, block(4n));
+      expect(result.status).toBe('divergent');
+      expect(await replays(map, result, block(4n))).toBe(1);
+    });
   });
 });
 
