@@ -13,7 +13,7 @@ import { colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
 import { textReport } from '../report/text.js';
 import { runCommand } from './run.js';
 import { checkedSafely, isCudaPath, programOf } from '../api/check.js';
-import { launchOfOptions } from '../api/options.js';
+import { launchOfOptions, warpSizeOf } from '../api/options.js';
 import { inferText, loweredProgram, phasesText, queryListing } from '../api/stages.js';
 import { writtenQueryFiles } from './smt-out.js';
 import { outputDirectory, outputFile } from './output.js';
@@ -39,6 +39,8 @@ export interface LaunchFlags extends CudaFlags {
   param: string[];
   blockDim?: string;
   gridDim?: string;
+  warpSize?: string;
+  warpSync?: string;
 }
 
 /** The options of main.ts's withSolvingOptions. */
@@ -132,7 +134,7 @@ async function loaded(args: readonly string[], kernel: string | undefined, cuda:
 
 /** The launch from the options; a -p that no selected kernel has is a usage error. */
 function launchOf(flags: LaunchFlags, kernels: readonly KernelMap[]): Launch {
-  return launchOfOptions(flags.param, flags.blockDim, flags.gridDim, kernels);
+  return launchOfOptions(flags.param, flags.blockDim, flags.gridDim, kernels, warpSizeOf(flags.warpSize, flags.warpSync));
 }
 
 export async function verifyCommand(args: readonly string[], flags: VerifyFlags, io: CliIO): Promise<number> {

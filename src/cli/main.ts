@@ -50,7 +50,9 @@ function withLaunchOptions(cmd: Command): Command {
       .option('--block-dim <D>', 'fix blockDim: N, X,Y,Z or [X,Y,Z]')
       .option('--grid-dim <D>', 'fix gridDim: N, X,Y,Z or [X,Y,Z]')
       .option('--blockDim <D>', "GPUVerify's spelling of --block-dim (--blockDim=[16,16])")
-      .option('--gridDim <D>', "GPUVerify's spelling of --grid-dim"),
+      .option('--gridDim <D>', "GPUVerify's spelling of --grid-dim")
+      .option('--warp-size <N>', 'the threads of each warp of N run in lockstep (pre-Volta warp-synchronous code); default: independent threads')
+      .option('--warp-sync <N>', "GPUVerify's spelling of --warp-size (--warp-sync=32)"),
   );
 }
 
