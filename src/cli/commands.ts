@@ -335,6 +335,7 @@ export async function experimentMergeSubcommand(dirs: readonly string[], flags: 
 
 export async function runSubcommand(args: readonly string[], flags: RunFlags, io: CliIO): Promise<number> {
   const params = paramsOf(flags.param);
+  const warpSize = warpSizeOf(flags.warpSize, flags.warpSync);
   return runCommand(
     [...(await inputFiles(args))],
     {
@@ -346,6 +347,7 @@ export async function runSubcommand(args: readonly string[], flags: RunFlags, io
       json: flags.json === true,
       cuda: flags,
       ...(flags.seed === undefined ? {} : { seed: naturalOf(flags.seed, '--seed') }),
+      ...(warpSize === undefined ? {} : { warpSize }),
     },
     io,
   );

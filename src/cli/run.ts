@@ -15,6 +15,7 @@ import type { Kernel, Program } from '../core/ast.js';
 import { programOf } from '../api/check.js';
 import { frontEndsFor, type CudaFlags } from './cuda.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
+import { executionText } from '../report/describe.js';
 import { runKernel, vecText, type Access, type Finished, type InitContent, type PhaseEnd, type Race, type RunResult } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
 import { assertNever } from '../util/assert.js';
@@ -31,6 +32,8 @@ export interface RunCommandOptions {
   seed?: number;
   /** -D, -U, -I for .cu files */
   cuda?: CudaFlags;
+  /** --warp-size: lockstep warps */
+  warpSize?: number;
 }
 
 /** Where the command writes; the process's streams unless a test says otherwise. */
@@ -52,6 +55,8 @@ interface KernelRunReport {
   readonly file: SourceFile;
   readonly kernel: Kernel;
   readonly result: RunResult;
+  /** the execution model: independent threads or lockstep warps */
+  readonly execution: string;
 }
 
 export async function runCommand(files: string[], opts: RunCommandOptions, io: RunIO = processIO): Promise<number> {
@@ -127,9 +132,9 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
         ...(opts.blockDim === undefined ? {} : { blockDim: opts.blockDim }),
         ...(opts.gridDim === undefined ? {} : { gridDim: opts.gridDim }),
       },
-      { init: kernelInit, ...(opts.seed === undefined ? {} : { seed: opts.seed }) },
+      { init: kernelInit, ...(opts.seed === undefined ? {} : { seed: opts.seed }), ...(opts.warpSize === undefined ? {} : { warpSize: opts.warpSize }) },
     );
-    return { file, kernel, result };
+    return { file, kernel, result, execution: executionText(opts.warpSize === undefined ? {} : { warpSize: opts.warpSize }) };
   });
 
   for (const r of reports) exit = Math.max(exit, exitCodeOf(r.result));
@@ -238,7 +243,7 @@ function header(r: KernelRunReport): string {
   const launch = r.result.kind === 'finished' || r.result.kind === 'infeasible' || r.result.kind === 'undefined' ? r.result.launch : null;
   const args = launch === null ? params.join(', ') : params.map((p) => `${p}=${launch.params[p]}`).join(', ');
   const dims = launch === null ? '' : `, grid ${idText(launch.gridDim, launch.gridDim)}, block ${idText(launch.blockDim, launch.blockDim)}`;
-  return `${r.file.path}: kernel ${r.kernel.name.text}(${args})${dims}\n`;
+  return `${r.file.path}: kernel ${r.kernel.name.text}(${args})${dims}, ${r.execution}\n`;
 }
 
 function problemLine(r: KernelRunReport): string {
@@ -325,7 +330,7 @@ function raceText(file: SourceFile, race: Race, res: Finished): string {
 // JSON
 
 function jsonReport(r: KernelRunReport): unknown {
-  return { file: r.file.path, kernel: r.kernel.name.text, result: withLocations(r.file, r.result) };
+  return { file: r.file.path, kernel: r.kernel.name.text, execution: r.execution, result: withLocations(r.file, r.result) };
 }
 
 function isSpan(v: object): v is Span {

@@ -39,7 +39,3 @@ export function warpOf(thread: readonly bigint[], blockDim: readonly bigint[], w
   return (x + y * bx + z * bx * by) / BigInt(warpSize);
 }
 
-/** How the report names the execution model. */
-export function executionMode(launch: Launch): string {
-  return launch.warpSize === undefined ? 'independent threads' : `warp size ${launch.warpSize} (lockstep)`;
-}

@@ -78,6 +78,11 @@ export function scopeText(r: Pick<KernelResult, 'machineIntegers'>): string | nu
   return r.machineIntegers === true ? `scope: ${MACHINE_SCOPE} (undefined behaviour is outside the scope of verification)` : null;
 }
 
+/** The execution model a verdict holds for: the kernel's threads independent, or warps in lockstep. */
+export function executionText(r: Pick<KernelResult, 'warpSize'>): string {
+  return r.warpSize === undefined ? 'independent threads' : `warp size ${r.warpSize} (lockstep)`;
+}
+
 export function wellTypedText(r: Pick<KernelResult, 'file' | 'wellTyped' | 'violations' | 'races' | 'divergences'>): string {
   if (r.wellTyped) {
     // Theorem 1 covers the typing, not the tool's own approximations (erased barriers, large shifts, undecided barriers)

@@ -11,7 +11,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, KernelResult, ReplayRecord, Status, ThreadWitness, Witness } from '../verify/result.js';
-import { reasonText, scopeText, type SolvingRun } from './describe.js';
+import { executionText, reasonText, scopeText, type SolvingRun } from './describe.js';
 import { barrierReasonText } from './barriers.js';
 import { statusCounts } from './text.js';
 
@@ -133,6 +133,8 @@ export const ApproximationJson = t.intersection([Range, t.type({ what: t.string,
 
 /** Present for kernels that use machine integers (`scope`) or have approximations. */
 const ScopeJson = t.partial({
+  /** the execution model: `independent threads` or `warp size N (lockstep)` */
+  execution: t.string,
   /** what every verdict on the kernel assumes */
   scope: t.string,
   approximations: t.array(ApproximationJson),
@@ -257,6 +259,7 @@ function scopeJson(r: KernelResult): t.TypeOf<typeof ScopeJson> {
   const scope = scopeText(r);
   const approximations = r.approximations ?? [];
   return {
+    execution: executionText(r),
     ...(scope === null ? {} : { scope: scope.replace(/^scope: /, '') }),
     ...(approximations.length === 0 ? {} : { approximations: approximations.map((a) => ({ what: a.what, why: a.why, ...rangeOf(r.file, a.span) })) }),
   };

@@ -36,7 +36,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { BENIGN_TEXT, VACUOUS_TEXT, accessNoun, accessVerb, budgetHint, elementText, launchText, plural, statusName, type SolvingRun } from './describe.js';
+import { BENIGN_TEXT, VACUOUS_TEXT, accessNoun, accessVerb, budgetHint, elementText, executionText, launchText, plural, statusName, type SolvingRun } from './describe.js';
 import { MACHINE_SCOPE } from '../core/types.js';
 import type { Approximation } from '../map/map.js';
 import { kernelJson, type KernelJson } from './json.js';
@@ -147,6 +147,8 @@ export function sarifLog(files: readonly FileResult[], options: SarifOptions): L
     f.ok ? [...f.kernels.flatMap((k) => kernelResults(k, options)), ...(f.notices ?? []).map(noticeResult)] : f.diagnostics.map((d) => inputErrorResult(d, null)),
   );
   const paths = [...new Set(files.map((f) => f.path))];
+  // the execution models the verdicts hold for (a GPUVerify test header may set a file's)
+  const execution = [...new Set(files.flatMap((f) => (f.ok ? f.kernels.map(executionText) : [])))];
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
@@ -163,7 +165,7 @@ export function sarifLog(files: readonly FileResult[], options: SarifOptions): L
         artifacts: paths.map((p) => ({ location: artifactLocationOf(p) })),
         columnKind: 'utf16CodeUnits',
         results,
-        ...(options.solving === undefined ? {} : { properties: { solver: options.solving.solver, rlimit: options.solving.rlimit, timeoutMs: options.solving.timeoutMs } }),
+        properties: { execution, ...(options.solving === undefined ? {} : { solver: options.solving.solver, rlimit: options.solving.rlimit, timeoutMs: options.solving.timeoutMs }) },
       },
     ],
   };
@@ -262,7 +264,7 @@ function accessText(r: KernelResult, a: AccessSite): string {
 
 function raceResult(r: KernelResult, race: Race, json: KernelJson['races'][number]): Result {
   const [a1, a2] = race.accesses;
-  const where = race.level === 'block' ? `within a block, phase ${race.phase ?? '?'}` : 'between blocks';
+  const where = race.level === 'block' ? `within a block, phase ${race.phase ?? '?'} (${executionText(r)})` : 'between blocks';
   // link texts hold no brackets, which SARIF would need escaped
   const message =
     `Data race on ${elementText(race.array, race.index)} in kernel ${r.kernel} (${race.kind}): ` +

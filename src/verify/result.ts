@@ -162,6 +162,8 @@ export interface KernelResult {
   readonly stats: Stats;
   /** the kernel uses machine integers: its verdict holds within the scope of no undefined operation (absent: it does not) */
   readonly machineIntegers?: boolean;
+  /** the threads of each warp of this many ran in lockstep (`--warp-size`; absent: independent threads) */
+  readonly warpSize?: number;
   /** the front end's approximations in the kernel (absent: none) */
   readonly approximations?: readonly Approximation[];
   /**

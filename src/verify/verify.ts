@@ -336,6 +336,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     violations: map.violations,
     ...base,
     ...(map.machineIntegers ? { machineIntegers: true } : {}),
+    ...(options.launch.warpSize === undefined ? {} : { warpSize: options.launch.warpSize }),
     ...(map.approximations.length > 0 ? { approximations: map.approximations } : {}),
     stats: {
       ...counts,
