@@ -4,9 +4,9 @@
  * -D/-U/-I, and the GPUVerify test header a kernel file may start with,
  *
  *   //pass                                   (or //xfail:…, or // expect: …)
- *   //--blockDim=[16,16] --gridDim=64 -DN=256
+ *   //--blockDim=[16,16] --gridDim=64 -DN=256 --warp-sync=32
  *
- * which supplies the launch and macros when the caller does not.
+ * which supplies the launch, macros and lockstep warps when the caller does not.
  */
 import type { Launch } from '../core/launch.js';
 import { sourceFile } from '../core/source.js';
@@ -15,7 +15,7 @@ import { cudaDiagnostic } from '../frontend/cuda/codes.js';
 import type { CudaGrammar } from '../frontend/cuda/parse.js';
 import { launchText } from '../report/describe.js';
 import type { FrontEnds } from './check.js';
-import { UsageError, dimOf } from './options.js';
+import { UsageError, dimOf, naturalOf } from './options.js';
 
 /** -D, -U and -I as a user gives them. */
 export interface CudaFlags {
@@ -40,6 +40,8 @@ export interface TestHeader {
   readonly blockDim: readonly bigint[] | null;
   readonly gridDim: readonly bigint[] | null;
   readonly defines: readonly string[];
+  /** `--warp-sync=N` (or `--warp-size=N`): lockstep warps */
+  readonly warpSize: number | null;
   /** the header's second line, as written */
   readonly line: string;
 }
@@ -53,12 +55,15 @@ export function testHeader(text: string): TestHeader | null {
   const lines = text.split(/\r?\n/, 2);
   if (lines.length < 2 || !lines[0]!.trim().startsWith('//')) return null;
   const second = lines[1]!.trim();
-  if (!/^\/\/--(blockDim|gridDim|block-dim|grid-dim)=/.test(second) && !/^\/\/-D/.test(second)) return null;
+  if (!/^\/\/--(blockDim|gridDim|block-dim|grid-dim|warp-sync|warp-size)=/.test(second) && !/^\/\/-D/.test(second)) return null;
   const words = second.slice(2).trim().split(/\s+/).filter((w) => w !== '');
   let blockDim: bigint[] | null = null;
   let gridDim: bigint[] | null = null;
+  let warpSize: number | null = null;
   const defines: string[] = [];
   for (const w of words) {
+    const warp = /^--warp-(size|sync)=(.*)$/.exec(w);
+    if (warp !== null) warpSize = naturalOf(warp[2]!, `--warp-${warp[1]!}`, 1);
     const m = /^--(blockDim|gridDim|block-dim|grid-dim)=(.*)$/.exec(w);
     if (m !== null) {
       const dims = dimOf(m[2]!, `--${m[1]!}`);
@@ -66,16 +71,18 @@ export function testHeader(text: string): TestHeader | null {
       else gridDim = dims;
     } else if (w.startsWith('-D') && w.length > 2) defines.push(w.slice(2));
   }
-  return { blockDim, gridDim, defines, line: second };
+  return { blockDim, gridDim, defines, warpSize, line: second };
 }
 
 /** The launch of a CUDA file: the caller's, completed by the file's test header; and whether the header gave any. */
 export function launchWithHeader(launch: Launch, text: string): { launch: Launch; header: TestHeader | null } {
   const header = testHeader(text);
   if (header === null) return { launch, header: null };
-  const fromHeader = (launch.blockDim === null && header.blockDim !== null) || (launch.gridDim === null && header.gridDim !== null);
+  const warpFromHeader = launch.warpSize === undefined && header.warpSize !== null;
+  const fromHeader = (launch.blockDim === null && header.blockDim !== null) || (launch.gridDim === null && header.gridDim !== null) || warpFromHeader;
+  const warpSize = launch.warpSize ?? header.warpSize ?? undefined;
   return {
-    launch: { params: launch.params, blockDim: launch.blockDim ?? header.blockDim, gridDim: launch.gridDim ?? header.gridDim },
+    launch: { params: launch.params, blockDim: launch.blockDim ?? header.blockDim, gridDim: launch.gridDim ?? header.gridDim, ...(warpSize === undefined ? {} : { warpSize }) },
     header: fromHeader || header.defines.length > 0 ? header : null,
   };
 }
@@ -84,7 +91,8 @@ export function launchWithHeader(launch: Launch, text: string): { launch: Launch
 export function headerNotice(path: string, text: string, launch: Launch, header: TestHeader): Diagnostic {
   const line2 = text.indexOf('\n') + 1;
   const span = { start: line2, end: line2 + header.line.length };
-  return cudaDiagnostic('launchFromHeader', sourceFile(path, text), span, `the launch (${launchText({ ...launch, params: new Map() }) ?? 'macros only'}) comes from the GPUVerify test header of this file`);
+  const given = [launchText({ ...launch, params: new Map() }), launch.warpSize === undefined ? null : `warp size ${launch.warpSize} (lockstep)`].filter((x) => x !== null);
+  return cudaDiagnostic('launchFromHeader', sourceFile(path, text), span, `the launch (${given.length === 0 ? 'macros only' : given.join(', ')}) comes from the GPUVerify test header of this file`);
 }
 
 /**

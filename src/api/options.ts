@@ -55,7 +55,7 @@ function signature(map: KernelMap): string {
 }
 
 /** The launch the options fix; a `-p` that no selected kernel has is a usage error. */
-export function launchOfOptions(params: readonly string[], blockDim: string | undefined, gridDim: string | undefined, kernels: readonly KernelMap[]): Launch {
+export function launchOfOptions(params: readonly string[], blockDim: string | undefined, gridDim: string | undefined, kernels: readonly KernelMap[], warpSize?: number): Launch {
   const values = paramsOf(params);
   for (const name of values.keys()) {
     if (kernels.length > 0 && !kernels.some((k) => k.params.includes(name))) {
@@ -81,7 +81,18 @@ export function launchOfOptions(params: readonly string[], blockDim: string | un
     params: values,
     blockDim: blockDim === undefined ? null : boundedDim(dimOf(blockDim, '--block-dim'), '--block-dim', blockDim),
     gridDim: gridDim === undefined ? null : boundedDim(dimOf(gridDim, '--grid-dim'), '--grid-dim', gridDim),
+    ...(warpSize === undefined ? {} : { warpSize }),
   };
+}
+
+/** `--warp-size N` or GPUVerify's `--warp-sync=N` (lockstep warps of N threads); both given must agree. */
+export function warpSizeOf(warpSize: string | undefined, warpSync: string | undefined): number | undefined {
+  const size = warpSize === undefined ? undefined : naturalOf(warpSize, '--warp-size', 1);
+  const sync = warpSync === undefined ? undefined : naturalOf(warpSync, '--warp-sync', 1);
+  if (size !== undefined && sync !== undefined && size !== sync) throw new UsageError(`--warp-size ${size} and --warp-sync ${sync} disagree: give one`);
+  const n = size ?? sync;
+  if (n !== undefined && n > 1024) throw new UsageError(`--warp-size ${n}: a warp has at most 1024 threads (a block's limit)`);
+  return n;
 }
 
 /** What the verifier's sizes and untyped parameters stay below: a larger value would make every query vacuously unsat. */

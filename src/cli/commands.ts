@@ -6,14 +6,14 @@
 import { type Launch, NO_LAUNCH, launchFor } from '../core/launch.js';
 import { readFile } from 'node:fs/promises';
 import type { KernelMap } from '../map/map.js';
-import type { FileResult } from '../verify/result.js';
+import { strictRaces, type FileResult } from '../verify/result.js';
 import { startZ3, z3Wasm } from '../solve/z3.js';
 import type { KernelResult } from '../verify/result.js';
 import { colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
 import { textReport } from '../report/text.js';
 import { runCommand } from './run.js';
 import { checkedSafely, isCudaPath, programOf } from '../api/check.js';
-import { launchOfOptions } from '../api/options.js';
+import { launchOfOptions, warpSizeOf } from '../api/options.js';
 import { inferText, loweredProgram, phasesText, queryListing } from '../api/stages.js';
 import { writtenQueryFiles } from './smt-out.js';
 import { outputDirectory, outputFile } from './output.js';
@@ -39,6 +39,8 @@ export interface LaunchFlags extends CudaFlags {
   param: string[];
   blockDim?: string;
   gridDim?: string;
+  warpSize?: string;
+  warpSync?: string;
 }
 
 /** The options of main.ts's withSolvingOptions. */
@@ -57,6 +59,7 @@ export interface VerifyFlags extends LaunchFlags, SolvingFlags {
   sarif?: boolean;
   barriers?: boolean;
   replay?: boolean;
+  strictRaces?: boolean;
 }
 
 export interface FixFlags extends LaunchFlags {
@@ -131,7 +134,7 @@ async function loaded(args: readonly string[], kernel: string | undefined, cuda:
 
 /** The launch from the options; a -p that no selected kernel has is a usage error. */
 function launchOf(flags: LaunchFlags, kernels: readonly KernelMap[]): Launch {
-  return launchOfOptions(flags.param, flags.blockDim, flags.gridDim, kernels);
+  return launchOfOptions(flags.param, flags.blockDim, flags.gridDim, kernels, warpSizeOf(flags.warpSize, flags.warpSync));
 }
 
 export async function verifyCommand(args: readonly string[], flags: VerifyFlags, io: CliIO): Promise<number> {
@@ -148,7 +151,8 @@ export async function verifyCommand(args: readonly string[], flags: VerifyFlags,
   if ((solver.kind === 'z3-wasm' || solver.kind === 'portfolio') && toVerify.length > 0 && verifiesInProcess(jobs, toVerify.length)) startZ3();
   const outcomes = await verifiedFiles(toVerify.map((entry) => ({ ...job, path: entry.path })), jobs, progressOf(io));
   let next = 0;
-  const files = input.order.map((entry) => (entry.maps === null ? input.failed.find((f) => f.path === entry.path)! : outcomes[next++]!.file));
+  const verified = input.order.map((entry) => (entry.maps === null ? input.failed.find((f) => f.path === entry.path)! : outcomes[next++]!.file));
+  const files = flags.strictRaces === true ? verified.map((f) => (f.ok ? { ...f, kernels: f.kernels.map(strictRaces) } : f)) : verified;
   const replayFailures = outcomes.flatMap((o) => o.replayFailures);
   const launches = launchesOf(input.order, files, launch);
   // the JSON and SARIF reports (and io-ts, for the JSON codec) are loaded only when asked for
@@ -331,6 +335,7 @@ export async function experimentMergeSubcommand(dirs: readonly string[], flags: 
 
 export async function runSubcommand(args: readonly string[], flags: RunFlags, io: CliIO): Promise<number> {
   const params = paramsOf(flags.param);
+  const warpSize = warpSizeOf(flags.warpSize, flags.warpSync);
   return runCommand(
     [...(await inputFiles(args))],
     {
@@ -342,6 +347,7 @@ export async function runSubcommand(args: readonly string[], flags: RunFlags, io
       json: flags.json === true,
       cuda: flags,
       ...(flags.seed === undefined ? {} : { seed: naturalOf(flags.seed, '--seed') }),
+      ...(warpSize === undefined ? {} : { warpSize }),
     },
     io,
   );

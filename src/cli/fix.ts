@@ -85,6 +85,8 @@ function headline(f: Extract<KernelFix, { kind: 'fixed' }>, scope: string): stri
       return `repaired — barrier divergence fixed; the repaired kernel is ${proof}`;
     case 'drf':
       return `already DRF — redundant barriers removed; the kernel without them is ${proof}`;
+    case 'benign':
+      return `repaired — ${plural(f.before.races.length, 'benign data race')} ordered; the repaired kernel is ${proof}`;
     case 'vacuous':
     case 'unknown':
     case 'error':

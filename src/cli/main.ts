@@ -50,7 +50,9 @@ function withLaunchOptions(cmd: Command): Command {
       .option('--block-dim <D>', 'fix blockDim: N, X,Y,Z or [X,Y,Z]')
       .option('--grid-dim <D>', 'fix gridDim: N, X,Y,Z or [X,Y,Z]')
       .option('--blockDim <D>', "GPUVerify's spelling of --block-dim (--blockDim=[16,16])")
-      .option('--gridDim <D>', "GPUVerify's spelling of --grid-dim"),
+      .option('--gridDim <D>', "GPUVerify's spelling of --grid-dim")
+      .option('--warp-size <N>', 'the threads of each warp of N run in lockstep (pre-Volta warp-synchronous code); default: independent threads')
+      .option('--warp-sync <N>', "GPUVerify's spelling of --warp-size (--warp-sync=32)"),
   );
 }
 
@@ -95,6 +97,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .addOption(new Option('--json', 'print a JSON report instead of text').conflicts('sarif'))
     .option('--sarif', 'print a SARIF 2.1.0 log instead of text (for code-scanning services)')
     .option('--barriers', 'also prove, for each barrier of a DRF kernel, whether removing it keeps the kernel DRF (redundant barriers are warnings)')
+    .option('--strict-races', 'report benign races (two writes of the same value) as errors, like any other race')
     .option('--replay', 'run the witness of every confirmed alarm with the interpreter (made small first if needed) and mark it replayed')
     .addHelpText('after', '\nExit codes: 0 every kernel DRF, 1 a race or divergence, 2 bad input or usage, 3 no alarm but something not proved.')
     .action(async (files: string[], flags: VerifyFlags) => setExit(await (await commands()).verifyCommand(files, flags, io)));

@@ -15,8 +15,10 @@ import type { Kernel, Program } from '../core/ast.js';
 import { programOf } from '../api/check.js';
 import { frontEndsFor, type CudaFlags } from './cuda.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
+import { executionText } from '../report/describe.js';
 import { runKernel, vecText, type Access, type Finished, type InitContent, type PhaseEnd, type Race, type RunResult } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
+import { assertNever } from '../util/assert.js';
 
 export interface RunCommandOptions {
   kernel?: string;
@@ -30,6 +32,8 @@ export interface RunCommandOptions {
   seed?: number;
   /** -D, -U, -I for .cu files */
   cuda?: CudaFlags;
+  /** --warp-size: lockstep warps */
+  warpSize?: number;
 }
 
 /** Where the command writes; the process's streams unless a test says otherwise. */
@@ -51,6 +55,8 @@ interface KernelRunReport {
   readonly file: SourceFile;
   readonly kernel: Kernel;
   readonly result: RunResult;
+  /** the execution model: independent threads or lockstep warps */
+  readonly execution: string;
 }
 
 export async function runCommand(files: string[], opts: RunCommandOptions, io: RunIO = processIO): Promise<number> {
@@ -126,9 +132,9 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
         ...(opts.blockDim === undefined ? {} : { blockDim: opts.blockDim }),
         ...(opts.gridDim === undefined ? {} : { gridDim: opts.gridDim }),
       },
-      { init: kernelInit, ...(opts.seed === undefined ? {} : { seed: opts.seed }) },
+      { init: kernelInit, ...(opts.seed === undefined ? {} : { seed: opts.seed }), ...(opts.warpSize === undefined ? {} : { warpSize: opts.warpSize }) },
     );
-    return { file, kernel, result };
+    return { file, kernel, result, execution: executionText(opts.warpSize === undefined ? {} : { warpSize: opts.warpSize }) };
   });
 
   for (const r of reports) exit = Math.max(exit, exitCodeOf(r.result));
@@ -209,9 +215,16 @@ function element(array: string, index: readonly bigint[]): string {
 }
 
 function accessText(file: SourceFile, a: Access): string {
-  return a.kind === 'read'
-    ? `read ${element(a.array, a.index)} = ${a.value} (${lineCol(file, a.span)})`
-    : `write ${element(a.array, a.index)} := ${a.value} (${lineCol(file, a.span)})`;
+  switch (a.kind) {
+    case 'read':
+      return `read ${element(a.array, a.index)} = ${a.value} (${lineCol(file, a.span)})`;
+    case 'write':
+      return `write ${element(a.array, a.index)} := ${a.value} (${lineCol(file, a.span)})`;
+    case 'atomic':
+      return `atomic ${a.op ?? ''} ${element(a.array, a.index)}, old value ${a.value} (${lineCol(file, a.span)})`;
+    default:
+      return assertNever(a.kind);
+  }
 }
 
 function phaseEndText(file: SourceFile, end: PhaseEnd): string {
@@ -230,7 +243,7 @@ function header(r: KernelRunReport): string {
   const launch = r.result.kind === 'finished' || r.result.kind === 'infeasible' || r.result.kind === 'undefined' ? r.result.launch : null;
   const args = launch === null ? params.join(', ') : params.map((p) => `${p}=${launch.params[p]}`).join(', ');
   const dims = launch === null ? '' : `, grid ${idText(launch.gridDim, launch.gridDim)}, block ${idText(launch.blockDim, launch.blockDim)}`;
-  return `${r.file.path}: kernel ${r.kernel.name.text}(${args})${dims}\n`;
+  return `${r.file.path}: kernel ${r.kernel.name.text}(${args})${dims}, ${r.execution}\n`;
 }
 
 function problemLine(r: KernelRunReport): string {
@@ -303,10 +316,12 @@ function finishedText(file: SourceFile, res: Finished): string {
   return `${out.join('\n')}\n`;
 }
 
+const ACCESS_VERB: Record<Race['first']['kind'], string> = { read: 'reads', write: 'writes', atomic: 'updates atomically' };
+
 function raceText(file: SourceFile, race: Race, res: Finished): string {
   const { gridDim, blockDim } = res.launch;
   const who = (a: Race['first']): string =>
-    `thread ${idText(a.thread, blockDim)}${race.between === 'blocks' ? ` of block ${idText(a.block, gridDim)} (phase ${a.phase})` : ''} ${a.kind === 'read' ? 'reads' : 'writes'} at ${location(file, a.span)}`;
+    `thread ${idText(a.thread, blockDim)}${race.between === 'blocks' ? ` of block ${idText(a.block, gridDim)} (phase ${a.phase})` : ''} ${ACCESS_VERB[a.kind]} at ${location(file, a.span)}`;
   const where = race.between === 'threads' ? `block ${idText(race.first.block, gridDim)}, phase ${race.first.phase}` : 'between blocks';
   return `data race on ${element(race.array, race.index)} (${race.scope}, ${where}): ${who(race.first)}, ${who(race.second)}`;
 }
@@ -315,7 +330,7 @@ function raceText(file: SourceFile, race: Race, res: Finished): string {
 // JSON
 
 function jsonReport(r: KernelRunReport): unknown {
-  return { file: r.file.path, kernel: r.kernel.name.text, result: withLocations(r.file, r.result) };
+  return { file: r.file.path, kernel: r.kernel.name.text, execution: r.execution, result: withLocations(r.file, r.result) };
 }
 
 function isSpan(v: object): v is Span {

@@ -73,6 +73,14 @@ export type BExpr =
 export type UpStep = '+' | '*';
 export type DownStep = '-' | '/';
 
+/**
+ * An atomic read-modify-write's operation (CUDA's atomicAdd, atomicSub,
+ * atomicMax, atomicMin, atomicAnd, atomicOr, atomicXor, atomicExch,
+ * atomicCAS, atomicInc, atomicDec).
+ */
+export type AtomicOp = 'add' | 'sub' | 'max' | 'min' | 'and' | 'or' | 'xor' | 'exch' | 'cas' | 'inc' | 'dec';
+export const ATOMIC_OPS: readonly AtomicOp[] = ['add', 'sub', 'max', 'min', 'and', 'or', 'xor', 'exch', 'cas', 'inc', 'dec'];
+
 export interface Step {
   readonly op: UpStep | DownStep;
   readonly amount: Expr;
@@ -100,6 +108,27 @@ export type Stmt =
       readonly span: Span;
     }
   | { readonly kind: 'let'; readonly local: Name; readonly value: Expr; readonly body: Stmt; readonly span: Span }
+  /**
+   * An atomic read-modify-write of one element, binding its old value (an
+   * unknown, data-dependent value) to `local` in `body`; `local` null: the
+   * old value is not used, and `body` is `skip`. Two atomics never race with
+   * each other; an atomic and a plain access of the same element do.
+   */
+  | {
+      readonly kind: 'atomic';
+      readonly op: AtomicOp;
+      readonly local: Name | null;
+      readonly array: Name;
+      readonly index: readonly Expr[];
+      /** the operand (`inc`/`dec`: the limit); `cas`: the compared value, then the new one */
+      readonly operands: readonly Expr[];
+      /** the element's machine type, in whose arithmetic the new value is computed; absent: nat */
+      readonly type?: MachineType;
+      /** the `A[i]` updated */
+      readonly target: Span;
+      readonly body: Stmt;
+      readonly span: Span;
+    }
   /** binds `local` to an unknown value of its type, scoped like `let` */
   | { readonly kind: 'havoc'; readonly local: Name; readonly type: IntType; readonly origin: UnknownOrigin; readonly body: Stmt; readonly span: Span }
   | {

@@ -166,6 +166,11 @@ export function kernelExcess(kernel: Kernel): Excess | null {
         bind(s.local.text, undefined);
         work.push({ stmt: s.body, depth: depth + 1 });
         break;
+      case 'atomic':
+        excess = within([...s.index, ...s.operands].map(expr), depth);
+        if (s.local !== null) bind(s.local.text, undefined);
+        work.push({ stmt: s.body, depth: depth + 1 });
+        break;
       case 'let': {
         const m = measure({ expr: s.value }, depth);
         if ('kind' in m) return m;

@@ -145,6 +145,23 @@ function printKernel(out: Emitter, k: Kernel, style: PrintStyle): Kernel {
           const [[array, index], source] = out.spanned(() => [name(s.array), indices(s.index)] as const);
           return { ...s, local, array, index, source, body: body(s.body, depth) };
         }
+        case 'atomic': {
+          // `let old = atomic add(A[i], v) in …`, typed `atomic add.u32(…)` as PTX's atom.add.u32
+          let local: Name | null = null;
+          if (s.local !== null) {
+            out.emit('let ');
+            local = name(s.local);
+            out.emit(' = ');
+          }
+          out.emit(`atomic ${s.op}${s.type === undefined ? '' : `.${s.type}`}(`);
+          const [[array, index], target] = out.spanned(() => [name(s.array), indices(s.index)] as const);
+          const operands = s.operands.map((e) => {
+            out.emit(', ');
+            return expr(e);
+          });
+          out.emit(')');
+          return { ...s, local, array, index, target, operands, body: s.local === null ? s.body : body(s.body, depth) };
+        }
         case 'let': {
           out.emit('let ');
           const local = name(s.local);
@@ -310,6 +327,9 @@ export function showListing(program: Program, style: PrintStyle = 'cuda'): strin
       case 'read':
         note(shown.span, s.source);
         return stmt(s.body, (shown as typeof s).body);
+      case 'atomic':
+        note(shown.span, s.target);
+        return s.local === null ? undefined : stmt(s.body, (shown as typeof s).body);
       case 'let':
       case 'havoc':
         note(shown.span, s.span);

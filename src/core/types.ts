@@ -86,6 +86,8 @@ function stmtExprs(s: Stmt): Expr[] {
       return [...s.index, ...stmtExprs(s.body)];
     case 'let':
       return [s.value, ...stmtExprs(s.body)];
+    case 'atomic':
+      return [...s.index, ...s.operands, ...stmtExprs(s.body)];
     case 'havoc':
       return stmtExprs(s.body);
     case 'if':
@@ -102,7 +104,8 @@ function stmtExprs(s: Stmt): Expr[] {
 function stmtIsTyped(s: Stmt): boolean {
   if (s.kind === 'for' && s.type !== undefined) return true;
   if (s.kind === 'havoc' && s.type !== 'nat') return true;
-  const children = s.kind === 'if' ? [...s.then, ...(s.else ?? [])] : s.kind === 'for' ? s.body : s.kind === 'read' || s.kind === 'let' || s.kind === 'havoc' ? [s.body] : [];
+  if (s.kind === 'atomic' && s.type !== undefined) return true;
+  const children = s.kind === 'if' ? [...s.then, ...(s.else ?? [])] : s.kind === 'for' ? s.body : s.kind === 'read' || s.kind === 'let' || s.kind === 'havoc' || s.kind === 'atomic' ? [s.body] : [];
   return children.some(stmtIsTyped);
 }
 
@@ -215,6 +218,11 @@ export function typeErrors(kernel: Kernel): TypeError[] {
         return stmt(s.body);
       case 'let':
         types.set(s.local.text, check(s.value));
+        return stmt(s.body);
+      case 'atomic':
+        s.index.forEach(check);
+        s.operands.forEach((e, i) => expect(e, s.type ?? 'nat', `the atomic ${s.op}'s operand ${i + 1}`));
+        if (s.local !== null) types.set(s.local.text, s.type ?? 'nat');
         return stmt(s.body);
       case 'havoc':
         types.set(s.local.text, s.type);

@@ -23,7 +23,8 @@ import { machineType, mayBeUndefined } from '../core/types.js';
 import { bexprOperands, exprBuiltins, exprVars } from '../core/exprs.js';
 import { evalFormula } from './evaluate.js';
 import type { Launch } from '../core/launch.js';
-import { isDataDependent, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
+import { lockstepRelations } from '../map/lockstep.js';
+import { conflicting, isDataDependent, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import { codeChildren, type Code, type Relation } from '../phases/code.js';
 import { codeOf } from '../phases/split.js';
 import type { Span } from '../core/source.js';
@@ -723,6 +724,30 @@ class Scope {
     }
   }
 
+  /**
+   * The iteration number j of this thread's loop value x: x = from ± step·j
+   * (`defined`, over a variable j that appears only where it is compared,
+   * positively), or x's place in a geometric chain.
+   */
+  iterationNumber(name: string, x: Term, r: Range): { readonly j: Term; readonly defined: Formula } {
+    const l = this.loop(r);
+    switch (r.step.op) {
+      case '+':
+      case '-': {
+        const j = this.b.declare(this.local(`${name}.iteration`), Math.max(l.bits, this.b.bits(l.from)) + 1, { role: 'aux' });
+        if (l.type !== undefined) return { j, defined: eq(x, mop(r.step.op, l.type, l.from, mop('*', l.type, l.step, j))) };
+        return { j, defined: r.step.op === '+' ? eq(x, op('+', l.from, op('*', l.step, j))) : eq(op('+', x, op('*', l.step, j)), l.from) };
+      }
+      case '*':
+      case '/': {
+        const chain = this.b.chain(r, l);
+        return { j: chain.slice(0, -1).reduceRight<Term>((rest, v, i) => ite(eq(x, v), num(i), rest), num(chain.length - 1)), defined: TRUE };
+      }
+      default:
+        return assertNever(r.step.op);
+    }
+  }
+
   bindLocal(name: string, r: Range): Term {
     const info = this.b.vars.get(name)!;
     const l = this.loop(r);
@@ -1022,15 +1047,30 @@ export interface RaceQuerySpec {
   readonly array: string;
   readonly level: 'block' | 'grid';
   readonly phase: number | null;
+  /**
+   * Only races between these two writes (access ids, either way round) whose
+   * written values differ: unsat proves every race of the pair benign. The
+   * query is null when a value is data-dependent (never assumed equal).
+   */
+  readonly valuesDiffer?: { readonly a: number; readonly b: number };
 }
 
-/** The race query of one array in one phase (block level) or in the whole kernel (grid level); null when no thread writes it. */
+/**
+ * The race query of one array in one phase (block level) or in the whole
+ * kernel (grid level); null when no two accesses of it can conflict (no
+ * write, and no atomic next to a plain read).
+ */
 export function raceQuery(spec: RaceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'with-rest').filter((p) => p.target.kind === 'access' && p.target.access.array === spec.array);
-  if (!points.some((p) => p.target.kind === 'access' && p.target.access.mode === 'write')) return null;
+  const modes = new Set(points.map((p) => (p.target.kind === 'access' ? p.target.access.mode : 'read')));
+  if (!modes.has('write') && !(modes.has('atomic') && modes.has('read'))) return null;
   const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch);
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, codeOf(spec.map.body, 'erase'), 'pass')];
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
+  const pair = spec.valuesDiffer;
+  const inPair = (p: Point): boolean => pair !== undefined && p.target.kind === 'access' && (p.target.access.id === pair.a || p.target.access.id === pair.b);
+  if (pair !== undefined && !points.filter(inPair).every((p) => p.target.kind === 'access' && p.target.access.mode === 'write' && knownValue(p.target.access.value, spec.vars))) return null;
+  const written: [Formula, Term][][] = [[], []];
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const path: Formula[] = [];
     const element: Term[][] = [];
@@ -1041,6 +1081,7 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
       path.push(and([pathOf(scope, point), access ? scope.definedAll(access.index) : TRUE]));
       element.push(access ? access.index.map((ix) => scope.term(ix)) : []);
       locals.push(access ? access.locals.map((l) => ({ name: l.name, term: scope.term(l.value) })) : []);
+      if (inPair(point) && access?.value !== undefined) written[t - 1]!.push([eq(tvar(`t${t}.point`), num(index)), scope.term(access.value)]);
     }
     return { index, point, path: [path[0]!, path[1]!], element: [element[0]!, element[1]!], locals: [locals[0]!, locals[1]!] };
   });
@@ -1057,8 +1098,13 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
     );
   }
   for (let d = 0; d < dims; d++) assertions.push(eq(tvar(`t1.index.${d}`), tvar(`t2.index.${d}`)));
-  const writes = qpoints.filter((q) => q.point.target.kind === 'access' && q.point.target.access.mode === 'write');
-  assertions.push(or([1, 2].flatMap((t) => writes.map((q) => eq(tvar(`t${t}.point`), num(q.index))))));
+  assertions.push(conflict(qpoints));
+  if (spec.launch.warpSize !== undefined && spec.level === 'block') assertions.push(lockstepRace(b, spec.map, qpoints, spec.launch.warpSize));
+  if (pair !== undefined) {
+    // each thread at a write of the pair, writing its value
+    const value = (t: 0 | 1): Term => written[t]!.reduceRight<Term>((rest, [at, v]) => ite(at, v, rest), num(0));
+    assertions.push(or(written[0]!.map(([at]) => at)), or(written[1]!.map(([at]) => at)), not(eq(value(0), value(1))));
+  }
   return finish(b, {
     id: `${spec.map.name}/${spec.level === 'block' ? `phase${spec.phase}` : 'grid'}/${spec.array}`,
     kernel: spec.map.name,
@@ -1070,6 +1116,78 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
     points: qpoints,
     assertions,
   });
+}
+
+/** A written value that mentions no data-dependent variable (values read, atomics' old values, unknowns). */
+function knownValue(value: Expr | undefined, vars: ReadonlyMap<string, VarInfo>): boolean {
+  return value !== undefined && [...exprVars(value)].every((v) => !isDataDependent(vars.get(v)));
+}
+
+/**
+ * The two threads' accesses conflict: one of them writes, or one is atomic
+ * and the other a plain read (two atomics never race).
+ */
+function conflict(qpoints: readonly QueryPoint[]): Formula {
+  const at = (t: Thread, mode: 'read' | 'write' | 'atomic'): Formula =>
+    or(qpoints.filter((q) => q.point.target.kind === 'access' && q.point.target.access.mode === mode).map((q) => eq(tvar(`t${t}.point`), num(q.index))));
+  return or([at(1, 'write'), at(2, 'write'), and([at(1, 'atomic'), at(2, 'read')]), and([at(1, 'read'), at(2, 'atomic')])]);
+}
+
+/**
+ * Lockstep execution (src/map/lockstep.ts): the two threads are in different
+ * warps, or their accesses are one statement instance (both writing), or on
+ * the two sides of one instance of an `if`: the same iteration of every loop
+ * around it.
+ */
+function lockstepRace(b: Builder, map: KernelMap, qpoints: readonly QueryPoint[], warpSize: number): Formula {
+  const relation = lockstepRelations(map.body);
+  const warp = (t: Thread): Term => {
+    const [x, y, z] = AXES.map((a) => b.threadId('threadIdx', a, t));
+    const linear = op('+', x!, op('*', op('+', y!, op('*', z!, b.dim('blockDim', 'y'))), b.dim('blockDim', 'x')));
+    return op('/', linear, num(warpSize));
+  };
+  const unordered: Formula[] = [];
+  for (const q1 of qpoints) {
+    for (const q2 of qpoints) {
+      if (q1.point.target.kind !== 'access' || q2.point.target.kind !== 'access') continue;
+      const [a1, a2] = [q1.point.target.access, q2.point.target.access];
+      const r = relation(a1.id, a2.id);
+      if (r.kind === 'ordered' || !conflicting(a1.mode, a2.mode) || (r.kind === 'same' && a1.mode !== 'write')) continue;
+      const s1 = new Scope(b, 1, q1.index);
+      const s2 = new Scope(b, 2, q2.index);
+      const iterations = a1.loops.slice(0, r.depth).map((v1, d) => sameIteration(s1, q1.point, v1, s2, q2.point, a2.loops[d]!));
+      unordered.push(and([eq(tvar('t1.point'), num(q1.index)), eq(tvar('t2.point'), num(q2.index)), ...iterations]));
+    }
+  }
+  return or([not(eq(warp(1), warp(2))), ...unordered]);
+}
+
+/**
+ * Thread 1 at its point in the same iteration of a loop as thread 2 at its
+ * point (v1, v2: the loop's variable at each point). A shared binder is one
+ * iteration for both, or two binders of the loop (end of one iteration, start
+ * of the next) compare their iterations; a thread's own loop compares the
+ * values when the range is the same in both threads, else the iteration
+ * numbers j with x = from ± step·j (a geometric range: x's place in its chain).
+ */
+function sameIteration(s1: Scope, p1: Point, v1: string, s2: Scope, p2: Point, v2: string): Formula {
+  const binder = (p: Point, v: string): Step | undefined => p.path.find((s) => (s.kind === 'loop' || s.kind === 'bind') && s.var === v);
+  const [st1, st2] = [binder(p1, v1), binder(p2, v2)];
+  if (st1?.kind === 'bind' && st2?.kind === 'bind') {
+    if (v1 === v2) return TRUE;
+    return s1.b.isUniform(v1) && s1.b.isUniform(v2) ? eq(s1.variable(v1), s2.variable(v2)) : eq(tvar(iterationName(v1)), tvar(iterationName(v2)));
+  }
+  // a loop aligned at one point and not at the other: not two places of one loop that the phase split makes
+  if (st1?.kind !== 'loop' || st2?.kind !== 'loop') return TRUE;
+  const [x1, x2] = [s1.variable(v1), s2.variable(v2)];
+  const same = (t1: Term, t2: Term): boolean => JSON.stringify(t1, bigintText) === JSON.stringify(t2, bigintText);
+  if (same(s1.term(st1.range.from), s2.term(st2.range.from)) && same(s1.term(st1.range.step.amount), s2.term(st2.range.step.amount))) return eq(x1, x2);
+  const [i1, i2] = [s1.iterationNumber(v1, x1, st1.range), s2.iterationNumber(v2, x2, st2.range)];
+  return and([i1.defined, i2.defined, eq(i1.j, i2.j)]);
+}
+
+function bigintText(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
 }
 
 /** Both threads at points whose accesses are `a` and `b` (either way round): what a reported pair blocks. */

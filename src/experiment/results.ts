@@ -109,7 +109,7 @@ export interface Totals {
   readonly outsideSolver: number;
 }
 
-const noVerdicts = (): Record<Status, number> => ({ drf: 0, racy: 0, divergent: 0, vacuous: 0, unknown: 0, error: 0 });
+const noVerdicts = (): Record<Status, number> => ({ drf: 0, racy: 0, benign: 0, divergent: 0, vacuous: 0, unknown: 0, error: 0 });
 
 export function totalsOf(rows: readonly ExperimentRow[]): Totals {
   const kernels = rows.filter((r): r is KernelRow => r.kind === 'kernel');

@@ -3,7 +3,7 @@
  * before any search, and what the search found when it found nothing.
  */
 import type { Span } from '../core/source.js';
-import { plural } from '../report/describe.js';
+import { accessNoun, plural } from '../report/describe.js';
 import { assertNever } from '../util/assert.js';
 import type { Doubt, KernelResult, Race } from '../verify/result.js';
 import { loopsAround, type Block, type Layout, type Point } from './layout.js';
@@ -41,7 +41,7 @@ function possibleText(race: Race, at: Locate): string {
 function raceText(c: Constraint, at: Locate): string {
   const [i, j] = c.spans[0].start <= c.spans[1].start ? ([0, 1] as const) : ([1, 0] as const);
   const [first, second] = [c.race.accesses[i], c.race.accesses[j]];
-  const between = c.spans[i].start === c.spans[j].start ? `two runs of the ${first.mode} at ${at(c.spans[i])}` : `the ${first.mode} at ${at(c.spans[i])} and the ${second.mode} at ${at(c.spans[j])}`;
+  const between = c.spans[i].start === c.spans[j].start ? `two runs of the ${accessNoun(first)} at ${at(c.spans[i])}` : `the ${accessNoun(first)} at ${at(c.spans[i])} and the ${accessNoun(second)} at ${at(c.spans[j])}`;
   return `the ${c.race.kind} race on ${c.race.array} between ${between}`;
 }
 
@@ -61,7 +61,7 @@ export function hopelessText(result: KernelResult, layout: Layout, at: Locate): 
     if (a.id !== b.id || !sameIteration(r, loops)) continue;
     const values = [...loops].reverse().map((l) => `${l.var} = ${r.witness.threads[0].locals.get(l.var)}`);
     const iteration = loops.length === 0 ? '' : ` in the same iteration (${values.join(', ')})`;
-    return `two threads run the same ${a.mode} at ${at(a.span)} on the same element${iteration}: no barrier separates a statement from itself; the index must differ between threads${possibleText(r, at)}`;
+    return `two threads run the same ${accessNoun(a)} at ${at(a.span)} on the same element${iteration}: no barrier separates a statement from itself; the index must differ between threads${possibleText(r, at)}`;
   }
   return null;
 }

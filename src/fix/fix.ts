@@ -181,6 +181,7 @@ async function insertBarriers(ctx: Context, state: State, result: KernelResult):
         proofs.push({ rw, result: r });
         return { kind: 'drf' };
       case 'racy':
+      case 'benign':
         return {
           kind: 'racy',
           races: r.races.flatMap((race) => {
@@ -297,11 +298,12 @@ export async function fixKernel(path: string, text: string, name: string, option
       break;
     }
     case 'racy':
+    case 'benign':
       break;
     default:
       return assertNever(before.status);
   }
-  if (result.status === 'racy') {
+  if (result.status === 'racy' || result.status === 'benign') {
     const stage = await insertBarriers(ctx, state, result);
     if (stage.kind === 'stuck') return notFixed(hoisted.length === 0 ? stage.why : `with the diverging barriers hoisted, ${stage.why}`);
     ({ state, result } = stage);

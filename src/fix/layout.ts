@@ -128,9 +128,10 @@ function blockOf(ctx: Context, stmts: readonly Stmt[], parent: Parent, env: Map<
   };
   for (const first of stmts) {
     let s: Stmt = first;
-    while (s.kind === 'read' || s.kind === 'let') {
+    while (s.kind === 'read' || s.kind === 'let' || (s.kind === 'atomic' && s.local !== null)) {
       items.push({ kind: 'binder', start: s.span.start, end: binderEnd(ctx.file, s) });
-      env.set(s.local.text, s.kind === 'read' || dependsOnThread(s.value, env));
+      // a value read, atomically or not, may differ between threads
+      env.set(s.local!.text, s.kind !== 'let' || dependsOnThread(s.value, env));
       s = s.body;
     }
     items.push(itemOf(ctx, s, block, env));
@@ -164,7 +165,7 @@ function isCandidate(block: Block, index: number, hoisted: boolean): boolean {
 }
 
 /** Where the `let x = … in` head ends: the `in`. */
-function binderEnd(file: SourceFile, s: Extract<Stmt, { kind: 'read' | 'let' }>): number {
+function binderEnd(file: SourceFile, s: Extract<Stmt, { kind: 'read' | 'let' | 'atomic' }>): number {
   const head = file.text.slice(s.span.start, s.body.span.start);
   return s.span.start + head.lastIndexOf('in') + 2;
 }
@@ -175,6 +176,9 @@ function itemOf(ctx: Context, s: Stmt, block: Block, env: Map<string, boolean>):
     case 'write':
     case 'sync':
     case 'assume':
+      return { kind: 'leaf', stmt: s, start: s.span.start, end: s.span.end };
+    case 'atomic':
+      if (s.local !== null) throw new Error('fix: a binder is not an item of its own');
       return { kind: 'leaf', stmt: s, start: s.span.start, end: s.span.end };
     case 'read':
     case 'let':

@@ -6,7 +6,7 @@
  * outside V (a typing violation) and keeps the variable in the protocol as a
  * per-thread unknown, which over-approximates the kernel's accesses.
  */
-import type { Axis, BExpr, BuiltinName, Dim3, Expr, Kernel, Stmt } from '../core/ast.js';
+import type { AtomicOp, Axis, BExpr, BuiltinName, Dim3, Expr, Kernel, Stmt } from '../core/ast.js';
 import type { SourceFile, Span } from '../core/source.js';
 import { bexprBuiltins, bexprVars, exprBuiltins, exprVars, substBExpr, substExpr } from '../core/exprs.js';
 import { mayBeUndefined, usesMachineIntegers } from '../core/types.js';
@@ -80,7 +80,7 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
     checkUse(bexprVars(out), use, c.span);
     return out;
   };
-  const access = (array: string, mode: Access['mode'], index: readonly Expr[], span: Access['span'], local: string | null): Proto => {
+  const access = (array: string, mode: Access['mode'], index: readonly Expr[], span: Access['span'], local: string | null, op?: AtomicOp, value?: Expr): Proto => {
     if (!dimsOf.get(array)) dimsOf.set(array, index.length);
     const a: Access = {
       id: accesses.length,
@@ -89,6 +89,8 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
       index: index.map((ix) => expr(ix, 'index')),
       span,
       local,
+      ...(op === undefined ? {} : { op }),
+      ...(value === undefined ? {} : { value: substExpr(value, sub) }),
       locals: [...locals],
       loops: [...loops],
     };
@@ -125,7 +127,7 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
         return { kind: 'skip' };
       case 'write':
         exprBuiltins(s.value, builtins);
-        return seq([evaluated([s.value], s.value.span), access(s.array.text, 'write', s.index, s.target, null)]);
+        return seq([evaluated([s.value], s.value.span), access(s.array.text, 'write', s.index, s.target, null, undefined, s.value)]);
       case 'read': {
         // the index is read before the local is bound
         const local = nextName(s.local.text);
@@ -133,6 +135,19 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
         bind(s.local.text, s.local.span);
         vars.set(local, { kind: 'data', source: s.local.text, origin: { array: s.array.text, span: s.source } });
         return seq([read, stmt(s.body)]);
+      }
+      case 'atomic': {
+        // the operands are evaluated first (C's arguments); the old value is unknown, as a value read is
+        for (const e of s.operands) exprBuiltins(e, builtins);
+        const check = evaluated(s.operands, s.span);
+        const source = s.local?.text ?? 'old';
+        const local = nextName(source);
+        const update = access(s.array.text, 'atomic', s.index, s.target, local, s.op);
+        if (s.local !== null) bind(s.local.text, s.local.span);
+        else bindings.set(source, (bindings.get(source) ?? 0) + 1);
+        const what = `the old value of the atomic ${s.op} on ${s.array.text}`;
+        vars.set(local, { kind: 'unknown', source, origin: { kind: 'value', what, span: s.target }, type: s.type ?? 'nat' });
+        return seq([check, update, stmt(s.body)]);
       }
       case 'let': {
         exprBuiltins(s.value, builtins);

@@ -8,11 +8,21 @@
  * `defined` step keeps them: an execution in which they are undefined is
  * outside the scope of verification.
  */
-import type { BExpr, DownStep, Expr, IntType, Kernel, MachineType, Scope, UnknownOrigin, UpStep } from '../core/ast.js';
+import type { AtomicOp, BExpr, DownStep, Expr, IntType, Kernel, MachineType, Scope, UnknownOrigin, UpStep } from '../core/ast.js';
 import type { SourceFile, Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 
-export type Mode = 'read' | 'write';
+/**
+ * The third kind, `atomic`, is a read-modify-write: it conflicts with plain
+ * reads and writes of its element (it writes), never with another atomic.
+ */
+export type Mode = 'read' | 'write' | 'atomic';
+
+/** Whether two accesses of one element by two threads race: one writes, and they are not both atomic. */
+export function conflicting(a: Mode, b: Mode): boolean {
+  if (a === 'read' && b === 'read') return false;
+  return !(a === 'atomic' && b === 'atomic');
+}
 
 export interface Range {
   readonly from: Expr;
@@ -32,8 +42,12 @@ export interface Access {
   readonly index: readonly Expr[];
   /** the `A[i]` in the source */
   readonly span: Span;
-  /** the variable a read binds (`let y = A[i] in …`), null for writes */
+  /** the variable a read or an atomic binds (`let y = A[i] in …`; an atomic whose old value is not used binds a fresh one), null for writes */
   readonly local: string | null;
+  /** an atomic's operation */
+  readonly op?: AtomicOp;
+  /** a write's value, lets inlined: two writes of provably equal values race benignly */
+  readonly value?: Expr;
   /** the loop variables around the access, outermost first, shown in witnesses */
   readonly loops: readonly string[];
   /** pure lets in scope, already inlined, shown in witnesses */

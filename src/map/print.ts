@@ -1,5 +1,5 @@
 /**
- * MAPs in the paper's notation: `rd A[i]`, `wr A[i]`, `sync`, conditionals
+ * MAPs in the paper's notation: `rd A[i]`, `wr A[i]` (and `atomic add A[i]`, an atomic read-modify-write), `sync`, conditionals
  * and loops over their exact ranges, one statement a line. Where machine
  * integers are, types are shown on binders (`n: i32`, `for i: i32 ∈ …`,
  * `havoc h: u32`), and `defined e` marks values whose evaluation is in scope
@@ -13,7 +13,8 @@ import { assertNever } from '../util/assert.js';
 import type { Access, KernelMap, Proto, Range } from './map.js';
 
 export function showAccess(a: Access): string {
-  return `${a.mode === 'read' ? 'rd' : 'wr'} ${a.array}${a.index.map((i) => `[${showExpr(i)}]`).join('')}`;
+  const kind = a.mode === 'read' ? 'rd' : a.mode === 'write' ? 'wr' : `atomic ${a.op ?? ''}`;
+  return `${kind} ${a.array}${a.index.map((i) => `[${showExpr(i)}]`).join('')}`;
 }
 
 export function showRange(r: Range): string {

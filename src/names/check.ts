@@ -188,6 +188,14 @@ function kernelErrors(file: SourceFile, kernel: Kernel): Diagnostic[] {
         bind(s.local, { kind: 'local', span: s.local.span });
         return [...(fresh ? [s.local.text] : []), ...checkStmt(s.body)];
       }
+      case 'atomic': {
+        checkAccess(s.array, s.index, s.target, 'atomically update');
+        for (const e of s.operands) checkExpr(e, 'body');
+        if (s.local === null) return checkStmt(s.body);
+        const fresh = !scope.has(s.local.text);
+        bind(s.local, { kind: 'local', span: s.local.span });
+        return [...(fresh ? [s.local.text] : []), ...checkStmt(s.body)];
+      }
       case 'let': {
         checkExpr(s.value, 'body');
         const fresh = !scope.has(s.local.text);

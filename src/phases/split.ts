@@ -247,6 +247,7 @@ function renameCode(c: Code, renaming: ReadonlyMap<string, string>): Code {
     local: a.local === null ? null : (renaming.get(a.local) ?? a.local),
     loops: a.loops.map((v) => renaming.get(v) ?? v),
     locals: a.locals.map((l) => ({ name: l.name, value: substExpr(l.value, sub) })),
+    ...(a.value === undefined ? {} : { value: substExpr(a.value, sub) }),
   });
   const go = (x: Code): Code => {
     switch (x.kind) {

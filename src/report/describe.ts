@@ -6,7 +6,7 @@ import type { UnknownOrigin } from '../core/ast.js';
 import type { Launch } from '../core/launch.js';
 import type { Approximation, TypingViolation } from '../map/map.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
-import type { Confidence, Doubt, KernelResult, Status } from '../verify/result.js';
+import type { AccessSite, Confidence, Doubt, KernelResult, Status } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 
@@ -78,6 +78,11 @@ export function scopeText(r: Pick<KernelResult, 'machineIntegers'>): string | nu
   return r.machineIntegers === true ? `scope: ${MACHINE_SCOPE} (undefined behaviour is outside the scope of verification)` : null;
 }
 
+/** The execution model a verdict holds for: the kernel's threads independent, or warps in lockstep. */
+export function executionText(r: Pick<KernelResult, 'warpSize'>): string {
+  return r.warpSize === undefined ? 'independent threads' : `warp size ${r.warpSize} (lockstep)`;
+}
+
 export function wellTypedText(r: Pick<KernelResult, 'file' | 'wellTyped' | 'violations' | 'races' | 'divergences'>): string {
   if (r.wellTyped) {
     // Theorem 1 covers the typing, not the tool's own approximations (erased barriers, large shifts, undecided barriers)
@@ -123,7 +128,7 @@ export function elementText(array: string, index: readonly bigint[]): string {
 }
 
 /** Every verdict, in the order reports list them. */
-export const STATUSES = ['drf', 'racy', 'divergent', 'vacuous', 'unknown', 'error'] as const satisfies readonly Status[];
+export const STATUSES = ['drf', 'racy', 'benign', 'divergent', 'vacuous', 'unknown', 'error'] as const satisfies readonly Status[];
 
 export function statusName(s: Status): string {
   switch (s) {
@@ -131,6 +136,8 @@ export function statusName(s: Status): string {
       return 'DRF';
     case 'racy':
       return 'racy';
+    case 'benign':
+      return 'benign';
     case 'divergent':
       return 'divergent';
     case 'vacuous':
@@ -165,4 +172,17 @@ export function budgetHint(reasons: readonly string[]): string | null {
   if (reasons.some(isOutOfResources)) return 'a larger --rlimit may help';
   if (reasons.some((r) => isOutOfTime(r) || /timeout|canceled/i.test(r))) return 'a larger --timeout may help';
   return null;
+}
+
+/** Why a benign race is not an error. */
+export const BENIGN_TEXT = 'both threads write the same value wherever these two writes race';
+
+/** `read`, `write`, `atomic add` */
+export function accessNoun(a: Pick<AccessSite, 'mode' | 'op'>): string {
+  return a.mode === 'atomic' ? `atomic ${a.op ?? 'update'}` : a.mode;
+}
+
+/** `reads`, `writes`, `runs atomic add` */
+export function accessVerb(a: Pick<AccessSite, 'mode' | 'op'>): string {
+  return a.mode === 'atomic' ? `runs ${accessNoun(a)}` : `${a.mode}s`;
 }

@@ -10,8 +10,8 @@ import * as t from 'io-ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
-import type { KernelResult, ReplayRecord, Status, ThreadWitness, Witness } from '../verify/result.js';
-import { reasonText, scopeText, type SolvingRun } from './describe.js';
+import type { AccessSite, KernelResult, ReplayRecord, Status, ThreadWitness, Witness } from '../verify/result.js';
+import { executionText, reasonText, scopeText, type SolvingRun } from './describe.js';
 import { barrierReasonText } from './barriers.js';
 import { statusCounts } from './text.js';
 
@@ -62,19 +62,19 @@ const ReplayJson = t.partial({
   minimisedWitness: WitnessJson,
 });
 
+/** `operation`: an atomic's (add, cas, …) */
+const AccessJson = t.intersection([t.type({ mode: t.keyof({ read: null, write: null, atomic: null }), text: t.string }), t.partial({ operation: t.string }), Range]);
+
 export const RaceJson = t.intersection([t.type({
   array: t.string,
-  kind: t.keyof({ 'write-write': null, 'read-write': null }),
+  kind: t.keyof({ 'write-write': null, 'read-write': null, 'atomic-write': null, 'atomic-read': null }),
   confidence: Confidence,
   reason: t.string,
   level: t.keyof({ block: null, grid: null }),
   phase: t.union([t.number, t.null]),
-  accesses: t.tuple([
-    t.intersection([t.type({ mode: t.keyof({ read: null, write: null }), text: t.string }), Range]),
-    t.intersection([t.type({ mode: t.keyof({ read: null, write: null }), text: t.string }), Range]),
-  ]),
+  accesses: t.tuple([AccessJson, AccessJson]),
   witness: WitnessJson,
-}), ReplayJson]);
+}), t.partial({ benign: t.boolean }), ReplayJson]);
 
 export const DivergenceJson = t.intersection([
   Range,
@@ -133,12 +133,14 @@ export const ApproximationJson = t.intersection([Range, t.type({ what: t.string,
 
 /** Present for kernels that use machine integers (`scope`) or have approximations. */
 const ScopeJson = t.partial({
+  /** the execution model: `independent threads` or `warp size N (lockstep)` */
+  execution: t.string,
   /** what every verdict on the kernel assumes */
   scope: t.string,
   approximations: t.array(ApproximationJson),
 });
 
-export const StatusJson = t.keyof({ drf: null, racy: null, divergent: null, vacuous: null, unknown: null, error: null });
+export const StatusJson = t.keyof({ drf: null, racy: null, benign: null, divergent: null, vacuous: null, unknown: null, error: null });
 
 /** `--barriers`: what removing each barrier alone does; null when the kernel is not DRF */
 const BarriersJson = t.partial({
@@ -168,7 +170,7 @@ export const SolvingJson = t.type({ name: t.string, rlimit: t.union([t.number, t
 export const VerifyReport = t.intersection([
   t.type({
     kernels: t.array(KernelJson),
-    summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, divergent: t.number, vacuous: t.number, unknown: t.number, error: t.number }),
+    summary: t.type({ kernels: t.number, drf: t.number, racy: t.number, benign: t.number, divergent: t.number, vacuous: t.number, unknown: t.number, error: t.number }),
   }),
   t.partial({ notices: t.array(NoticeJson), solver: SolvingJson }),
 ]);
@@ -207,6 +209,10 @@ function errorJson(d: Diagnostic): t.TypeOf<typeof ErrorJson> {
   return { code: d.code, severity: d.severity, message: d.message, ...rangeOf(d.file, d.span), hints: [...d.hints] };
 }
 
+function accessJson(file: SourceFile, a: AccessSite): t.TypeOf<typeof AccessJson> {
+  return { mode: a.mode, ...(a.op === undefined ? {} : { operation: a.op }), text: userSpan(file, a.span).text, ...rangeOf(file, a.span) };
+}
+
 const NO_STATS = { phases: 0, arrays: 0, queries: 0, milliseconds: 0 };
 
 export function kernelJson(r: KernelResult): KernelJson {
@@ -222,11 +228,9 @@ export function kernelJson(r: KernelResult): KernelJson {
       reason: reasonText(r.file, race.confidence, race.doubts),
       level: race.level,
       phase: race.phase,
-      accesses: [
-        { mode: race.accesses[0].mode, text: userSpan(r.file, race.accesses[0].span).text, ...rangeOf(r.file, race.accesses[0].span) },
-        { mode: race.accesses[1].mode, text: userSpan(r.file, race.accesses[1].span).text, ...rangeOf(r.file, race.accesses[1].span) },
-      ],
+      accesses: [accessJson(r.file, race.accesses[0]), accessJson(r.file, race.accesses[1])],
       witness: witnessJson(race.witness, race.index),
+      ...(race.benign === true ? { benign: true } : {}),
       ...replayJson(race.replay),
     })),
     divergences: r.divergences.map((d) => ({
@@ -255,6 +259,7 @@ function scopeJson(r: KernelResult): t.TypeOf<typeof ScopeJson> {
   const scope = scopeText(r);
   const approximations = r.approximations ?? [];
   return {
+    execution: executionText(r),
     ...(scope === null ? {} : { scope: scope.replace(/^scope: /, '') }),
     ...(approximations.length === 0 ? {} : { approximations: approximations.map((a) => ({ what: a.what, why: a.why, ...rangeOf(r.file, a.span) })) }),
   };
@@ -288,6 +293,7 @@ export function reportJson(files: readonly FileResult[], solving?: SolvingRun): 
       kernels: total,
       drf: count('drf'),
       racy: count('racy'),
+      benign: count('benign'),
       divergent: count('divergent'),
       vacuous: count('vacuous'),
       unknown: count('unknown'),

@@ -36,7 +36,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { VACUOUS_TEXT, budgetHint, elementText, launchText, plural, statusName, type SolvingRun } from './describe.js';
+import { BENIGN_TEXT, VACUOUS_TEXT, accessNoun, accessVerb, budgetHint, elementText, executionText, launchText, plural, statusName, type SolvingRun } from './describe.js';
 import { MACHINE_SCOPE } from '../core/types.js';
 import type { Approximation } from '../map/map.js';
 import { kernelJson, type KernelJson } from './json.js';
@@ -147,6 +147,8 @@ export function sarifLog(files: readonly FileResult[], options: SarifOptions): L
     f.ok ? [...f.kernels.flatMap((k) => kernelResults(k, options)), ...(f.notices ?? []).map(noticeResult)] : f.diagnostics.map((d) => inputErrorResult(d, null)),
   );
   const paths = [...new Set(files.map((f) => f.path))];
+  // the execution models the verdicts hold for (a GPUVerify test header may set a file's)
+  const execution = [...new Set(files.flatMap((f) => (f.ok ? f.kernels.map(executionText) : [])))];
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
@@ -163,7 +165,7 @@ export function sarifLog(files: readonly FileResult[], options: SarifOptions): L
         artifacts: paths.map((p) => ({ location: artifactLocationOf(p) })),
         columnKind: 'utf16CodeUnits',
         results,
-        ...(options.solving === undefined ? {} : { properties: { solver: options.solving.solver, rlimit: options.solving.rlimit, timeoutMs: options.solving.timeoutMs } }),
+        properties: { execution, ...(options.solving === undefined ? {} : { solver: options.solving.solver, rlimit: options.solving.rlimit, timeoutMs: options.solving.timeoutMs }) },
       },
     ],
   };
@@ -262,16 +264,17 @@ function accessText(r: KernelResult, a: AccessSite): string {
 
 function raceResult(r: KernelResult, race: Race, json: KernelJson['races'][number]): Result {
   const [a1, a2] = race.accesses;
-  const where = race.level === 'block' ? `within a block, phase ${race.phase ?? '?'}` : 'between blocks';
+  const where = race.level === 'block' ? `within a block, phase ${race.phase ?? '?'} (${executionText(r)})` : 'between blocks';
   // link texts hold no brackets, which SARIF would need escaped
   const message =
     `Data race on ${elementText(race.array, race.index)} in kernel ${r.kernel} (${race.kind}): ` +
-    `thread 1 [${a1.mode}s](1) ${userSpan(r.file, a1.span).text} and thread 2 [${a2.mode}s](2) ${userSpan(r.file, a2.span).text}, ${where}. ` +
+    `thread 1 [${accessVerb(a1)}](1) ${userSpan(r.file, a1.span).text} and thread 2 [${accessVerb(a2)}](2) ${userSpan(r.file, a2.span).text}, ${where}. ` +
     `${confidenceText(race.confidence, json.reason)}`;
   const { accesses: _accesses, ...properties } = json;
-  return result('faial/data-race', levelOf(race.confidence), message, {
-    locations: [locationOf(r.file, a1.span, `thread 1 ${a1.mode}s ${race.array}`)],
-    relatedLocations: [locationOf(r.file, a1.span, `${a1.mode} by thread 1`, 1), locationOf(r.file, a2.span, `${a2.mode} by thread 2`, 2)],
+  // a benign race is still a race by the definition, and shown, but never fails a gate
+  return result('faial/data-race', race.benign === true ? 'note' : levelOf(race.confidence), race.benign === true ? `${message} Benign: ${BENIGN_TEXT}.` : message, {
+    locations: [locationOf(r.file, a1.span, `thread 1 ${accessVerb(a1)} ${race.array}`)],
+    relatedLocations: [locationOf(r.file, a1.span, `${accessNoun(a1)} by thread 1`, 1), locationOf(r.file, a2.span, `${accessNoun(a2)} by thread 2`, 2)],
     partialFingerprints: fingerprintOf(['faial/data-race', r.kernel, race.array, race.level, ...[accessText(r, a1), accessText(r, a2)].sort()]),
     properties: { kernel: r.kernel, wellTyped: r.wellTyped, ...properties },
   });

@@ -11,7 +11,7 @@ import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } fr
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 import { barriersText } from './barriers.js';
-import { STATUSES, VACUOUS_TEXT, approximationText, budgetHint, budgetText, dimText, elementText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
+import { STATUSES, BENIGN_TEXT, VACUOUS_TEXT, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, executionText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -59,7 +59,12 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
       lines.push(wellTypedText(r));
       break;
     case 'racy':
-      lines.push(`${c.red('✗')} ${name}: ${c.red('racy')} — ${plural(r.races.length, 'data race')} ${found}: ${statsText(r)}`);
+    case 'benign':
+      lines.push(
+        r.status === 'racy'
+          ? `${c.red('✗')} ${name}: ${c.red('racy')} — ${plural(r.races.length, 'data race')} ${found}: ${statsText(r)}`
+          : `${c.yellow('⚠')} ${name}: ${c.yellow('benign races only')} — ${plural(r.races.length, 'data race')} ${found}, each two writes of the same value (not an error; --strict-races makes it one): ${statsText(r)}`,
+      );
       lines.push(wellTypedText(r));
       for (const group of raceGroups(r.races)) {
         lines.push(c.bold(`data races on ${group[0]!.array}: ${plural(group.length, 'access pair')}`));
@@ -102,6 +107,7 @@ function scopeLines(r: KernelResult): string[] {
   const scope = scopeText(r);
   const approximations = r.approximations ?? [];
   return [
+    `execution: ${executionText(r)}`,
     ...(scope === null ? [] : [scope]),
     ...(approximations.length === 0 ? [] : [`approximated (sound; alarms that depend on them are possible): ${approximations.map((a) => approximationText(r.file, a)).join('; ')}`]),
   ];
@@ -132,14 +138,17 @@ export function raceText(r: KernelResult, race: Race, c: Colors, colour: boolean
   const confidence = race.confidence === 'confirmed' ? c.red('confirmed') : c.yellow('possible');
   const why = race.confidence === 'possible' ? `: ${reasonText(r.file, race.confidence, race.doubts)}` : '';
   const where = race.level === 'block' ? `within a block, phase ${race.phase ?? '?'}` : 'between blocks';
-  const head = `${c.red('✗')} data race on ${c.bold(elementText(race.array, race.index))} (${race.kind}, ${confidence}${why})`;
-  const accesses = `  ${where}: thread 1 ${a1.mode}s at ${lineColOf(r.file, a1.span)}, thread 2 ${a2.mode}s at ${lineColOf(r.file, a2.span)}`;
+  const head =
+    race.benign === true
+      ? `${c.yellow('⚠')} data race on ${c.bold(elementText(race.array, race.index))} (${race.kind}, ${confidence}${why}, ${c.yellow('benign')}: ${BENIGN_TEXT})`
+      : `${c.red('✗')} data race on ${c.bold(elementText(race.array, race.index))} (${race.kind}, ${confidence}${why})`;
+  const accesses = `  ${where}: thread 1 ${accessVerb(a1)} at ${lineColOf(r.file, a1.span)}, thread 2 ${accessVerb(a2)} at ${lineColOf(r.file, a2.span)}`;
   const marks =
     a1.span.start === a2.span.start && a1.span.end === a2.span.end
-      ? [{ span: a1.span, label: `${a1.mode} (both threads)` }]
+      ? [{ span: a1.span, label: `${accessNoun(a1)} (both threads)` }]
       : [
-          { span: a1.span, label: `${a1.mode} (thread 1)` },
-          { span: a2.span, label: `${a2.mode} (thread 2)` },
+          { span: a1.span, label: `${accessNoun(a1)} (thread 1)` },
+          { span: a2.span, label: `${accessNoun(a2)} (thread 2)` },
         ];
   const replay = race.replay === undefined ? [] : replayLines(race.replay, ['thread 1', 'thread 2'], c);
   return [head, accesses, indent(framedSpans(r.file, marks, colour)), indent(witnessTable(race.witness, ['thread 1', 'thread 2'], c)), ...replay].join('\n');

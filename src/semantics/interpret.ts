@@ -23,15 +23,30 @@
  *   phase access the same element, one writes. On global arrays, two threads
  *   of different blocks race whenever they access the same element and one
  *   writes, whatever the phases.
+ * - Atomics run in one total order (the order the threads run in): an atomic
+ *   reads the element's latest value (its own thread's write in the phase,
+ *   else the block's memory, where every atomic writes at once, else for a
+ *   global array what the blocks before left) and writes its result there. An
+ *   atomic counts as a write for races, except that two atomics never race.
  *
- * Deterministic: blocks and threads run in linear order (x fastest, then y,
- * then z).
+ * - Lockstep warps (`warpSize`, src/map/lockstep.ts): the threads of each
+ *   warp (linear ids i·N … i·N + N − 1) run together, one statement instance
+ *   at a time, always the earliest in program order that one of them is at
+ *   (a diverged warp runs the `then` side first, loops iteration by
+ *   iteration, and reconverges after the statement); a read sees the latest
+ *   write of its warp in the phase. Two threads of one warp race only at one
+ *   statement instance (both writing) or on the two sides of one instance of
+ *   an `if`; threads of different warps as above.
+ *
+ * Deterministic: blocks and threads (warps) run in linear order (x fastest,
+ * then y, then z).
  */
-import type { IntType, Kernel, Launch as LaunchClause, Scope, Stmt } from '../core/ast.js';
+import type { AtomicOp, IntType, Kernel, Launch as LaunchClause, Scope, Stmt } from '../core/ast.js';
 import { inRange, typeMax, typeMin, UndefinedOperation } from '../core/arith.js';
 import type { Span } from '../core/source.js';
-import { EvalError, evalBExpr, evalExpr, type BuiltinValues, type ValueEnv, type Vec3 } from './values.js';
+import { atomicResult, EvalError, evalBExpr, evalExpr, type BuiltinValues, type ValueEnv, type Vec3 } from './values.js';
 import { defaultStep, loopContinues, loopNext, type LoopShape } from './loops.js';
+import { warpOf } from '../core/launch.js';
 
 // ---------------------------------------------------------------------------
 // Inputs
@@ -77,6 +92,8 @@ export interface RunOptions {
    * the same values, even where one has havocs the other has not.
    */
   readonly unknownSite?: (havoc: HavocStmt) => string;
+  /** lockstep warps of this many threads (see the module comment); absent: independent threads */
+  readonly warpSize?: number;
 }
 
 export const DEFAULT_MAX_STEPS = 1_000_000;
@@ -97,9 +114,9 @@ export interface ThreadRef {
   readonly thread: Vec3;
 }
 
-export type AccessKind = 'read' | 'write';
+export type AccessKind = 'read' | 'write' | 'atomic';
 
-/** One access of one thread: the value read, or the value written. */
+/** One access of one thread: the value read, the value written, or an atomic's old value. */
 export interface Access {
   readonly kind: AccessKind;
   readonly array: string;
@@ -107,6 +124,8 @@ export interface Access {
   readonly value: bigint;
   /** the `A[i]` of the statement */
   readonly span: Span;
+  /** an atomic's operation */
+  readonly op?: AtomicOp;
 }
 
 export interface ThreadPhase {
@@ -325,7 +344,28 @@ class Stop {
 
 type SyncStmt = Extract<Stmt, { kind: 'sync' }>;
 type HavocStmt = Extract<Stmt, { kind: 'havoc' }>;
-type ThreadRun = Generator<SyncStmt, void, undefined>;
+/** A thread stops at each barrier and, for the lockstep scheduler, before each access. */
+type ThreadRun = Generator<SyncStmt | typeof BEFORE_ACCESS, void, undefined>;
+const BEFORE_ACCESS = { kind: 'access' } as const;
+
+/**
+ * Where a thread is in the kernel: the item of each block, the side of each
+ * `if` (then first), the iteration of each loop, outermost first. Program
+ * order is their lexicographic order (a prefix first: a statement before
+ * what its `let` scopes over).
+ */
+type Place = { readonly k: 'item' | 'side' | 'iteration'; readonly n: number };
+
+function comparePlaces(a: readonly Place[], b: readonly Place[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i]!.n !== b[i]!.n) return a[i]!.n - b[i]!.n;
+  return a.length - b.length;
+}
+
+/** Two places of threads of one warp are one step (one statement instance) or the two sides of one instance of an `if`. */
+function lockstepUnordered(a: readonly Place[], b: readonly Place[]): 'same' | 'divergent' | null {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i]!.n !== b[i]!.n) return a[i]!.k === 'side' ? 'divergent' : null;
+  return a.length === b.length ? 'same' : null;
+}
 
 interface ThreadState {
   readonly ref: ThreadRef;
@@ -340,6 +380,10 @@ interface ThreadState {
   readonly unknownsAt: Map<string, number>;
   /** the iteration number (0, 1, …) of every loop around the point reached, outermost first */
   readonly iteration: number[];
+  /** where the thread is (lockstep warps) */
+  readonly place: Place[];
+  /** its warp's writes of this phase, by cell key, latest last (lockstep warps; shared by the warp) */
+  readonly warpWrites: Map<string, Cell> | null;
   /** at a barrier: which one, and in which iterations of the loops around it (`iteration` joined) */
   status: { kind: 'running' } | { kind: 'sync'; stmt: SyncStmt; instance: string } | { kind: 'done' };
 }
@@ -437,6 +481,9 @@ class KernelRun {
   /** the phase being run, and its accesses by element, for races within the block */
   private phase = 0;
   private phaseSites = new Map<string, ElementSites>();
+  /** lockstep warps: their size, and this phase's accesses by warp and element, with their places */
+  private readonly warpSize: number | null;
+  private warpSites = new Map<string, { readonly ref: RaceAccess; readonly site: Site; readonly place: readonly Place[] }[]>();
 
   private readonly races: Race[] = [];
   private readonly raceKeys = new Set<string>();
@@ -455,6 +502,7 @@ class KernelRun {
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     this.maxThreads = options.maxThreads ?? DEFAULT_MAX_THREADS;
     this.maxReports = options.maxReports ?? DEFAULT_MAX_REPORTS;
+    this.warpSize = options.warpSize ?? null;
     for (const a of kernel.arrays) this.scopes.set(a.name.text, a.scope);
   }
 
@@ -594,12 +642,16 @@ class KernelRun {
   private runBlock(block: Vec3): { trace: BlockTrace; divergence: Divergence | null; shared: MemoryContents[] } {
     const { gridDim, blockDim, params } = this.launch;
     const committed = new Map<string, Cell>();
+    const warpWrites = new Map<bigint, Map<string, Cell>>();
     const threads: ThreadState[] = vecRange(blockDim).map((thread) => {
       const vars = new Map(Object.entries(params));
       const builtins: BuiltinValues = { threadIdx: thread, blockIdx: block, blockDim, gridDim };
       const unknowns: bigint[] = [];
       this.unknownValues.set(threadKey(block, thread), unknowns);
-      return { ref: { block, thread }, vars, env: { vars, builtins }, phaseWrites: new Map(), accesses: [], unknowns, unknownsAt: new Map(), iteration: [], status: { kind: 'running' } };
+      const warp = this.warpSize === null ? null : warpOf(thread, blockDim, this.warpSize);
+      if (warp !== null && !warpWrites.has(warp)) warpWrites.set(warp, new Map());
+      const status = { kind: 'running' } as const;
+      return { ref: { block, thread }, vars, env: { vars, builtins }, phaseWrites: new Map(), accesses: [], unknowns, unknownsAt: new Map(), iteration: [], place: [], warpWrites: warp === null ? null : warpWrites.get(warp)!, status };
     });
     // generators start running only at their first next(): one per thread, run phase by phase
     const runs = threads.map((t) => this.execBlock(this.kernel.body, t, committed));
@@ -610,10 +662,11 @@ class KernelRun {
       this.phase = phase;
       const phaseSites = new Map<string, ElementSites>();
       this.phaseSites = phaseSites;
-      for (const [i, t] of threads.entries()) {
-        if (t.status.kind === 'done') continue;
-        const next = this.resume(t, runs[i]!);
-        t.status = next.done === true ? { kind: 'done' } : { kind: 'sync', stmt: next.value, instance: t.iteration.join(',') };
+      this.warpSites = new Map();
+      if (this.warpSize === null) {
+        for (const [i, t] of threads.entries()) while (t.status.kind !== 'done' && this.advance(t, runs[i]!));
+      } else {
+        for (const warp of warpWrites.values()) this.runWarp(threads.flatMap((t, i) => (t.warpWrites === warp ? [{ t, run: runs[i]! }] : [])));
       }
       for (const el of phaseSites.values()) this.racesOf(el, 'threads');
       divergence = barrierDivergence(block, phase, threads);
@@ -626,11 +679,15 @@ class KernelRun {
         end,
         threads: threads.filter((t) => t.accesses.length > 0).map((t) => ({ thread: t.ref.thread, accesses: t.accesses })),
       });
-      // commit this phase's writes, in thread order
+      // commit this phase's writes, in thread order (lockstep: each warp's latest, in warp order)
       for (const t of threads) {
-        for (const [key, cell] of t.phaseWrites) committed.set(key, cell);
+        if (t.warpWrites === null) for (const [key, cell] of t.phaseWrites) committed.set(key, cell);
         t.phaseWrites.clear();
         t.accesses = [];
+      }
+      for (const warp of warpWrites.values()) {
+        for (const [key, cell] of warp) committed.set(key, cell);
+        warp.clear();
       }
       if (divergence !== null || allDone) break;
     }
@@ -651,7 +708,31 @@ class KernelRun {
     return { trace: { block, phases }, divergence, shared: sharedContents };
   }
 
-  private resume(t: ThreadState, run: ThreadRun): IteratorResult<SyncStmt, void> {
+  /** Runs the thread to its next stop: true when it stopped before an access, else it is at a barrier or done. */
+  private advance(t: ThreadState, run: ThreadRun): boolean {
+    if (t.status.kind === 'done') return false;
+    const next = this.resume(t, run);
+    if (next.done === true) t.status = { kind: 'done' };
+    else if (next.value.kind === 'sync') t.status = { kind: 'sync', stmt: next.value, instance: t.iteration.join(',') };
+    else return true;
+    return false;
+  }
+
+  /**
+   * One warp's phase in lockstep: each step, the threads at the earliest
+   * place run its access together (in linear order) and on to their next
+   * stop, until all are at a barrier or done.
+   */
+  private runWarp(warp: readonly { t: ThreadState; run: ThreadRun }[]): void {
+    let ready = warp.filter(({ t, run }) => this.advance(t, run));
+    while (ready.length > 0) {
+      const first = ready.reduce((min, r) => (comparePlaces(r.t.place, min.t.place) < 0 ? r : min)).t.place.slice();
+      const [now, later] = [ready.filter((r) => comparePlaces(r.t.place, first) === 0), ready.filter((r) => comparePlaces(r.t.place, first) !== 0)];
+      ready = [...later, ...now.filter(({ t, run }) => this.advance(t, run))];
+    }
+  }
+
+  private resume(t: ThreadState, run: ThreadRun): IteratorResult<SyncStmt | typeof BEFORE_ACCESS, void> {
     try {
       return run.next();
     } catch (err) {
@@ -675,8 +756,24 @@ class KernelRun {
 
   private *execBlock(stmts: readonly Stmt[], t: ThreadState, committed: Map<string, Cell>): ThreadRun {
     const bound: string[] = [];
-    for (const s of stmts) yield* this.execStmt(s, t, committed, bound);
+    for (const [n, s] of stmts.entries()) {
+      t.place.push({ k: 'item', n });
+      yield* this.execStmt(s, t, committed, bound);
+      t.place.pop();
+    }
     for (const name of bound) t.vars.delete(name);
+  }
+
+  /** What a statement scopes over (`let … in body`) is one item further in. */
+  private *execBody(s: Stmt, t: ThreadState, committed: Map<string, Cell>, bound: string[]): ThreadRun {
+    t.place.push({ k: 'item', n: 0 });
+    yield* this.execStmt(s, t, committed, bound);
+    t.place.pop();
+  }
+
+  /** The latest value of an element a thread sees: its own (lockstep: its warp's) write in the phase, else the block's. */
+  private latest(t: ThreadState, key: string, committed: Map<string, Cell>): Cell | undefined {
+    return (t.warpWrites ?? t.phaseWrites).get(key) ?? committed.get(key);
   }
 
   /** Runs one statement; `let` binders are added to `bound`, the enclosing block's, which removes them at its end. */
@@ -686,20 +783,24 @@ class KernelRun {
       case 'skip':
         return;
       case 'write': {
+        yield BEFORE_ACCESS;
         const index = s.index.map((e) => evalExpr(e, t.env));
         const value = evalExpr(s.value, t.env);
         this.arrayScope(s.array.text, s.array.span);
         const key = cellKey(s.array.text, index);
         t.phaseWrites.delete(key); // keep the map in order of last write
         t.phaseWrites.set(key, { array: s.array.text, index, value });
+        t.warpWrites?.delete(key);
+        t.warpWrites?.set(key, { array: s.array.text, index, value });
         this.record(t, { kind: 'write', array: s.array.text, index, value, span: s.target });
         return;
       }
       case 'read': {
+        yield BEFORE_ACCESS;
         const index = s.index.map((e) => evalExpr(e, t.env));
         this.arrayScope(s.array.text, s.array.span);
         const key = cellKey(s.array.text, index);
-        const own = t.phaseWrites.get(key) ?? committed.get(key);
+        const own = this.latest(t, key, committed);
         let value: bigint;
         if (own !== undefined) {
           value = own.value;
@@ -711,18 +812,49 @@ class KernelRun {
         this.record(t, { kind: 'read', array: s.array.text, index, value, span: s.source });
         t.vars.set(s.local.text, value);
         bound.push(s.local.text);
-        yield* this.execStmt(s.body, t, committed, bound);
+        yield* this.execBody(s.body, t, committed, bound);
+        return;
+      }
+      case 'atomic': {
+        yield BEFORE_ACCESS;
+        const index = s.index.map((e) => evalExpr(e, t.env));
+        const operands = s.operands.map((e) => evalExpr(e, t.env));
+        const scope = this.arrayScope(s.array.text, s.array.span);
+        const key = cellKey(s.array.text, index);
+        const latest = this.latest(t, key, committed) ?? (scope === 'global' ? this.globalMemory.get(key) : undefined);
+        let old: bigint;
+        if (latest !== undefined) {
+          old = latest.value;
+        } else {
+          const init = this.initial(s.array.text, index);
+          old = init.value;
+          if (!init.given) this.noteUninitialized(t, s.array.text, index, s.target);
+        }
+        // visible to every later atomic at once, and committed with the block's memory
+        t.phaseWrites.delete(key);
+        t.warpWrites?.delete(key);
+        committed.set(key, { array: s.array.text, index, value: atomicResult(s.op, s.type, old, operands) });
+        this.record(t, { kind: 'atomic', array: s.array.text, index, value: old, span: s.target, op: s.op });
+        if (s.local !== null) {
+          t.vars.set(s.local.text, old);
+          bound.push(s.local.text);
+        }
+        yield* this.execBody(s.body, t, committed, bound);
         return;
       }
       case 'let':
         t.vars.set(s.local.text, evalExpr(s.value, t.env));
         bound.push(s.local.text);
-        yield* this.execStmt(s.body, t, committed, bound);
+        yield* this.execBody(s.body, t, committed, bound);
         return;
-      case 'if':
-        if (evalBExpr(s.cond, t.env)) yield* this.execBlock(s.then, t, committed);
+      case 'if': {
+        const taken = evalBExpr(s.cond, t.env);
+        t.place.push({ k: 'side', n: taken ? 0 : 1 });
+        if (taken) yield* this.execBlock(s.then, t, committed);
         else if (s.else !== null) yield* this.execBlock(s.else, t, committed);
+        t.place.pop();
         return;
+      }
       case 'for': {
         const step = s.step === null ? defaultStep(s.direction) : { op: s.step.op, amount: evalExpr(s.step.amount, t.env) };
         const shape: LoopShape = { direction: s.direction, op: step.op, amount: step.amount, from: evalExpr(s.from, t.env), to: evalExpr(s.to, t.env), ...(s.type === undefined ? {} : { type: s.type }) };
@@ -731,7 +863,9 @@ class KernelRun {
         t.iteration[depth] = 0;
         for (let x = shape.from; loopContinues(shape, x); t.iteration[depth]!++) {
           t.vars.set(name, x);
+          t.place.push({ k: 'iteration', n: t.iteration[depth]! });
           yield* this.execBlock(s.body, t, committed);
+          t.place.pop();
           const next = nextLoopValue(shape, x, s.span);
           if (next === null) break;
           if (next === x) {
@@ -755,7 +889,7 @@ class KernelRun {
         t.unknowns.push(value);
         t.vars.set(s.local.text, value);
         bound.push(s.local.text);
-        yield* this.execStmt(s.body, t, committed, bound);
+        yield* this.execBody(s.body, t, committed, bound);
         return;
       }
       case 'sync':
@@ -794,10 +928,44 @@ class KernelRun {
     t.accesses.push(access);
     const site: Site = { key: `${access.kind}@${access.span.start}-${access.span.end}`, kind: access.kind, span: access.span };
     const ref: RaceAccess = { block: t.ref.block, thread: t.ref.thread, kind: access.kind, span: access.span, phase: this.phase };
-    addSite(this.phaseSites, access, site, ref, (a, b) => vecEqual(a.thread, b.thread));
+    addSite(this.phaseSites, access, site, ref, (a, b) => this.together(a, b));
+    if (t.warpWrites !== null) this.lockstepRaces(t, access, site, ref);
     if (this.manyBlocks && this.scopes.get(access.array) === 'global') {
       addSite(this.gridSites, access, site, ref, (a, b) => vecEqual(a.block, b.block));
     }
+  }
+
+  /** Two threads of one block that the block's phases do not order among themselves: the same thread (lockstep: the same warp). */
+  private together(a: RaceAccess, b: RaceAccess): boolean {
+    if (this.warpSize === null) return vecEqual(a.thread, b.thread);
+    return warpOf(a.thread, this.launch.blockDim, this.warpSize) === warpOf(b.thread, this.launch.blockDim, this.warpSize);
+  }
+
+  /** Races of an access with the earlier ones of its warp in the phase: one statement instance, both writing, or the two sides of one `if`. */
+  private lockstepRaces(t: ThreadState, access: Access, site: Site, ref: RaceAccess): void {
+    const key = `${warpOf(t.ref.thread, this.launch.blockDim, this.warpSize!)}|${cellKey(access.array, access.index)}`;
+    const earlier = this.warpSites.get(key) ?? [];
+    for (const e of earlier) {
+      if (vecEqual(e.ref.thread, ref.thread) || (e.site.kind === site.kind && site.kind !== 'write')) continue;
+      const unordered = lockstepUnordered(e.place, t.place);
+      if (unordered === null) continue;
+      this.addRace(`threads|${cellKey(access.array, access.index)}|${e.site.key}|${site.key}`, { array: access.array, scope: this.scopes.get(access.array)!, index: access.index, between: 'threads', first: e.ref, second: ref });
+    }
+    earlier.push({ ref, site, place: t.place.slice() });
+    this.warpSites.set(key, earlier);
+  }
+
+  /** Keeps a race unless its pair of sites (either way round) was reported on that element. */
+  private addRace(key: string, race: Race): boolean {
+    const [between, cell, a, b] = key.split('|');
+    if (this.raceKeys.has(key) || this.raceKeys.has(`${between}|${cell}|${b}|${a}`)) return true;
+    if (this.races.length >= this.maxReports) {
+      this.truncated = true;
+      return false;
+    }
+    this.raceKeys.add(key);
+    this.races.push(race);
+    return true;
   }
 
   private noteUninitialized(t: ThreadState, array: string, index: readonly bigint[], span: Span): void {
@@ -814,22 +982,18 @@ class KernelRun {
   /** Adds the races among the accesses to one element: for each pair of sites (one a write), one witness pair. */
   private racesOf(el: ElementSites, between: 'threads' | 'blocks'): void {
     const sites = [...el.sites.values()];
-    const apart = between === 'threads' ? (a: RaceAccess, b: RaceAccess) => !vecEqual(a.thread, b.thread) : (a: RaceAccess, b: RaceAccess) => !vecEqual(a.block, b.block);
+    const apart = between === 'threads' ? (a: RaceAccess, b: RaceAccess) => !this.together(a, b) : (a: RaceAccess, b: RaceAccess) => !vecEqual(a.block, b.block);
     for (let i = 0; i < sites.length; i++) {
       for (let j = i; j < sites.length; j++) {
         const a = sites[i]!;
         const b = sites[j]!;
-        if (a.site.kind === 'read' && b.site.kind === 'read') continue;
+        // two reads, or two atomics, never race
+        if (a.site.kind === b.site.kind && a.site.kind !== 'write') continue;
         const key = `${between}|${cellKey(el.array, el.index)}|${a.site.key}|${b.site.key}`;
         if (this.raceKeys.has(key)) continue;
         const pair = witnessPair(a.refs, b.refs, apart);
         if (pair === null) continue;
-        if (this.races.length >= this.maxReports) {
-          this.truncated = true;
-          return;
-        }
-        this.raceKeys.add(key);
-        this.races.push({ array: el.array, scope: this.scopes.get(el.array)!, index: el.index, between, first: pair[0], second: pair[1] });
+        if (!this.addRace(key, { array: el.array, scope: this.scopes.get(el.array)!, index: el.index, between, first: pair[0], second: pair[1] })) return;
       }
     }
   }

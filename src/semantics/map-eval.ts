@@ -235,7 +235,7 @@ function threadEvents(map: KernelMap, launch: MapLaunch, block: Vec3, thread: Ve
 
 /** The values each thread of an interpreter run read, in program order: the `reads` option that replays that run. */
 export function interpreterReads(run: Finished): (block: Vec3, thread: Vec3) => readonly bigint[] | undefined {
-  const table = new Map([...threadAccesses(run)].map(([key, accesses]) => [key, accesses.flatMap((a) => (a.kind === 'read' ? [a.value] : []))]));
+  const table = new Map([...threadAccesses(run)].map(([key, accesses]) => [key, accesses.flatMap((a) => (a.kind === 'read' || a.kind === 'atomic' ? [a.value] : []))]));
   return (block, thread) => table.get(threadKey(block, thread)) ?? [];
 }
 

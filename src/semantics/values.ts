@@ -16,8 +16,9 @@
  * Everything here is pure: an expression's value depends only on the
  * environment given.
  */
-import type { ArithOp, Axis, BExpr, BuiltinName, CmpOp, Expr, MachineType } from '../core/ast.js';
-import { machineApply, UndefinedOperation, wrap } from '../core/arith.js';
+import type { ArithOp, AtomicOp, Axis, BExpr, BuiltinName, CmpOp, Expr, MachineType } from '../core/ast.js';
+import { machineApply, machineValue, UndefinedOperation, wrap } from '../core/arith.js';
+import { assertNever } from '../util/assert.js';
 import type { Span } from '../core/source.js';
 
 /** A value of each axis, in the order x, y, z. */
@@ -185,5 +186,41 @@ export function evalBExpr(b: BExpr, env: ValueEnv): boolean {
       return evalBExpr(b.left, env) || evalBExpr(b.right, env);
     case 'not':
       return !evalBExpr(b.operand, env);
+  }
+}
+
+/**
+ * The value an atomic writes, from the element's old value and its operands:
+ * CUDA's atomic functions. On a machine type the arithmetic wraps around (the
+ * hardware's, never undefined); on naturals subtraction stops at 0.
+ */
+export function atomicResult(op: AtomicOp, type: MachineType | undefined, old: bigint, operands: readonly bigint[]): bigint {
+  const [v = 0n, w = 0n] = operands;
+  const inType = (x: bigint): bigint => (type === undefined ? x : wrap(type, x));
+  switch (op) {
+    case 'add':
+      return inType(old + v);
+    case 'sub':
+      return type === undefined ? applyArith('-', old, v) : wrap(type, old - v);
+    case 'max':
+      return old > v ? old : v;
+    case 'min':
+      return old < v ? old : v;
+    case 'and':
+      return type === undefined ? old & v : machineValue('&', type, old, v);
+    case 'or':
+      return type === undefined ? old | v : machineValue('|', type, old, v);
+    case 'xor':
+      return type === undefined ? old ^ v : machineValue('^', type, old, v);
+    case 'exch':
+      return v;
+    case 'cas':
+      return old === v ? w : old;
+    case 'inc':
+      return old >= v ? 0n : inType(old + 1n);
+    case 'dec':
+      return old === 0n || old > v ? v : old - 1n;
+    default:
+      return assertNever(op);
   }
 }

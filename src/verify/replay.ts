@@ -66,7 +66,7 @@ export function isSmallWitness(w: Witness): boolean {
 }
 
 export async function replayRace(map: KernelMap, race: Race, options: ReplayOptions): Promise<Replay> {
-  const reported = (): ReplayVerdict => asReported(raceSeen(map, race.witness, race.index, race));
+  const reported = (): ReplayVerdict => asReported(raceSeen(map, race.witness, race.index, race, options.launch.warpSize));
   if (isSmallWitness(race.witness)) return { verdict: reported(), minimised: null };
   const queries = raceQueries(map, await phasesOf(map, options.launch, options.timeoutMs, options.solver), options.launch).map((r) => r.query);
   const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array);
@@ -79,13 +79,13 @@ export async function replayRace(map: KernelMap, race: Race, options: ReplayOpti
   const ids = points.map((p) => (p.point.target.kind === 'access' ? p.point.target.access.id : -1));
   // the solver may name the two threads the other way round
   const accesses: Race['accesses'] = ids[0] === race.accesses[0].id ? race.accesses : [race.accesses[1], race.accesses[0]];
-  const seen = raceSeen(map, witness, index, { ...race, accesses });
+  const seen = raceSeen(map, witness, index, { ...race, accesses }, options.launch.warpSize);
   if (seen.kind === 'infeasible' || seen.kind === 'undefined') return { verdict: unshrunk(reported(), `${INFEASIBLE}: ${seen.message}`), minimised: null };
   return { verdict: seen, minimised: { witness, index } };
 }
 
 export async function replayDivergence(map: KernelMap, d: Divergence, options: ReplayOptions): Promise<Replay> {
-  const reported = (): ReplayVerdict => asReported(divergenceSeen(map, d.witness));
+  const reported = (): ReplayVerdict => asReported(divergenceSeen(map, d.witness, options.launch.warpSize));
   if (isSmallWitness(d.witness)) return { verdict: reported(), minimised: null };
   const q = divergenceQueries(map, options.launch).find((x) => x.sync?.id === d.sync.id);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no divergence query matches the alarm' }, minimised: null };
@@ -93,7 +93,7 @@ export async function replayDivergence(map: KernelMap, d: Divergence, options: R
   if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
   const witness = witnessOf(q, model, [point, point]);
-  const seen = divergenceSeen(map, witness);
+  const seen = divergenceSeen(map, witness, options.launch.warpSize);
   if (seen.kind === 'infeasible' || seen.kind === 'undefined') return { verdict: unshrunk(reported(), `${INFEASIBLE}: ${seen.message}`), minimised: null };
   return { verdict: seen, minimised: { witness, index: [] } };
 }
@@ -190,9 +190,9 @@ const REPLAY_MAX_THREADS = 1 << 16;
 const REPLAY_MAX_STEPS = 20_000_000;
 
 /** The interpreter's run of a witness's launch; parameters the witness leaves free are 0. */
-function runWitness(map: KernelMap, w: Witness): Finished | Seen {
+function runWitness(map: KernelMap, w: Witness, warpSize: number | undefined): Finished | Seen {
   const params = Object.fromEntries(map.params.map((p) => [p, w.parameters.get(p) ?? 0n]));
-  const result = runKernel(map.source, { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) }, { maxThreads: REPLAY_MAX_THREADS, maxSteps: REPLAY_MAX_STEPS });
+  const result = runKernel(map.source, { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) }, { maxThreads: REPLAY_MAX_THREADS, maxSteps: REPLAY_MAX_STEPS, ...(warpSize === undefined ? {} : { warpSize }) });
   switch (result.kind) {
     case 'finished':
       return result;
@@ -222,8 +222,8 @@ function sameIds(a: readonly bigint[], b: readonly bigint[]): boolean {
 }
 
 /** Whether the run shows the race: both threads at the reported sites on the element, in one phase of their block or in two blocks. */
-function raceSeen(map: KernelMap, w: Witness, index: readonly bigint[], race: Race): Seen {
-  const run = runWitness(map, w);
+function raceSeen(map: KernelMap, w: Witness, index: readonly bigint[], race: Race, warpSize: number | undefined): Seen {
+  const run = runWitness(map, w, warpSize);
   if (!('blocks' in run)) return run;
   const phasesOf = (t: 0 | 1): Set<number> => {
     const thread = w.threads[t];
@@ -249,11 +249,20 @@ function raceSeen(map: KernelMap, w: Witness, index: readonly bigint[], race: Ra
   if (race.level === 'block' && ![...first].some((p) => second.has(p))) {
     return { kind: 'mismatch', message: `with ${launchText(w)}, the two threads access ${element} in different barrier phases (${[...first].join(', ')} and ${[...second].join(', ')})` };
   }
+  // lockstep: one phase is not enough, the run must find the two sites racing there
+  if (race.level === 'block' && warpSize !== undefined && !run.races.some((r) => r.array === race.array && sameVec(r.index, index) && sameSites([r.first.span, r.second.span], race))) {
+    return { kind: 'mismatch', message: `with ${launchText(w)} and warps of ${warpSize} threads in lockstep, the interpreter finds no race between these accesses to ${element}` };
+  }
   return { kind: 'replayed' };
 }
 
-function divergenceSeen(map: KernelMap, w: Witness): Seen {
-  const run = runWitness(map, w);
+function sameSites(spans: readonly [Span, Span], race: Race): boolean {
+  const at = (s: Span, i: 0 | 1): boolean => s.start === race.accesses[i].span.start && s.end === race.accesses[i].span.end;
+  return (at(spans[0], 0) && at(spans[1], 1)) || (at(spans[0], 1) && at(spans[1], 0));
+}
+
+function divergenceSeen(map: KernelMap, w: Witness, warpSize: number | undefined): Seen {
+  const run = runWitness(map, w, warpSize);
   if (!('blocks' in run)) return run;
   const block = w.threads[0].blockIdx;
   return run.divergences.some((d) => sameVec(d.block, block))

@@ -1,15 +1,25 @@
 /** What `verify` finds, per kernel: the data every output format is made from. */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { UnknownOrigin } from '../core/ast.js';
+import type { AtomicOp, UnknownOrigin } from '../core/ast.js';
 import type { Approximation, Mode, ReadOrigin, SyncSite, TypingViolation } from '../map/map.js';
 import type { SourceFile, Span } from '../core/source.js';
 
-export type Status = 'drf' | 'racy' | 'divergent' | 'vacuous' | 'unknown' | 'error';
+/** `benign`: racy, but only by write-write races of provably equal values (Race.benign); `vacuous`: no launch satisfies the kernel's assumptions */
+export type Status = 'drf' | 'racy' | 'benign' | 'divergent' | 'vacuous' | 'unknown' | 'error';
 export type Confidence = 'confirmed' | 'possible';
+export type RaceKind = 'write-write' | 'read-write' | 'atomic-write' | 'atomic-read';
+
+/** The kind of a race between accesses of these modes (never two reads, never two atomics). */
+export function raceKind(a: Mode, b: Mode): RaceKind {
+  if (a === 'atomic' || b === 'atomic') return a === 'write' || b === 'write' ? 'atomic-write' : 'atomic-read';
+  return a === 'write' && b === 'write' ? 'write-write' : 'read-write';
+}
 
 export interface AccessSite {
   readonly id: number;
   readonly mode: Mode;
+  /** an atomic's operation */
+  readonly op?: AtomicOp;
   readonly span: Span;
 }
 
@@ -66,7 +76,8 @@ export interface ReplayRecord {
 
 export interface Race {
   readonly array: string;
-  readonly kind: 'write-write' | 'read-write';
+  /** `atomic-write`, `atomic-read`: an atomic and a plain write, or a plain read */
+  readonly kind: RaceKind;
   readonly level: 'block' | 'grid';
   readonly phase: number | null;
   readonly confidence: Confidence;
@@ -75,6 +86,12 @@ export interface Race {
   readonly index: readonly bigint[];
   readonly witness: Witness;
   readonly replay?: ReplayRecord;
+  /**
+   * A write-write race whose two values are provably equal wherever the pair
+   * races (never values read or unknown): still a race by the definition,
+   * reported as a warning unless `--strict-races` (absent: not benign)
+   */
+  readonly benign?: true;
 }
 
 export interface Divergence {
@@ -145,6 +162,8 @@ export interface KernelResult {
   readonly stats: Stats;
   /** the kernel uses machine integers: its verdict holds within the scope of no undefined operation (absent: it does not) */
   readonly machineIntegers?: boolean;
+  /** the threads of each warp of this many ran in lockstep (`--warp-size`; absent: independent threads) */
+  readonly warpSize?: number;
   /** the front end's approximations in the kernel (absent: none) */
   readonly approximations?: readonly Approximation[];
   /**
@@ -158,9 +177,16 @@ export function statusOf(r: Pick<KernelResult, 'errors' | 'divergences' | 'races
   if (r.errors.length > 0) return 'error';
   if (r.divergences.length > 0) return 'divergent';
   if (r.vacuous) return 'vacuous';
-  if (r.races.length > 0) return 'racy';
+  if (r.races.some((race) => race.benign !== true)) return 'racy';
   if (r.unknowns.length > 0) return 'unknown';
-  return 'drf';
+  return r.races.length > 0 ? 'benign' : 'drf';
+}
+
+/** `--strict-races`: benign races are races like any other. */
+export function strictRaces(r: KernelResult): KernelResult {
+  if (!r.races.some((race) => race.benign === true)) return r;
+  const base = { ...r, races: r.races.map(({ benign: _benign, ...race }) => race) };
+  return { ...base, status: statusOf(base) };
 }
 
 /** A file's kernels as verified, or the diagnostics that stopped it before verification. */

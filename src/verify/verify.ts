@@ -6,17 +6,17 @@
 import type { Launch } from '../core/launch.js';
 import { AXES } from '../core/ast.js';
 import { bexprBuiltins, bexprVars } from '../core/exprs.js';
-import { protoSome, type KernelMap, type SyncSite } from '../map/map.js';
+import { protoSome, type Access, type KernelMap, type SyncSite } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
 import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
-import { assumptionsQuery, completionQuery, divergenceQuery, pairSelected, raceQuery, undefinednessQuery, violationQuery, type Query, type ThreadIds } from '../encode/query.js';
+import { assumptionsQuery, completionQuery, divergenceQuery, pairSelected, raceQuery, undefinednessQuery, violationQuery, type Query, type RaceQuerySpec, type ThreadIds } from '../encode/query.js';
 import { bitVectorEncoding, decodeModel, printScript, EncodingLimit, type Declaration, type Encoding } from '../encode/smtlib.js';
 import { not, type Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
 import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
-import { statusOf, VERIFY_STAGES, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
+import { raceKind, statusOf, VERIFY_STAGES, type AccessSite, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
 import { StageClock } from '../util/clock.js';
 
 export interface VerifyOptions {
@@ -52,21 +52,27 @@ function bitVectorsOf(declarations: readonly Declaration[], assertions: readonly
 const VACUITY_ROUNDS = 3;
 
 /** The race queries of a kernel, as `faial-ts smt` prints them and `verify` asks them. */
-export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): { query: Query; erased: Doubt[] }[] {
-  const out: { query: Query; erased: Doubt[] }[] = [];
+export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): { query: Query; erased: Doubt[]; spec: RaceQuerySpec }[] {
+  const out: { query: Query; erased: Doubt[]; spec: RaceQuerySpec }[] = [];
   for (const phase of split.phases) {
     const erased: Doubt[] = containsErased(phase.code).map((e) => ({ kind: 'approximated-loop', span: e.span }));
     for (const array of map.arrays) {
-      const query = raceQuery({ map, vars: split.vars, launch, code: phase.code, array: array.name, level: 'block', phase: phase.id });
-      if (query) out.push({ query, erased });
+      const spec: RaceQuerySpec = { map, vars: split.vars, launch, code: phase.code, array: array.name, level: 'block', phase: phase.id };
+      const query = raceQuery(spec);
+      if (query) out.push({ query, erased, spec });
     }
   }
   const whole = codeOf(map.body, 'erase');
   for (const array of map.arrays.filter((a) => a.scope === 'global')) {
-    const query = raceQuery({ map, vars: map.vars, launch, code: whole, array: array.name, level: 'grid', phase: null });
-    if (query && hasManyBlocks(map, launch)) out.push({ query, erased: [] });
+    const spec: RaceQuerySpec = { map, vars: map.vars, launch, code: whole, array: array.name, level: 'grid', phase: null };
+    const query = raceQuery(spec);
+    if (query && hasManyBlocks(map, launch)) out.push({ query, erased: [], spec });
   }
   return out;
+}
+
+function accessSite(a: Access): AccessSite {
+  return { id: a.id, mode: a.mode, span: a.span, ...(a.op === undefined ? {} : { op: a.op }) };
 }
 
 /** Threads of different blocks exist only when some grid dimension may exceed 1. */
@@ -250,7 +256,19 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     const split = await phasesOf(map, options.launch, options.timeoutMs, options.solver, clock);
     const reported = new Set<string>();
     const all = clock.timed('encoding', () => raceQueries(map, split, options.launch));
-    for (const { query: q, erased } of all) {
+    /**
+     * A write-write race is benign when the two writes' values are known (no
+     * value read or unknown in them) and provably equal wherever the pair
+     * races: the query for a race of the pair with different values is unsat.
+     */
+    const benign = async (spec: RaceQuerySpec, a: Access, b: Access): Promise<boolean> => {
+      if (a.mode !== 'write' || b.mode !== 'write') return false;
+      const q = clock.timed('encoding', () => raceQuery({ ...spec, valuesDiffer: { a: a.id, b: b.id } }));
+      if (q === null) return false;
+      const verdict = await ask(q, [pairSelected(q, a.id, b.id)]);
+      return verdict.status === 'unsat';
+    };
+    for (const { query: q, erased, spec } of all) {
       const pairKey = (a: number, b: number): string => (a < b ? `${q.level}:${a}:${b}` : `${q.level}:${b}:${a}`);
       const blocked: Formula[] = clock.timed('encoding', () =>
         [...reported].flatMap((key) => {
@@ -273,17 +291,18 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         if (doubts.length === 0 && !assumedAlike) doubts.push(...(await feasibilityDoubts(witness)));
         races.push({
           array: q.array!,
-          kind: a1.mode === 'write' && a2.mode === 'write' ? 'write-write' : 'read-write',
+          kind: raceKind(a1.mode, a2.mode),
           level: q.level,
           phase: q.phase,
           confidence: doubts.length === 0 ? 'confirmed' : 'possible',
           doubts,
           accesses: [
-            { id: a1.id, mode: a1.mode, span: a1.span },
-            { id: a2.id, mode: a2.mode, span: a2.span },
+            accessSite(a1),
+            accessSite(a2),
           ],
           index: Array.from({ length: p1.element[0].length }, (_, d) => verdict.model.get(`t1.index.${d}`) ?? 0n),
           witness,
+          ...((await benign(spec, a1, a2)) ? { benign: true } : {}),
         });
         reported.add(pairKey(a1.id, a2.id));
         blocked.push(clock.timed('encoding', () => not(pairSelected(q, a1.id, a2.id))));
@@ -317,6 +336,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     violations: map.violations,
     ...base,
     ...(map.machineIntegers ? { machineIntegers: true } : {}),
+    ...(options.launch.warpSize === undefined ? {} : { warpSize: options.launch.warpSize }),
     ...(map.approximations.length > 0 ? { approximations: map.approximations } : {}),
     stats: {
       ...counts,

@@ -1,6 +1,8 @@
 /**
  * Every example (.bcu and .cu) states its outcome on its first line
- * (`// expect: …`); a kernel the verifier may not decide in the default time
+ * (`// expect: …`), and may state its outcome under other options on the
+ * comment lines after it (`// expect with --warp-size 32: drf`; the options
+ * are --warp-size N and GPUVerify's --warp-sync=N); a kernel the verifier may not decide in the default time
  * also says so on a `// verifier: unknown (why)` line: it may then come out
  * unknown, but never with a wrong verdict. A .cu example must lower whole: a
  * rejected kernel fails it.
@@ -16,12 +18,24 @@ import { replayAlarms } from '../../src/verify/replay.js';
 import { DEFAULT_TIMEOUT_MS, verifyKernel, type VerifyOptions } from '../../src/verify/verify.js';
 import { z3Wasm, z3WasmSolver } from '../../src/solve/z3.js';
 
-export type Expectation = 'drf' | 'racy confirmed' | 'racy possible' | 'divergent';
+/** `benign`: racy only by write-write races of provably equal values (status `benign`, exit code 0) */
+export type Expectation = 'drf' | 'racy confirmed' | 'racy possible' | 'benign' | 'divergent';
 
 export interface Example {
   readonly path: string;
   readonly expected: Expectation;
   readonly knownUnknown: boolean;
+  /** the options of an `expect with …` line, as written, and the warp size they give */
+  readonly options: { readonly text: string; readonly warpSize?: number } | null;
+}
+
+const OUTCOME = '(drf|racy confirmed|racy possible|benign|divergent)';
+
+/** The options an `expect with` line may give. */
+function exampleOptions(path: string, text: string): NonNullable<Example['options']> {
+  const m = /^--warp-(?:size |sync=)(\d+)$/.exec(text);
+  if (m === null) throw new Error(`${path}: \`// expect with ${text}\`: the options may be --warp-size N or --warp-sync=N`);
+  return { text, warpSize: Number(m[1]) };
 }
 
 function kernelFiles(dir: string): string[] {
@@ -35,11 +49,18 @@ function kernelFiles(dir: string): string[] {
 }
 
 export function examples(): Example[] {
-  return kernelFiles('examples').map((path) => {
+  return kernelFiles('examples').flatMap((path) => {
     const text = readFileSync(path, 'utf8');
-    const match = /^\/\/ expect: (drf|racy confirmed|racy possible|divergent)\s*$/m.exec(text.split('\n')[0] ?? '');
-    if (!match) throw new Error(`${path}: the first line must be \`// expect: drf|racy confirmed|racy possible|divergent\``);
-    return { path, expected: match[1] as Expectation, knownUnknown: /^\/\/ verifier: unknown/m.test(text) };
+    const lines = text.split('\n');
+    const match = new RegExp(`^// expect: ${OUTCOME}\\s*$`).exec(lines[0] ?? '');
+    if (!match) throw new Error(`${path}: the first line must be \`// expect: drf|racy confirmed|racy possible|benign|divergent\``);
+    const knownUnknown = /^\/\/ verifier: unknown/m.test(text);
+    const header = lines.slice(1, lines.findIndex((l) => !l.startsWith('//')));
+    const variants = header.flatMap((l) => {
+      const v = new RegExp(`^// expect with (.+): ${OUTCOME}\\s*$`).exec(l);
+      return v === null ? [] : [{ path, expected: v[2] as Expectation, knownUnknown, options: exampleOptions(path, v[1]!) }];
+    });
+    return [{ path, expected: match[1] as Expectation, knownUnknown, options: null }, ...variants];
   });
 }
 
@@ -59,8 +80,9 @@ export async function checkExample(example: Example): Promise<void> {
   if (!checked.ok) throw new Error(`${example.path}: ${checked.diagnostics.map((d) => d.message).join('; ')}`);
   expect(checked.kernels.length).toBeGreaterThan(0);
   expect(checked.rejected.map((r) => r.diagnostic.message)).toEqual([]);
+  const given = example.options?.warpSize === undefined ? NO_LAUNCH : { ...NO_LAUNCH, warpSize: example.options.warpSize };
   const options: VerifyOptions = {
-    launch: isCudaPath(example.path) ? launchWithHeader(NO_LAUNCH, text).launch : NO_LAUNCH,
+    launch: isCudaPath(example.path) ? launchWithHeader(given, text).launch : given,
     timeoutMs: 3 * DEFAULT_TIMEOUT_MS,
     maxRaces: 20,
     solver: example.knownUnknown ? z3WasmSolver(KNOWN_UNKNOWN_RLIMIT) : z3Wasm,
@@ -78,6 +100,10 @@ export async function checkExample(example: Example): Promise<void> {
         break;
       case 'divergent':
         expect(k.status, label).toBe('divergent');
+        break;
+      case 'benign':
+        expect(k.status, label).toBe('benign');
+        expect(k.races.every((r) => r.benign === true && r.kind === 'write-write'), label).toBe(true);
         break;
       case 'racy confirmed':
         expect(k.status, label).toBe('racy');

@@ -25,7 +25,7 @@
  * constants the front end cannot fold, so that no code it proves dead (and
  * rightly leaves out) hides the accesses a test looks for.
  */
-import type { BExpr, Expr, IntType, Kernel, MachineType, Stmt } from '../../src/core/ast.js';
+import type { AtomicOp, BExpr, Expr, IntType, Kernel, MachineType, Stmt } from '../../src/core/ast.js';
 import { bexprOperands, exprLeaves } from '../../src/core/exprs.js';
 import type { Span } from '../../src/core/source.js';
 import { exprType as machineTypeOf } from '../../src/frontend/cuda/build.js';
@@ -61,7 +61,13 @@ interface PrintedSite {
   readonly line: number;
 }
 
-export const accessText = (array: string, mode: 'read' | 'write', loops: number): string => `${array} ${mode}, ${loops} loops deep`;
+export const accessText = (array: string, mode: 'read' | 'write' | 'atomic', loops: number): string => `${array} ${mode}, ${loops} loops deep`;
+
+/** CUDA's function for each atomic operation. */
+const ATOMIC_FUNCTION: Record<AtomicOp, string> = {
+  add: 'atomicAdd', sub: 'atomicSub', max: 'atomicMax', min: 'atomicMin', and: 'atomicAnd', or: 'atomicOr', xor: 'atomicXor',
+  exch: 'atomicExch', cas: 'atomicCAS', inc: 'atomicInc', dec: 'atomicDec',
+};
 
 class Printer {
   readonly helpers = new Set<string>();
@@ -171,6 +177,14 @@ class Printer {
       case 'let':
         this.line(depth, `${C_TYPE[exprType(s.value)]} ${s.local.text} = ${this.expr(s.value)};`);
         return this.stmt(s.body, depth);
+      case 'atomic': {
+        // atomicInc and atomicDec exist for unsigned elements only
+        const unsigned = s.op === 'inc' || s.op === 'dec';
+        const [pointer, operand] = unsigned ? ['(unsigned *) &', '(unsigned)'] : ['&', '(int)'];
+        const call = `${ATOMIC_FUNCTION[s.op]}(${pointer}${this.access(s.array.text, s.index)}, ${s.operands.map((e) => `${operand} ${this.expr(e)}`).join(', ')})`;
+        this.line(depth, s.local === null ? `${call};` : `${unsigned ? 'unsigned' : 'int'} ${s.local.text} = ${call};`, accessText(s.array.text, 'atomic', this.loops));
+        return this.stmt(s.body, depth);
+      }
       case 'havoc':
         this.unknowns.add(s.type);
         this.line(depth, `${C_TYPE[s.type]} ${s.local.text} = unknown_${s.type}();`);
@@ -246,6 +260,8 @@ function stmtExprs(s: Stmt): Expr[] {
       return [...s.index, s.value];
     case 'read':
       return [...s.index];
+    case 'atomic':
+      return [...s.index, ...s.operands];
     case 'let':
       return [s.value];
     case 'if':
@@ -267,6 +283,7 @@ function statements(body: readonly Stmt[]): Stmt[] {
   return body.flatMap((s): Stmt[] => {
     switch (s.kind) {
       case 'read':
+      case 'atomic':
       case 'let':
       case 'havoc':
         return [s, ...statements([s.body])];

@@ -9,6 +9,7 @@
  * non-uniform barriers are wanted, and counterexamples read as source.
  */
 import fc from 'fast-check';
+import { ATOMIC_OPS, type AtomicOp } from '../../src/core/ast.js';
 
 export interface GenConfig {
   /** values read may flow into indices, conditions and loop bounds (ill-typed kernels) */
@@ -49,6 +50,8 @@ export type LoopForm = 'up' | 'up+' | 'up*' | 'down' | 'down-' | 'down/' | 'down
 export type GStmt =
   | { readonly k: 'write'; readonly arr: number; readonly idx: readonly GExpr[]; readonly val: GExpr }
   | { readonly k: 'read'; readonly arr: number; readonly idx: readonly GExpr[] }
+  /** `bind`: `let o = atomic op(…) in` (the old value a data-dependent variable), else the statement form */
+  | { readonly k: 'atomic'; readonly op: AtomicOp; readonly arr: number; readonly idx: readonly GExpr[]; readonly vals: readonly GExpr[]; readonly bind: boolean }
   | { readonly k: 'let'; readonly val: GExpr }
   | { readonly k: 'if'; readonly cond: GCond; readonly then: readonly GStmt[]; readonly else: readonly GStmt[] | null }
   | { readonly k: 'for'; readonly form: LoopForm; readonly from: GExpr; readonly to: GExpr; readonly step: number; readonly body: readonly GStmt[] }
@@ -156,8 +159,16 @@ const arrayRef = fc.nat({ max: 3 });
 
 function stmts(config: GenConfig, depth: number): fc.Arbitrary<GStmt[]> {
   const simple: fc.WeightedArbitrary<GStmt>[] = [
-    { weight: 4, arbitrary: fc.record({ arr: arrayRef, idx: index, val: expr }).map((s): GStmt => ({ k: 'write', ...s })) },
+    { weight: 3, arbitrary: fc.record({ arr: arrayRef, idx: index, val: expr }).map((s): GStmt => ({ k: 'write', ...s })) },
+    // writes of one constant: races between them are benign
+    { weight: 1, arbitrary: fc.record({ arr: arrayRef, idx: index }).map((s): GStmt => ({ k: 'write', ...s, val: { k: 'const', v: 1 } })) },
     { weight: 2, arbitrary: fc.record({ arr: arrayRef, idx: index }).map((s): GStmt => ({ k: 'read', ...s })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({ op: fc.constantFrom(...ATOMIC_OPS), arr: arrayRef, idx: index, vals: fc.array(expr, { minLength: 2, maxLength: 2 }), bind: fc.boolean() })
+        .map((s): GStmt => ({ k: 'atomic', ...s })),
+    },
     { weight: 2, arbitrary: expr.map((val): GStmt => ({ k: 'let', val })) },
     { weight: 2, arbitrary: fc.constant<GStmt>({ k: 'sync' }) },
   ];
@@ -342,6 +353,17 @@ function printBlock(body: readonly GStmt[], ctx: Ctx): string[] {
     const last = i === body.length - 1;
     const p = pad(ctx.depth);
     switch (s.k) {
+      case 'atomic': {
+        const update = printAtomic(s, ctx);
+        if (!s.bind) {
+          lines.push(`${p}${update}${last ? '' : ';'}`);
+          return;
+        }
+        const name = `o${ctx.depth}_${binders++}`;
+        lines.push(`${p}let ${name} = ${update} in${last ? ' skip' : ''}`);
+        ctx.vars.push({ name, uniform: false, data: true, huge: false });
+        return;
+      }
       case 'read':
       case 'let': {
         // names repeat across sibling blocks (binders must be distinct only among those in scope)
@@ -366,12 +388,20 @@ function printBlock(body: readonly GStmt[], ctx: Ctx): string[] {
   return lines;
 }
 
+/** `atomic op(A[i], v)`, `atomic cas(A[i], v, w)` */
+function printAtomic(s: Extract<GStmt, { k: 'atomic' }>, ctx: Ctx): string {
+  const arr = ctx.arrays[s.arr % ctx.arrays.length]!;
+  const idx = s.idx.slice(0, arr.dims).map((e) => printExpr(e, ctx, 'control').text);
+  const vals = s.vals.slice(0, s.op === 'cas' ? 2 : 1).map((e) => printExpr(e, ctx, 'value').text);
+  return `atomic ${s.op}(${arr.name}${idx.map((x) => `[${x}]`).join('')}, ${vals.join(', ')})`;
+}
+
 /** A pure let is data-dependent when its value mentions a variable bound by a read. */
 function isData(text: string, ctx: Ctx): boolean {
   return ctx.vars.some((v) => v.data && new RegExp(`\\b${v.name}\\b`).test(text));
 }
 
-function printStmt(s: Exclude<GStmt, { k: 'read' | 'let' }>, ctx: Ctx): string {
+function printStmt(s: Exclude<GStmt, { k: 'read' | 'let' | 'atomic' }>, ctx: Ctx): string {
   const p = pad(ctx.depth);
   switch (s.k) {
     case 'write': {

@@ -14,7 +14,7 @@
  * written, and read back as it.
  */
 import fc from 'fast-check';
-import type { ArithOp, BExpr, CmpOp, Expr, Kernel, MachineType, Stmt } from '../../src/core/ast.js';
+import { ATOMIC_OPS, type ArithOp, type AtomicOp, type BExpr, type CmpOp, type Expr, type Kernel, type MachineType, type Stmt } from '../../src/core/ast.js';
 import { typeMax, typeMin } from '../../src/core/arith.js';
 import { showKernel } from '../../src/core/print.js';
 import { inferMap } from '../../src/map/infer.js';
@@ -52,6 +52,8 @@ type LoopForm = 'up' | 'up+' | 'up*' | 'down' | 'down-' | 'down/';
 type TStmt =
   | { readonly k: 'write'; readonly arr: number; readonly ty: Ty; readonly idx: TExpr; readonly vty: Ty; readonly val: TExpr }
   | { readonly k: 'read'; readonly arr: number; readonly ty: Ty; readonly idx: TExpr }
+  /** an atomic in the array's element type, binding its old value */
+  | { readonly k: 'atomic'; readonly op: AtomicOp; readonly arr: number; readonly ty: Ty; readonly idx: TExpr; readonly vals: readonly TExpr[] }
   | { readonly k: 'let'; readonly ty: Ty; readonly val: TExpr }
   | { readonly k: 'havoc'; readonly ty: Ty; readonly approximated: boolean }
   | { readonly k: 'if'; readonly cond: TCond; readonly then: readonly TStmt[]; readonly else: readonly TStmt[] | null }
@@ -130,6 +132,7 @@ function stmts(config: TypedConfig, depth: number): fc.Arbitrary<TStmt[]> {
     fc.record({ arr: fc.nat({ max: 3 }), ty, idx: expr, vty: ty, val: expr }).map((s): TStmt => ({ k: 'write', ...s })),
     fc.record({ arr: fc.nat({ max: 3 }), ty, idx: expr, vty: ty, val: expr }).map((s): TStmt => ({ k: 'write', ...s })),
     fc.record({ arr: fc.nat({ max: 3 }), ty, idx: expr }).map((s): TStmt => ({ k: 'read', ...s })),
+    fc.record({ op: fc.constantFrom(...ATOMIC_OPS), arr: fc.nat({ max: 3 }), ty, idx: expr, vals: fc.array(expr, { minLength: 2, maxLength: 2 }) }).map((s): TStmt => ({ k: 'atomic', ...s })),
     fc.record({ ty, val: expr }).map((s): TStmt => ({ k: 'let', ...s })),
     fc.record({ ty, approximated: fc.boolean() }).map((s): TStmt => ({ k: 'havoc', ...s })),
     fc.constant<TStmt>({ k: 'sync' }),
@@ -281,6 +284,14 @@ function buildFrom(body: readonly TStmt[], i: number, ctx: Ctx): Stmt[] {
       ctx.vars.push({ name, ty: arr.ty, uniform: false, data: true });
       return binder((next) => b.read(name, arr.name, [index.value], next));
     }
+    case 'atomic': {
+      const arr = ctx.arrays[s.arr % ctx.arrays.length]!;
+      const index = buildExpr(s.idx, s.ty, ctx, 'control');
+      const operands = s.vals.slice(0, s.op === 'cas' ? 2 : 1).map((e) => buildExpr(e, arr.ty, ctx, 'value').value);
+      const name = fresh('o');
+      ctx.vars.push({ name, ty: arr.ty, uniform: false, data: true });
+      return binder((next) => b.atomic(s.op, name, arr.name, [index.value], operands, TYPES[arr.ty]!, next));
+    }
     case 'let': {
       const value = buildExpr(s.val, s.ty, ctx, 'control');
       const name = fresh('a');
@@ -328,7 +339,7 @@ function condMentions(c: BExpr, name: string): boolean {
   }
 }
 
-function buildStmt(s: Exclude<TStmt, { k: 'read' | 'let' | 'havoc' }>, ctx: Ctx): Stmt {
+function buildStmt(s: Exclude<TStmt, { k: 'read' | 'atomic' | 'let' | 'havoc' }>, ctx: Ctx): Stmt {
   switch (s.k) {
     case 'write': {
       const arr = ctx.arrays[s.arr % ctx.arrays.length]!;

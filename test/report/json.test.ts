@@ -39,7 +39,7 @@ describe('reportJson', () => {
         stats: { phases: 0, arrays: 0, queries: 0, milliseconds: 0 },
       },
     ]);
-    expect(report.summary).toEqual({ kernels: 1, drf: 0, racy: 0, divergent: 0, vacuous: 0, unknown: 0, error: 1 });
+    expect(report.summary).toEqual({ kernels: 1, drf: 0, racy: 0, benign: 0, divergent: 0, vacuous: 0, unknown: 0, error: 1 });
     expect(isRight(VerifyReport.decode(JSON.parse(JSON.stringify(report))))).toBe(true);
   });
 

@@ -171,7 +171,7 @@ describe('verify --sarif', () => {
   shared A;
   global G;
   let v = G[tid] in
-  A[v] := 1
+  A[v] := tid
 }
 `;
     const path = file('possible.bcu');
@@ -239,7 +239,7 @@ describe('verify --sarif', () => {
 
   it('notes the scope of a kernel with machine integers, and each approximation, at their places', async () => {
     const k = core.kernel('typed', { arrays: [core.shared('A')] }, [
-      core.havoc('n', 'i32', core.approximation('the trip count of a while loop', 'its condition is not a bound'), core.forLoop('i', { type: 'i32', from: core.i32(0), to: core.v('n', 'i32') }, [core.write('A', [core.v('i', 'i32')], core.i32(1))])),
+      core.havoc('n', 'i32', core.approximation('the trip count of a while loop', 'its condition is not a bound'), core.forLoop('i', { type: 'i32', from: core.i32(0), to: core.v('n', 'i32') }, [core.write('A', [core.v('i', 'i32')], core.tid)])),
     ]);
     const map = core.mapOf(k);
     const result = await verifyKernel(map, { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 4, solver: z3Wasm });

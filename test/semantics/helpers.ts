@@ -35,7 +35,8 @@ export function finished(result: RunResult): Finished {
 
 /** A compact text of one access: `rd A[0]=0` / `wr A[1]=5`. */
 export function accessText(a: Access): string {
-  return `${a.kind === 'read' ? 'rd' : 'wr'} ${a.array}[${a.index.join('][')}]=${a.value}`;
+  const kind = a.kind === 'read' ? 'rd' : a.kind === 'write' ? 'wr' : `atomic ${a.op ?? ''}`;
+  return `${kind} ${a.array}[${a.index.join('][')}]=${a.value}`;
 }
 
 /** Block 0's history: for each phase, thread x → its accesses as text. */

@@ -13,6 +13,7 @@
 import type {
   ArithOp,
   ArrayDecl,
+  AtomicOp,
   BExpr,
   CmpOp,
   Expr,
@@ -88,6 +89,19 @@ export const read = (local: string, array: string, index: readonly Expr[], body:
   array: name(array),
   index,
   source: NOWHERE,
+  body,
+  span: NOWHERE,
+});
+/** `let local = atomic op.type(array[index], operands…) in body` */
+export const atomic = (op: AtomicOp, local: string, array: string, index: readonly Expr[], operands: readonly Expr[], type: MachineType | undefined, body: Stmt = skip): Stmt => ({
+  kind: 'atomic',
+  op,
+  local: name(local),
+  array: name(array),
+  index,
+  operands,
+  ...(type === undefined ? {} : { type }),
+  target: NOWHERE,
   body,
   span: NOWHERE,
 });

@@ -147,8 +147,8 @@ describe('races', () => {
 
   it('uses the other thread dimensions only when mentioned', async () => {
     expect((await verify('kernel k() <<<1, (4, 2)>>> { shared A; A[threadIdx.y * 4 + tid] := 1 }')).status).toBe('drf');
-    expect((await verify('kernel k() <<<1, (4, 2)>>> { shared A; A[threadIdx.y * 3 + tid] := 1 }')).status).toBe('racy');
-    const r = await verify('kernel k() { shared A; A[threadIdx.y] := 1 }');
+    expect((await verify('kernel k() <<<1, (4, 2)>>> { shared A; A[threadIdx.y * 3 + tid] := tid }')).status).toBe('racy');
+    const r = await verify('kernel k() { shared A; A[threadIdx.y] := tid }');
     expect(r.status).toBe('racy');
     expectDistinctThreads(r.races[0]!);
     // only threads that differ in x can race: blockDim.z stays 1
@@ -178,7 +178,7 @@ describe('global arrays', () => {
 
   it('uses the launch clause', async () => {
     expect((await verify('kernel k() <<<2, 4>>> { global G; G[tid + blockIdx.x * 4] := 1 }')).status).toBe('drf');
-    const r = await verify('kernel k() <<<2, 4>>> { global G; G[tid + blockIdx.x * 3] := 1 }');
+    const r = await verify('kernel k() <<<2, 4>>> { global G; G[tid + blockIdx.x * 3] := tid }');
     expect(r.status).toBe('racy');
     expect(r.races[0]!.level).toBe('grid');
     expect(r.races[0]!.index).toEqual([3n]);

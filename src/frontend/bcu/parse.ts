@@ -13,6 +13,7 @@ import grammar, { type BabyCUDAActionDict, type BabyCUDASemantics } from '../../
 import type {
   ArithOp,
   ArrayDecl,
+  AtomicOp,
   Axis,
   BExpr,
   BuiltinName,
@@ -119,7 +120,7 @@ const COMPARISONS = ['==', '!=', '<=', '>=', '<', '>', '='].map((t) => `'${t}'`)
 const EXPRESSION = ['(', 'tid', 'threadIdx', 'blockIdx', 'blockDim', 'gridDim'].map((t) => `'${t}'`).concat(['a name', 'a number']);
 // `!` and `let` start iterations, whose failures Ohm leaves out of its list
 const CONDITION = EXPRESSION.concat(["'true'", "'false'"]);
-const STATEMENT = ['skip', 'if', 'for', 'sync', 'assume'].map((t) => `'${t}'`).concat(['a name']);
+const STATEMENT = ['skip', 'if', 'for', 'sync', 'assume', 'atomic'].map((t) => `'${t}'`).concat(['a name']);
 const DECLARATION = ["'shared'", "'global'"];
 
 /**
@@ -201,6 +202,10 @@ const launch = (n: Node): Launch => n['launch']();
 const arrays = (n: Node): ArrayDecl[] => n['arrays']();
 const arrayDecl = (n: Node): Omit<ArrayDecl, 'scope'> => n['arrayDecl']();
 const step = (n: Node): Step => n['step']();
+const atomic = (n: Node): AtomicParts => n['atomic']();
+
+/** An `atomic op(A[i], …)`: all of the statement but what it binds. */
+type AtomicParts = Pick<Extract<Stmt, { kind: 'atomic' }>, 'op' | 'array' | 'index' | 'operands' | 'target'>;
 
 /** The child of an optional `X?`, if present. */
 function optional(iter: IterationNode): Node | undefined {
@@ -314,6 +319,11 @@ const bindingActions: BabyCUDAActionDict<Binder> = {
     const read = { local: name(local), array: name(array), index: index.children.map(exp), source: span(access) };
     return (body, end) => ({ kind: 'read', ...read, body, span: { start, end } });
   },
+  Binding_atomic(_let, local, _eq, update, _in) {
+    const start = span(this).start;
+    const parts = { local: name(local), ...atomic(update) };
+    return (body, end) => ({ kind: 'atomic', ...parts, body, span: { start, end } });
+  },
   Binding_let(_let, local, _eq, value, _in) {
     const start = span(this).start;
     const bound = { local: name(local), value: exp(value) };
@@ -349,7 +359,25 @@ const stmtActions: BabyCUDAActionDict<Stmt> = {
   Inner_assume(_kw, cond) {
     return { kind: 'assume', cond: bexp(cond), span: span(this) };
   },
+  Inner_atomic(update) {
+    const at = span(this);
+    return { kind: 'atomic', local: null, ...atomic(update), body: { kind: 'skip', span: { start: at.end, end: at.end } }, span: at };
+  },
 };
+
+const atomicActions: BabyCUDAActionDict<AtomicParts> = {
+  Atomic_cas(_kw, _cas, _open, access, _c1, compare, _c2, value, _close) {
+    return { op: 'cas', ...atomicTarget(access), operands: [exp(compare), exp(value)] };
+  },
+  Atomic_one(_kw, op, _open, access, _comma, operand, _close) {
+    return { op: op.sourceString as AtomicOp, ...atomicTarget(access), operands: [exp(operand)] };
+  },
+};
+
+function atomicTarget(access: Node): Pick<AtomicParts, 'array' | 'index' | 'target'> {
+  const [array, index] = access.children as [Node, IterationNode];
+  return { array: name(array), index: index.children.map(exp), target: span(access) };
+}
 
 function loop(node: Node, direction: 'up' | 'down', v: Node, from: Node, to: Node, stepOpt: IterationNode, body: Node): Stmt {
   const stepNode = optional(stepOpt);
@@ -438,6 +466,7 @@ function astSemantics(): BabyCUDASemantics {
     .addOperation('stmt', stmtActions)
     .addOperation('binding', bindingActions)
     .addOperation('step', stepActions)
+    .addOperation('atomic', atomicActions)
     .addOperation('bexp', bexpActions)
     .addOperation('exp', expActions)
     .addOperation('name', nameActions);

@@ -2,6 +2,7 @@
  * What CUDA's own names mean to the analysis. The front end knows them
  * itself: system headers (<cuda.h>, <cuda_runtime.h>…) are not read.
  */
+import type { AtomicOp } from '../../core/ast.js';
 
 /** Calls and the one meaning each has in the core. */
 export type BuiltinCall =
@@ -21,6 +22,8 @@ export type BuiltinCall =
   | { readonly kind: 'ignored-annotation' }
   /** assert(c): not checked, with a notice */
   | { readonly kind: 'assert' }
+  /** atomicAdd(&A[i], v) and the like (also their _block and _system forms): the core's atomic */
+  | { readonly kind: 'atomic'; readonly op: AtomicOp }
   | { readonly kind: 'rejected'; readonly construct: string; readonly hint?: string };
 
 const table = new Map<string, BuiltinCall>();
@@ -76,13 +79,18 @@ set(['malloc', 'free', 'new', 'delete'], { kind: 'rejected', construct: 'dynamic
 set(['__pipeline_memcpy_async', '__pipeline_commit', '__pipeline_wait_prior', 'cuda::memcpy_async'], { kind: 'rejected', construct: 'asynchronous copies' });
 for (const grid of ['this_grid', 'grid_group', 'sync_grids', 'this_multi_grid']) table.set(grid, { kind: 'rejected', construct: 'cooperative-groups grid synchronisation' });
 
-const ATOMICS = /^(?:atomic(?:Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(?:_block|_system)?|__nv_atomic\w*|atomic_\w+)$/;
+/** CUDA's atomic functions; the scope suffix (_block, _system) changes nothing within one launch of one kernel. */
+const ATOMICS = /^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(?:_block|_system)?$/;
+/** libcu++'s and the compiler's atomics: other memory orders and types */
+const OTHER_ATOMICS = /^(?:__nv_atomic\w*|atomic_\w+)$/;
 
 /** What the call of `name` means, or null for a name the front end does not know (a function of the file, or an unknown one). */
 export function builtinCall(name: string): BuiltinCall | null {
   const known = table.get(name);
   if (known) return known;
-  if (ATOMICS.test(name)) return { kind: 'rejected', construct: `${name} (atomics are not supported yet)`, hint: 'atomic operations will be modelled by the atomics issue; until then such kernels are not analysed' };
+  const atomic = ATOMICS.exec(name);
+  if (atomic !== null) return { kind: 'atomic', op: atomic[1]!.toLowerCase() as AtomicOp };
+  if (OTHER_ATOMICS.test(name)) return { kind: 'rejected', construct: `${name} (only CUDA's atomicAdd … atomicXor functions are modelled)`, hint: 'use atomicAdd, atomicCAS, … on an element of an array' };
   if (/^__(?:[a-z0-9]+_)?(?:sync|shfl)/.test(name) && name.includes('shfl')) return { kind: 'unknown', what: 'a warp intrinsic\'s result' };
   if (MATH.test(name)) return { kind: 'unknown', what: `the result of ${name}` };
   return null;

@@ -8,7 +8,7 @@
  * `?:`) is lowered as a branch, so its reads happen only when C's do.
  */
 import type { Node } from './parse.js';
-import type { ArithOp, BExpr, CmpOp, Expr, MachineType } from '../../core/ast.js';
+import type { ArithOp, AtomicOp, BExpr, CmpOp, Expr, MachineType } from '../../core/ast.js';
 import type { Span } from '../../core/source.js';
 import { and, arith, castTo, compare, constant, exprType, ite, not, or } from './build.js';
 import { builtinCall, BUILTIN_VARS, WARP_SIZE } from './builtins.js';
@@ -916,9 +916,48 @@ export function call(ctx: Ctx, n: Node): Value {
       for (const a of args) rvalue(ctx, a);
       notice(ctx, 'notChecked', span, `${name}(…) is not checked: faial-ts verifies data-race freedom, not assertions`);
       return { kind: 'void' };
+    case 'atomic':
+      return atomicCall(ctx, name, meaning.op, args, n);
     case 'rejected':
       return unsupported(ctx, fn, meaning.construct, meaning.hint === undefined ? [] : [meaning.hint]);
   }
+}
+
+/**
+ * `atomicAdd(&A[i], v)` and the like: the core's atomic on that element, in
+ * the element's integer type (a float element's values are not followed: its
+ * operands are unknown naturals), binding the old value, which is unknown.
+ */
+function atomicCall(ctx: Ctx, name: string, op: AtomicOp, args: readonly Node[], n: Node): Value {
+  const span = spanOf(n);
+  const arity = op === 'cas' ? 3 : 2;
+  if (args.length !== arity) return reject(ctx, 'misuse', n, `${name} takes ${arity} arguments`);
+  const p = rvalue(ctx, args[0]!);
+  const values = args.slice(1).map((a) => rvalue(ctx, a));
+  if (p.kind !== 'pointer') return reject(ctx, 'unplaced', n, `${name} needs a pointer into an array`);
+  const at = element(ctx, p, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
+  if (at.kind !== 'memory') return reject(ctx, 'misuse', n, `${name} of a row`);
+  if (at.array.readOnly) return reject(ctx, 'misuse', at.span, `${at.array.name} is read-only (__constant__)`);
+  const elem = placeType(at);
+  if (elem.kind === 'struct' || elem.kind === 'pointer') return reject(ctx, 'misuse', n, `${name} on a ${typeName(elem)}`);
+  const what = `the old value of ${name}`;
+  // a thread's own local array: no other thread sees it
+  if (at.array.space === 'local') return unknownOf(elem, what, span);
+  const type = elem.kind === 'int' ? machineOf(elem) : undefined;
+  const operands = values.map((v): Expr => {
+    if (type !== undefined) return castTo(intOf(ctx, convert(ctx, v, elem, span), span).expr, type, span);
+    const local = fresh(ctx, 'v');
+    ctx.k.defs.set(local, null);
+    ctx.b.binder(local, span, (body) => ({ kind: 'havoc', local: { text: local, span }, type: 'nat', origin: { kind: 'value', what: `a ${typeName(elem)} value`, span }, body, span }));
+    return { kind: 'var', name: local, span };
+  });
+  const old = fresh(ctx, `${at.array.name}_old`);
+  ctx.k.defs.set(old, null);
+  const array = { text: at.array.name, span: at.array.span };
+  const index = accessIndex(at.array, at.index, at.leaf ?? 0, at.span);
+  ctx.b.binder(old, span, (body) => ({ kind: 'atomic', op, local: { text: old, span }, array, index, operands, ...(type === undefined ? {} : { type }), target: at.span, body, span }));
+  if (type === undefined) return { kind: 'unknown', ctype: elem, what, span, local: { kind: 'var', name: old, span } };
+  return { kind: 'int', expr: { kind: 'var', name: old, type, span }, type };
 }
 
 const MATH_RESULT = /^the result of/;

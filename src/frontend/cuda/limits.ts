@@ -37,6 +37,9 @@ function stmtBuiltins(s: Stmt, out: Mentioned): void {
     case 'let':
       exprBuiltins(s.value, out);
       return stmtBuiltins(s.body, out);
+    case 'atomic':
+      [...s.index, ...s.operands].forEach((e) => exprBuiltins(e, out));
+      return stmtBuiltins(s.body, out);
     case 'havoc':
       return stmtBuiltins(s.body, out);
     case 'if':

@@ -49,6 +49,45 @@ let x: i32 = n + 1 > h ? 1 : 0 in
 A[2] := x`.slice(1));
   });
 
+  it('atomics: each CUDA function and scope form, the old value bound in the element\'s type', async () => {
+    const cu = `
+__global__ void k(int *A, unsigned *U, unsigned long long *L, float *F, int v) {
+  int a = atomicAdd(&A[threadIdx.x], v);
+  atomicSub_block(&A[0], 1);
+  atomicMax_system(&A[1], a);
+  atomicMin(&A[2], 3);
+  atomicAnd(&U[0], 6u);
+  atomicOr(&U[0], 1);
+  atomicXor(&L[0], 5ull);
+  atomicExch(&A[3], 4);
+  int c = atomicCAS(&A[4], 0, threadIdx.x);
+  atomicInc(&U[1], 15u);
+  atomicDec(&U[2], 7u);
+  atomicAdd(&F[0], 1.5f);
+  A[5] = c;
+}`;
+    expect(await body(cu)).toBe(`
+let A_old = atomic add.i32(A[(u32) threadIdx.x], v) in
+let A_old_1 = atomic sub.i32(A[0], 1) in
+let A_old_2 = atomic max.i32(A[1], A_old) in
+let A_old_3 = atomic min.i32(A[2], 3) in
+let U_old = atomic and.u32(U[0], 6) in
+let U_old_1 = atomic or.u32(U[0], 1) in
+let L_old = atomic xor.u64(L[0], 5) in
+let A_old_4 = atomic exch.i32(A[3], 4) in
+let A_old_5 = atomic cas.i32(A[4], 0, (i32) (u32) threadIdx.x) in
+let U_old_2 = atomic inc.u32(U[1], 15) in
+let U_old_3 = atomic dec.u32(U[2], 7) in
+havoc v_1: nat /* a float value */ in
+let F_old = atomic add(F[0], v_1) in
+A[5] := A_old_5`.slice(1));
+  });
+
+  it('atomics: misuse is an error at the call', async () => {
+    expect((await rejection('__global__ void k(int *A) { atomicAdd(&A[0]); }')).split('\n')[0]).toMatch(/atomicAdd takes 2 arguments/);
+    expect((await rejection('__global__ void k(int *A) { atomicCAS(&A[0], 1); }')).split('\n')[0]).toMatch(/atomicCAS takes 3 arguments/);
+  });
+
   it('loop up', async () => {
     const cu = `
 __global__ void k(int *A, int n) {
@@ -506,7 +545,7 @@ hint: rewrite it with if/else
   it.each([
     ['goto', '__global__ void k(int *A) { goto end; end: A[0] = 1; }', 'unsupported: goto'],
     ['inline asm', '__global__ void k(int *A) { asm("trap;"); }', 'unsupported: inline asm'],
-    ['atomics', '__global__ void k(int *A) { atomicAdd(&A[0], 1); }', 'unsupported: atomicAdd (atomics are not supported yet)'],
+    ['compiler atomics', '__global__ void k(int *A) { __nv_atomic_fetch_add(&A[0], 1, 0, 0); }', "unsupported: __nv_atomic_fetch_add (only CUDA's atomicAdd … atomicXor functions are modelled)"],
     ['recursion', '__device__ int f(int x) { return x > 0 ? f(x - 1) : 0; }\n__global__ void k(int *A) { A[f(3)] = 0; }', 'unsupported: recursion (f calls itself)'],
     ['function pointers', '__device__ int f(int x) { return x; }\n__global__ void k(int *A) { int (*g)(int) = f; A[0] = 0; }', 'unsupported: function pointers'],
     ['device memcpy', '__global__ void k(int *A, int *B) { memcpy(A, B, 16); }', 'unsupported: device memcpy/memset'],

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { parseProgram } from '../../src/frontend/bcu/parse.js';
+import { inferMap } from '../../src/map/infer.js';
+import { lockstepRelations } from '../../src/map/lockstep.js';
+import { spanText } from '../../src/core/source.js';
+import { warpOf, type Launch } from '../../src/core/launch.js';
+import { verifyKernel } from '../../src/verify/verify.js';
+import { replayAlarms } from '../../src/verify/replay.js';
+import { warpSizeOf, UsageError } from '../../src/api/options.js';
+import { launchWithHeader, testHeader } from '../../src/api/cuda.js';
+import { kernelText } from '../../src/report/text.js';
+import { z3Wasm } from '../../src/solve/z3.js';
+
+function mapOf(text: string) {
+  const program = parseProgram('w.bcu', text);
+  return inferMap(program.file, program.kernels[0]!);
+}
+
+function launch(warpSize?: number): Launch {
+  return { params: new Map(), blockDim: null, gridDim: null, ...(warpSize === undefined ? {} : { warpSize }) };
+}
+
+async function verify(text: string, warpSize?: number) {
+  const map = mapOf(text);
+  const options = { launch: launch(warpSize), timeoutMs: 20_000, maxRaces: 10, solver: z3Wasm };
+  const result = await verifyKernel(map, options);
+  const replayed = await replayAlarms(map, result, options);
+  expect(replayed.failures).toEqual([]);
+  return replayed.result;
+}
+
+describe('lockstep relation of two statements (src/map/lockstep.ts)', () => {
+  const map = mapOf(`kernel k() {
+    global A;
+    A[tid] := 0;
+    for i in 0..4 {
+      if (tid < 2) { A[tid + i] := 1 } else { let x = A[tid] in A[x] := 2 }
+    }
+  }`);
+  const id = (text: string) => map.accesses.find((a) => spanText(map.file, a.span) === text && a.mode !== 'read')?.id ?? map.accesses.find((a) => spanText(map.file, a.span) === text)!.id;
+  const rel = lockstepRelations(map.body);
+
+  it('orders two statements of one sequence, whatever the loops', () => {
+    expect(rel(id('A[tid]'), id('A[tid + i]'))).toEqual({ kind: 'ordered' });
+  });
+  it('leaves one statement unordered with itself, in the same iteration of the loops around it', () => {
+    expect(rel(id('A[tid + i]'), id('A[tid + i]'))).toEqual({ kind: 'same', depth: 1 });
+    expect(rel(id('A[tid]'), id('A[tid]'))).toEqual({ kind: 'same', depth: 0 });
+  });
+  it('leaves the two sides of an if unordered, in the same iteration of the loops around the if', () => {
+    expect(rel(id('A[tid + i]'), id('A[x]'))).toEqual({ kind: 'divergent', depth: 1 });
+  });
+  it('numbers warps by linear thread id, x fastest', () => {
+    expect(warpOf([31n, 0n, 0n], [64n, 1n, 1n], 32)).toBe(0n);
+    expect(warpOf([0n, 1n, 0n], [16n, 4n, 1n], 32)).toBe(0n);
+    expect(warpOf([0n, 2n, 0n], [16n, 4n, 1n], 32)).toBe(1n);
+    expect(warpOf([0n, 0n, 1n], [8n, 2n, 2n], 16)).toBe(1n);
+  });
+});
+
+describe('race queries with --warp-size', () => {
+  const reduction = `kernel r() <<<1, 64>>> {
+    shared s;
+    if (tid < 32) {
+      let a = s[tid] in let b = s[tid + 16] in s[tid] := a + b;
+      let c = s[tid] in let d = s[tid + 8] in s[tid] := c + d
+    }
+  }`;
+
+  it('finds the race of a kernel relying on lockstep with independent threads, and proves it with warps of 32', async () => {
+    const free = await verify(reduction);
+    expect(free.status).toBe('racy');
+    expect(free.warpSize).toBeUndefined();
+    const lockstep = await verify(reduction, 32);
+    expect(lockstep.status).toBe('drf');
+    expect(lockstep.warpSize).toBe(32);
+  });
+
+  it('still finds races between warps: thread 16 writes s[16], thread 0 reads it in warps of 16', async () => {
+    const r = await verify(reduction, 16);
+    expect(r.status).toBe('racy');
+    for (const race of r.races) {
+      const [t1, t2] = race.witness.threads.map((t) => t.threadIdx[0]! / 16n);
+      expect(t1).not.toBe(t2);
+    }
+  });
+
+  it('finds two threads of one warp writing one element in one statement', async () => {
+    const r = await verify(`kernel k() <<<1, 32>>> { shared s; s[tid / 2] := tid }`, 32);
+    expect(r.status).toBe('racy');
+    expect(r.races[0]!.kind).toBe('write-write');
+    expect(r.races[0]!.confidence).toBe('confirmed');
+  });
+
+  it('finds a read and a write on the two sides of one if in one warp', async () => {
+    const r = await verify(`kernel k() <<<1, 32>>> { shared s; if (tid = 0) { s[1] := 1 } else { let x = s[tid] in skip } }`, 32);
+    expect(r.status).toBe('racy');
+    expect(r.races.map((x) => x.kind)).toEqual(['read-write']);
+  });
+
+  it('orders different iterations of a loop whose range depends on the thread by their iteration numbers', async () => {
+    // thread t visits i = t, t + 1: iteration 0 of thread 1 writes A[1], iteration 1 of thread 0 writes A[1] too: ordered in lockstep
+    const loop = `kernel k() <<<1, 32>>> { shared A; for i in tid..tid + 2 { A[i] := tid } }`;
+    expect((await verify(loop)).status).toBe('racy');
+    expect((await verify(loop, 32)).status).toBe('drf');
+    // iteration 1 of thread 0 and iteration 1 of thread 2 (step 2): i = 2 and i = 4; iteration 0 of thread 2 and iteration 1 of thread 0 both write A[2]
+    const same = `kernel k() <<<1, 32>>> { shared A; for i in tid..tid + 4 step + 2 { A[i / 2 + tid % 2] := tid } }`;
+    expect((await verify(same, 32)).status).toBe('racy');
+  });
+
+  it('orders the iterations of a geometric loop whose start depends on the thread', async () => {
+    const r = await verify(`kernel k() <<<1, 8>>> { shared A; for i in tid + 1..64 step * 2 { A[i] := tid } }`, 8);
+    // thread 0 visits 1, 2, 4, …; thread 1 visits 2, 4, …: thread 0 at i = 2 is iteration 1, thread 1 at i = 2 iteration 0: ordered
+    expect(r.status).toBe('drf');
+    expect((await verify(`kernel k() <<<1, 8>>> { shared A; for i in tid + 1..64 step * 2 { A[i] := tid } }`)).status).toBe('racy');
+  });
+
+  it('states the execution model in the report', async () => {
+    expect(kernelText(await verify(reduction, 32), { colour: false })).toContain('execution: warp size 32 (lockstep)');
+    expect(kernelText(await verify(reduction), { colour: false })).toContain('execution: independent threads');
+  });
+});
+
+describe('--warp-size and --warp-sync options', () => {
+  it('reads either spelling, and refuses two that disagree or a zero', () => {
+    expect(warpSizeOf('32', undefined)).toBe(32);
+    expect(warpSizeOf(undefined, '16')).toBe(16);
+    expect(warpSizeOf('32', '32')).toBe(32);
+    expect(warpSizeOf(undefined, undefined)).toBeUndefined();
+    expect(() => warpSizeOf('32', '16')).toThrow(UsageError);
+    expect(() => warpSizeOf('0', undefined)).toThrow(UsageError);
+  });
+  it("takes GPUVerify's --warp-sync=N from a test header, unless the caller gives a warp size", () => {
+    const text = '//pass\n//--warp-sync=32 --blockDim=64 --gridDim=1\n__global__ void k() {}\n';
+    expect(testHeader(text)?.warpSize).toBe(32);
+    expect(launchWithHeader(launch(), text).launch.warpSize).toBe(32);
+    expect(launchWithHeader(launch(16), text).launch.warpSize).toBe(16);
+    expect(launchWithHeader(launch(), '//pass\n//--blockDim=64\n').launch.warpSize).toBeUndefined();
+  });
+});
