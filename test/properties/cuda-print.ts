@@ -178,11 +178,10 @@ class Printer {
         this.line(depth, `${C_TYPE[exprType(s.value)]} ${s.local.text} = ${this.expr(s.value)};`);
         return this.stmt(s.body, depth);
       case 'atomic': {
-        // atomicInc and atomicDec exist for unsigned elements only
-        const unsigned = s.op === 'inc' || s.op === 'dec';
-        const [pointer, operand] = unsigned ? ['(unsigned *) &', '(unsigned)'] : ['&', '(int)'];
-        const call = `${ATOMIC_FUNCTION[s.op]}(${pointer}${this.access(s.array.text, s.index)}, ${s.operands.map((e) => `${operand} ${this.expr(e)}`).join(', ')})`;
-        this.line(depth, s.local === null ? `${call};` : `${unsigned ? 'unsigned' : 'int'} ${s.local.text} = ${call};`, accessText(s.array.text, 'atomic', this.loops));
+        // on the array's own element type, as the front end lowers a call by its pointer's element
+        const element = C_TYPE[this.types.elementOf(s.array.text)];
+        const call = `${ATOMIC_FUNCTION[s.op]}(&${this.access(s.array.text, s.index)}, ${s.operands.map((e) => `(${element}) ${this.expr(e)}`).join(', ')})`;
+        this.line(depth, s.local === null ? `${call};` : `${element} ${s.local.text} = ${call};`, accessText(s.array.text, 'atomic', this.loops));
         return this.stmt(s.body, depth);
       }
       case 'havoc':

@@ -21,6 +21,8 @@ export interface GenConfig {
   readonly assumes: 'none' | 'top' | 'any';
   /** barriers may sit under conditions and loops that depend on the thread */
   readonly nonUniformSync: boolean;
+  /** atomics among the statements (absent: yes) */
+  readonly atomics?: boolean;
 }
 
 type BinOp = '+' | '-' | '*' | '/' | '%' | '&' | '|' | '^' | '<<' | '>>';
@@ -164,7 +166,7 @@ function stmts(config: GenConfig, depth: number): fc.Arbitrary<GStmt[]> {
     { weight: 1, arbitrary: fc.record({ arr: arrayRef, idx: index }).map((s): GStmt => ({ k: 'write', ...s, val: { k: 'const', v: 1 } })) },
     { weight: 2, arbitrary: fc.record({ arr: arrayRef, idx: index }).map((s): GStmt => ({ k: 'read', ...s })) },
     {
-      weight: 1,
+      weight: config.atomics === false ? 0 : 1,
       arbitrary: fc
         .record({ op: fc.constantFrom(...ATOMIC_OPS), arr: arrayRef, idx: index, vals: fc.array(expr, { minLength: 2, maxLength: 2 }), bind: fc.boolean() })
         .map((s): GStmt => ({ k: 'atomic', ...s })),

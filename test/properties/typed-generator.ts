@@ -32,6 +32,8 @@ export interface TypedConfig {
   /** `assume` anywhere, or only at the top level over parameters */
   readonly assumes: 'top' | 'any';
   readonly nonUniformSync: boolean;
+  /** atomics among the statements (absent: yes) */
+  readonly atomics?: boolean;
 }
 
 type TExpr =
@@ -132,7 +134,9 @@ function stmts(config: TypedConfig, depth: number): fc.Arbitrary<TStmt[]> {
     fc.record({ arr: fc.nat({ max: 3 }), ty, idx: expr, vty: ty, val: expr }).map((s): TStmt => ({ k: 'write', ...s })),
     fc.record({ arr: fc.nat({ max: 3 }), ty, idx: expr, vty: ty, val: expr }).map((s): TStmt => ({ k: 'write', ...s })),
     fc.record({ arr: fc.nat({ max: 3 }), ty, idx: expr }).map((s): TStmt => ({ k: 'read', ...s })),
-    fc.record({ op: fc.constantFrom(...ATOMIC_OPS), arr: fc.nat({ max: 3 }), ty, idx: expr, vals: fc.array(expr, { minLength: 2, maxLength: 2 }) }).map((s): TStmt => ({ k: 'atomic', ...s })),
+    ...(config.atomics === false
+      ? []
+      : [fc.record({ op: fc.constantFrom(...ATOMIC_OPS), arr: fc.nat({ max: 3 }), ty, idx: expr, vals: fc.array(expr, { minLength: 2, maxLength: 2 }) }).map((s): TStmt => ({ k: 'atomic', ...s }))]),
     fc.record({ ty, val: expr }).map((s): TStmt => ({ k: 'let', ...s })),
     fc.record({ ty, approximated: fc.boolean() }).map((s): TStmt => ({ k: 'havoc', ...s })),
     fc.constant<TStmt>({ k: 'sync' }),

@@ -178,8 +178,8 @@ describe('regressions of issue 15: the phase split asks about a loop in its cont
 });
 
 describe('regressions of issue 15: replay', () => {
-  it('replays the original witness when it cannot be shrunk (a launch clause fixing 1,024 threads)', async () => {
-    const text = 'kernel k() <<<1, 1024>>> { shared A; if (tid = 1023) { A[0] := 1 }; if (tid + 1 = blockDim.x - 1) { A[0] := 2 } }';
+  it('replays the original witness when it cannot be shrunk (a launch clause fixing 2,048 threads, more than a shrunk block has)', async () => {
+    const text = 'kernel k() <<<1, 2048>>> { shared A; if (tid = 2047) { A[0] := 1 }; if (tid + 1 = blockDim.x - 1) { A[0] := 2 } }';
     const r = await verify(text);
     expect(r.races.map((race) => race.confidence)).toEqual(['confirmed']);
     const options = { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 10, solver: z3Wasm };
