@@ -20,6 +20,7 @@ import type { Vec3 } from '../semantics/values.js';
 import { pairSelected, type Query } from '../encode/query.js';
 import { decodeModel, printScript } from '../encode/smtlib.js';
 import type { Formula } from '../encode/term.js';
+import type { Valuation } from '../encode/evaluate.js';
 import type { Solver } from '../solve/solver.js';
 import { assertNever } from '../util/assert.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from './result.js';
@@ -53,7 +54,7 @@ export async function replayRace(map: KernelMap, race: Race, options: ReplayOpti
   const queries = raceQueries(map, await phasesOf(map, options.launch, options.timeoutMs, options.solver), options.launch).map((r) => r.query);
   const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no race query matches the alarm' }, minimised: null };
-  const model = await smallModel(q, modelsOf(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options));
+  const model = await smallModel(q, modelsOf(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options), sizesOf(q, race.witness));
   if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const points = selectedPoints(q, model);
   const witness = witnessOf(q, model, points);
@@ -71,7 +72,7 @@ export async function replayDivergence(map: KernelMap, d: Divergence, options: R
   if (isSmallWitness(d.witness)) return { verdict: reported(), minimised: null };
   const q = divergenceQueries(map, options.launch).find((x) => x.sync?.id === d.sync.id);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no divergence query matches the alarm' }, minimised: null };
-  const model = await smallModel(q, modelsOf(q, [], options));
+  const model = await smallModel(q, modelsOf(q, [], options), sizesOf(q, d.witness));
   if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
   const witness = witnessOf(q, model, [point, point]);
@@ -101,6 +102,18 @@ function asReported(seen: Seen): ReplayVerdict {
   if (seen.kind === 'infeasible') return { kind: 'mismatch', message: `the witness's launch is infeasible: ${seen.message}` };
   if (seen.kind === 'undefined') return { kind: 'mismatch', message: `the witness's launch is outside the scope: ${seen.message}` };
   return seen;
+}
+
+/** The witness's sizes and parameters, by the query's names for them. */
+function sizesOf(q: Query, w: Witness): Valuation {
+  return (name) => {
+    const role = q.roles.get(name);
+    if (role?.role === 'param') return w.parameters.get(role.source) ?? 0n;
+    if (role?.role !== 'dim') return 0n;
+    const [kind, axis] = role.source.split('.');
+    const i = ['x', 'y', 'z'].indexOf(axis ?? '');
+    return (kind === 'blockDim' ? w.blockDim : w.gridDim)[i] ?? 1n;
+  };
 }
 
 /** Models of the query with `extra` asserted, from the solver, each checked against the query. */

@@ -272,7 +272,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       });
       // the block stops at the barrier, but other blocks run on: any assumption may exclude the launch, alike or not
       const { doubts, witness } = await classify(divergenceAt(verdict.model), false, async () => {
-        const small = await smallModel(q, modelsOf(q, []));
+        const small = await smallModel(q, modelsOf(q, []), valuation(verdict.model));
         return small === null ? null : divergenceAt(small);
       });
       divergences.push({ sync: q.sync!, confidence: doubts.length === 0 ? 'confirmed' : 'possible', doubts, witness });
@@ -324,7 +324,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         const [a1, a2] = found.accesses;
         // the query speaks of two threads; another may leave the scope (fail an assumption, overflow) and exclude the launch
         const race = await classify(found, inScopeAlike, async () => {
-          const small = await smallModel(q, modelsOf(q, [pairSelected(q, a1.id, a2.id)]));
+          const small = await smallModel(q, modelsOf(q, [pairSelected(q, a1.id, a2.id)]), valuation(verdict.model));
           return small === null ? null : raceAt(small);
         });
         races.push({ ...race, confidence: race.doubts.length === 0 ? 'confirmed' : 'possible' });

@@ -255,6 +255,22 @@ describe('verify with machine integers', () => {
     expect(await replays(map, result)).toBe(result.races.length);
   });
 
+  it('finds that small launch also when a requires clause fixes a size beyond the bounds tried (blockDim.x = 128)', async () => {
+    // g = blockIdx.x * 128 + tid overflows in a large grid; the race between neighbours needs one block
+    const g = b.add(b.mul(b.cast('i32', b.builtin('blockIdx')), b.i32(128)), tid);
+    const k = b.kernel('fixed', { arrays: [b.global('A')], requires: [b.cmp('==', b.builtin('blockDim'), b.nat(128))] }, [
+      b.write('A', [b.add(g, b.i32(1))], b.i32(1)),
+      b.read('x', 'A', [g]),
+    ]);
+    const { map, result } = await verified(k);
+    expect(result.status).toBe('racy');
+    const race = result.races[0]!;
+    expect(race.confidence).toBe('confirmed');
+    expect(race.witness.blockDim[0]).toBe(128n);
+    expect(race.witness.gridDim[0]! <= 64n).toBe(true);
+    expect(await replays(map, result)).toBe(result.races.length);
+  });
+
   it('visits exactly the values of typed loops, up and down, past 0', async () => {
     // thread 0 runs the loop; thread 1 reads A[c]: a race exactly when the loop visits c
     const visits = async (spec: b.LoopSpec, c: number): Promise<boolean> => {
