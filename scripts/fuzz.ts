@@ -33,7 +33,7 @@ import { kernelArbitrary, type GenConfig, type Generated } from '../test/propert
 import {
   SOLVER_TIMEOUT_MS,
   checkCompleteness,
-  checkInfeasible,
+  checkOutOfScope,
   checkReplay,
   checkSoundness,
   checkTheorem1,
@@ -147,13 +147,13 @@ async function checkKernel(g: Generated, selected: ReadonlySet<Property>, timeou
   if (loaded.map.violations.length === 0) count(tally, 'well-typed');
   if (selected.has('P1')) count(tally, 'P1 launches compared', await timed('P1', () => checkTheorem1(g)));
   if (selected.has('P2') || selected.has('P4')) {
-    const { bad, good, infeasible } = await timed('enumeration', () => interestingLaunches(loaded));
+    const { bad, good, outOfScope } = await timed('enumeration', () => interestingLaunches(loaded));
     if (bad !== null) count(tally, 'interpreter alarm at some launch');
-    if (infeasible !== null) count(tally, 'interpreter infeasible launch');
+    if (outOfScope !== null) count(tally, 'interpreter launch out of scope');
     if (selected.has('P2') && bad !== null) count(tally, `P2 verify at the alarm's launch: ${await timed('P2', () => checkSoundness(g, loaded, bad, timeoutMs))}`);
     if (selected.has('P4') && loaded.map.violations.length === 0) {
       for (const at of [bad, good]) if (at !== null) count(tally, 'P4 confirmed alarms compared', await timed('P4', () => checkCompleteness(g, loaded, at, timeoutMs)));
-      if (infeasible !== null) count(tally, `P4 verify at an infeasible launch: ${await timed('P4', () => checkInfeasible(g, loaded, infeasible, timeoutMs))}`);
+      if (outOfScope !== null) count(tally, `P4 verify at a launch out of scope: ${await timed('P4', () => checkOutOfScope(g, loaded, outOfScope, timeoutMs))}`);
     }
   }
   if (selected.has('P3')) count(tally, 'P3 confirmed alarms replayed', await timed('P3', () => checkReplay(g, loaded, timeoutMs)));

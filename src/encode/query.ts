@@ -65,12 +65,10 @@ export interface Query {
   readonly id: string;
   readonly kernel: string;
   /**
-   * `assumptions`, `feasibility`: whether the kernel's assumptions can hold,
-   * and whether a thread of a launch may fail one (the vacuity check and an
-   * alarm's launch); `definedness`: can the threads of an alarm evaluate an
-   * undefined operation (see undefinednessQuery)
+   * `assumptions`: whether some launch can be in scope (the vacuity check);
+   * `scope`: whether a thread of a launch may leave the scope (see scopeQuery)
    */
-  readonly kind: 'race' | 'divergence' | 'assumptions' | 'feasibility' | 'definedness';
+  readonly kind: 'race' | 'divergence' | 'assumptions' | 'scope';
   readonly level: 'block' | 'grid';
   readonly phase: number | null;
   readonly array: string | null;
@@ -816,18 +814,26 @@ class Scope {
    * whole code. Executions with an undefined operation are outside the
    * scope, as infeasible ones are: in scope, every operation the thread
    * evaluates is defined, so an `assume`'s condition is too, and the thread
-   * goes on past each one.
+   * goes on past each one. With `facts` = `scope` (the vacuity check),
+   * `holds` also says that the operations the thread surely evaluates are
+   * defined: indices, conditions, loop bounds, the values the protocol
+   * drops, and a typed loop's steps (from its first value, and from its last
+   * one when the thread surely gets past the loop) — what every thread of a
+   * launch in scope satisfies.
    */
-  assumed(c: Code, barriers: 'pass' | 'may-stop'): { holds: Formula; completes: Formula } {
+  assumed(c: Code, barriers: 'pass' | 'may-stop', facts: ScopeFacts = 'assumes'): { holds: Formula; completes: Formula } {
     const implies = (a: Formula, b: Formula): Formula => or([not(a), b]);
+    const defined = (f: () => Formula): Formula => (facts === 'scope' ? f() : TRUE);
     switch (c.kind) {
       case 'skip':
-      case 'access':
       case 'erased':
       case 'havoc':
-      // an execution in which the thread evaluates an undefined operation is outside the scope: in scope, it goes on
-      case 'defined':
         return { holds: TRUE, completes: TRUE };
+      // an execution in which the thread evaluates an undefined operation is outside the scope: in scope, it goes on
+      case 'access':
+        return { holds: defined(() => this.definedAll(c.access.index)), completes: TRUE };
+      case 'defined':
+        return { holds: defined(() => this.definedAll(c.exprs)), completes: TRUE };
       case 'mark':
         return { holds: TRUE, completes: barriers === 'pass' ? TRUE : FALSE };
       case 'assume':
@@ -836,23 +842,27 @@ class Scope {
       case 'seq': {
         const holds: Formula[] = [];
         let reached: Formula = TRUE;
-        // what runs after the last assumption need not be encoded (nor its variables declared)
-        const last = c.items.reduce((at, item, i) => (hasAssume(item) ? i : at), -1);
+        // what runs after the last fact need not be encoded (nor its variables declared)
+        const last = c.items.reduce((at, item, i) => (hasFacts(item, facts) ? i : at), -1);
         for (const item of c.items.slice(0, last + 1)) {
-          const r = this.assumed(item, barriers);
+          const r = this.assumed(item, barriers, facts);
           holds.push(implies(reached, r.holds));
           reached = and([reached, r.completes]);
         }
-        return { holds: and(holds), completes: last === c.items.length - 1 ? reached : and([reached, ...c.items.slice(last + 1).map((i) => this.assumed(i, barriers).completes)]) };
+        return {
+          holds: and(holds),
+          completes: last === c.items.length - 1 ? reached : and([reached, ...c.items.slice(last + 1).map((i) => this.assumed(i, barriers, facts).completes)]),
+        };
       }
       case 'if': {
-        const t = this.assumed(c.then, barriers);
-        const e = this.assumed(c.else, barriers);
-        if ([t.holds, t.completes, e.holds, e.completes].every(isTrue)) return { holds: TRUE, completes: TRUE };
-        const cond = this.formula(c.cond);
+        const t = this.assumed(c.then, barriers, facts);
+        const e = this.assumed(c.else, barriers, facts);
+        const cond = defined(() => this.definedCond(c.cond));
+        if ([cond, t.holds, t.completes, e.holds, e.completes].every(isTrue)) return { holds: TRUE, completes: TRUE };
+        const taken = this.formula(c.cond);
         return {
-          holds: and([implies(cond, t.holds), implies(not(cond), e.holds)]),
-          completes: isTrue(t.completes) && isTrue(e.completes) ? TRUE : or([and([cond, t.completes]), and([not(cond), e.completes])]),
+          holds: and([cond, implies(taken, t.holds), implies(not(taken), e.holds)]),
+          completes: isTrue(t.completes) && isTrue(e.completes) ? TRUE : or([and([taken, t.completes]), and([not(taken), e.completes])]),
         };
       }
       case 'loop':
@@ -861,10 +871,12 @@ class Scope {
         if (c.kind === 'bind' && c.relation.kind !== 'member') return { holds: TRUE, completes: FALSE };
         const l = this.loop(c.range);
         this.instantiated.set(c.var, l.from);
-        const body = this.assumed(c.body, barriers);
+        const body = this.assumed(c.body, barriers, facts);
         this.instantiated.delete(c.var);
         const entered = l.continues(l.from);
-        return { holds: implies(entered, body.holds), completes: or([not(entered), isTrue(body.completes) ? terminates(c.range, l) : FALSE]) };
+        const ends = isTrue(body.completes) ? terminates(c.range, l) : FALSE;
+        const steps = defined(() => this.stepsDefined(c.range, l, entered, body.completes, ends));
+        return { holds: and([defined(() => this.rangeDefined(c.range)), implies(entered, body.holds), steps]), completes: or([not(entered), ends]) };
       }
       case 'choice':
       case 'empty':
@@ -872,6 +884,27 @@ class Scope {
       default:
         return assertNever(c);
     }
+  }
+
+  /** a counter for the names of the last values of loops (see stepsDefined) */
+  private lasts = 0;
+
+  /**
+   * A typed loop's steps that the thread surely evaluates are defined: the
+   * one from the first value when the first iteration completes, and, when
+   * the thread surely gets past the loop (every iteration completes, the
+   * step moves towards the bound), the one from its last value x (the loop
+   * visits x and x's step ends it): a `u32` loop down to 0 has none, as its
+   * step from 0 wraps around. x is a fresh variable: `holds` is asserted,
+   * never negated.
+   */
+  private stepsDefined(r: Range, l: LoopTerms, entered: Formula, completes: Formula, ends: Formula): Formula {
+    if (l.type === undefined) return TRUE;
+    const first = or([not(and([entered, completes])), l.stepDefined(l.from)]);
+    if (isTrue(not(ends)) || (r.step.op !== '+' && r.step.op !== '-')) return first;
+    const tag = `last.${this.lasts++}`;
+    const x = this.b.declare(this.local(tag), WIDTH[l.type], { role: 'aux' }, l.type);
+    return and([first, or([not(and([entered, ends])), and([this.member(x, r, tag), not(l.advances(x)), l.stepDefined(x)])])]);
   }
 
   step(s: Step): Formula {
@@ -909,19 +942,33 @@ function terminates(r: Range, l: LoopTerms): Formula {
 const WHOLE_RUN = -2;
 
 /**
- * For each of the two threads, what it satisfies in a feasible launch: the
- * assumptions of the kernel that it certainly reaches (Scope.assumed).
+ * What `Scope.assumed` states of a thread: the assumptions it surely reaches
+ * (`assumes`), or those and the definedness of the operations it surely
+ * evaluates (`scope`: what every thread of a launch in scope satisfies).
  */
-function assumptionFacts(b: Builder, code: Code, barriers: 'pass' | 'may-stop', threads: readonly Thread[] = [1, 2]): Formula[] {
-  if (!hasAssume(code)) return [];
-  const facts = threads.map((t) => new Scope(b, t, WHOLE_RUN).assumed(code, barriers).holds);
+export type ScopeFacts = 'assumes' | 'scope';
+
+/**
+ * For each of the two threads (or the ones named), what it satisfies in a
+ * feasible launch (Scope.assumed): the assumptions of the kernel that it
+ * certainly reaches, and with `scope` the definedness of what it certainly
+ * evaluates.
+ */
+function assumptionFacts(b: Builder, code: Code, barriers: 'pass' | 'may-stop', threads: readonly Thread[] = [1, 2], facts: ScopeFacts = 'assumes'): Formula[] {
+  if (!hasFacts(code, facts)) return [];
+  const stated = threads.map((t) => new Scope(b, t, WHOLE_RUN).assumed(code, barriers, facts).holds);
   // assumptions over parameters and sizes only are the same fact for every thread
   const key = (f: Formula): string => JSON.stringify(f, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-  return facts.filter((f, i) => facts.findIndex((g) => key(g) === key(f)) === i);
+  return stated.filter((f, i) => stated.findIndex((g) => key(g) === key(f)) === i);
 }
 
 function hasAssume(c: Code): boolean {
   return c.kind === 'assume' || codeChildren(c).some(hasAssume);
+}
+
+/** Whether the code has something `Scope.assumed` states: an assumption, or with `scope` an operation that may be undefined. */
+function hasFacts(c: Code, facts: ScopeFacts): boolean {
+  return hasAssume(c) || (facts === 'scope' && evaluationsOf(c).length > 0);
 }
 
 /** The shared iteration number of a binder whose range depends on the thread. */
@@ -1269,11 +1316,12 @@ export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInf
 }
 
 /**
- * Can the kernel's assumptions hold at all? The requires clauses, the launch
+ * Can some launch be in scope at all? The requires clauses, the launch
  * clause, the command line, and what the first thread of the first block and
- * the last thread of the last block satisfy in a feasible launch (both exist
- * in every launch). Unsat: no launch is feasible, every other query would be
- * vacuously unsat. `barriers` says whether threads surely pass the barriers
+ * the last thread of the last block satisfy in a launch in scope (both exist
+ * in every launch): the assumptions they surely reach, and the definedness
+ * of the operations they surely evaluate. Unsat: no launch is in scope, every
+ * other query would be vacuously unsat. `barriers` says whether threads surely pass the barriers
  * (every divergence query was unsat) or a barrier may stop the block.
  */
 export function assumptionsQuery(map: KernelMap, launch: Launch, barriers: 'pass' | 'may-stop', others: readonly ThreadIds[] = []): Query {
@@ -1285,8 +1333,8 @@ export function assumptionsQuery(map: KernelMap, launch: Launch, barriers: 'pass
       assertions.push(eq(b.threadId(kind, axis, 1), num(0)), eq(b.threadId(kind, axis, 2), op('-', b.dim(dim, axis), num(1))));
     }
   }
-  assertions.push(...assumptionFacts(b, code, barriers));
-  // a thread the earlier rounds found failing an assumption: if the launch has it, it satisfies them too
+  assertions.push(...assumptionFacts(b, code, barriers, [1, 2], 'scope'));
+  // a thread the earlier rounds found leaving the scope: if the launch has it, it stays in scope too
   others.forEach((ids, i) => {
     const t = 3 + i;
     const at = AXES.flatMap((axis, a) => [
@@ -1296,7 +1344,7 @@ export function assumptionsQuery(map: KernelMap, launch: Launch, barriers: 'pass
     const exists = and(
       AXES.flatMap((axis, a) => [cmp('<', num(ids.threadIdx[a] ?? 0n), b.dim('blockDim', axis)), cmp('<', num(ids.blockIdx[a] ?? 0n), b.dim('gridDim', axis))]),
     );
-    assertions.push(or([not(exists), and([...at, ...assumptionFacts(b, code, barriers, [t])])]));
+    assertions.push(or([not(exists), and([...at, ...assumptionFacts(b, code, barriers, [t], 'scope')])]));
   });
   return finish(b, { id: `${map.name}/assumptions`, kernel: map.name, kind: 'assumptions', level: 'block', phase: null, array: null, sync: null, points: [], assertions });
 }
@@ -1307,19 +1355,29 @@ export interface ThreadIds {
   readonly blockIdx: readonly bigint[];
 }
 
+/** Why a launch may be outside the scope: a thread fails an `assume`, or evaluates an undefined operation. */
+export interface ScopeExit {
+  readonly kind: 'assumption' | 'undefined';
+  readonly span: Span;
+}
+
 /**
  * At one launch (every parameter and size fixed), can some thread of some
- * block reach an `assume` and fail it (its condition false where defined)?
- * Unsat: the launch is feasible, which is what makes an alarm at that launch
- * real. Reaching is over-approximated (a loop is taken to end, values read
- * are unknown), so sat only means that feasibility is not proved; `failedAt`
- * names the assumption a model makes thread 1 fail. Null when the kernel has
- * no assumption.
+ * block leave the scope: reach an `assume` and fail it (its condition false
+ * where defined), or evaluate an undefined operation? Unsat: the launch is in
+ * scope (README, "The scope of a proof"), which is what makes an alarm at
+ * that launch real. Reaching is over-approximated (every barrier passed, a
+ * loop taken to end, values read unknown, each operation's place by its own
+ * path), so sat only means that the launch is not proved in scope; `exitOf`
+ * names the assumption or operation a model makes thread 1 leave the scope
+ * at. Null when the kernel has neither an assumption nor an operation that
+ * may be undefined.
  */
-export function violationQuery(map: KernelMap, launch: Launch): { query: Query; failedAt: (value: (name: string) => bigint) => Span | null } | null {
+export function scopeQuery(map: KernelMap, launch: Launch): { query: Query; exitOf: (value: (name: string) => bigint) => ScopeExit | null } | null {
   const code = codeOf(map.body, 'erase');
   const points = pointsOf(code, 'without-rest').filter((p) => p.target.kind === 'assume');
-  if (points.length === 0) return null;
+  const sites = evaluationsOf(code);
+  if (points.length === 0 && sites.length === 0) return null;
   const b = new Builder(map, map.vars, sharedBinders(code), launch);
   const assertions = launchFacts(b, launch);
   for (const axis of AXES) {
@@ -1329,17 +1387,20 @@ export function violationQuery(map: KernelMap, launch: Launch): { query: Query; 
     const scope = new Scope(b, 1, index);
     // the path binds the loop variables the condition may mention
     const reached = pathOf(scope, point);
-    // failing is the condition's being false where it is defined (an undefined one is outside the scope)
+    // failing is the condition's being false where it is defined (an undefined one is a site below)
     const failed = point.target.kind === 'assume' ? and([scope.definedCond(point.target.cond), not(scope.formula(point.target.cond))]) : FALSE;
     return { index, point, path: [and([reached, failed]), FALSE], element: [[], []], locals: [[], []] };
   });
-  assertions.push(or(qpoints.map((q) => q.path[0])));
-  const query = finish(b, { id: `${map.name}/feasible`, kernel: map.name, kind: 'feasibility', level: 'block', phase: null, array: null, sync: null, points: qpoints, assertions });
-  const failedAt = (value: (name: string) => bigint): Span | null => {
+  const undefinedAt = sites.map((s, i) => undefinedAtSite(new Scope(b, 1, points.length + i), s));
+  assertions.push(or([...qpoints.map((q) => q.path[0]), ...undefinedAt]));
+  const query = finish(b, { id: `${map.name}/in-scope`, kernel: map.name, kind: 'scope', level: 'block', phase: null, array: null, sync: null, points: qpoints, assertions });
+  const exitOf = (value: (name: string) => bigint): ScopeExit | null => {
     const failed = qpoints.find((q) => evalFormula(q.path[0], value))?.point.target;
-    return failed?.kind === 'assume' ? failed.cond.span : null;
+    if (failed?.kind === 'assume') return { kind: 'assumption', span: failed.cond.span };
+    const site = sites.find((_, i) => evalFormula(undefinedAt[i]!, value));
+    return site === undefined ? null : { kind: 'undefined', span: site.span };
   };
-  return { query, failedAt };
+  return { query, exitOf };
 }
 
 /** The thread reaches the evaluation (its path first: it binds the loop variables the operations use) and an operation there is undefined. */
@@ -1412,49 +1473,3 @@ export function evaluationsOf(code: Code): Evaluation[] {
   walk(code, []);
   return out;
 }
-
-/** The launch and the two threads of an alarm's witness. */
-export interface WitnessLaunch {
-  readonly parameters: ReadonlyMap<string, bigint>;
-  readonly blockDim: readonly bigint[];
-  readonly gridDim: readonly bigint[];
-  readonly threads: readonly { readonly threadIdx: readonly bigint[]; readonly blockIdx: readonly bigint[] }[];
-}
-
-/**
- * Can a thread of the witness evaluate an undefined operation anywhere in the
- * kernel (an earlier phase or loop iteration, a loop before the access:
- * places a race query does not constrain)? An alarm whose threads may do so
- * is outside the scope in those executions: it is confirmed only when this
- * query is unsat. The operation's place is over-approximated by its own path
- * (conditions and loops around it), so unsat is a proof. Null when the code
- * has no such operation.
- */
-export function undefinednessQuery(map: KernelMap, launch: Launch, code: Code, witness: WitnessLaunch): { query: Query; siteOf: (value: (name: string) => bigint) => Evaluation | null } | null {
-  const sites = evaluationsOf(code);
-  if (sites.length === 0) return null;
-  const b = new Builder(map, map.vars, sharedBinders(code), launch);
-  // what the two threads satisfy in a feasible launch; a barrier of the witness's launch may stop its block
-  const assertions = [...launchFacts(b, launch), ...assumptionFacts(b, codeOf(map.body, 'mark'), 'may-stop')];
-  for (const [name, value] of witness.parameters) if (map.params.includes(name)) assertions.push(eq(b.param(name), num(value)));
-  AXES.forEach((axis, i) => {
-    assertions.push(eq(b.dim('blockDim', axis), num(witness.blockDim[i] ?? 1n)), eq(b.dim('gridDim', axis), num(witness.gridDim[i] ?? 1n)));
-  });
-  const undefinedAt: Formula[] = [];
-  for (const t of [1, 2] as const) {
-    const ids = witness.threads[t - 1]!;
-    AXES.forEach((axis, i) => {
-      assertions.push(eq(b.threadId('threadIdx', axis, t), num(ids.threadIdx[i] ?? 0n)), eq(b.threadId('blockIdx', axis, t), num(ids.blockIdx[i] ?? 0n)));
-    });
-    sites.forEach((s, index) => undefinedAt.push(undefinedAtSite(new Scope(b, t, index), s)));
-  }
-  assertions.push(or(undefinedAt));
-  const query = finish(b, { id: `${map.name}/defined`, kernel: map.name, kind: 'definedness', level: 'block', phase: null, array: null, sync: null, points: [], assertions });
-  // the place (of either thread) a model makes undefined
-  const siteOf = (value: (name: string) => bigint): Evaluation | null => {
-    const i = undefinedAt.findIndex((f) => evalFormula(f, value));
-    return i < 0 ? null : sites[i % sites.length]!;
-  };
-  return { query, siteOf };
-}
-

@@ -25,9 +25,11 @@ function doubtText(d: Doubt, at: Locate): string {
     case 'divergence-unknown':
       return `divergence at the barrier at ${at(d.sync.span)} was not ruled out`;
     case 'assumption':
-      return d.span === null ? 'its launch was not proved to satisfy the assumptions' : `its launch may fail the assumption at ${at(d.span)}`;
-    case 'undefined-elsewhere':
-      return 'its threads may evaluate an undefined operation elsewhere';
+      return `its launch may fail the assumption at ${at(d.span)}`;
+    case 'undefined-operation':
+      return d.span === null ? 'its launch may evaluate an undefined operation' : `its launch may evaluate an undefined operation at ${at(d.span)}`;
+    case 'scope-unknown':
+      return 'its launch was not proved to be in scope';
     default:
       return assertNever(d);
   }

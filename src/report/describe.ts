@@ -36,13 +36,11 @@ export function doubtText(file: SourceFile, d: Doubt): string {
     case 'divergence-unknown':
       return `barrier divergence at the sync at ${at(file, d.sync.span)} was not ruled out (query ${d.query} unknown)`;
     case 'assumption':
-      return d.span === null || d.thread === null
-        ? `the witness's launch was not proved to satisfy every assumption (query ${d.query} unknown)`
-        : `at the witness's launch, thread ${compactId(d.thread.threadIdx)} of block ${compactId(d.thread.blockIdx)} may fail the assumption at ${at(file, d.span)}, which would exclude the launch`;
-    case 'undefined-elsewhere':
-      return d.span === null
-        ? 'the threads of the witness were not shown free of undefined operations elsewhere (earlier phases or loop iterations), which would put it outside the scope'
-        : `the threads of the witness may evaluate an undefined operation at ${at(file, d.span)} (in an earlier phase or loop iteration), which would put it outside the scope`;
+      return `at the witness's launch, thread ${compactId(d.thread.threadIdx)} of block ${compactId(d.thread.blockIdx)} may fail the assumption at ${at(file, d.span)}, which would exclude the launch`;
+    case 'undefined-operation':
+      return `at the witness's launch, thread ${compactId(d.thread.threadIdx)} of block ${compactId(d.thread.blockIdx)} may evaluate an undefined operation${d.span === null ? '' : ` at ${at(file, d.span)}`}, which would put the launch outside the scope`;
+    case 'scope-unknown':
+      return `the witness's launch was not proved to be in scope, every assumption satisfied and no undefined operation (query ${d.query} unknown)`;
     default:
       return assertNever(d);
   }
@@ -92,8 +90,11 @@ export function wellTypedText(r: Pick<KernelResult, 'file' | 'wellTyped' | 'viol
   return `well-typed: no — ${r.violations.map((v) => violationText(r.file, v)).join('; ')}`;
 }
 
-/** What a vacuous verdict means, in every report. */
-export const VACUOUS_TEXT = "no launch satisfies the kernel's assumptions (requires, launch clause, command line, assume): every query would hold vacuously, so nothing is proved";
+/** What a vacuous verdict means, in every report: no launch is in scope. */
+export function vacuousText(r: Pick<KernelResult, 'machineIntegers'>): string {
+  const scope = r.machineIntegers === true ? ' with no thread evaluating an undefined operation' : '';
+  return `no launch satisfies the kernel's assumptions (requires, launch clause, command line, assume)${scope}: every query would hold vacuously, so nothing is proved`;
+}
 
 /** `3`, or `(3,1,0)` when y or z is not 0. */
 function compactId(v: readonly bigint[]): string {

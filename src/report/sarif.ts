@@ -6,7 +6,7 @@
  *   faial/data-race           error (confirmed) or warning (possible)
  *   faial/barrier-divergence  error (confirmed) or warning (possible)
  *   faial/unknown             warning: a kernel without an alarm that is not proved
- *   faial/vacuous             error: no launch satisfies the kernel's assumptions
+ *   faial/vacuous             error: no launch satisfies the kernel's assumptions (and is free of undefined operations)
  *   faial/input-error         error: the file or kernel could not be verified
  *   faial/redundant-barrier   warning (with --barriers): a proved-redundant sync
  *   faial/notice              note (or warning): what the front end read and
@@ -36,7 +36,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { BENIGN_TEXT, VACUOUS_TEXT, accessNoun, accessVerb, budgetHint, elementText, executionText, launchText, plural, statusName, type SolvingRun } from './describe.js';
+import { BENIGN_TEXT, vacuousText, accessNoun, accessVerb, budgetHint, elementText, executionText, launchText, plural, statusName, type SolvingRun } from './describe.js';
 import { MACHINE_SCOPE } from '../core/types.js';
 import type { Approximation } from '../map/map.js';
 import { kernelJson, type KernelJson } from './json.js';
@@ -93,7 +93,7 @@ const RULES: readonly Rule[] = [
     id: 'faial/vacuous',
     name: 'VacuousAssumptions',
     short: "No launch satisfies the kernel's assumptions, so nothing about it is proved.",
-    full: "The requires clauses, the launch clause, the command line and the assume statements every thread reaches contradict each other: every query would hold vacuously. Such a kernel is never reported data-race free.",
+    full: "The requires clauses, the launch clause, the command line and the assume statements every thread reaches contradict each other, or (machine integers) every launch they allow has a thread that evaluates an undefined operation: every query would hold vacuously. Such a kernel is never reported data-race free.",
     level: 'error',
   },
   {
@@ -300,7 +300,7 @@ function unknownResult(r: KernelResult): Result {
 }
 
 function vacuousResult(r: KernelResult): Result {
-  return result('faial/vacuous', 'error', `Kernel ${r.kernel}: ${VACUOUS_TEXT}.`, {
+  return result('faial/vacuous', 'error', `Kernel ${r.kernel}: ${vacuousText(r)}.`, {
     locations: [locationOf(r.file, kernelHead(r.file, r.span), null)],
     partialFingerprints: fingerprintOf(['faial/vacuous', r.kernel]),
     properties: { kernel: r.kernel },

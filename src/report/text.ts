@@ -11,7 +11,7 @@ import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } fr
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 import { barriersText } from './barriers.js';
-import { STATUSES, BENIGN_TEXT, VACUOUS_TEXT, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, executionText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
+import { STATUSES, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, executionText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -77,7 +77,7 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
       for (const d of r.divergences) lines.push(divergenceText(r, d, c, options.colour));
       break;
     case 'vacuous':
-      lines.push(`${c.yellow('!')} ${name}: ${c.yellow('vacuous')} — ${VACUOUS_TEXT}: ${statsText(r)}`);
+      lines.push(`${c.yellow('!')} ${name}: ${c.yellow('vacuous')} — ${vacuousText(r)}: ${statsText(r)}`);
       break;
     case 'unknown':
       lines.push(`${c.yellow('?')} ${name}: ${c.yellow('unknown')} — not proved: ${plural(r.unknowns.length, 'query', 'queries')} without an answer: ${statsText(r)}`);

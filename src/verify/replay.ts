@@ -18,27 +18,15 @@ import type { KernelMap } from '../map/map.js';
 import { runKernel, type Finished } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
 import { pairSelected, type Query } from '../encode/query.js';
-import { declaredRange, decodeModel, printScript } from '../encode/smtlib.js';
-import { cmp, ite, mop, num, op, tvar, type Formula, type Term } from '../encode/term.js';
+import { decodeModel, printScript } from '../encode/smtlib.js';
+import type { Formula } from '../encode/term.js';
+import type { Valuation } from '../encode/evaluate.js';
 import type { Solver } from '../solve/solver.js';
 import { assertNever } from '../util/assert.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from './result.js';
 import { divergenceQueries, phasesOf, raceQueries } from './verify.js';
 import { modelSatisfies, selectedPoints, witnessOf } from './witness.js';
-
-/** A witness the interpreter runs as is: few threads, small parameters (loops bounded by them stay short). */
-const MAX_REPLAY_THREADS = 256n;
-const MAX_REPLAY_PARAM = 64n;
-/** Bounds tried, in order, on every dimension and parameter of a witness being made small. */
-const BOUND_LADDER: readonly bigint[] = [1n, 2n, 4n, 8n, 16n, 64n];
-/**
- * Where no rung holds because the kernel fixes a larger block (`requires
- * blockDim.x == 128`), the ladder is climbed again with the block's
- * dimensions bounded by CUDA's 1,024 threads per block instead.
- */
-const BLOCK_BOUND = 1024n;
-/** Rounds of "a smaller sum of sizes and parameters" after the first bounded witness. */
-const TIGHTEN_ROUNDS = 4;
+import { isSmallWitness, smallModel, type ModelOf } from './shrink.js';
 
 export type ReplayVerdict =
   /** the interpreter saw the alarm */
@@ -60,18 +48,13 @@ export interface ReplayOptions {
   readonly solver: Solver;
 }
 
-export function isSmallWitness(w: Witness): boolean {
-  const threads = [...w.blockDim, ...w.gridDim].reduce((a, b) => a * b, 1n);
-  return threads <= MAX_REPLAY_THREADS && [...w.parameters.values()].every((v) => v <= MAX_REPLAY_PARAM && v >= -MAX_REPLAY_PARAM);
-}
-
 export async function replayRace(map: KernelMap, race: Race, options: ReplayOptions): Promise<Replay> {
   const reported = (): ReplayVerdict => asReported(raceSeen(map, race.witness, race.index, race, options.launch.warpSize));
   if (isSmallWitness(race.witness)) return { verdict: reported(), minimised: null };
   const queries = raceQueries(map, await phasesOf(map, options.launch, options.timeoutMs, options.solver), options.launch).map((r) => r.query);
   const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no race query matches the alarm' }, minimised: null };
-  const model = await smallModel(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options);
+  const model = await smallModel(q, modelsOf(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options), sizesOf(q, race.witness));
   if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const points = selectedPoints(q, model);
   const witness = witnessOf(q, model, points);
@@ -89,7 +72,7 @@ export async function replayDivergence(map: KernelMap, d: Divergence, options: R
   if (isSmallWitness(d.witness)) return { verdict: reported(), minimised: null };
   const q = divergenceQueries(map, options.launch).find((x) => x.sync?.id === d.sync.id);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no divergence query matches the alarm' }, minimised: null };
-  const model = await smallModel(q, [], options);
+  const model = await smallModel(q, modelsOf(q, [], options), sizesOf(q, d.witness));
   if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
   const witness = witnessOf(q, model, [point, point]);
@@ -99,7 +82,7 @@ export async function replayDivergence(map: KernelMap, d: Divergence, options: R
 }
 
 const NOT_FOUND = 'the solver found no smaller witness in time';
-/** the solver's small launch satisfies the assumptions of the two threads it names, and is free of undefined operations in them, not necessarily in every thread */
+/** the solver's small launch satisfies the assumptions of the two threads it names, and is free of undefined operations in them, not necessarily in every thread: the verifier proved only the reported launch in scope */
 const INFEASIBLE = 'the smaller witness found is not a feasible launch inside the scope';
 
 /**
@@ -111,40 +94,31 @@ function unshrunk(verdict: ReplayVerdict, why: string): ReplayVerdict {
   return verdict.kind === 'unrunnable' ? { kind: 'unrunnable', message: `${why}, and ${verdict.message}` } : verdict;
 }
 
-/**
- * What running a witness showed; an infeasible launch is a mismatch only for
- * a witness the verifier proved feasible, an undefined one only when the
- * undefined operation is in one of the alarm's threads (`own`), which the
- * verifier proved free of them.
- */
-type Seen = ReplayVerdict | { readonly kind: 'infeasible'; readonly message: string } | { readonly kind: 'undefined'; readonly message: string; readonly own: boolean };
+/** What running a witness showed; an infeasible or undefined launch is a mismatch only for a witness the verifier proved in scope. */
+type Seen = ReplayVerdict | { readonly kind: 'infeasible'; readonly message: string } | { readonly kind: 'undefined'; readonly message: string };
 
-/** The verdict on a witness that `verify` reported: its launch was proved feasible, so an infeasible run contradicts the verifier. */
+/** The verdict on a witness that `verify` reported: its launch was proved in scope, so a run that leaves it contradicts the verifier. */
 function asReported(seen: Seen): ReplayVerdict {
   if (seen.kind === 'infeasible') return { kind: 'mismatch', message: `the witness's launch is infeasible: ${seen.message}` };
-  if (seen.kind === 'undefined') {
-    // the verifier proves the alarm's two threads free of undefined operations, not the launch's other threads
-    return seen.own
-      ? { kind: 'mismatch', message: seen.message }
-      : { kind: 'unrunnable', message: `${seen.message}, in a thread other than the alarm's: the launch is outside the scope of verification` };
-  }
+  if (seen.kind === 'undefined') return { kind: 'mismatch', message: `the witness's launch is outside the scope: ${seen.message}` };
   return seen;
 }
 
-/** The launch variables of a query that a small witness keeps small: dimensions and parameters. */
-function sizeTerms(q: Query): Term[] {
-  return [...q.roles].filter(([, role]) => role.role === 'dim' || role.role === 'param').map(([name]) => tvar(name));
+/** The witness's sizes and parameters, by the query's names for them. */
+function sizesOf(q: Query, w: Witness): Valuation {
+  return (name) => {
+    const role = q.roles.get(name);
+    if (role?.role === 'param') return w.parameters.get(role.source) ?? 0n;
+    if (role?.role !== 'dim') return 0n;
+    const [kind, axis] = role.source.split('.');
+    const i = ['x', 'y', 'z'].indexOf(axis ?? '');
+    return (kind === 'blockDim' ? w.blockDim : w.gridDim)[i] ?? 1n;
+  };
 }
 
-const isBlockDim = (t: Term): boolean => t.k === 'var' && t.name.startsWith('blockDim.');
-
-/**
- * A model of the query with small sizes: the first bound of the ladder under
- * which one exists, then a few rounds asking for a smaller sum of them.
- */
-async function smallModel(q: Query, extra: readonly Formula[], { solver, timeoutMs }: ReplayOptions): Promise<ReadonlyMap<string, bigint> | null> {
-  const sizes = sizeTerms(q);
-  const ask = async (more: readonly Formula[]): Promise<ReadonlyMap<string, bigint> | null> => {
+/** Models of the query with `extra` asserted, from the solver, each checked against the query. */
+function modelsOf(q: Query, extra: readonly Formula[], { solver, timeoutMs }: ReplayOptions): ModelOf {
+  return async (more) => {
     const assertions = [...q.assertions, ...extra, ...more];
     const verdict = await solver.check(printScript(q.declarations, assertions, q.encoding), timeoutMs);
     if (verdict.status !== 'sat') return null;
@@ -152,28 +126,6 @@ async function smallModel(q: Query, extra: readonly Formula[], { solver, timeout
     if (!modelSatisfies({ ...q, assertions }, model)) throw new Error(`internal error: the solver's small witness for ${q.id} does not satisfy the query`);
     return model;
   };
-  // a parameter of a signed type is kept small on both sides of 0
-  const signed = new Set(q.declarations.filter((d) => declaredRange(d).min < 0n).map((d) => d.name));
-  const isSigned = (t: Term): boolean => t.k === 'var' && signed.has(t.name);
-  const magnitude = (t: Term): Term => (isSigned(t) ? ite(cmp('<', t, num(0)), mop('-', 'i64', num(0), t), t) : t);
-  const rungs = [...BOUND_LADDER.map((bound) => ({ bound, block: bound })), ...BOUND_LADDER.map((bound) => ({ bound, block: BLOCK_BOUND }))];
-  for (const { bound, block } of rungs) {
-    const bounds = sizes.flatMap((t) => [cmp('<=', t, num(isBlockDim(t) ? block : bound)), ...(isSigned(t) ? [cmp('>=', t, num(-bound))] : [])]);
-    let model = await ask(bounds);
-    if (model === null) continue;
-    const sum = sizes.reduce<Term>((acc, t) => op('+', acc, magnitude(t)), num(0));
-    for (let round = 0; round < TIGHTEN_ROUNDS; round++) {
-      const current = sizes.reduce((acc, t) => {
-        const v = t.k === 'var' ? (model!.get(t.name) ?? 0n) : 0n;
-        return acc + (v < 0n ? -v : v);
-      }, 0n);
-      const smaller = await ask([...bounds, cmp('<', sum, num(current))]);
-      if (smaller === null) break;
-      model = smaller;
-    }
-    return model;
-  }
-  return null;
 }
 
 function launchText(w: Witness): string {
@@ -200,10 +152,8 @@ function runWitness(map: KernelMap, w: Witness, warpSize: number | undefined): F
       return { kind: 'unrunnable', message: `the interpreter stopped: ${result.message}` };
     case 'infeasible':
       return { kind: 'infeasible', message: `with ${launchText(w)}, ${result.message} (${place(map, result.span)})` };
-    case 'undefined': {
-      const own = result.at !== null && w.threads.some((t) => sameIds(t.threadIdx, result.at!.thread) && sameIds(t.blockIdx, result.at!.block));
-      return { kind: 'undefined', message: `with ${launchText(w)}, undefined behaviour (${result.message}) at ${place(map, result.span)}`, own };
-    }
+    case 'undefined':
+      return { kind: 'undefined', message: `with ${launchText(w)}, undefined behaviour (${result.message}) at ${place(map, result.span)}` };
     case 'error':
       return { kind: 'mismatch', message: `the interpreter cannot run the witness: ${result.message}` };
     default:
@@ -215,10 +165,6 @@ function place(map: KernelMap, span: Span): string {
   const where = located(map.file, span);
   const at = positionAt(where.file, where.span.start);
   return `${at.line}:${at.column}`;
-}
-
-function sameIds(a: readonly bigint[], b: readonly bigint[]): boolean {
-  return [0, 1, 2].every((i) => (a[i] ?? 0n) === (b[i] ?? 0n));
 }
 
 /** Whether the run shows the race: both threads at the reported sites on the element, in one phase of their block or in two blocks. */

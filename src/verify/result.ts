@@ -47,17 +47,19 @@ export type Doubt =
   /** the divergence query of this barrier got no answer: at the witness's launch the block may split at it, and the race never happen */
   | { readonly kind: 'divergence-unknown'; readonly sync: SyncSite; readonly query: string }
   /**
-   * the witness's launch is not proved feasible: a thread (`thread` of
-   * `block`) may fail the assumption at `span`, which would exclude the
-   * launch; null span and thread when the check got no answer
+   * the witness's launch is not proved in scope: a thread of it (`thread`)
+   * may fail the assumption at `span`, which would exclude the launch
    */
-  | { readonly kind: 'assumption'; readonly span: Span | null; readonly thread: ThreadId | null; readonly query: string }
+  | { readonly kind: 'assumption'; readonly span: Span; readonly thread: ThreadId; readonly query: string }
   /**
-   * a thread of the witness may evaluate an undefined operation (at `span`,
-   * or it could not be ruled out: null) before or around the alarm, where
-   * its query does not look: such executions are outside the scope
+   * the witness's launch is not proved in scope: a thread of it (`thread`,
+   * maybe one of the alarm's) may evaluate the undefined operation at
+   * `span` (null: at a place not named), which would put the launch
+   * outside the scope
    */
-  | { readonly kind: 'undefined-elsewhere'; readonly span: Span | null };
+  | { readonly kind: 'undefined-operation'; readonly span: Span | null; readonly thread: ThreadId; readonly query: string }
+  /** the check that the witness's launch is in scope got no answer */
+  | { readonly kind: 'scope-unknown'; readonly query: string };
 
 export interface ThreadId {
   readonly threadIdx: readonly bigint[];
@@ -154,9 +156,10 @@ export interface KernelResult {
   readonly unknowns: readonly Unknown[];
   readonly errors: readonly Diagnostic[];
   /**
-   * no launch satisfies the kernel's assumptions (requires, launch clause,
-   * command line, the assumptions its threads surely reach): nothing was
-   * proved, and no race was looked for
+   * no launch is in scope: none satisfies the kernel's assumptions
+   * (requires, launch clause, command line, the assumptions its threads
+   * surely reach) with its threads free of undefined operations where they
+   * surely evaluate them: nothing was proved, and no race was looked for
    */
   readonly vacuous: boolean;
   readonly stats: Stats;

@@ -1,8 +1,9 @@
 /**
  * Every solver query of a kernel as a named script: the divergence checks,
- * whether the kernel's assumptions can hold (fig3.assumptions, when it has
- * any), the loop-completion checks the phase split asks, and the race checks
- * (as first asked, before any race is blocked). `faial-ts smt --out` writes them
+ * whether some launch can be in scope (fig3.assumptions, when the kernel has
+ * an assumption or an operation that may be undefined), the loop-completion
+ * checks the phase split asks, and the race checks (as first asked, before
+ * any race is blocked). `faial-ts smt --out` writes them
  * and the solver agreement test runs them. Names are the query ids with `.`
  * for `/` (fig3.phase0.A, fig3.grid.g, fig3.sync0); the completion checks,
  * which have no place of their own, are numbered in the order asked.
@@ -12,7 +13,7 @@ import { assumptionsQuery, type Query } from '../encode/query.js';
 import { printScript } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
 import type { Solver } from '../solve/solver.js';
-import { divergenceQueries, hasAssumptions, phasesOf, raceQueries } from './verify.js';
+import { divergenceQueries, hasScopeConditions, phasesOf, raceQueries } from './verify.js';
 
 export interface NamedScript {
   readonly name: string;
@@ -38,7 +39,7 @@ export async function queryScripts(map: KernelMap, launch: Launch, timeoutMs: nu
   const split = await phasesOf(map, launch, timeoutMs, recording);
   return [
     ...divergences,
-    ...(hasAssumptions(map) ? [namedScript(assumptionsQuery(map, launch, 'pass'))] : []),
+    ...(hasScopeConditions(map) ? [namedScript(assumptionsQuery(map, launch, 'pass'))] : []),
     ...completions.map((script, i) => ({ name: `${map.name}.completes${i}`, script, query: null })),
     ...raceQueries(map, split, launch).map((r) => namedScript(r.query)),
   ];

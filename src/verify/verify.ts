@@ -11,12 +11,13 @@ import { assertNever } from '../util/assert.js';
 import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
-import { assumptionsQuery, completionQuery, divergenceQuery, pairSelected, raceQuery, undefinednessQuery, violationQuery, type Query, type RaceQuerySpec, type ThreadIds } from '../encode/query.js';
+import { assumptionsQuery, completionQuery, divergenceQuery, evaluationsOf, pairSelected, raceQuery, scopeQuery, type Query, type RaceQuerySpec, type ThreadIds } from '../encode/query.js';
 import { bitVectorEncoding, decodeModel, printScript, EncodingLimit, type Declaration, type Encoding } from '../encode/smtlib.js';
 import { not, type Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
 import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
 import { raceKind, statusOf, VERIFY_STAGES, type AccessSite, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
+import { isSmallWitness, smallModel, type ModelOf } from './shrink.js';
 import { StageClock } from '../util/clock.js';
 
 export interface VerifyOptions {
@@ -114,8 +115,22 @@ export async function phasesOf(
 }
 
 /** Whether the kernel has an assumption, or a precondition (requires, launch clause) that could contradict the command line. */
-export function hasAssumptions(map: KernelMap): boolean {
+function hasAssumptions(map: KernelMap): boolean {
   return map.preconditions.length > 0 || protoSome(map.body, (p) => p.kind === 'assume');
+}
+
+/** Whether the kernel has an operation that may be undefined (a machine integer's). */
+function mayBeUndefined(map: KernelMap): boolean {
+  return evaluationsOf(codeOf(map.body, 'erase')).length > 0;
+}
+
+/**
+ * Whether some launch may be outside the scope: the kernel has an
+ * assumption, a precondition, or an operation that may be undefined. Only
+ * then is the vacuity check asked (its script is printed by `smt`).
+ */
+export function hasScopeConditions(map: KernelMap): boolean {
+  return hasAssumptions(map) || mayBeUndefined(map);
 }
 
 /**
@@ -167,33 +182,65 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   };
 
   let vacuous = false;
-  const assumedAlike = assumptionsAlike(map);
-  /** Why the witness's launch may be infeasible: none when no thread there can fail an assumption. */
-  const feasibilityDoubts = async (witness: Witness): Promise<Doubt[]> => {
-    const v = clock.timed('encoding', () => violationQuery(map, witnessLaunch(map, witness)));
-    if (v === null) return [];
-    const q = v.query;
+  /** every thread of a launch satisfying the race queries' assumptions is in scope (a race query's two threads speak for all) */
+  const inScopeAlike = assumptionsAlike(map) && !mayBeUndefined(map);
+  /**
+   * Why the witness's launch may be outside the scope (README, "The scope of
+   * a proof"): a thread of it may fail an assumption or evaluate an undefined
+   * operation. None when the launch is proved in scope.
+   */
+  const scopeDoubts = async (witness: Witness): Promise<Doubt[]> => {
+    const s = clock.timed('encoding', () => scopeQuery(map, witnessLaunch(map, witness)));
+    if (s === null) return [];
+    const q = s.query;
     const verdict = await ask(q, []);
     switch (verdict.status) {
       case 'unsat':
         return [];
       case 'unknown':
-        return [{ kind: 'assumption', span: null, thread: null, query: q.id }];
+        return [{ kind: 'scope-unknown', query: q.id }];
       case 'sat': {
         const value = valuation(verdict.model);
         const id = (kind: 'threadIdx' | 'blockIdx'): bigint[] => AXES.map((a) => value(`t1.${kind}.${a}`));
-        return [{ kind: 'assumption', span: v.failedAt(value), thread: { threadIdx: id('threadIdx'), blockIdx: id('blockIdx') }, query: q.id }];
+        const thread = { threadIdx: id('threadIdx'), blockIdx: id('blockIdx') };
+        const exit = s.exitOf(value);
+        return [exit?.kind === 'assumption' ? { kind: 'assumption', span: exit.span, thread, query: q.id } : { kind: 'undefined-operation', span: exit?.span ?? null, thread, query: q.id }];
       }
       default:
         return assertNever(verdict);
     }
   };
+  /** Models of a query with more assertions, as `ask` checks them. */
+  const modelsOf =
+    (q: Query, extra: readonly Formula[]): ModelOf =>
+    async (more) => {
+      const verdict = await ask(q, [...extra, ...more]);
+      return verdict.status === 'sat' ? verdict.model : null;
+    };
 
   /**
-   * Whether no launch satisfies the kernel's assumptions. The first and the
-   * last thread of a launch satisfying them is necessary; when the launch
-   * found has another thread that may fail one, that thread is added to the
-   * question, for a few rounds.
+   * An alarm's doubts, and the witness it is reported with. With no other
+   * doubt, it is confirmed only when its witness's launch is in scope; when
+   * it may not be and the launch is large, the solver may have picked sizes
+   * where some other thread overflows, so the same alarm is asked for again
+   * at small sizes, and confirmed at such a launch if that one is in scope.
+   */
+  const classify = async <A extends { readonly doubts: readonly Doubt[]; readonly witness: Witness }>(alarm: A, alike: boolean, smaller: () => Promise<A | null>): Promise<A> => {
+    if (alarm.doubts.length > 0 || alike) return alarm;
+    const doubts = await scopeDoubts(alarm.witness);
+    if (doubts.length === 0) return alarm;
+    if (!isSmallWitness(alarm.witness)) {
+      const small = await smaller();
+      if (small !== null && small.doubts.length === 0 && (await scopeDoubts(small.witness)).length === 0) return small;
+    }
+    return { ...alarm, doubts };
+  };
+
+  /**
+   * Whether no launch is in scope. The first and the last thread of a launch
+   * in scope satisfying what they surely must is necessary; when the launch
+   * found has another thread that may leave the scope, that thread is added
+   * to the question, for a few rounds.
    */
   const contradictory = async (barriers: 'pass' | 'may-stop'): Promise<boolean> => {
     const others: ThreadIds[] = [];
@@ -205,26 +252,12 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         unknowns.push({ query: q.id, reason: verdict.reason });
         return false;
       }
-      if (assumedAlike) return false;
-      const [doubt] = await feasibilityDoubts(witnessOf(q, verdict.model, [null, null]));
-      if (doubt?.kind !== 'assumption' || doubt.thread === null) return false;
+      if (inScopeAlike) return false;
+      const [doubt] = await scopeDoubts(witnessOf(q, verdict.model, [null, null]));
+      if (doubt?.kind !== 'assumption' && doubt?.kind !== 'undefined-operation') return false;
       others.push(doubt.thread);
     }
     return false;
-  };
-
-  /**
-   * An alarm with no other doubt is confirmed only if its threads cannot
-   * evaluate an undefined operation where its query does not look (earlier
-   * phases, earlier loop iterations, loops before it).
-   */
-  const definedness = async (witness: Witness): Promise<Doubt[]> => {
-    const u = clock.timed('encoding', () => undefinednessQuery(map, options.launch, codeOf(map.body, 'erase'), witness));
-    if (u === null) return [];
-    const verdict = await ask(u.query, []);
-    if (verdict.status === 'unsat') return [];
-    const site = verdict.status === 'sat' ? u.siteOf(valuation(verdict.model)) : null;
-    return [{ kind: 'undefined-elsewhere', span: site?.span ?? null }];
   };
 
   const run = async (): Promise<{ phases: number; arrays: number }> => {
@@ -239,16 +272,20 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       }
       if (verdict.status !== 'sat') continue;
       const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
-      const witness = witnessOf(q, verdict.model, [point, point]);
-      const found = [...(point ? dataDoubts(map.vars, pointVars(point.point)) : []), ...shiftDoubts(q, verdict.model)];
-      const doubts = found.length === 0 ? await definedness(witness) : found;
-      // the block stops at the barrier, but other blocks run on: any assumption may exclude the launch
-      if (doubts.length === 0) doubts.push(...(await feasibilityDoubts(witness)));
+      const divergenceAt = (model: ReadonlyMap<string, bigint>): { doubts: Doubt[]; witness: Witness } => ({
+        doubts: [...(point ? dataDoubts(map.vars, pointVars(point.point)) : []), ...shiftDoubts(q, model)],
+        witness: witnessOf(q, model, [point, point]),
+      });
+      // the block stops at the barrier, but other blocks run on: any assumption may exclude the launch, alike or not
+      const { doubts, witness } = await classify(divergenceAt(verdict.model), false, async () => {
+        const small = await smallModel(q, modelsOf(q, []), valuation(verdict.model));
+        return small === null ? null : divergenceAt(small);
+      });
       divergences.push({ sync: q.sync!, confidence: doubts.length === 0 ? 'confirmed' : 'possible', doubts, witness });
     }
     if (divergences.length > 0) return { phases: 0, arrays: 0 };
     // with no launch allowed, every race query would be unsat: a proof of nothing
-    if (hasAssumptions(map) && (await contradictory(undecided.length === 0 ? 'pass' : 'may-stop'))) {
+    if (hasScopeConditions(map) && (await contradictory(undecided.length === 0 ? 'pass' : 'may-stop'))) {
       vacuous = true;
       return { phases: 0, arrays: 0 };
     }
@@ -284,26 +321,31 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         if (p1.point.target.kind !== 'access' || p2.point.target.kind !== 'access') throw new Error('race witness without accesses');
         const a1 = p1.point.target.access;
         const a2 = p2.point.target.access;
-        const witness = witnessOf(q, verdict.model, [p1, p2]);
-        const found = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model), ...undecided];
-        const doubts = found.length === 0 ? await definedness(witness) : found;
-        // the query speaks of two threads; a third may fail an assumption and exclude the launch
-        if (doubts.length === 0 && !assumedAlike) doubts.push(...(await feasibilityDoubts(witness)));
-        races.push({
-          array: q.array!,
-          kind: raceKind(a1.mode, a2.mode),
-          level: q.level,
-          phase: q.phase,
-          confidence: doubts.length === 0 ? 'confirmed' : 'possible',
-          doubts,
-          accesses: [
-            accessSite(a1),
-            accessSite(a2),
-          ],
-          index: Array.from({ length: p1.element[0].length }, (_, d) => verdict.model.get(`t1.index.${d}`) ?? 0n),
-          witness,
-          ...((await benign(spec, a1, a2)) ? { benign: true } : {}),
+        const raceAt = (model: ReadonlyMap<string, bigint>): Race => {
+          const [m1, m2] = selectedPoints(q, model);
+          if (m1.point.target.kind !== 'access' || m2.point.target.kind !== 'access') throw new Error('race witness without accesses');
+          const b1 = m1.point.target.access;
+          const b2 = m2.point.target.access;
+          const doubts = [...dataDoubts(split.vars, [...pointVars(m1.point), ...pointVars(m2.point)]), ...erased, ...shiftDoubts(q, model), ...undecided];
+          return {
+            array: q.array!,
+            kind: raceKind(b1.mode, b2.mode),
+            level: q.level,
+            phase: q.phase,
+            confidence: 'possible',
+            doubts,
+            accesses: [accessSite(b1), accessSite(b2)],
+            index: Array.from({ length: m1.element[0].length }, (_, d) => model.get(`t1.index.${d}`) ?? 0n),
+            witness: witnessOf(q, model, [m1, m2]),
+          };
+        };
+        const found = raceAt(verdict.model);
+        // the query speaks of two threads; another may leave the scope (fail an assumption, overflow) and exclude the launch
+        const race = await classify(found, inScopeAlike, async () => {
+          const small = await smallModel(q, modelsOf(q, [pairSelected(q, a1.id, a2.id)]), valuation(verdict.model));
+          return small === null ? null : raceAt(small);
         });
+        races.push({ ...race, confidence: race.doubts.length === 0 ? 'confirmed' : 'possible', ...((await benign(spec, a1, a2)) ? { benign: true } : {}) });
         reported.add(pairKey(a1.id, a2.id));
         blocked.push(clock.timed('encoding', () => not(pairSelected(q, a1.id, a2.id))));
       }

@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import fc from 'fast-check';
 import { kernelArbitrary } from './generator.js';
-import { checkCompleteness, checkInfeasible, interestingLaunches, load } from './harness.js';
+import { checkCompleteness, checkOutOfScope, interestingLaunches, load } from './harness.js';
 
 describe('P4: completeness for well-typed kernels within bounds', () => {
   it('every confirmed alarm of verify at a fixed launch is seen by the interpreter at that launch, and none at a launch it finds infeasible', async () => {
@@ -9,9 +9,9 @@ describe('P4: completeness for well-typed kernels within bounds', () => {
       fc.asyncProperty(kernelArbitrary({ dataFlow: false, assumes: 'any', nonUniformSync: true }), async (g) => {
         const loaded = load(g);
         if (loaded.map.violations.length > 0) return;
-        const { bad, good, infeasible } = interestingLaunches(loaded);
+        const { bad, good, outOfScope } = interestingLaunches(loaded);
         for (const at of [bad, good]) if (at !== null) await checkCompleteness(g, loaded, at);
-        if (infeasible !== null) await checkInfeasible(g, loaded, infeasible);
+        if (outOfScope !== null) await checkOutOfScope(g, loaded, outOfScope);
       }),
       { seed: 20260304, numRuns: 50 },
     );

@@ -141,25 +141,25 @@ export interface Interesting {
   readonly bad: Finding | null;
   /** the first launch of several threads where it sees neither */
   readonly good: Finding | null;
-  /** the first launch where some thread fails an assumption */
-  readonly infeasible: ConcreteLaunch | null;
+  /** the first launch outside the scope: some thread fails an assumption or evaluates an undefined operation */
+  readonly outOfScope: ConcreteLaunch | null;
 }
 
 /** The enumerated launches the differential checks ask the verifier about. */
 export function interestingLaunches(loaded: Loaded): Interesting {
   let bad: Finding | null = null;
   let good: Finding | null = null;
-  let infeasible: ConcreteLaunch | null = null;
+  let outOfScope: ConcreteLaunch | null = null;
   for (const launch of launches(loaded.kernel)) {
     const run = interpret(loaded.kernel, launch);
-    if (run.kind === 'infeasible' && infeasible === null) infeasible = launch;
+    if ((run.kind === 'infeasible' || run.kind === 'undefined') && outOfScope === null) outOfScope = launch;
     if (run.kind !== 'finished') continue;
     const alarm = run.races.length > 0 || run.divergences.length > 0;
     if (alarm && bad === null) bad = { launch, run };
     if (!alarm && good === null && launch.blockDim[0] > 1n) good = { launch, run };
-    if (bad !== null && good !== null && infeasible !== null) break;
+    if (bad !== null && good !== null && outOfScope !== null) break;
   }
-  return { bad, good, infeasible };
+  return { bad, good, outOfScope };
 }
 
 export async function verifyAt(loaded: Loaded, launch: ConcreteLaunch, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult> {
@@ -222,13 +222,14 @@ export async function checkCompleteness(g: Subject, loaded: Loaded, at: Finding,
 }
 
 /**
- * P4 at a launch where some thread fails an assumption: the launch is
- * excluded, so `verify` with it fixed confirms nothing. Returns the status.
+ * P4 at a launch outside the scope, where some thread fails an assumption
+ * or evaluates an undefined operation: the launch is excluded, so `verify`
+ * with it fixed confirms nothing. Returns the status.
  */
-export async function checkInfeasible(g: Subject, loaded: Loaded, launch: ConcreteLaunch, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult['status']> {
+export async function checkOutOfScope(g: Subject, loaded: Loaded, launch: ConcreteLaunch, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult['status']> {
   const result = await verifyAt(loaded, launch, timeoutMs);
   const confirmed = [...result.races, ...result.divergences].filter((a) => a.confidence === 'confirmed');
-  if (confirmed.length > 0) fail(g, `verify confirms ${confirmed.length} alarm(s) at ${launchText(launch)}, where the interpreter finds a thread failing an assumption`);
+  if (confirmed.length > 0) fail(g, `verify confirms ${confirmed.length} alarm(s) at ${launchText(launch)}, where the interpreter finds a thread leaving the scope`);
   return result.status;
 }
 

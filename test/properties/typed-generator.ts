@@ -61,7 +61,9 @@ type TStmt =
   | { readonly k: 'if'; readonly cond: TCond; readonly then: readonly TStmt[]; readonly else: readonly TStmt[] | null }
   | { readonly k: 'for'; readonly ty: Ty; readonly form: LoopForm; readonly from: TExpr; readonly to: TExpr; readonly step: number; readonly body: readonly TStmt[] }
   | { readonly k: 'sync' }
-  | { readonly k: 'assume'; readonly cond: TCond };
+  | { readonly k: 'assume'; readonly cond: TCond }
+  /** one thread (`tid == thread`) evaluates an operation that may be undefined, the others do not: its launch may be out of scope while the others race */
+  | { readonly k: 'lone'; readonly thread: number; readonly ty: Ty; readonly val: TExpr };
 
 interface TKernel {
   readonly params: readonly Ty[];
@@ -140,6 +142,9 @@ function stmts(config: TypedConfig, depth: number): fc.Arbitrary<TStmt[]> {
     fc.record({ ty, val: expr }).map((s): TStmt => ({ k: 'let', ...s })),
     fc.record({ ty, approximated: fc.boolean() }).map((s): TStmt => ({ k: 'havoc', ...s })),
     fc.constant<TStmt>({ k: 'sync' }),
+    fc
+      .record({ thread: fc.nat({ max: 3 }), ty, val: fc.record({ op: fc.constantFrom<ArithOp>('/', '%', '+', '-', '*', '<<'), a: leaf, b: leaf }) })
+      .map(({ thread, ty: t, val }): TStmt => ({ k: 'lone', thread, ty: t, val: { k: 'bin', ...val } })),
   ];
   if (config.assumes === 'any') simple.push(cond.map((c): TStmt => ({ k: 'assume', cond: c })));
   const stmt: fc.Arbitrary<TStmt> =
@@ -309,6 +314,11 @@ function buildFrom(body: readonly TStmt[], i: number, ctx: Ctx): Stmt[] {
       const origin = s.approximated ? b.approximation('a value updated in a loop', 'its update is not a step the front end solves') : b.unknownValue('a texture fetch');
       return binder((next) => b.havoc(name, TYPES[s.ty]!, origin, next));
     }
+    case 'lone': {
+      const value = buildExpr(s.val, s.ty, ctx, 'control');
+      const lone = b.if_(b.cmp('==', b.tidAs('i32'), b.i32(s.thread)), [b.let_(fresh('u'), value.value)]);
+      return [lone, ...buildFrom(body, i + 1, ctx)];
+    }
     default:
       return [buildStmt(s, ctx), ...buildFrom(body, i + 1, ctx)];
   }
@@ -343,7 +353,7 @@ function condMentions(c: BExpr, name: string): boolean {
   }
 }
 
-function buildStmt(s: Exclude<TStmt, { k: 'read' | 'atomic' | 'let' | 'havoc' }>, ctx: Ctx): Stmt {
+function buildStmt(s: Exclude<TStmt, { k: 'read' | 'atomic' | 'let' | 'havoc' | 'lone' }>, ctx: Ctx): Stmt {
   switch (s.k) {
     case 'write': {
       const arr = ctx.arrays[s.arr % ctx.arrays.length]!;

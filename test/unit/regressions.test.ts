@@ -92,7 +92,7 @@ describe('regressions found by the differential tests', () => {
     // thread 0 waits at the first barrier, the others at the second: nobody reaches `assume 0 == 1`; but the
     // check that no thread of the witness's launch fails an assumption takes every thread past its barriers
     expect(r.divergences[0]!.confidence).toBe('possible');
-    expect(r.divergences[0]!.doubts).toEqual([expect.objectContaining({ kind: 'assumption', query: 'k/feasible' })]);
+    expect(r.divergences[0]!.doubts).toEqual([expect.objectContaining({ kind: 'assumption', query: 'k/in-scope' })]);
   });
 
   it('a loop with barriers that runs zero times does not keep threads from a later barrier', async () => {
@@ -285,7 +285,7 @@ describe('regressions of issue 15: one meaning for assume (a thread failing one 
     if (!r.ok) throw new Error('does not parse');
     const race = r.kernels[0]!.races[0]!;
     expect(race.confidence).toBe('possible');
-    expect(race.doubts).toEqual([expect.objectContaining({ kind: 'assumption', query: 'k/feasible' })]);
+    expect(race.doubts).toEqual([expect.objectContaining({ kind: 'assumption', query: 'k/in-scope' })]);
     expect(reasonText(r.kernels[0]!.file, 'possible', race.doubts)).toMatch(/^at the witness's launch, thread [012] of block 0 may fail the assumption at 1:77, which would exclude the launch$/);
   });
 

@@ -97,7 +97,7 @@ describe('verify with machine integers', () => {
   });
 
   it('races between the branches of a conditional', async () => {
-    const k = b.kernel('ite', { arrays: [b.shared('A')] }, [b.write('A', [b.ite(b.cmp('<', tid, b.i32(4)), tid, b.sub(tid, b.i32(4)))], tid)]);
+    const k = b.kernel('ite', { arrays: [b.shared('A')] }, [b.write('A', [b.ite(b.cmp('<', tid, b.i32(4)), tid, b.sub(tid, b.i32(4)))], b.i32(1))]);
     const { map, result } = await verified(k, block(8n));
     expect(result.status).toBe('racy');
     expect(result.races[0]!.confidence).toBe('confirmed');
@@ -128,7 +128,7 @@ describe('verify with machine integers', () => {
   });
 
   it('gives a possible alarm on a havocked index, naming the unknown value and where it is', async () => {
-    const k = b.kernel('fetch', { arrays: [b.shared('A')] }, [b.havoc('h', 'i32', b.unknownValue('a texture fetch'), b.write('A', [b.v('h', 'i32')], tid))]);
+    const k = b.kernel('fetch', { arrays: [b.shared('A')] }, [b.havoc('h', 'i32', b.unknownValue('a texture fetch'), b.write('A', [b.v('h', 'i32')], b.i32(1)))]);
     const { map, result } = await verified(k);
     expect(result.status).toBe('racy');
     const race = result.races[0]!;
@@ -186,19 +186,19 @@ describe('verify with machine integers', () => {
     expect(await replays(racy.map, racy.result, block(8n))).toBe(racy.result.races.length);
   });
 
-  it('keeps out of the scope a division by zero on the path to an access', async () => {
-    // (100 / n) is evaluated before the write: with n = 0 there is no execution to race in
+  it('keeps out of the scope a division by zero on the path to an access: with it in every thread, no launch is in scope', async () => {
+    // (100 / n) is evaluated before the write: with n = 0 there is no execution to race in, nor any other
     const k = b.kernel('zero', { params: [b.param('n', 'i32')], arrays: [b.shared('A')] }, [
       b.let_('q', b.bin('/', b.i32(100), b.v('n', 'i32')), b.write('A', [b.i32(0)], tid)),
     ]);
     const zero: Launch = { params: new Map([['n', 0n]]), blockDim: [2n, 1n, 1n], gridDim: [1n, 1n, 1n] };
-    expect((await verified(k, zero)).result.status).toBe('drf');
+    expect((await verified(k, zero)).result.status).toBe('vacuous');
     const one: Launch = { params: new Map([['n', 1n]]), blockDim: [2n, 1n, 1n], gridDim: [1n, 1n, 1n] };
     expect((await verified(k, one)).result.status).toBe('racy');
   });
 
-  it('does not confirm a race whose threads evaluate an undefined operation in an earlier iteration', async () => {
-    // every thread's first iteration (i = -1) shifts 4294967295 left: undefined, so no thread reaches i = 1 in scope
+  it('is vacuous when every thread evaluates an undefined operation in an earlier iteration, and confirms the race when none does', async () => {
+    // every thread's first iteration (i = -1) shifts 4294967295 left: undefined, so no launch is in scope
     const loop = (shift: bigint) =>
       b.kernel('earlier', { arrays: [b.global('G')] }, [
         b.forLoop('i', { type: 'i32', from: b.i32(-1), to: b.i32(3), step: { op: '+', amount: b.i32(2) } }, [
@@ -207,16 +207,68 @@ describe('verify with machine integers', () => {
         ]),
       ]);
     const { map, result } = await verified(loop(1n), block(2n));
-    expect(result.status).toBe('racy');
-    expect(result.races.map((r) => r.confidence)).toEqual(result.races.map(() => 'possible'));
-    const doubt = result.races[0]!.doubts[0]!;
-    expect(doubt.kind).toBe('undefined-elsewhere');
-    if (doubt.kind === 'undefined-elsewhere') expect(doubt.span === null ? null : spanText(map.file, doubt.span)).toBe('(u32) i << 1');
-    expect(text(result)).toContain('possible: the threads of the witness may evaluate an undefined operation at 6:18 (in an earlier phase or loop iteration)');
-    // with a shift by 0 nothing is undefined: the same race is confirmed, and replays
+    expect(result.status).toBe('vacuous');
+    expect(result.races).toEqual([]);
+    expect(runKernel(map.source, { params: {}, blockDim: [2n, 1n, 1n] }).kind).toBe('undefined');
+    // with a shift by 0 nothing is undefined: the race is confirmed, and replays
     const fine = await verified(loop(0n), block(2n));
     expect(fine.result.races.map((r) => r.confidence)).toEqual(fine.result.races.map(() => 'confirmed'));
     expect(await replays(fine.map, fine.result, block(2n))).toBe(fine.result.races.length);
+  });
+
+  describe('a confirmed race needs its whole launch in scope, not only its two threads', () => {
+    // thread 0 divides by n; threads 1, 2, … write A[0] when n = 0: every racing launch has thread 0 divide by zero
+    const k = b.kernel('other', { params: [b.param('n', 'i32')], arrays: [b.shared('A')] }, [
+      b.if_(b.cmp('==', tid, b.i32(0)), [b.let_('q', b.bin('/', b.i32(100), b.v('n', 'i32')))]),
+      b.if_(b.and(b.cmp('==', b.v('n', 'i32'), b.i32(0)), b.cmp('>', tid, b.i32(0))), [b.write('A', [b.i32(0)], tid)]),
+    ]);
+
+    it('is possible, naming the thread and the operation, for all launches', async () => {
+      const { map, result } = await verified(k);
+      expect(result.status).toBe('racy');
+      const race = result.races[0]!;
+      expect(race.confidence).toBe('possible');
+      expect(race.witness.threads.map((t) => t.threadIdx[0])).not.toContain(0n);
+      expect(race.doubts).toEqual([expect.objectContaining({ kind: 'undefined-operation', thread: { threadIdx: [0n, 0n, 0n], blockIdx: [0n, 0n, 0n] }, query: 'other/in-scope' })]);
+      const doubt = race.doubts[0]!;
+      if (doubt.kind === 'undefined-operation') expect(doubt.span === null ? null : spanText(map.file, doubt.span)).toBe('100 / n');
+      expect(text(result)).toContain("possible: at the witness's launch, thread 0 of block 0 may evaluate an undefined operation at");
+      // the interpreter stops that launch at thread 0's division
+      const run = runKernel(map.source, { params: { n: 0n }, blockDim: [3n, 1n, 1n] });
+      expect(run.kind === 'undefined' && run.at?.thread).toEqual([0n, 0n, 0n]);
+    });
+
+    it('at a launch fixed with n = 0, where the rounds of the vacuity check find thread 0, no launch is in scope', async () => {
+      const { result } = await verified(k, { params: new Map([['n', 0n]]), blockDim: [3n, 1n, 1n], gridDim: [1n, 1n, 1n] });
+      expect(result.status).toBe('vacuous');
+    });
+  });
+
+  it('confirms a race whose first witness has a huge block where another thread overflows, at a small launch in scope', async () => {
+    // tid + 1 overflows in thread 2^31 - 1: the solver's first launch may have it; the race needs 2 threads
+    const k = b.kernel('huge', { arrays: [b.shared('A')] }, [b.write('A', [b.add(tid, b.i32(1))], b.i32(1)), b.read('x', 'A', [tid])]);
+    const { map, result } = await verified(k);
+    expect(result.status).toBe('racy');
+    const race = result.races[0]!;
+    expect(race.confidence).toBe('confirmed');
+    expect(race.witness.blockDim[0]! < 2n ** 31n).toBe(true);
+    expect(await replays(map, result)).toBe(result.races.length);
+  });
+
+  it('finds that small launch also when a requires clause fixes a size beyond the bounds tried (blockDim.x = 128)', async () => {
+    // g = blockIdx.x * 128 + tid overflows in a large grid; the race between neighbours needs one block
+    const g = b.add(b.mul(b.cast('i32', b.builtin('blockIdx')), b.i32(128)), tid);
+    const k = b.kernel('fixed', { arrays: [b.global('A')], requires: [b.cmp('==', b.builtin('blockDim'), b.nat(128))] }, [
+      b.write('A', [b.add(g, b.i32(1))], b.i32(1)),
+      b.read('x', 'A', [g]),
+    ]);
+    const { map, result } = await verified(k);
+    expect(result.status).toBe('racy');
+    const race = result.races[0]!;
+    expect(race.confidence).toBe('confirmed');
+    expect(race.witness.blockDim[0]).toBe(128n);
+    expect(race.witness.gridDim[0]! <= 64n).toBe(true);
+    expect(await replays(map, result)).toBe(result.races.length);
   });
 
   it('visits exactly the values of typed loops, up and down, past 0', async () => {
@@ -249,7 +301,7 @@ describe('verify with machine integers', () => {
     expect((await verified(k)).result.status).toBe('drf');
   });
 
-  it("does not confirm a race after a loop whose last step overflows", async () => {
+  it("is vacuous when every thread's loop overflows at its last step", async () => {
     // i = MAX - 1 is visited; the step to MAX + 1 is undefined, so no thread gets past the loop in scope
     const k = (from: bigint) =>
       b.kernel('last', { arrays: [b.shared('A')] }, [
@@ -257,10 +309,10 @@ describe('verify with machine integers', () => {
         b.write('A', [b.i32(0)], tid),
       ]);
     const { map, result } = await verified(k(2n ** 31n - 2n), block(2n));
-    expect(result.status).toBe('racy');
-    expect(result.races[0]!.confidence).toBe('possible');
-    expect(result.races[0]!.doubts.map((d) => d.kind)).toEqual(['undefined-elsewhere']);
+    expect(result.status).toBe('vacuous');
     expect(runKernel(map.source, { params: {}, blockDim: [2n, 1n, 1n] }).kind).toBe('undefined');
+    // for all launches too: the loop is the same in every one
+    expect((await verified(k(2n ** 31n - 2n))).result.status).toBe('vacuous');
     // from MAX - 2 the loop visits MAX - 2 and stops at MAX without overflow: confirmed
     const fine = await verified(k(2n ** 31n - 3n), block(2n));
     expect(fine.result.races[0]!.confidence).toBe('confirmed');
@@ -277,12 +329,24 @@ describe('verify with machine integers', () => {
       expect(runKernel(map.source, { params: {}, blockDim: [2n, 1n, 1n] }).kind).toBe('finished');
     });
 
-    it('a u32 loop `0 downto 0` would step below 0: a wrap-around, outside the scope in the verifier and the interpreter alike', async () => {
+    it('a u32 loop `0 downto 0` would step below 0: a wrap-around in every launch, so no launch is in scope (vacuous, never DRF), in the verifier and the interpreter alike', async () => {
       const k = b.kernel('k', { arrays: [b.shared('A')] }, [b.forLoop('i', { type: 'u32', from: b.u32(0), to: b.u32(0), down: true }, [b.sync]), ...raceAfter]);
       const { map, result } = await verified(k);
-      expect(result.status).toBe('drf');
+      expect(result.status).toBe('vacuous');
       expect(text(result)).toContain('scope: assuming');
       expect(runKernel(map.source, { params: {}, blockDim: [2n, 1n, 1n] }).kind).toBe('undefined');
+      // `n downto 0` with n a parameter: the last step, from 0, wraps around whatever n is
+      const down = b.kernel('k', { params: [b.param('n', 'u32')], arrays: [b.shared('A')] }, [
+        b.forLoop('i', { type: 'u32', from: b.v('n', 'u32'), to: b.u32(0), down: true }, [b.sync]),
+        ...raceAfter,
+      ]);
+      expect((await verified(down)).result.status).toBe('vacuous');
+      // down to 1 it ends without wrapping: the race after it is found
+      const toOne = b.kernel('k', { params: [b.param('n', 'u32')], arrays: [b.shared('A')] }, [
+        b.forLoop('i', { type: 'u32', from: b.v('n', 'u32'), to: b.u32(1), down: true }, [b.sync]),
+        ...raceAfter,
+      ]);
+      expect((await verified(toOne)).result.status).toBe('racy');
     });
 
     it('a barrier loop over a thread-dependent i32 range with a uniform trip count does not diverge; a thread-dependent trip count does', async () => {
