@@ -97,7 +97,7 @@ describe('verify with machine integers', () => {
   });
 
   it('races between the branches of a conditional', async () => {
-    const k = b.kernel('ite', { arrays: [b.shared('A')] }, [b.write('A', [b.ite(b.cmp('<', tid, b.i32(4)), tid, b.sub(tid, b.i32(4)))], b.i32(1))]);
+    const k = b.kernel('ite', { arrays: [b.shared('A')] }, [b.write('A', [b.ite(b.cmp('<', tid, b.i32(4)), tid, b.sub(tid, b.i32(4)))], tid)]);
     const { map, result } = await verified(k, block(8n));
     expect(result.status).toBe('racy');
     expect(result.races[0]!.confidence).toBe('confirmed');
@@ -128,7 +128,7 @@ describe('verify with machine integers', () => {
   });
 
   it('gives a possible alarm on a havocked index, naming the unknown value and where it is', async () => {
-    const k = b.kernel('fetch', { arrays: [b.shared('A')] }, [b.havoc('h', 'i32', b.unknownValue('a texture fetch'), b.write('A', [b.v('h', 'i32')], b.i32(1)))]);
+    const k = b.kernel('fetch', { arrays: [b.shared('A')] }, [b.havoc('h', 'i32', b.unknownValue('a texture fetch'), b.write('A', [b.v('h', 'i32')], tid))]);
     const { map, result } = await verified(k);
     expect(result.status).toBe('racy');
     const race = result.races[0]!;

@@ -19,6 +19,7 @@ import type { Unit } from './unit.js';
 import { cudaDiagnostic, KernelRejected, type CudaProblem } from './codes.js';
 import { isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
 import { condMayBeUndefined, exprEqual, not, or, and, ite } from './build.js';
+import { mayBeUndefined } from '../../core/types.js';
 import { bexprVars, exprVars, substBExpr, substExpr } from '../../core/exprs.js';
 
 /** An array in memory as the kernel sees it. */
@@ -292,8 +293,9 @@ export function emitIf(ctx: Ctx, cond: BExpr, then: Branch, other: Branch, span:
 }
 
 /** Statements that only bind pure values: a branch of nothing else needs no `if` (its values reach the join expanded). */
+/** Statements with no effect: skips, and lets of values always defined (C evaluates `int u = x / 0;` even unused: undefined, outside the scope). */
 function inert(stmts: readonly Stmt[]): boolean {
-  return stmts.every((s) => s.kind === 'skip' || (s.kind === 'let' && inert([s.body])));
+  return stmts.every((s) => s.kind === 'skip' || (s.kind === 'let' && !mayBeUndefined(s.value) && inert([s.body])));
 }
 
 function joinInto(ctx: Ctx, cond: BExpr, then: Branch, other: Branch, span: Span): void {

@@ -15,8 +15,10 @@ import {
   fresh,
   isFalse,
   isTrue,
+  havocked,
   reject,
   Scope,
+  slotMachine,
   spanOf,
   TRUE,
   unsupported,
@@ -214,7 +216,13 @@ function localScalar(ctx: Ctx, decl: Declared, auto: boolean, d: Node): void {
     value = initialValue(ctx, decl.ctype, decl.init, name);
   }
   const ctype = auto ? valueType(value) : decl.ctype;
-  const converted = auto || decl.init === null ? value : convert(ctx, value, ctype, span);
+  const given = auto || decl.init === null ? value : convert(ctx, value, ctype, span);
+  // an integer unknown (`unsigned h = f();`) is drawn where C evaluates its initialiser, once, not at each first use in a branch
+  const machine = slotMachine(ctype);
+  const converted: Value =
+    decl.init !== null && given.kind === 'unknown' && given.local === undefined && machine !== null
+      ? { kind: 'int', expr: havocked(ctx, name, machine, { kind: 'value', what: given.what, span: given.span }, span), type: machine }
+      : given;
   const slot: Slot = { name, ctype, span: spanOf(decl.name!) };
   ctx.values.set(slot, nameValue(ctx, name, converted, span));
   ctx.scope.define(name, { kind: 'local', slot });

@@ -18,6 +18,13 @@ __global__ void k(int *A, int n) {
 }`;
     expect(await body(cu)).toBe(`
 let i: i32 = (i32) (u32) threadIdx.x in
+if (n > 4) {
+  let i_1: i32 = i + 1 in
+  skip
+} else {
+  let i_2: i32 = i * 2 in
+  skip
+};
 let i_3: i32 = n > 4 ? i + 1 : i * 2 in
 A[i_3] := 0`.slice(1));
   });
@@ -47,6 +54,21 @@ if (n + 1 > h) {
 };
 let x: i32 = n + 1 > h ? 1 : 0 in
 A[2] := x`.slice(1));
+  });
+
+  it('an unused local whose value may be undefined stays evaluated in its branch (found by the round-trip property)', async () => {
+    const cu = `
+__global__ void k(int *A) {
+  if ((int) threadIdx.x == 0) { int u = (int) threadIdx.x / 0; }
+  A[0] = 0;
+}`;
+    // C evaluates the division even though u is never used: thread 0's launch is outside the scope
+    expect(await body(cu)).toBe(`
+if ((i32) (u32) threadIdx.x == 0) {
+  let u: i32 = (i32) (u32) threadIdx.x / 0 in
+  skip
+};
+A[0] := 0`.slice(1));
   });
 
   it('atomics: each CUDA function and scope form, the old value bound in the element\'s type', async () => {
@@ -217,6 +239,10 @@ havoc iterations: u32 /* approximated: the number of iterations of the loop at l
 for iteration: u32 in 0..iterations {
   havoc i_1: i32 /* approximated: i in the loop at line 4: its shape is not one faial-ts makes exact */ in
   let A_v = A[i_1] in
+  if (A_v > 0) {
+    let i_2: i32 = i_1 * 3 + 1 in
+    skip
+  };
   let i_3: i32 = A_v > 0 ? i_1 * 3 + 1 : i_1 in
   skip
 };
