@@ -74,11 +74,22 @@ interface Worker {
   readonly abandoned: Map<number, ReturnType<typeof setTimeout>>;
 }
 
+/** The worker processes alive, killed when this process exits: a member still busy with a check the race no longer wants must not outlive the run. */
+const alive = new Set<ChildProcess>();
+let killedOnExit = false;
+
 function started(onGone: (w: Worker) => void): Worker {
   const { path, execArgv } = workerModule();
   // advanced serialisation carries a model's bigints and Map
   const child = fork(path, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
   const worker: Worker = { child, pending: new Map(), abandoned: new Map() };
+  alive.add(child);
+  if (!killedOnExit) {
+    killedOnExit = true;
+    process.on('exit', () => {
+      for (const c of alive) c.kill('SIGKILL');
+    });
+  }
   child.unref();
   child.channel?.unref();
   child.on('message', (m: unknown) => {
@@ -88,6 +99,7 @@ function started(onGone: (w: Worker) => void): Worker {
     worker.pending.get(m.id)?.(m.verdict);
   });
   const gone = (how: string): void => {
+    alive.delete(child);
     onGone(worker);
     for (const timer of worker.abandoned.values()) clearTimeout(timer);
     for (const settle of [...worker.pending.values()]) settle({ status: 'unknown', reason: `the z3-wasm process ended (${how})` });
