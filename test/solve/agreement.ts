@@ -13,6 +13,7 @@ import type { Solver, Verdict } from '../../src/solve/solver.js';
 import { z3Wasm } from '../../src/solve/z3.js';
 import { DEFAULT_RLIMIT } from '../../src/solve/budget.js';
 import { checkedKernels } from '../../src/api/check.js';
+import { frontEndsFor } from '../../src/cli/cuda.js';
 import { queryScripts } from '../../src/verify/scripts.js';
 import { modelSatisfies } from '../../src/verify/witness.js';
 import { decodeModel } from '../../src/encode/smtlib.js';
@@ -40,7 +41,9 @@ export async function agreementOn(paths: readonly string[]): Promise<Agreement> 
   const result: Agreement = { queries: 0, disagreements: [], wrongModels: [], undecided: new Map(), milliseconds: 0 };
   let queries = 0;
   for (const path of paths) {
-    const checked = checkedKernels(path, readFileSync(path, 'utf8'));
+    const text = readFileSync(path, 'utf8');
+    // a .cu example through the CUDA front end, as the examples test and the CLI read it
+    const checked = checkedKernels(path, text, undefined, undefined, await frontEndsFor(path, text, {}));
     if (!checked.ok) throw new Error(`${path} does not parse`);
     for (const map of checked.kernels) {
       for (const { name, script, query } of await queryScripts(map, NO_LAUNCH, PHASE_SPLIT_TIMEOUT_MS, z3Wasm)) {
