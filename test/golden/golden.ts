@@ -32,9 +32,10 @@ const TIMEOUT_MS = 30_000;
  */
 const LEFT_OUT = new Set([join('examples', 'matmul', 'matmul-tiled-missing-sync.bcu'), join('examples', 'transpose', 'transpose-missing-sync.bcu')]);
 
-/** Racy and divergent examples, and the DRF ones in barriers/ (whose redundant barriers fix removes). */
+/** Racy and divergent BabyCUDA examples (fix rewrites .bcu files only), and the DRF ones in barriers/ (whose redundant barriers fix removes). */
 export function fixExamples(): string[] {
   return examples()
+    .filter((e) => e.path.endsWith('.bcu'))
     .filter((e) => e.expected !== 'drf' || e.path.startsWith(join('examples', 'barriers')))
     .map((e) => e.path)
     .filter((p) => !LEFT_OUT.has(p));
@@ -62,7 +63,8 @@ export async function checkGolden(example: string): Promise<void> {
     const original = await readFile(example, 'utf8');
     const repaired = await readFile(out, 'utf8');
     if (stdout.includes('not repaired')) {
-      expect(r.exitCode).toBe(1);
+      // a kernel racy only by benign races is not an error, as for verify
+      expect(r.exitCode).toBe(stdout.includes('not repaired (benign)') ? 0 : 1);
       expect(repaired).toBe(original);
       return;
     }
