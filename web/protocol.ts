@@ -80,7 +80,7 @@ export interface DiagnosticView {
 
 export interface KernelView {
   readonly name: string;
-  /** drf, racy, divergent, unknown, error */
+  /** drf, racy, benign, divergent, vacuous, unknown, error */
   readonly status: string;
   /** the verdict line of the text report */
   readonly headline: string;

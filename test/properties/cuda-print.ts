@@ -28,7 +28,7 @@
 import type { AtomicOp, BExpr, Expr, IntType, Kernel, MachineType, Stmt } from '../../src/core/ast.js';
 import { bexprOperands, exprLeaves } from '../../src/core/exprs.js';
 import type { Span } from '../../src/core/source.js';
-import { exprType as machineTypeOf } from '../../src/frontend/cuda/build.js';
+import { typeOf } from '../../src/core/types.js';
 import { assertNever } from '../../src/util/assert.js';
 
 const C_TYPE: Record<IntType, string> = { nat: 'unsigned long long', i32: 'int', u32: 'unsigned', i64: 'long long', u64: 'unsigned long long' };
@@ -45,8 +45,7 @@ const NAT_HELPERS: Record<string, string> = {
 /** The element size of every array the printer declares: only the interpreter's initial contents read it. */
 const SIZE = 16;
 
-/** BabyCUDA's naturals have no machine type: `nat`. */
-const exprType = (e: Expr): IntType => machineTypeOf(e) ?? 'nat';
+const exprType = typeOf;
 
 /** An access or a barrier as printed: its line in the C text, and what it is (`S0 write, 1 loop deep`, `barrier`). */
 export interface PrintedEvent {

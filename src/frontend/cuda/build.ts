@@ -7,26 +7,14 @@
 import type { ArithOp, BExpr, CmpOp, Expr, MachineType } from '../../core/ast.js';
 import type { Span } from '../../core/source.js';
 import { bexprOperands } from '../../core/exprs.js';
-import { mayBeUndefined } from '../../core/types.js';
+import { machineType, mayBeUndefined, typeOf } from '../../core/types.js';
 import { inRange, isSigned, widthOf, wrapped } from './ctypes.js';
 
 export const constant = (value: bigint, type: MachineType, span: Span): Expr => ({ kind: 'int', value, type, span });
 
-/** The machine type of a typed expression; null for BabyCUDA's naturals. */
+/** The machine type of a typed expression (core/types' typeOf); null for BabyCUDA's naturals. */
 export function exprType(e: Expr): MachineType | null {
-  switch (e.kind) {
-    case 'int':
-    case 'cast':
-      return e.type;
-    case 'var':
-    case 'binary':
-      return e.type ?? null;
-    case 'ite':
-      return exprType(e.then);
-    case 'nat':
-    case 'builtin':
-      return null;
-  }
+  return machineType(typeOf(e)) ?? null;
 }
 
 export function exprEqual(a: Expr, b: Expr): boolean {
