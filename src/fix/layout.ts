@@ -175,6 +175,7 @@ function itemOf(ctx: Context, s: Stmt, block: Block, env: Map<string, boolean>):
     case 'skip':
     case 'write':
     case 'sync':
+    case 'syncwarp':
     case 'assume':
       return { kind: 'leaf', stmt: s, start: s.span.start, end: s.span.end };
     case 'atomic':

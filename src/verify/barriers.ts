@@ -15,6 +15,7 @@ import { verifyKernel, type VerifyOptions } from './verify.js';
 export function protoWithoutSync(p: Proto, id: number): Proto {
   switch (p.kind) {
     case 'sync':
+    case 'syncwarp':
       return p.sync.id === id ? { kind: 'skip' } : p;
     case 'seq':
       return seq(p.items.map((i) => protoWithoutSync(i, id)));
