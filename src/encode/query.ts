@@ -22,9 +22,9 @@ import { isSigned, typeMax, typeMin, WIDTH } from '../core/arith.js';
 import { machineType, mayBeUndefined } from '../core/types.js';
 import { bexprOperands, exprBuiltins, exprVars } from '../core/exprs.js';
 import { evalFormula } from './evaluate.js';
-import type { Launch } from '../core/launch.js';
+import { DEFAULT_WARP_SIZE, type Launch } from '../core/launch.js';
 import { lockstepRelations } from '../map/lockstep.js';
-import { conflicting, isDataDependent, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
+import { conflicting, hasSyncwarp, isDataDependent, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import { codeChildren, type Code, type Relation } from '../phases/code.js';
 import { codeOf } from '../phases/split.js';
 import type { Span } from '../core/source.js';
@@ -61,6 +61,14 @@ export interface Local {
   readonly term: Term;
 }
 
+/**
+ * Where a race query's two threads are: in one block, in one phase (of
+ * different warps when the kernel has `syncwarp` and threads are
+ * independent); in one warp, in one warp phase (`syncwarp` splits too); or
+ * in different blocks.
+ */
+export type RaceLevel = 'block' | 'warp' | 'grid';
+
 export interface Query {
   readonly id: string;
   readonly kernel: string;
@@ -69,7 +77,7 @@ export interface Query {
    * `scope`: whether a thread of a launch may leave the scope (see scopeQuery)
    */
   readonly kind: 'race' | 'divergence' | 'assumptions' | 'scope';
-  readonly level: 'block' | 'grid';
+  readonly level: RaceLevel;
   readonly phase: number | null;
   readonly array: string | null;
   readonly sync: SyncSite | null;
@@ -1092,7 +1100,8 @@ export interface RaceQuerySpec {
   readonly launch: Launch;
   readonly code: Code;
   readonly array: string;
-  readonly level: 'block' | 'grid';
+  readonly level: RaceLevel;
+  /** `level` warp: a phase of the warp-level split */
   readonly phase: number | null;
   /**
    * Only races between these two writes (access ids, either way round) whose
@@ -1103,16 +1112,18 @@ export interface RaceQuerySpec {
 }
 
 /**
- * The race query of one array in one phase (block level) or in the whole
- * kernel (grid level); null when no two accesses of it can conflict (no
- * write, and no atomic next to a plain read).
+ * The race query of one array in one phase (block level), in one warp
+ * phase (warp level) or in the whole kernel (grid level); null when no two
+ * accesses of it can conflict (no write, and no atomic next to a plain read).
  */
 export function raceQuery(spec: RaceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'with-rest').filter((p) => p.target.kind === 'access' && p.target.access.array === spec.array);
   const modes = new Set(points.map((p) => (p.target.kind === 'access' ? p.target.access.mode : 'read')));
   if (!modes.has('write') && !(modes.has('atomic') && modes.has('read'))) return null;
   const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch);
-  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, codeOf(spec.map.body, 'erase'), 'pass')];
+  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level === 'grid' ? 'grid' : 'block'), ...assumptionFacts(b, codeOf(spec.map.body, 'erase'), 'pass')];
+  const warps = warpsRelated(b, spec);
+  if (warps !== null) assertions.push(warps);
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
   const pair = spec.valuesDiffer;
   const inPair = (p: Point): boolean => pair !== undefined && p.target.kind === 'access' && (p.target.access.id === pair.a || p.target.access.id === pair.b);
@@ -1153,7 +1164,7 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
     assertions.push(or(written[0]!.map(([at]) => at)), or(written[1]!.map(([at]) => at)), not(eq(value(0), value(1))));
   }
   return finish(b, {
-    id: `${spec.map.name}/${spec.level === 'block' ? `phase${spec.phase}` : 'grid'}/${spec.array}`,
+    id: `${spec.map.name}/${spec.level === 'grid' ? 'grid' : `${spec.level === 'warp' ? 'warpphase' : 'phase'}${spec.phase}`}/${spec.array}`,
     kernel: spec.map.name,
     kind: 'race',
     level: spec.level,
@@ -1180,6 +1191,26 @@ function conflict(qpoints: readonly QueryPoint[]): Formula {
   return or([at(1, 'write'), at(2, 'write'), and([at(1, 'atomic'), at(2, 'read')]), and([at(1, 'read'), at(2, 'atomic')])]);
 }
 
+/** A thread's warp in its block: its linear id (x + (y + z·by)·bx) divided by the warp size. */
+function warpTerm(b: Builder, t: Thread, warpSize: number): Term {
+  const [x, y, z] = AXES.map((a) => b.threadId('threadIdx', a, t));
+  const linear = op('+', x!, op('*', op('+', y!, op('*', z!, b.dim('blockDim', 'y'))), b.dim('blockDim', 'x')));
+  return op('/', linear, num(warpSize));
+}
+
+/**
+ * `syncwarp` with independent threads: the warp phases are for two threads
+ * of one warp (warp level), the block's phases for two of different warps
+ * (block level), so each pair is asked where its races are. Null where
+ * warps do not matter: no `syncwarp`, lockstep (lockstepRace orders a warp),
+ * or threads of different blocks.
+ */
+function warpsRelated(b: Builder, spec: RaceQuerySpec): Formula | null {
+  if (spec.level === 'grid' || spec.launch.warpSize !== undefined || !hasSyncwarp(spec.map.body)) return null;
+  const same = eq(warpTerm(b, 1, DEFAULT_WARP_SIZE), warpTerm(b, 2, DEFAULT_WARP_SIZE));
+  return spec.level === 'warp' ? same : not(same);
+}
+
 /**
  * Lockstep execution (src/map/lockstep.ts): the two threads are in different
  * warps, or their accesses are one statement instance (both writing), or on
@@ -1188,11 +1219,7 @@ function conflict(qpoints: readonly QueryPoint[]): Formula {
  */
 function lockstepRace(b: Builder, map: KernelMap, qpoints: readonly QueryPoint[], warpSize: number): Formula {
   const relation = lockstepRelations(map.body);
-  const warp = (t: Thread): Term => {
-    const [x, y, z] = AXES.map((a) => b.threadId('threadIdx', a, t));
-    const linear = op('+', x!, op('*', op('+', y!, op('*', z!, b.dim('blockDim', 'y'))), b.dim('blockDim', 'x')));
-    return op('/', linear, num(warpSize));
-  };
+  const warp = (t: Thread): Term => warpTerm(b, t, warpSize);
   const unordered: Formula[] = [];
   for (const q1 of qpoints) {
     for (const q2 of qpoints) {
@@ -1252,8 +1279,8 @@ export interface DivergenceQuerySpec {
 }
 
 /**
- * Thread 1 reaches the barrier and thread 2, of the same block, does not, in the
- * same iteration of every loop around it. Only control can keep thread 2 away:
+ * Thread 1 reaches the barrier and thread 2, of the same block (a `syncwarp`:
+ * of the same warp), does not, in the same iteration of every loop around it. Only control can keep thread 2 away:
  * an assumption restricts the executions, it does not steer threads, so in
  * thread 2's (negated) path assumptions count as true. Both threads satisfy
  * the assumptions they surely reach before any barrier could stop the block
@@ -1264,6 +1291,10 @@ export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   if (points.length === 0) return null;
   const b = new Builder(spec.map, spec.map.vars, sharedBinders(spec.code), spec.launch);
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, spec.code, 'may-stop')];
+  if (spec.sync.scope === 'warp') {
+    const size = spec.launch.warpSize ?? DEFAULT_WARP_SIZE;
+    assertions.push(eq(warpTerm(b, 1, size), warpTerm(b, 2, size)));
+  }
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const reach = pathOf(new Scope(b, 1, index), point);
     const missed = not(pathOf(new Scope(b, 2, index, true), point));
@@ -1271,7 +1302,7 @@ export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   });
   assertions.push(or(qpoints.map((q) => and([q.path[0], q.path[1]]))));
   return finish(b, {
-    id: `${spec.map.name}/sync${spec.sync.id}`,
+    id: `${spec.map.name}/${spec.sync.scope === 'warp' ? 'syncwarp' : 'sync'}${spec.sync.id}`,
     kernel: spec.map.name,
     kind: 'divergence',
     level: 'block',

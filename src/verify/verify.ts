@@ -1,14 +1,15 @@
 /**
  * The verify pipeline for one kernel: MAP inference, the divergence check of
  * every barrier, the phase split, one race query per phase and array (and per
- * global array across blocks), and classification of every alarm.
+ * global array across blocks; with `syncwarp`, per warp phase and array too),
+ * and classification of every alarm.
  */
 import type { Launch } from '../core/launch.js';
 import { AXES } from '../core/ast.js';
 import { bexprBuiltins, bexprVars } from '../core/exprs.js';
-import { protoSome, type Access, type KernelMap, type SyncSite } from '../map/map.js';
+import { hasSyncwarp, protoSome, type Access, type KernelMap, type SyncSite } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
-import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
+import { codeOf, splitPhases, warpLevel, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
 import { assumptionsQuery, completionQuery, divergenceQuery, evaluationsOf, pairSelected, raceQuery, scopeQuery, type Query, type RaceQuerySpec, type ThreadIds } from '../encode/query.js';
@@ -63,6 +64,14 @@ export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): 
       if (query) out.push({ query, erased, spec });
     }
   }
+  for (const phase of split.warp?.phases ?? []) {
+    const erased: Doubt[] = containsErased(phase.code).map((e) => ({ kind: 'approximated-loop', span: e.span }));
+    for (const array of map.arrays) {
+      const spec: RaceQuerySpec = { map, vars: split.warp!.vars, launch, code: phase.code, array: array.name, level: 'warp', phase: phase.id };
+      const query = raceQuery(spec);
+      if (query) out.push({ query, erased, spec });
+    }
+  }
   const whole = codeOf(map.body, 'erase');
   for (const array of map.arrays.filter((a) => a.scope === 'global')) {
     const spec: RaceQuerySpec = { map, vars: map.vars, launch, code: whole, array: array.name, level: 'grid', phase: null };
@@ -92,7 +101,10 @@ export function divergenceQueries(map: KernelMap, launch: Launch): Query[] {
 
 /**
  * The phase split, with the solver deciding which loops meet a barrier in
- * every iteration (those are aligned exactly; the others approximated).
+ * every iteration (those are aligned exactly; the others approximated); with
+ * `syncwarp` and independent threads, the warp-level split too (in
+ * lockstep a warp is ordered already, and `syncwarp` only checked for
+ * divergence).
  */
 export async function phasesOf(
   map: KernelMap,
@@ -101,17 +113,22 @@ export async function phasesOf(
   solver: Solver,
   clock: StageClock<VerifyStage> = new StageClock(),
 ): Promise<PhaseSplit> {
-  const vars = new Map(map.vars);
-  return clock.timedAsync('phases', () =>
-    splitPhases(map, async (loop, noSync, around) => {
-      const code: Code = around({ kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync });
-      const q = clock.timed('encoding', () => completionQuery(map, vars, launch, code));
-      const script = clock.timed('encoding', () => printScript(q.declarations, q.assertions, q.encoding));
-      const bitVectors = bitVectorsOf(q.declarations, q.assertions, q.encoding);
-      const verdict = await clock.timedAsync('solving', () => solver.check(script, timeoutMs, { bitVectors }));
-      return verdict.status === 'unsat';
-    }),
-  );
+  const split = (m: KernelMap): Promise<PhaseSplit> => {
+    const vars = new Map(m.vars);
+    return clock.timedAsync('phases', () =>
+      splitPhases(m, async (loop, noSync, around) => {
+        const code: Code = around({ kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync });
+        const q = clock.timed('encoding', () => completionQuery(m, vars, launch, code));
+        const script = clock.timed('encoding', () => printScript(q.declarations, q.assertions, q.encoding));
+        const bitVectors = bitVectorsOf(q.declarations, q.assertions, q.encoding);
+        const verdict = await clock.timedAsync('solving', () => solver.check(script, timeoutMs, { bitVectors }));
+        return verdict.status === 'unsat';
+      }),
+    );
+  };
+  const block = await split(map);
+  if (!hasSyncwarp(map.body) || launch.warpSize !== undefined) return block;
+  return { ...block, warp: await split(warpLevel(map)) };
 }
 
 /** Whether the kernel has an assumption, or a precondition (requires, launch clause) that could contradict the command line. */
@@ -306,11 +323,13 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       return verdict.status === 'unsat';
     };
     for (const { query: q, erased, spec } of all) {
-      const pairKey = (a: number, b: number): string => (a < b ? `${q.level}:${a}:${b}` : `${q.level}:${b}:${a}`);
+      // a pair is reported once within blocks, where its threads are of one warp or not
+      const within = q.level === 'grid' ? 'grid' : 'block';
+      const pairKey = (a: number, b: number): string => (a < b ? `${within}:${a}:${b}` : `${within}:${b}:${a}`);
       const blocked: Formula[] = clock.timed('encoding', () =>
         [...reported].flatMap((key) => {
           const [level, a, b] = key.split(':');
-          return level === q.level ? [not(pairSelected(q, Number(a), Number(b)))] : [];
+          return level === within ? [not(pairSelected(q, Number(a), Number(b)))] : [];
         }),
       );
       while (races.length < options.maxRaces) {

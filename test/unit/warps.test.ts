@@ -138,3 +138,64 @@ describe('--warp-size and --warp-sync options', () => {
     expect(launchWithHeader(launch(), '//pass\n//--blockDim=64\n').launch.warpSize).toBeUndefined();
   });
 });
+
+describe('syncwarp', () => {
+  /** a warp's tree sum: each round reads, syncwarp, writes, syncwarp */
+  const tree = (between: string, after: string): string => `kernel sum() <<<1, 64>>> {
+    shared s, t;
+    for d in 16 downto 1 step / 2 {
+      if (tid % 32 < d) { let a = s[tid + d] in t[tid] := a };
+      ${between};
+      if (tid % 32 < d) { let a = t[tid] in let b = s[tid] in s[tid] := a + b };
+      ${after}
+    }
+  }`;
+  const warpOfThread = (t: { threadIdx: readonly bigint[] }): bigint => t.threadIdx[0]! / 32n;
+
+  it('orders the threads of a warp: a warp reduction is DRF with syncwarp between its reads and writes, racy without', async () => {
+    expect((await verify(tree('syncwarp', 'syncwarp'))).status).toBe('drf');
+    // without the second: round d's write of s[j] and round d / 2's read of it, by two threads of one warp, in one warp phase
+    const racy = await verify(tree('syncwarp', 'skip'));
+    expect(racy.status).toBe('racy');
+    expect(racy.races.every((r) => r.level === 'warp' && r.confidence === 'confirmed' && r.replay?.replayed !== false)).toBe(true);
+    for (const r of racy.races) expect(warpOfThread(r.witness.threads[0])).toBe(warpOfThread(r.witness.threads[1]));
+  });
+
+  it('reports a race within a warp phase at warp level, and names its warp phase', async () => {
+    const r = await verify(`kernel k() { shared s; s[tid] := tid; syncwarp; let x = s[tid ^ 1] in s[tid] := x }`);
+    expect(r.races.map((x) => [x.level, x.phase, x.kind, x.confidence])).toEqual([['warp', 1, 'read-write', 'confirmed']]);
+    expect(kernelText(r, { colour: false })).toContain('within a warp, warp phase 1: thread 1 reads');
+  });
+
+  it('does not order threads of different warps: a race across warps stays a block-level race, reported once', async () => {
+    const r = await verify(`kernel k() <<<1, 64>>> { shared s; s[tid] := tid; syncwarp; let x = s[tid + 1] in skip }`);
+    expect(r.races).toHaveLength(1);
+    const [race] = r.races;
+    expect(race!.level).toBe('block');
+    expect(warpOfThread(race!.witness.threads[0])).not.toBe(warpOfThread(race!.witness.threads[1]));
+    expect(race!.index).toEqual([32n]);
+  });
+
+  it('reports a syncwarp under a branch that splits a warp as divergence, witnessed by two threads of one warp', async () => {
+    const r = await verify(`kernel k() <<<1, 64>>> { shared s; if (tid % 32 < 16) { s[tid] := 1; syncwarp } }`);
+    expect(r.status).toBe('divergent');
+    const [d] = r.divergences;
+    expect(d!.sync.scope).toBe('warp');
+    expect(d!.confidence).toBe('confirmed');
+    expect(warpOfThread(d!.witness.threads[0])).toBe(warpOfThread(d!.witness.threads[1]));
+    expect(kernelText(r, { colour: false })).toContain('thread 1 reaches this syncwarp, thread 2 of its warp does not');
+  });
+
+  it('accepts a thread-dependent branch or loop around it that is uniform per warp, matching iterations by number', async () => {
+    expect((await verify(`kernel k() <<<1, 64>>> { shared s; if (tid < 32) { s[tid] := 1; syncwarp; let x = s[tid ^ 1] in skip } }`)).status).toBe('drf');
+    expect((await verify(`kernel k() <<<1, 64>>> { for i in tid / 32..tid / 32 + 2 { syncwarp } }`)).status).toBe('drf');
+    expect((await verify(`kernel k() <<<1, 64>>> { for i in 0..tid % 2 + 1 { syncwarp } }`)).status).toBe('divergent');
+  });
+
+  it('in lockstep, keeps the lockstep order and checks divergence, with no warp-level split', async () => {
+    expect((await verify(tree('skip', 'skip'), 32)).status).toBe('drf');
+    expect((await verify(`kernel k() <<<1, 64>>> { shared s; if (tid % 32 < 16) { s[tid] := 1; syncwarp } }`, 32)).status).toBe('divergent');
+    // warps of 16: the branch is uniform per warp
+    expect((await verify(`kernel k() <<<1, 64>>> { shared s; if (tid % 32 < 16) { s[tid] := 1; syncwarp } }`, 16)).status).toBe('drf');
+  });
+});
