@@ -61,6 +61,7 @@ type TStmt =
   | { readonly k: 'if'; readonly cond: TCond; readonly then: readonly TStmt[]; readonly else: readonly TStmt[] | null }
   | { readonly k: 'for'; readonly ty: Ty; readonly form: LoopForm; readonly from: TExpr; readonly to: TExpr; readonly step: number; readonly body: readonly TStmt[] }
   | { readonly k: 'sync' }
+  | { readonly k: 'syncwarp' }
   | { readonly k: 'assume'; readonly cond: TCond }
   /** one thread (`tid == thread`) evaluates an operation that may be undefined, the others do not: its launch may be out of scope while the others race */
   | { readonly k: 'lone'; readonly thread: number; readonly ty: Ty; readonly val: TExpr };
@@ -142,6 +143,7 @@ function stmts(config: TypedConfig, depth: number): fc.Arbitrary<TStmt[]> {
     fc.record({ ty, val: expr }).map((s): TStmt => ({ k: 'let', ...s })),
     fc.record({ ty, approximated: fc.boolean() }).map((s): TStmt => ({ k: 'havoc', ...s })),
     fc.constant<TStmt>({ k: 'sync' }),
+    fc.constant<TStmt>({ k: 'syncwarp' }),
     fc
       .record({ thread: fc.nat({ max: 3 }), ty, val: fc.record({ op: fc.constantFrom<ArithOp>('/', '%', '+', '-', '*', '<<'), a: leaf, b: leaf }) })
       .map(({ thread, ty: t, val }): TStmt => ({ k: 'lone', thread, ty: t, val: { k: 'bin', ...val } })),
@@ -363,6 +365,8 @@ function buildStmt(s: Exclude<TStmt, { k: 'read' | 'atomic' | 'let' | 'havoc' | 
     }
     case 'sync':
       return ctx.uniform || ctx.config.nonUniformSync ? b.sync : b.skip;
+    case 'syncwarp':
+      return ctx.uniform || ctx.config.nonUniformSync ? b.syncwarp : b.skip;
     case 'assume':
       return b.assume(buildCond(s.cond, ctx).value);
     case 'if': {
