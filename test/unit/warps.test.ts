@@ -5,7 +5,8 @@ import { lockstepRelations } from '../../src/map/lockstep.js';
 import { spanText } from '../../src/core/source.js';
 import { warpOf, type Launch } from '../../src/core/launch.js';
 import { verifyKernel } from '../../src/verify/verify.js';
-import { replayAlarms } from '../../src/verify/replay.js';
+import { replayAlarms, replayRace } from '../../src/verify/replay.js';
+import type { Race } from '../../src/verify/result.js';
 import { warpSizeOf, UsageError } from '../../src/api/options.js';
 import { launchWithHeader, testHeader } from '../../src/api/cuda.js';
 import { kernelText } from '../../src/report/text.js';
@@ -190,6 +191,27 @@ describe('syncwarp', () => {
     expect((await verify(`kernel k() <<<1, 64>>> { shared s; if (tid < 32) { s[tid] := 1; syncwarp; let x = s[tid ^ 1] in skip } }`)).status).toBe('drf');
     expect((await verify(`kernel k() <<<1, 64>>> { for i in tid / 32..tid / 32 + 2 { syncwarp } }`)).status).toBe('drf');
     expect((await verify(`kernel k() <<<1, 64>>> { for i in 0..tid % 2 + 1 { syncwarp } }`)).status).toBe('divergent');
+  });
+
+  it('replays a warp-level race only where the interpreter finds the two threads racing in one warp phase', async () => {
+    // DRF: the syncwarp orders the write and the read, which are in one block phase
+    const map = mapOf(`kernel k() <<<1, 2>>> { shared s; s[tid] := tid; syncwarp; let x = s[tid ^ 1] in skip }`);
+    const [write, read] = map.accesses.map((a) => ({ id: a.id, mode: a.mode, span: a.span }));
+    const thread = (x: bigint) => ({ threadIdx: [x, 0n, 0n], blockIdx: [0n, 0n, 0n], locals: new Map<string, bigint>() });
+    const race: Race = {
+      array: 's',
+      kind: 'read-write',
+      level: 'warp',
+      phase: 0,
+      confidence: 'confirmed',
+      doubts: [],
+      accesses: [write!, read!],
+      index: [1n],
+      witness: { parameters: new Map(), blockDim: [2n, 1n, 1n], gridDim: [1n, 1n, 1n], threads: [thread(1n), thread(0n)] },
+    };
+    const replay = await replayRace(map, race, { launch: launch(), timeoutMs: 20_000, solver: z3Wasm });
+    expect(replay.verdict.kind).toBe('mismatch');
+    expect(replay.verdict.kind === 'mismatch' ? replay.verdict.message : '').toContain('gridDim = (1, 1, 1) and each warp ordered by its syncwarps, the interpreter finds no race between these accesses to s[1]');
   });
 
   it('in lockstep, keeps the lockstep order and checks divergence, with no warp-level split', async () => {
