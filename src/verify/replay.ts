@@ -196,7 +196,7 @@ function raceSeen(map: KernelMap, w: Witness, index: readonly bigint[], race: Ra
     return { kind: 'mismatch', message: `with ${launchText(w)}, the two threads access ${element} in different barrier phases (${[...first].join(', ')} and ${[...second].join(', ')})` };
   }
   // lockstep, or one warp's syncwarps: one phase is not enough, the run must find the two sites racing there
-  const ordered = race.level === 'warp' ? 'syncwarp' : race.level === 'block' && warpSize !== undefined ? `warps of ${warpSize} threads in lockstep` : null;
+  const ordered = race.level === 'warp' ? 'each warp ordered by its syncwarps' : race.level === 'block' && warpSize !== undefined ? `warps of ${warpSize} threads in lockstep` : null;
   if (ordered !== null && !run.races.some((r) => r.array === race.array && sameVec(r.index, index) && sameSites([r.first.span, r.second.span], race))) {
     return { kind: 'mismatch', message: `with ${launchText(w)} and ${ordered}, the interpreter finds no race between these accesses to ${element}` };
   }
