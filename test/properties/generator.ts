@@ -23,6 +23,8 @@ export interface GenConfig {
   readonly nonUniformSync: boolean;
   /** atomics among the statements (absent: yes) */
   readonly atomics?: boolean;
+  /** `syncwarp` among the statements (absent: no, so that the kernels of a seed stay those it always gave) */
+  readonly syncwarp?: boolean;
 }
 
 type BinOp = '+' | '-' | '*' | '/' | '%' | '&' | '|' | '^' | '<<' | '>>';
@@ -174,8 +176,8 @@ function stmts(config: GenConfig, depth: number): fc.Arbitrary<GStmt[]> {
     },
     { weight: 2, arbitrary: expr.map((val): GStmt => ({ k: 'let', val })) },
     { weight: 2, arbitrary: fc.constant<GStmt>({ k: 'sync' }) },
-    { weight: 1, arbitrary: fc.constant<GStmt>({ k: 'syncwarp' }) },
   ];
+  if (config.syncwarp === true) simple.push({ weight: 2, arbitrary: fc.constant<GStmt>({ k: 'syncwarp' }) });
   if (config.assumes === 'any') {
     // rarer than the others: each one that some thread fails takes launches out of the comparison
     simple.push({ weight: 1, arbitrary: cond.map((c): GStmt => ({ k: 'assume', cond: c })) });

@@ -34,6 +34,8 @@ export interface TypedConfig {
   readonly nonUniformSync: boolean;
   /** atomics among the statements (absent: yes) */
   readonly atomics?: boolean;
+  /** `syncwarp` among the statements (absent: no, so that the kernels of a seed stay those it always gave) */
+  readonly syncwarp?: boolean;
 }
 
 type TExpr =
@@ -143,12 +145,12 @@ function stmts(config: TypedConfig, depth: number): fc.Arbitrary<TStmt[]> {
     fc.record({ ty, val: expr }).map((s): TStmt => ({ k: 'let', ...s })),
     fc.record({ ty, approximated: fc.boolean() }).map((s): TStmt => ({ k: 'havoc', ...s })),
     fc.constant<TStmt>({ k: 'sync' }),
-    fc.constant<TStmt>({ k: 'syncwarp' }),
     fc
       .record({ thread: fc.nat({ max: 3 }), ty, val: fc.record({ op: fc.constantFrom<ArithOp>('/', '%', '+', '-', '*', '<<'), a: leaf, b: leaf }) })
       .map(({ thread, ty: t, val }): TStmt => ({ k: 'lone', thread, ty: t, val: { k: 'bin', ...val } })),
   ];
   if (config.assumes === 'any') simple.push(cond.map((c): TStmt => ({ k: 'assume', cond: c })));
+  if (config.syncwarp === true) simple.push(fc.constant<TStmt>({ k: 'syncwarp' }));
   const stmt: fc.Arbitrary<TStmt> =
     depth <= 0
       ? fc.oneof(...simple)
