@@ -51,6 +51,7 @@ const ui = {
   params: element<HTMLInputElement>('opt-params'),
   timeout: element<HTMLInputElement>('opt-timeout'),
   maxRaces: element<HTMLInputElement>('opt-races'),
+  warpSize: element<HTMLInputElement>('opt-warp'),
   replay: element<HTMLInputElement>('opt-replay'),
 };
 
@@ -164,6 +165,7 @@ function options(): OptionsText {
     params: ui.params.value,
     timeout: ui.timeout.value,
     maxRaces: ui.maxRaces.value,
+    warpSize: ui.warpSize.value,
     replay: ui.replay.checked,
   };
 }
@@ -261,6 +263,7 @@ function kernelNode(k: KernelView): HTMLElement {
     { class: `kernel ${k.status}`, 'data-status': k.status, 'data-kernel': k.name },
     node('h3', { class: 'headline' }, k.headline),
     node('p', { class: 'typing' }, k.wellTyped),
+    ...(k.execution === null ? [] : [node('p', { class: 'execution' }, k.execution)]),
     ...k.alarms.map(alarmNode),
     ...(k.unknowns.length === 0 ? [] : [node('div', { class: 'unknowns' }, node('p', {}, 'not proved (queries without an answer):'), node('ul', {}, ...k.unknowns.map((u) => node('li', {}, u))))]),
     ...k.errors.map(diagnosticNode),
@@ -327,6 +330,7 @@ function setOptions(o: OptionsText): void {
   ui.params.value = o.params;
   ui.timeout.value = o.timeout;
   ui.maxRaces.value = o.maxRaces;
+  ui.warpSize.value = o.warpSize;
   ui.replay.checked = o.replay;
   // options a link fixed are part of its result: show them
   if ((Object.keys(o) as (keyof OptionsText)[]).some((k) => o[k] !== DEFAULT_OPTIONS[k])) element<HTMLDetailsElement>('options').open = true;
@@ -396,7 +400,7 @@ async function main(): Promise<void> {
     setPath(path.replace(/\.[^.]*$/, '') + (language === 'cu' ? '.cu' : '.bcu'));
     linkLater();
   });
-  for (const input of [ui.blockDim, ui.gridDim, ui.params, ui.timeout, ui.maxRaces, ui.replay]) input.addEventListener('input', linkLater);
+  for (const input of [ui.blockDim, ui.gridDim, ui.params, ui.timeout, ui.maxRaces, ui.warpSize, ui.replay]) input.addEventListener('input', linkLater);
   ui.link.addEventListener('click', () => {
     void updateLink().then((href) => navigator.clipboard.writeText(href)).then(
       () => setStatus('link copied', 'idle'),

@@ -2,7 +2,7 @@
  * The page's state in the URL's fragment, so that a link reproduces a
  * result: the file name (its extension picks the language), the kernel text
  * (deflated, base64url) and the options. The fragment never reaches a
- * server.
+ * server; a link made before an option existed holds that option's default.
  */
 import type { OptionsText } from './protocol.js';
 
@@ -12,7 +12,7 @@ export interface PageState {
   readonly options: OptionsText;
 }
 
-export const DEFAULT_OPTIONS: OptionsText = { blockDim: '', gridDim: '', params: '', timeout: '10000', maxRaces: '20', replay: true };
+export const DEFAULT_OPTIONS: OptionsText = { blockDim: '', gridDim: '', params: '', timeout: '10000', maxRaces: '20', warpSize: '', replay: true };
 
 async function streamed(bytes: Uint8Array<ArrayBuffer>, stream: CompressionStream | DecompressionStream): Promise<Uint8Array<ArrayBuffer>> {
   const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
@@ -30,7 +30,7 @@ function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-const OPTION_KEYS = { blockDim: 'block', gridDim: 'grid', params: 'params', timeout: 'timeout', maxRaces: 'races' } as const;
+const OPTION_KEYS = { blockDim: 'block', gridDim: 'grid', params: 'params', timeout: 'timeout', maxRaces: 'races', warpSize: 'warp' } as const;
 
 /** `#file=k.bcu&code=…&block=32`: options at their defaults are left out. */
 export async function fragmentOf(state: PageState): Promise<string> {

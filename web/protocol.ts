@@ -14,6 +14,8 @@ export interface OptionsText {
   /** per query, in milliseconds */
   readonly timeout: string;
   readonly maxRaces: string;
+  /** `--warp-size N`: warps of N threads in lockstep; empty as the CLI without it (independent threads, or a .cu file's test header) */
+  readonly warpSize: string;
   /** run each confirmed alarm's witness with the interpreter */
   readonly replay: boolean;
 }
@@ -85,6 +87,8 @@ export interface KernelView {
   /** the verdict line of the text report */
   readonly headline: string;
   readonly wellTyped: string;
+  /** the execution model the verdict holds for, as the text report's `execution:` line; null for a kernel in error (no verdict) */
+  readonly execution: string | null;
   readonly alarms: readonly AlarmView[];
   readonly unknowns: readonly string[];
   readonly errors: readonly DiagnosticView[];

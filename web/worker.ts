@@ -9,7 +9,7 @@
  */
 import { BCU_ONLY, checkedSafely, isCudaPath, type FrontEnds } from '../src/api/check.js';
 import { cudaFrontEnds } from '../src/api/cuda.js';
-import { UsageError, launchOfOptions, naturalOf } from '../src/api/options.js';
+import { UsageError, launchOfOptions, naturalOf, warpSizeOf } from '../src/api/options.js';
 import { inferText, loweredProgram, phasesText, queryListing } from '../src/api/stages.js';
 import { fileLaunch, verifyFile } from '../src/api/verify.js';
 import { loadCudaGrammar, type CudaGrammar } from '../src/frontend/cuda/parse.js';
@@ -103,7 +103,7 @@ async function verify(id: number, path: string, text: string, options: OptionsTe
   let settings;
   let fileWide;
   try {
-    const launch = launchOfOptions(paramItems(options.params), blank(options.blockDim), blank(options.gridDim), checked.kernels);
+    const launch = launchOfOptions(paramItems(options.params), blank(options.blockDim), blank(options.gridDim), checked.kernels, warpSizeOf(blank(options.warpSize), undefined));
     settings = { launch, timeoutMs: naturalOf(options.timeout, '--timeout', 1), maxRaces: naturalOf(options.maxRaces, '--max-races', 1) };
     // what the kernels are verified with: a .cu file's test header completes the options
     fileWide = fileLaunch(path, text, launch).launch;

@@ -4,8 +4,9 @@
  * browser) and by src/api's verifyFile in Node (what `faial-ts verify`
  * runs), with the same options, must get the same verdict per kernel and
  * the same confirmed/possible labels on its races and divergences. Every
- * example is compared; the two test files take every other one, so both
- * test workers share them.
+ * example is compared, also under the options of its `// expect with …`
+ * lines (the page's warp size field for `--warp-size 32`); the two test
+ * files take every other one, so both test workers share them.
  *
  * A query the solver does not answer in time leaves a kernel undecided
  * (`unknown`, or fewer alarms than there are); that is the machine's load,
@@ -81,9 +82,10 @@ function inBrowser(page: Page, job: Job): Promise<Verdicts> {
   }, job);
 }
 
-/** The file verified in Node, as `faial-ts verify` does. */
-async function inNode(path: string, text: string, timeoutMs: number): Promise<Verdicts> {
-  const file = (await verifyFile(path, text, { kernel: null, launch: NO_LAUNCH, timeoutMs, maxRaces: 20, barriers: false, replay: false }, z3Wasm, await frontEndsFor(path, text, {}))).file;
+/** The file verified in Node, as `faial-ts verify [--warp-size N]` does. */
+async function inNode(path: string, text: string, timeoutMs: number, warpSize: number | undefined): Promise<Verdicts> {
+  const launch = warpSize === undefined ? NO_LAUNCH : { ...NO_LAUNCH, warpSize };
+  const file = (await verifyFile(path, text, { kernel: null, launch, timeoutMs, maxRaces: 20, barriers: false, replay: false }, z3Wasm, await frontEndsFor(path, text, {}))).file;
   if (!file.ok) return { file: { verdict: 'rejected', decided: true } };
   return Object.fromEntries(file.kernels.map((k) => [k.kernel, verdictOf(k.status, [...k.races, ...k.divergences].map((a) => a.confidence), k.unknowns.length)]));
 }
@@ -121,10 +123,12 @@ export function agreementSuite(part: 'even' | 'odd'): void {
       const timeoutMs = example.knownUnknown ? DEFAULT_TIMEOUT_MS : 3 * DEFAULT_TIMEOUT_MS;
       const text = await readFile(example.path, 'utf8');
       const headers = await headersBeside(example.path);
-      const web = (ms: number): Promise<Verdicts> => inBrowser(page, { id: ids++, path: example.path, text, headers, options: { ...DEFAULT_OPTIONS, timeout: String(ms), replay: false } });
-      let cli = await inNode(example.path, text, timeoutMs);
+      const warpSize = example.options?.warpSize;
+      const options = { ...DEFAULT_OPTIONS, warpSize: warpSize === undefined ? '' : String(warpSize), replay: false };
+      const web = (ms: number): Promise<Verdicts> => inBrowser(page, { id: ids++, path: example.path, text, headers, options: { ...options, timeout: String(ms) } });
+      let cli = await inNode(example.path, text, timeoutMs, warpSize);
       let onPage = await web(timeoutMs);
-      if (!example.knownUnknown && undecided(cli)) cli = await inNode(example.path, text, 4 * timeoutMs);
+      if (!example.knownUnknown && undecided(cli)) cli = await inNode(example.path, text, 4 * timeoutMs, warpSize);
       if (!example.knownUnknown && undecided(onPage)) onPage = await web(4 * timeoutMs);
       expect(Object.keys(onPage).sort()).toEqual(Object.keys(cli).sort());
       for (const kernel of Object.keys(cli)) {
@@ -134,7 +138,7 @@ export function agreementSuite(part: 'even' | 'odd'): void {
       }
     };
 
-    for (const example of mine) it(example.path, () => agree(example), 15 * 60_000);
+    for (const example of mine) it(example.options === null ? example.path : `${example.path} with ${example.options.text}`, () => agree(example), 15 * 60_000);
   });
 
   if (CHROMIUM === null) it.skip(NO_CHROMIUM, () => undefined);

@@ -7,9 +7,9 @@ import { paramItems } from '../../web/protocol.js';
 
 describe('permalinks', () => {
   it('give back the file name, the text and the options', async () => {
-    const state = { path: 'racy.cu', text: 'kernel k(N) {\n  shared A;\n  A[tid] := 1 // é ✓\n}\n', options: { ...DEFAULT_OPTIONS, blockDim: '16,16', params: 'N=4', replay: false } };
+    const state = { path: 'racy.cu', text: 'kernel k(N) {\n  shared A;\n  A[tid] := 1 // é ✓\n}\n', options: { ...DEFAULT_OPTIONS, blockDim: '16,16', params: 'N=4', warpSize: '32', replay: false } };
     const fragment = await fragmentOf(state);
-    expect(fragment).toMatch(/^#file=racy\.cu&block=16%2C16&params=N%3D4&replay=0&code=[\w-]+$/);
+    expect(fragment).toMatch(/^#file=racy\.cu&block=16%2C16&params=N%3D4&warp=32&replay=0&code=[\w-]+$/);
     await expect(stateOf(fragment)).resolves.toEqual(state);
   });
 
@@ -17,6 +17,13 @@ describe('permalinks', () => {
     const fragment = await fragmentOf({ path: 'k.bcu', text: 'x', options: DEFAULT_OPTIONS });
     expect(fragment).toMatch(/^#file=k\.bcu&code=[\w-]+$/);
     await expect(stateOf(fragment)).resolves.toEqual({ path: 'k.bcu', text: 'x', options: DEFAULT_OPTIONS });
+  });
+
+  it('read a link made before the warp size field as independent threads', async () => {
+    // the fields of the older links, and no `warp`
+    const old = await fragmentOf({ path: 'k.bcu', text: 'x', options: { ...DEFAULT_OPTIONS, blockDim: '32' } });
+    expect(old).toMatch(/^#file=k\.bcu&block=32&code=[\w-]+$/);
+    await expect(stateOf(old)).resolves.toMatchObject({ options: { blockDim: '32', warpSize: '' } });
   });
 
   it('hold no state when the fragment has no code or damaged code', async () => {

@@ -1,7 +1,7 @@
 /**
  * The playground end to end in headless Chromium: the built site served with
  * its COOP/COEP headers, a person's steps (Verify, examples, Ctrl-Enter, a
- * syntax error, a permalink, Stop, the stages' tabs), a screenshot of each
+ * syntax error, a permalink, Stop, the stages' tabs, the warp size), a screenshot of each
  * state in test-output/playground/.
  */
 import { readFile, rm } from 'node:fs/promises';
@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkedKernels } from '../../src/api/check.js';
+import { UsageError, warpSizeOf } from '../../src/api/options.js';
 import { loweredProgram } from '../../src/api/stages.js';
 import { cudaFrontEnds } from '../../src/api/cuda.js';
 import { cudaGrammar } from '../../src/cli/cuda.js';
@@ -33,6 +34,17 @@ async function verdict(page: Page): Promise<string> {
   await page.waitForSelector('#verdict[data-status]', { timeout: 90_000 });
   await page.waitForSelector('body[data-running=no]', { timeout: 90_000 });
   return (await page.getAttribute('#verdict', 'data-status')) ?? '';
+}
+
+/** What the CLI prints for `verify --warp-size TEXT`, or null when it takes it. */
+function warpSizeUsage(text: string): string | null {
+  try {
+    warpSizeOf(text, undefined);
+    return null;
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    return `error: ${e.message}`;
+  }
 }
 
 async function typeKernel(page: Page, text: string): Promise<void> {
@@ -197,6 +209,9 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     await expect(followed.getAttribute('#options', 'open')).resolves.toBe('');
     await expect(followed.inputValue('#opt-block')).resolves.toBe('4');
     await expect(followed.inputValue('#opt-params')).resolves.toBe('M=3');
+    // a link without a warp size (as every link made before the field) means independent threads
+    expect(link).not.toContain('warp=');
+    await expect(followed.inputValue('#opt-warp')).resolves.toBe('');
     await expect(followed.inputValue('#language')).resolves.toBe('bcu');
     expect(await followed.evaluate(() => document.querySelector('.cm-content')?.textContent)).toContain('kernel fig3(M)');
     await followed.click('#verify');
@@ -206,6 +221,62 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     await expect(followed.locator('.alarm .witness p').first().textContent()).resolves.toContain('M = 3; blockDim = 4');
     await followed.screenshot({ path: join(shots, '5-permalink.png') });
     await followed.close();
+  });
+
+  it('verifies with a warp size as `verify --warp-size 32` does: racy with independent threads, DRF in lockstep, and a link keeps it', async () => {
+    const example = 'warps/last-warp-loop.bcu';
+    const text = await readFile(join('examples', example), 'utf8');
+    // the example says what the CLI gives it in each mode (the examples test checks the CLI)
+    expect(text).toMatch(/^\/\/ expect: racy confirmed\n\/\/ expect with --warp-size 32: drf\n/);
+    const page = await opened();
+    await page.selectOption('#examples', example);
+    await page.click('#options summary');
+    await expect(page.inputValue('#opt-warp')).resolves.toBe('');
+    await page.click('#verify');
+    expect(await verdict(page)).toBe('racy');
+    await expect(page.locator('.alarm[data-label=confirmed]').count()).resolves.toBeGreaterThan(0);
+    await expect(page.textContent('.kernel .execution')).resolves.toBe('execution: independent threads');
+    await page.screenshot({ path: join(shots, '7-warp-independent-racy.png') });
+
+    await page.fill('#opt-warp', '32');
+    await page.click('#verify');
+    expect(await verdict(page)).toBe('drf');
+    await expect(page.locator('.alarm').count()).resolves.toBe(0);
+    await expect(page.textContent('.kernel .execution')).resolves.toBe('execution: warp size 32 (lockstep)');
+    // as in the text report the page offers
+    await expect(page.textContent('.kernel details pre')).resolves.toContain('execution: warp size 32 (lockstep)');
+    await page.screenshot({ path: join(shots, '8-warp-32-drf.png') });
+    await page.waitForFunction(() => location.hash.includes('warp=32'));
+    const link = page.url();
+    await page.close();
+
+    const followed = await opened(link);
+    await expect(followed.getAttribute('#options', 'open')).resolves.toBe('');
+    await expect(followed.inputValue('#opt-warp')).resolves.toBe('32');
+    expect(await followed.evaluate(() => document.querySelector('.cm-content')?.textContent)).toBe(text.replace(/\n/g, ''));
+    await followed.click('#verify');
+    expect(await verdict(followed)).toBe('drf');
+    await expect(followed.textContent('.kernel .execution')).resolves.toBe('execution: warp size 32 (lockstep)');
+    await followed.screenshot({ path: join(shots, '9-warp-permalink-drf.png') });
+    await followed.close();
+  });
+
+  it('reports a warp size the CLI refuses as the CLI words it, and verifies nothing', async () => {
+    const page = await opened();
+    await page.selectOption('#examples', 'warps/last-warp-loop.bcu');
+    await page.click('#options summary');
+    for (const [bad, shot] of [['0', '10-warp-size-0.png'], ['2000', '11-warp-size-2000.png']] as const) {
+      const usage = warpSizeUsage(bad);
+      expect(usage).not.toBeNull();
+      await page.fill('#opt-warp', bad);
+      await page.click('#verify');
+      expect(await verdict(page)).toBe('error');
+      await expect(page.textContent('#verdict .usage')).resolves.toBe(usage);
+      await expect(page.locator('.kernel').count()).resolves.toBe(0);
+      await expect(page.textContent('#status')).resolves.toBe('the options are not valid');
+      await page.screenshot({ path: join(shots, shot) });
+    }
+    await page.close();
   });
 
   it('stops a verification: the worker is ended, nothing is reported, and the next Verify works', async () => {
