@@ -183,6 +183,29 @@ export function protoSome(p: Proto, test: (p: Proto) => boolean): boolean {
   }
 }
 
+/** A copy of the protocol with each barrier (`sync` or `syncwarp`) replaced by what `replace` gives for it. */
+export function replaceBarriers(p: Proto, replace: (barrier: Extract<Proto, { kind: 'sync' | 'syncwarp' }>) => Proto): Proto {
+  switch (p.kind) {
+    case 'sync':
+    case 'syncwarp':
+      return replace(p);
+    case 'seq':
+      return seq(p.items.map((i) => replaceBarriers(i, replace)));
+    case 'if':
+      return { ...p, then: replaceBarriers(p.then, replace), else: replaceBarriers(p.else, replace) };
+    case 'loop':
+      return { ...p, body: replaceBarriers(p.body, replace) };
+    case 'skip':
+    case 'access':
+    case 'assume':
+    case 'defined':
+    case 'havoc':
+      return p;
+    default:
+      return assertNever(p);
+  }
+}
+
 /** Whether the protocol has a `syncwarp`. */
 export function hasSyncwarp(p: Proto): boolean {
   return protoSome(p, (q) => q.kind === 'syncwarp');

@@ -16,7 +16,7 @@
  */
 import type { BExpr } from '../core/ast.js';
 import { substBExpr, substExpr } from '../core/exprs.js';
-import { protoSome, type Access, type KernelMap, type Proto, type Range, type SyncSite, type VarInfo } from '../map/map.js';
+import { protoSome, replaceBarriers, type Access, type KernelMap, type Proto, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
 import { SKIP, UNREACHABLE, codeChildren, seqCode, type Code, type Relation } from './code.js';
 
@@ -217,28 +217,7 @@ function hasBarrier(p: Proto): boolean {
  * divergence check of each `syncwarp` proves it).
  */
 export function warpLevel(map: KernelMap): KernelMap {
-  const go = (p: Proto): Proto => {
-    switch (p.kind) {
-      case 'syncwarp':
-        return { kind: 'sync', sync: p.sync };
-      case 'seq':
-        return { kind: 'seq', items: p.items.map(go) };
-      case 'if':
-        return { ...p, then: go(p.then), else: go(p.else) };
-      case 'loop':
-        return { ...p, body: go(p.body) };
-      case 'skip':
-      case 'access':
-      case 'sync':
-      case 'assume':
-      case 'defined':
-      case 'havoc':
-        return p;
-      default:
-        return assertNever(p);
-    }
-  };
-  return { ...map, body: go(map.body) };
+  return { ...map, body: replaceBarriers(map.body, (b) => ({ kind: 'sync', sync: b.sync })) };
 }
 
 /**
