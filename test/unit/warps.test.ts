@@ -141,13 +141,14 @@ describe('--warp-size and --warp-sync options', () => {
 });
 
 describe('syncwarp', () => {
-  /** a warp's tree sum: each round reads, syncwarp, writes, syncwarp */
+  /** a warp's butterfly sum: each round reads the partner's element, syncwarp, writes its own, syncwarp */
   const tree = (between: string, after: string): string => `kernel sum() <<<1, 64>>> {
-    shared s, t;
+    shared s;
     for d in 16 downto 1 step / 2 {
-      if (tid % 32 < d) { let a = s[tid + d] in t[tid] := a };
+      let partner = s[tid ^ d] in
       ${between};
-      if (tid % 32 < d) { let a = t[tid] in let b = s[tid] in s[tid] := a + b };
+      let mine = s[tid] in
+      s[tid] := mine + partner;
       ${after}
     }
   }`;
@@ -155,11 +156,13 @@ describe('syncwarp', () => {
 
   it('orders the threads of a warp: a warp reduction is DRF with syncwarp between its reads and writes, racy without', async () => {
     expect((await verify(tree('syncwarp', 'syncwarp'))).status).toBe('drf');
-    // without the second: round d's write of s[j] and round d / 2's read of it, by two threads of one warp, in one warp phase
-    const racy = await verify(tree('syncwarp', 'skip'));
-    expect(racy.status).toBe('racy');
-    expect(racy.races.every((r) => r.level === 'warp' && r.confidence === 'confirmed' && r.replay?.replayed !== false)).toBe(true);
-    for (const r of racy.races) expect(warpOfThread(r.witness.threads[0])).toBe(warpOfThread(r.witness.threads[1]));
+    // without the first: a round's read of the partner's element and the partner's write; without the second: a
+    // round's write and the next round's read; each by two threads of one warp, in one warp phase
+    for (const racy of [await verify(tree('skip', 'syncwarp')), await verify(tree('syncwarp', 'skip'))]) {
+      expect(racy.status).toBe('racy');
+      expect(racy.races.every((r) => r.level === 'warp' && r.confidence === 'confirmed' && r.replay?.replayed === true)).toBe(true);
+      for (const r of racy.races) expect(warpOfThread(r.witness.threads[0])).toBe(warpOfThread(r.witness.threads[1]));
+    }
   });
 
   it('reports a race within a warp phase at warp level, and names its warp phase', async () => {
