@@ -23,10 +23,10 @@ import { machineType, mayBeUndefined } from '../core/types.js';
 import { bexprOperands, exprBuiltins, exprVars } from '../core/exprs.js';
 import { evalFormula } from './evaluate.js';
 import type { Launch } from '../core/launch.js';
-import { isDataDependent, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
+import { isDataDependent, type Access, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import { codeChildren, type Code, type Relation } from '../phases/code.js';
 import { codeOf } from '../phases/split.js';
-import type { Span } from '../core/source.js';
+import { located, positionAt, type Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import { pointsOf, sharedBinders, type Point, type Step } from './paths.js';
 import { chooseEncoding, declaredRange, termBits, type Declaration, type Encoding } from './smtlib.js';
@@ -75,6 +75,10 @@ export interface Query {
   readonly array: string | null;
   readonly sync: SyncSite | null;
   readonly points: readonly QueryPoint[];
+  /** a race query's: the points each thread may be at (a selector `tN.point` picks one when there are several) */
+  readonly choices?: readonly [readonly number[], readonly number[]];
+  /** a race query's pair of accesses (ids), thread 1 at the first */
+  readonly accesses?: readonly [number, number];
   readonly declarations: readonly Declaration[];
   readonly roles: ReadonlyMap<string, VarRole>;
   readonly assertions: readonly Formula[];
@@ -1024,43 +1028,86 @@ export interface RaceQuerySpec {
   readonly phase: number | null;
 }
 
-/** The race query of one array in one phase (block level) or in the whole kernel (grid level); null when no thread writes it. */
-export function raceQuery(spec: RaceQuerySpec): Query | null {
-  const points = pointsOf(spec.code, 'with-rest').filter((p) => p.target.kind === 'access' && p.target.access.array === spec.array);
-  if (!points.some((p) => p.target.kind === 'access' && p.target.access.mode === 'write')) return null;
+/** The accesses of one array in a piece of code, each with the points where it appears (the phase split may copy one). */
+interface AccessPoints {
+  readonly access: Access;
+  readonly points: readonly Point[];
+}
+
+/**
+ * The race queries of one array in one phase (block level) or in the whole
+ * kernel (grid level): one per pair of accesses of which one writes (an
+ * access paired with itself too), each answered on its own, so that a pair
+ * the solver cannot decide hides no race of another pair. The two threads
+ * are symmetric, so thread 1 is at the first access and thread 2 at the second.
+ */
+export function raceQueries(spec: RaceQuerySpec): Query[] {
+  const byAccess = new Map<number, { access: Access; points: Point[] }>();
+  for (const p of pointsOf(spec.code, 'with-rest')) {
+    if (p.target.kind !== 'access' || p.target.access.array !== spec.array) continue;
+    const a = p.target.access;
+    const known = byAccess.get(a.id);
+    if (known) known.points.push(p);
+    else byAccess.set(a.id, { access: a, points: [p] });
+  }
+  const accesses = [...byAccess.values()].sort((x, y) => x.access.id - y.access.id);
+  const labels = accessLabels(spec.map);
+  const out: Query[] = [];
+  accesses.forEach((first, i) => {
+    for (const second of accesses.slice(i)) {
+      if (first.access.mode === 'read' && second.access.mode === 'read') continue;
+      out.push(pairQuery(spec, first, second, labels));
+    }
+  });
+  return out;
+}
+
+/**
+ * Each access's place in query ids, `line.column` of its source (the GNU
+ * convention, and a file name's character): stable, and read without a
+ * table. Accesses at one place (a macro's expansion) get `#id` added.
+ */
+function accessLabels(map: KernelMap): ReadonlyMap<number, string> {
+  const place = new Map(
+    map.accesses.map((a) => {
+      const at = located(map.file, a.span);
+      const { line, column } = positionAt(at.file, at.span.start);
+      return [a.id, `${line}.${column}`] as const;
+    }),
+  );
+  const count = new Map<string, number>();
+  for (const l of place.values()) count.set(l, (count.get(l) ?? 0) + 1);
+  return new Map([...place].map(([id, l]) => [id, count.get(l)! > 1 ? `${l}#${id}` : l]));
+}
+
+/** A pair's query: thread 1 at one of the first access's points, thread 2 at one of the second's, on the same element. */
+function pairQuery(spec: RaceQuerySpec, first: AccessPoints, second: AccessPoints, labels: ReadonlyMap<number, string>): Query {
   const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch);
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, codeOf(spec.map.body, 'erase'), 'pass')];
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
-  const qpoints: QueryPoint[] = points.map((point, index) => {
-    const path: Formula[] = [];
-    const element: Term[][] = [];
-    const locals: Local[][] = [];
-    for (const t of [1, 2] as const) {
-      const scope = new Scope(b, t, index);
-      const access = point.target.kind === 'access' ? point.target.access : null;
-      path.push(and([pathOf(scope, point), access ? scope.definedAll(access.index) : TRUE]));
-      element.push(access ? access.index.map((ix) => scope.term(ix)) : []);
-      locals.push(access ? access.locals.map((l) => ({ name: l.name, term: scope.term(l.value) })) : []);
-    }
-    return { index, point, path: [path[0]!, path[1]!], element: [element[0]!, element[1]!], locals: [locals[0]!, locals[1]!] };
-  });
-  for (const t of [1, 2] as const) {
-    const sel = selector(b, t, qpoints.length);
+  const same = first.access.id === second.access.id;
+  const sides: readonly (readonly Thread[])[] = same ? first.points.map(() => [1, 2]) : [...first.points.map(() => [1]), ...second.points.map(() => [2])];
+  const points = same ? first.points : [...first.points, ...second.points];
+  const qpoints = points.map((point, index) => encodedPoint(b, point, index, sides[index]!));
+  const choices = ([1, 2] as const).map((t) => qpoints.filter((_, i) => sides[i]!.includes(t)).map((q) => q.index));
+  choices.forEach((indices, i) => {
+    const t = (i + 1) as Thread;
+    const candidates = indices.map((k) => qpoints[k]!);
     const indexVars = Array.from({ length: dims }, (_, d) => {
-      const terms = qpoints.map((q) => q.element[t - 1]![d] ?? num(0));
+      const terms = candidates.map((q) => q.element[t - 1]![d] ?? num(0));
       // machine-integer indices may be negative
       const signed = terms.some((x) => b.mayBeNegative(x)) ? 'int' : undefined;
       return b.declare(`t${t}.index.${d}`, Math.max(...terms.map((x) => b.bits(x))), { role: 'index', thread: t, dim: d }, signed);
     });
-    assertions.push(
-      or(qpoints.map((q) => and([eq(sel, num(q.index)), q.path[t - 1]!, ...indexVars.map((v, d) => eq(v, q.element[t - 1]![d] ?? num(0)))]))),
-    );
-  }
+    const at = (q: QueryPoint): Formula => and([q.path[t - 1]!, ...indexVars.map((v, d) => eq(v, q.element[t - 1]![d] ?? num(0)))]);
+    // a selector only when the thread has a choice
+    if (candidates.length === 1) assertions.push(at(candidates[0]!));
+    else assertions.push(or(candidates.map((q) => and([eq(selector(b, t, qpoints.length), num(q.index)), at(q)]))));
+  });
   for (let d = 0; d < dims; d++) assertions.push(eq(tvar(`t1.index.${d}`), tvar(`t2.index.${d}`)));
-  const writes = qpoints.filter((q) => q.point.target.kind === 'access' && q.point.target.access.mode === 'write');
-  assertions.push(or([1, 2].flatMap((t) => writes.map((q) => eq(tvar(`t${t}.point`), num(q.index))))));
+  const scope = spec.level === 'block' ? `phase${spec.phase}` : 'grid';
   return finish(b, {
-    id: `${spec.map.name}/${spec.level === 'block' ? `phase${spec.phase}` : 'grid'}/${spec.array}`,
+    id: `${spec.map.name}/${scope}/${spec.array}/${labels.get(first.access.id)}-${labels.get(second.access.id)}`,
     kernel: spec.map.name,
     kind: 'race',
     level: spec.level,
@@ -1068,15 +1115,31 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
     array: spec.array,
     sync: null,
     points: qpoints,
+    choices: [choices[0]!, choices[1]!],
+    accesses: [first.access.id, second.access.id],
     assertions,
   });
 }
 
-/** Both threads at points whose accesses are `a` and `b` (either way round): what a reported pair blocks. */
-export function pairSelected(q: Query, a: number, b: number): Formula {
-  const at = (t: Thread, access: number): Formula =>
-    or(q.points.filter((p) => p.point.target.kind === 'access' && p.point.target.access.id === access).map((p) => eq(tvar(`t${t}.point`), num(p.index))));
-  return or([and([at(1, a), at(2, b)]), and([at(1, b), at(2, a)])]);
+/** A point of a race query, encoded for the threads that may be at it (the other's path is false). */
+function encodedPoint(b: Builder, point: Point, index: number, threads: readonly Thread[]): QueryPoint {
+  const path: Formula[] = [];
+  const element: Term[][] = [];
+  const locals: Local[][] = [];
+  for (const t of [1, 2] as const) {
+    if (!threads.includes(t)) {
+      path.push(FALSE);
+      element.push([]);
+      locals.push([]);
+      continue;
+    }
+    const scope = new Scope(b, t, index);
+    const access = point.target.kind === 'access' ? point.target.access : null;
+    path.push(and([pathOf(scope, point), access ? scope.definedAll(access.index) : TRUE]));
+    element.push(access ? access.index.map((ix) => scope.term(ix)) : []);
+    locals.push(access ? access.locals.map((l) => ({ name: l.name, term: scope.term(l.value) })) : []);
+  }
+  return { index, point, path: [path[0]!, path[1]!], element: [element[0]!, element[1]!], locals: [locals[0]!, locals[1]!] };
 }
 
 export interface DivergenceQuerySpec {

@@ -17,7 +17,7 @@ import { located, positionAt, type Span } from '../core/source.js';
 import type { KernelMap } from '../map/map.js';
 import { runKernel, type Finished } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
-import { pairSelected, type Query } from '../encode/query.js';
+import type { Query } from '../encode/query.js';
 import { declaredRange, decodeModel, printScript } from '../encode/smtlib.js';
 import { cmp, ite, mop, num, op, tvar, type Formula, type Term } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
@@ -63,16 +63,17 @@ export async function replayRace(map: KernelMap, race: Race, options: ReplayOpti
   const reported = (): ReplayVerdict => asReported(raceSeen(map, race.witness, race.index, race));
   if (isSmallWitness(race.witness)) return { verdict: reported(), minimised: null };
   const queries = raceQueries(map, await phasesOf(map, options.launch, options.timeoutMs, options.solver), options.launch).map((r) => r.query);
-  const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array);
+  const ids = new Set(race.accesses.map((a) => a.id));
+  const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array && x.accesses?.every((a) => ids.has(a)) && new Set(x.accesses).size === ids.size);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no race query matches the alarm' }, minimised: null };
-  const model = await smallModel(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options);
+  const model = await smallModel(q, [], options);
   if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const points = selectedPoints(q, model);
   const witness = witnessOf(q, model, points);
   const index = race.index.map((_, d) => model.get(`t1.index.${d}`) ?? 0n);
-  const ids = points.map((p) => (p.point.target.kind === 'access' ? p.point.target.access.id : -1));
-  // the solver may name the two threads the other way round
-  const accesses: Race['accesses'] = ids[0] === race.accesses[0].id ? race.accesses : [race.accesses[1], race.accesses[0]];
+  const selected = points.map((p) => (p.point.target.kind === 'access' ? p.point.target.access.id : -1));
+  // the query may name the two threads the other way round
+  const accesses: Race['accesses'] = selected[0] === race.accesses[0].id ? race.accesses : [race.accesses[1], race.accesses[0]];
   const seen = raceSeen(map, witness, index, { ...race, accesses });
   if (seen.kind === 'infeasible' || seen.kind === 'undefined') return { verdict: unshrunk(reported(), `${INFEASIBLE}: ${seen.message}`), minimised: null };
   return { verdict: seen, minimised: { witness, index } };

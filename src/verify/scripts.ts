@@ -2,10 +2,11 @@
  * Every solver query of a kernel as a named script: the divergence checks,
  * whether the kernel's assumptions can hold (fig3.assumptions, when it has
  * any), the loop-completion checks the phase split asks, and the race checks
- * (as first asked, before any race is blocked). `faial-ts smt --out` writes them
- * and the solver agreement test runs them. Names are the query ids with `.`
- * for `/` (fig3.phase0.A, fig3.grid.g, fig3.sync0); the completion checks,
- * which have no place of their own, are numbered in the order asked.
+ * (one per pair of accesses). `faial-ts smt --out` writes them and the
+ * solver agreement test runs them. Names are the query ids with `.` for `/`
+ * (fig3.phase0.A.11.13-12.5: the pair of accesses at 11:13 and 12:5;
+ * fig3.grid.g.…, fig3.sync0); the completion checks, which have no place of
+ * their own, are numbered in the order asked.
  */
 import type { Launch } from '../core/launch.js';
 import { assumptionsQuery, type Query } from '../encode/query.js';

@@ -1,7 +1,8 @@
 /**
  * The verify pipeline for one kernel: MAP inference, the divergence check of
- * every barrier, the phase split, one race query per phase and array (and per
- * global array across blocks), and classification of every alarm.
+ * every barrier, the phase split, one race query per phase, array and pair of
+ * accesses (and per global array and pair across blocks), and classification
+ * of every alarm.
  */
 import type { Launch } from '../core/launch.js';
 import { AXES } from '../core/ast.js';
@@ -11,9 +12,9 @@ import { assertNever } from '../util/assert.js';
 import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
-import { assumptionsQuery, completionQuery, divergenceQuery, pairSelected, raceQuery, undefinednessQuery, violationQuery, type Query, type ThreadIds } from '../encode/query.js';
+import { assumptionsQuery, completionQuery, divergenceQuery, raceQueries as pairQueries, undefinednessQuery, violationQuery, type Query, type ThreadIds } from '../encode/query.js';
 import { bitVectorEncoding, decodeModel, printScript, EncodingLimit, type Declaration, type Encoding } from '../encode/smtlib.js';
-import { not, type Formula } from '../encode/term.js';
+import type { Formula } from '../encode/term.js';
 import type { Solver } from '../solve/solver.js';
 import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
 import { statusOf, VERIFY_STAGES, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
@@ -57,14 +58,14 @@ export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): 
   for (const phase of split.phases) {
     const erased: Doubt[] = containsErased(phase.code).map((e) => ({ kind: 'approximated-loop', span: e.span }));
     for (const array of map.arrays) {
-      const query = raceQuery({ map, vars: split.vars, launch, code: phase.code, array: array.name, level: 'block', phase: phase.id });
-      if (query) out.push({ query, erased });
+      const queries = pairQueries({ map, vars: split.vars, launch, code: phase.code, array: array.name, level: 'block', phase: phase.id });
+      out.push(...queries.map((query) => ({ query, erased })));
     }
   }
+  if (!hasManyBlocks(map, launch)) return out;
   const whole = codeOf(map.body, 'erase');
   for (const array of map.arrays.filter((a) => a.scope === 'global')) {
-    const query = raceQuery({ map, vars: map.vars, launch, code: whole, array: array.name, level: 'grid', phase: null });
-    if (query && hasManyBlocks(map, launch)) out.push({ query, erased: [] });
+    out.push(...pairQueries({ map, vars: map.vars, launch, code: whole, array: array.name, level: 'grid', phase: null }).map((query) => ({ query, erased: [] })));
   }
   return out;
 }
@@ -248,46 +249,41 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     }
 
     const split = await phasesOf(map, options.launch, options.timeoutMs, options.solver, clock);
+    // a pair that races is reported once per level, in the first phase that shows it
     const reported = new Set<string>();
     const all = clock.timed('encoding', () => raceQueries(map, split, options.launch));
     for (const { query: q, erased } of all) {
-      const pairKey = (a: number, b: number): string => (a < b ? `${q.level}:${a}:${b}` : `${q.level}:${b}:${a}`);
-      const blocked: Formula[] = clock.timed('encoding', () =>
-        [...reported].flatMap((key) => {
-          const [level, a, b] = key.split(':');
-          return level === q.level ? [not(pairSelected(q, Number(a), Number(b)))] : [];
-        }),
-      );
-      while (races.length < options.maxRaces) {
-        const verdict = await ask(q, blocked);
-        if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });
-        if (verdict.status !== 'sat') break;
-        const [p1, p2] = selectedPoints(q, verdict.model);
-        if (p1.point.target.kind !== 'access' || p2.point.target.kind !== 'access') throw new Error('race witness without accesses');
-        const a1 = p1.point.target.access;
-        const a2 = p2.point.target.access;
-        const witness = witnessOf(q, verdict.model, [p1, p2]);
-        const found = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model), ...undecided];
-        const doubts = found.length === 0 ? await definedness(witness) : found;
-        // the query speaks of two threads; a third may fail an assumption and exclude the launch
-        if (doubts.length === 0 && !assumedAlike) doubts.push(...(await feasibilityDoubts(witness)));
-        races.push({
-          array: q.array!,
-          kind: a1.mode === 'write' && a2.mode === 'write' ? 'write-write' : 'read-write',
-          level: q.level,
-          phase: q.phase,
-          confidence: doubts.length === 0 ? 'confirmed' : 'possible',
-          doubts,
-          accesses: [
-            { id: a1.id, mode: a1.mode, span: a1.span },
-            { id: a2.id, mode: a2.mode, span: a2.span },
-          ],
-          index: Array.from({ length: p1.element[0].length }, (_, d) => verdict.model.get(`t1.index.${d}`) ?? 0n),
-          witness,
-        });
-        reported.add(pairKey(a1.id, a2.id));
-        blocked.push(clock.timed('encoding', () => not(pairSelected(q, a1.id, a2.id))));
-      }
+      if (races.length >= options.maxRaces) break;
+      const [x, y] = q.accesses!;
+      const pair = `${q.level}:${Math.min(x, y)}:${Math.max(x, y)}`;
+      if (reported.has(pair)) continue;
+      const verdict = await ask(q, []);
+      if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });
+      if (verdict.status !== 'sat') continue;
+      const [p1, p2] = selectedPoints(q, verdict.model);
+      if (p1.point.target.kind !== 'access' || p2.point.target.kind !== 'access') throw new Error('race witness without accesses');
+      const a1 = p1.point.target.access;
+      const a2 = p2.point.target.access;
+      const witness = witnessOf(q, verdict.model, [p1, p2]);
+      const found = [...dataDoubts(split.vars, [...pointVars(p1.point), ...pointVars(p2.point)]), ...erased, ...shiftDoubts(q, verdict.model), ...undecided];
+      const doubts = found.length === 0 ? await definedness(witness) : found;
+      // the query speaks of two threads; a third may fail an assumption and exclude the launch
+      if (doubts.length === 0 && !assumedAlike) doubts.push(...(await feasibilityDoubts(witness)));
+      races.push({
+        array: q.array!,
+        kind: a1.mode === 'write' && a2.mode === 'write' ? 'write-write' : 'read-write',
+        level: q.level,
+        phase: q.phase,
+        confidence: doubts.length === 0 ? 'confirmed' : 'possible',
+        doubts,
+        accesses: [
+          { id: a1.id, mode: a1.mode, span: a1.span },
+          { id: a2.id, mode: a2.mode, span: a2.span },
+        ],
+        index: Array.from({ length: p1.element[0].length }, (_, d) => verdict.model.get(`t1.index.${d}`) ?? 0n),
+        witness,
+      });
+      reported.add(pair);
     }
     return { phases: split.phases.length, arrays: new Set(all.map((x) => x.query.array)).size };
   };

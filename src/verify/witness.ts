@@ -71,7 +71,9 @@ export function witnessOf(q: Query, model: ReadonlyMap<string, bigint>, points: 
 /** The point each thread of a race query selected. */
 export function selectedPoints(q: Query, model: ReadonlyMap<string, bigint>): [QueryPoint, QueryPoint] {
   const pick = (t: Thread): QueryPoint => {
-    const index = Number(model.get(`t${t}.point`) ?? 0n);
+    const choices = q.choices?.[t - 1];
+    // a thread with one point to be at has no selector
+    const index = choices?.length === 1 ? choices[0]! : Number(model.get(`t${t}.point`) ?? 0n);
     const p = q.points[index];
     if (!p) throw new Error(`witness: thread ${t} selected no access`);
     return p;

@@ -198,14 +198,20 @@ describe('faial-ts smt --out', () => {
     const out = join(dir, 'smt');
     const r = await cliResult(['smt', 'examples/paper/figure3.bcu', '--out', out]);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe(`${join(out, 'fig3.phase0.A.smt2')}\n`);
+    expect(r.stdout).toBe(`${join(out, 'fig3.phase0.A.11.13-12.5.smt2')}\n${join(out, 'fig3.phase0.A.12.5-12.5.smt2')}\n`);
     const more = await cliResult(['smt', file('global.bcu'), '--out', out]);
     const div = await cliResult(['smt', file('diverge.bcu'), '--out', out]);
-    expect(more.stdout.split('\n').filter(Boolean).map((p) => p.slice(out.length + 1))).toEqual(['blocks.phase0.G.smt2', 'blocks.grid.G.smt2']);
+    expect(more.stdout.split('\n').filter(Boolean).map((p) => p.slice(out.length + 1))).toEqual(['blocks.phase0.G.3.3-3.3.smt2', 'blocks.grid.G.3.3-3.3.smt2']);
     expect(div.stdout).toBe(`${join(out, 'diverge.sync0.smt2')}\n`);
     const names = (await readdir(out)).sort();
-    expect(names).toEqual(['blocks.grid.G.smt2', 'blocks.phase0.G.smt2', 'diverge.sync0.smt2', 'fig3.phase0.A.smt2']);
-    const expected: Record<string, string> = { 'fig3.phase0.A.smt2': 'sat', 'blocks.phase0.G.smt2': 'unsat', 'blocks.grid.G.smt2': 'sat', 'diverge.sync0.smt2': 'sat' };
+    expect(names).toEqual(['blocks.grid.G.3.3-3.3.smt2', 'blocks.phase0.G.3.3-3.3.smt2', 'diverge.sync0.smt2', 'fig3.phase0.A.11.13-12.5.smt2', 'fig3.phase0.A.12.5-12.5.smt2']);
+    const expected: Record<string, string> = {
+      'fig3.phase0.A.11.13-12.5.smt2': 'sat',
+      'fig3.phase0.A.12.5-12.5.smt2': 'sat',
+      'blocks.phase0.G.3.3-3.3.smt2': 'unsat',
+      'blocks.grid.G.3.3-3.3.smt2': 'sat',
+      'diverge.sync0.smt2': 'sat',
+    };
     for (const name of names) {
       const text = await readFile(join(out, name), 'utf8');
       expect(text).toMatch(/^; query \S+\n; fragment: QF_\w+.*\n\(set-option :produce-models true\)\n\(set-logic ALL\)\n/);
