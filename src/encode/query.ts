@@ -6,6 +6,7 @@
  * reads on its own:
  *   p.N            a kernel parameter         blockDim.x   a launch dimension
  *   t1.threadIdx.x thread 1's id              s.i          a shared loop variable
+ *   blockIdx.x     the block of both threads of a block-level query
  *   t1.p3.y        thread 1's local y at point 3 (loop variable or value read)
  *
  * Machine integers: typed variables are declared over their type's range;
@@ -39,6 +40,8 @@ export type VarRole =
   | { readonly role: 'param'; readonly source: string }
   | { readonly role: 'dim'; readonly source: string }
   | { readonly role: 'thread'; readonly thread: Thread; readonly source: string }
+  /** the block id of both threads of a block-level query: one constant, not two joined by `=` */
+  | { readonly role: 'block'; readonly source: string }
   | { readonly role: 'shared'; readonly var: string }
   | { readonly role: 'local'; readonly thread: Thread; readonly point: number; readonly var: string; readonly info: VarInfo }
   | { readonly role: 'selector'; readonly thread: Thread }
@@ -125,12 +128,16 @@ class Builder {
 
   private readonly uniformity = new Map<string, boolean>();
 
-  /** @param shared the shared binders of the code, with their ranges */
+  /**
+   * @param shared the shared binders of the code, with their ranges
+   * @param sameBlock threads 1 and 2 are of one block (a block-level query): they have one block id
+   */
   constructor(
     readonly map: KernelMap,
     readonly vars: ReadonlyMap<string, VarInfo>,
     readonly shared: ReadonlyMap<string, Range>,
     readonly launch: Launch,
+    readonly sameBlock = false,
   ) {}
 
   /**
@@ -276,6 +283,7 @@ class Builder {
   threadId(kind: 'threadIdx' | 'blockIdx', axis: Axis, thread: Thread): Term {
     const dim = kind === 'threadIdx' ? 'blockDim' : 'gridDim';
     if (!this.isVariable(dim, axis)) return num(0);
+    if (kind === 'blockIdx' && this.sameBlock && (thread === 1 || thread === 2)) return this.declare(`blockIdx.${axis}`, INPUT_BITS, { role: 'block', source: `blockIdx.${axis}` });
     return this.declare(`t${thread}.${kind}.${axis}`, INPUT_BITS, { role: 'thread', thread, source: `${kind}.${axis}` });
   }
 
@@ -1003,7 +1011,8 @@ function threadFacts(b: Builder, level: 'block' | 'grid'): Formula[] {
   const differ = (kind: 'threadIdx' | 'blockIdx'): Formula =>
     or(AXES.map((a) => not(eq(b.threadId(kind, a, 1), b.threadId(kind, a, 2)))));
   if (level === 'block') {
-    facts.push(...AXES.map((a) => eq(b.threadId('blockIdx', a, 1), b.threadId('blockIdx', a, 2))), differ('threadIdx'));
+    if (!b.sameBlock) throw new Error('encoding: a block-level query names one block for both threads');
+    facts.push(differ('threadIdx'));
   } else {
     facts.push(differ('blockIdx'));
   }
@@ -1082,7 +1091,7 @@ function accessLabels(map: KernelMap): ReadonlyMap<number, string> {
 
 /** A pair's query: thread 1 at one of the first access's points, thread 2 at one of the second's, on the same element. */
 function pairQuery(spec: RaceQuerySpec, first: AccessPoints, second: AccessPoints, labels: ReadonlyMap<number, string>): Query {
-  const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch);
+  const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch, spec.level === 'block');
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, codeOf(spec.map.body, 'erase'), 'pass')];
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
   const same = first.access.id === second.access.id;
@@ -1160,7 +1169,7 @@ export interface DivergenceQuerySpec {
 export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'without-rest').filter((p) => p.target.kind === 'mark' && p.target.sync.id === spec.sync.id);
   if (points.length === 0) return null;
-  const b = new Builder(spec.map, spec.map.vars, sharedBinders(spec.code), spec.launch);
+  const b = new Builder(spec.map, spec.map.vars, sharedBinders(spec.code), spec.launch, true);
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, spec.code, 'may-stop')];
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const reach = pathOf(new Scope(b, 1, index), point);
@@ -1197,7 +1206,7 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
  * thread speaks for the block.
  */
 export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInfo>, launch: Launch, code: Code): Query {
-  const b = new Builder(map, vars, sharedBinders(code), launch);
+  const b = new Builder(map, vars, sharedBinders(code), launch, true);
   const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, codeOf(map.body, 'erase'), 'pass', [1])];
   assertions.push(new Scope(b, 1, 0).completes(code));
   return finish(b, {

@@ -29,7 +29,9 @@ function dims(q: Query, value: Valuation, kind: 'blockDim' | 'gridDim'): bigint[
 }
 
 function threadWitness(q: Query, value: Valuation, thread: Thread, point: QueryPoint | null): ThreadWitness {
-  const ids = (kind: 'threadIdx' | 'blockIdx'): bigint[] => AXES.map((a) => (q.roles.has(`t${thread}.${kind}.${a}`) ? value(`t${thread}.${kind}.${a}`) : 0n));
+  // a block-level query's threads share one block id, named without a thread
+  const ids = (kind: 'threadIdx' | 'blockIdx'): bigint[] =>
+    AXES.map((a) => [`t${thread}.${kind}.${a}`, `${kind}.${a}`].find((name) => q.roles.has(name))).map((name) => (name === undefined ? 0n : value(name)));
   const locals = new Map<string, bigint>();
   if (point?.point.target.kind === 'access') {
     const access = point.point.target.access;
