@@ -30,6 +30,7 @@ import { codeOf } from '../phases/split.js';
 import { located, positionAt, type Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import { pointsOf, sharedBinders, type Point, type Step } from './paths.js';
+import { simplify, type Simplified } from './simplify.js';
 import { chooseEncoding, declaredRange, termBits, type Declaration, type Encoding } from './smtlib.js';
 import { FALSE, TRUE, and, castTerm, cmp, eq, isTrue, ite, mop, not, num, op, or, tvar, type Formula, type Term } from './term.js';
 
@@ -82,9 +83,15 @@ export interface Query {
   readonly choices?: readonly [readonly number[], readonly number[]];
   /** a race query's pair of accesses (ids), thread 1 at the first */
   readonly accesses?: readonly [number, number];
+  /** what is printed and solved: the query as built, simplified */
   readonly declarations: readonly Declaration[];
+  /** every variable of the query as built, the eliminated ones included */
   readonly roles: ReadonlyMap<string, VarRole>;
   readonly assertions: readonly Formula[];
+  /** the variables the simplifier substituted (a model gets their values from completeModel) */
+  readonly eliminated: Simplified['eliminated'];
+  /** the query as built, before simplification: a model, completed, must satisfy it too */
+  readonly built: { readonly declarations: readonly Declaration[]; readonly assertions: readonly Formula[] };
   readonly encoding: Encoding;
   /** the over-approximated shifts: a model that violates `exact` relies on one */
   readonly havocs: readonly { readonly name: string; readonly exact: Formula }[];
@@ -1190,14 +1197,28 @@ export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   });
 }
 
-function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding' | 'havocs'>): Query {
+/** The query as built, then simplified (src/encode/simplify.ts): what is printed and solved. */
+function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding' | 'havocs' | 'eliminated' | 'built'>): Query {
   const declarations = [...b.declarations].map(([name, bits]) => {
     const type = b.types.get(name);
     return type === undefined ? { name, bits } : { name, bits, type };
   });
   const assertions = [...b.definitions, ...q.assertions].filter((f) => !(f.k === 'const' && f.v));
-  return { ...q, assertions, declarations, roles: b.roles, havocs: b.havocs, encoding: chooseEncoding(declarations, assertions) };
+  const s = simplify(declarations, assertions);
+  return {
+    ...q,
+    assertions: s.assertions,
+    declarations: s.declarations,
+    eliminated: s.eliminated,
+    built: { declarations, assertions },
+    roles: b.roles,
+    havocs: b.havocs,
+    encoding: chooseEncoding(s.declarations, s.assertions),
+  };
 }
+
+/** Whether the simplifier decided the query unsat: it is not given to a solver. */
+export const decidedUnsat = (q: Query): boolean => q.assertions.length === 1 && q.assertions[0]!.k === 'const' && !q.assertions[0]!.v;
 
 /**
  * Can some thread run `code` to its end? Used to prove that every iteration of

@@ -24,7 +24,8 @@ import type { Solver } from '../solve/solver.js';
 import { assertNever } from '../util/assert.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from './result.js';
 import { divergenceQueries, phasesOf, raceQueries } from './verify.js';
-import { modelSatisfies, selectedPoints, witnessOf } from './witness.js';
+import { completedModel, modelSatisfies, selectedPoints, witnessOf } from './witness.js';
+import { restateTerm } from '../encode/simplify.js';
 
 /** A witness the interpreter runs as is: few threads, small parameters (loops bounded by them stay short). */
 const MAX_REPLAY_THREADS = 256n;
@@ -66,7 +67,7 @@ export async function replayRace(map: KernelMap, race: Race, options: ReplayOpti
   const ids = new Set(race.accesses.map((a) => a.id));
   const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array && x.accesses?.every((a) => ids.has(a)) && new Set(x.accesses).size === ids.size);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no race query matches the alarm' }, minimised: null };
-  const model = await smallModel(q, [], options);
+  const model = await smallModel(q, options);
   if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const points = selectedPoints(q, model);
   const witness = witnessOf(q, model, points);
@@ -84,7 +85,7 @@ export async function replayDivergence(map: KernelMap, d: Divergence, options: R
   if (isSmallWitness(d.witness)) return { verdict: reported(), minimised: null };
   const q = divergenceQueries(map, options.launch).find((x) => x.sync?.id === d.sync.id);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no divergence query matches the alarm' }, minimised: null };
-  const model = await smallModel(q, [], options);
+  const model = await smallModel(q, options);
   if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
   const witness = witnessOf(q, model, [point, point]);
@@ -126,37 +127,39 @@ function asReported(seen: Seen): ReplayVerdict {
   return seen;
 }
 
-/** The launch variables of a query that a small witness keeps small: dimensions and parameters. */
-function sizeTerms(q: Query): Term[] {
-  return [...q.roles].filter(([, role]) => role.role === 'dim' || role.role === 'param').map(([name]) => tvar(name));
+/** The launch variables of a query that a small witness keeps small, dimensions and parameters, by name. */
+function sizeNames(q: Query): string[] {
+  return [...q.roles].filter(([, role]) => role.role === 'dim' || role.role === 'param').map(([name]) => name);
 }
 
 /**
  * A model of the query with small sizes: the first bound of the ladder under
- * which one exists, then a few rounds asking for a smaller sum of them.
+ * which one exists, then a few rounds asking for a smaller sum of them. The
+ * bounds are on the query as built, restated over what the simplifier left.
  */
-async function smallModel(q: Query, extra: readonly Formula[], { solver, timeoutMs }: ReplayOptions): Promise<ReadonlyMap<string, bigint> | null> {
-  const sizes = sizeTerms(q);
+async function smallModel(q: Query, { solver, timeoutMs }: ReplayOptions): Promise<ReadonlyMap<string, bigint> | null> {
+  const names = sizeNames(q);
+  const sizes = names.map((name) => restateTerm(q.eliminated, tvar(name)));
   const ask = async (more: readonly Formula[]): Promise<ReadonlyMap<string, bigint> | null> => {
-    const assertions = [...q.assertions, ...extra, ...more];
+    const assertions = [...q.assertions, ...more];
     const verdict = await solver.check(printScript(q.declarations, assertions, q.encoding), timeoutMs);
     if (verdict.status !== 'sat') return null;
-    const model = decodeModel(q.encoding, verdict.model);
+    const model = completedModel(q, decodeModel(q.encoding, verdict.model));
     if (!modelSatisfies({ ...q, assertions }, model)) throw new Error(`internal error: the solver's small witness for ${q.id} does not satisfy the query`);
     return model;
   };
   // a parameter of a signed type is kept small on both sides of 0
-  const signed = new Set(q.declarations.filter((d) => declaredRange(d).min < 0n).map((d) => d.name));
-  const isSigned = (t: Term): boolean => t.k === 'var' && signed.has(t.name);
-  const magnitude = (t: Term): Term => (isSigned(t) ? ite(cmp('<', t, num(0)), mop('-', 'i64', num(0), t), t) : t);
+  const signed = new Set(q.built.declarations.filter((d) => declaredRange(d).min < 0n).map((d) => d.name));
+  const isSigned = (i: number): boolean => signed.has(names[i]!);
+  const magnitude = (t: Term, i: number): Term => (isSigned(i) ? ite(cmp('<', t, num(0)), mop('-', 'i64', num(0), t), t) : t);
   for (const bound of BOUND_LADDER) {
-    const bounds = sizes.flatMap((t) => [cmp('<=', t, num(bound)), ...(isSigned(t) ? [cmp('>=', t, num(-bound))] : [])]);
+    const bounds = sizes.flatMap((t, i) => [cmp('<=', t, num(bound)), ...(isSigned(i) ? [cmp('>=', t, num(-bound))] : [])]);
     let model = await ask(bounds);
     if (model === null) continue;
-    const sum = sizes.reduce<Term>((acc, t) => op('+', acc, magnitude(t)), num(0));
+    const sum = sizes.reduce<Term>((acc, t, i) => op('+', acc, magnitude(t, i)), num(0));
     for (let round = 0; round < TIGHTEN_ROUNDS; round++) {
-      const current = sizes.reduce((acc, t) => {
-        const v = t.k === 'var' ? (model!.get(t.name) ?? 0n) : 0n;
+      const current = names.reduce((acc, name) => {
+        const v = model!.get(name) ?? 0n;
         return acc + (v < 0n ? -v : v);
       }, 0n);
       const smaller = await ask([...bounds, cmp('<', sum, num(current))]);

@@ -9,7 +9,7 @@
  * their own, are numbered in the order asked.
  */
 import type { Launch } from '../core/launch.js';
-import { assumptionsQuery, type Query } from '../encode/query.js';
+import { assumptionsQuery, decidedUnsat, type Query } from '../encode/query.js';
 import { printScript } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
 import type { Solver } from '../solve/solver.js';
@@ -23,7 +23,12 @@ export interface NamedScript {
   readonly query: Query | null;
 }
 
-const namedScript = (q: Query): NamedScript => ({ name: q.id.replaceAll('/', '.'), script: printScript(q.declarations, q.assertions, q.encoding), query: q });
+/** The query's script, as solved; one the simplifier decided says so (verify asks no solver). */
+export function queryText(q: Query): string {
+  return `${decidedUnsat(q) ? '; decided unsat by the simplifier: no solver is asked\n' : ''}${printScript(q.declarations, q.assertions, q.encoding)}`;
+}
+
+const namedScript = (q: Query): NamedScript => ({ name: q.id.replaceAll('/', '.'), script: queryText(q), query: q });
 
 /** Throws EncodingLimit when some query cannot be encoded. */
 export async function queryScripts(map: KernelMap, launch: Launch, timeoutMs: number, solver: Solver): Promise<NamedScript[]> {

@@ -12,11 +12,11 @@ import { assertNever } from '../util/assert.js';
 import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
-import { assumptionsQuery, completionQuery, divergenceQuery, raceQueries as pairQueries, undefinednessQuery, violationQuery, type Query, type ThreadIds } from '../encode/query.js';
+import { assumptionsQuery, completionQuery, divergenceQuery, raceQueries as pairQueries, undefinednessQuery, violationQuery, decidedUnsat, type Query, type ThreadIds } from '../encode/query.js';
 import { bitVectorEncoding, decodeModel, printScript, EncodingLimit, type Declaration, type Encoding } from '../encode/smtlib.js';
 import type { Formula } from '../encode/term.js';
-import type { Solver } from '../solve/solver.js';
-import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
+import type { Solver, Verdict } from '../solve/solver.js';
+import { completedModel, dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
 import { statusOf, VERIFY_STAGES, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
 import { StageClock } from '../util/clock.js';
 
@@ -148,14 +148,15 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   const divergences: Divergence[] = [];
   const unknowns: Unknown[] = [];
 
-  const ask = async (q: Query, blocked: readonly Formula[]) => {
+  /** A query's verdict: the simplifier's, or a solver's (counted in `queries`) with its model completed and re-checked. */
+  const ask = async (q: Query): Promise<Verdict> => {
+    if (decidedUnsat(q)) return { status: 'unsat' };
     queries++;
-    const assertions = [...q.assertions, ...blocked];
-    const script = clock.timed('encoding', () => printScript(q.declarations, assertions, q.encoding));
-    const bitVectors = bitVectorsOf(q.declarations, assertions, q.encoding);
+    const script = clock.timed('encoding', () => printScript(q.declarations, q.assertions, q.encoding));
+    const bitVectors = bitVectorsOf(q.declarations, q.assertions, q.encoding);
     const answer = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs, { bitVectors }));
-    const verdict = answer.status === 'sat' ? { ...answer, model: decodeModel(q.encoding, answer.model) } : answer;
-    if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions }, verdict.model)) {
+    const verdict = answer.status === 'sat' ? { ...answer, model: completedModel(q, decodeModel(q.encoding, answer.model)) } : answer;
+    if (verdict.status === 'sat' && !modelSatisfies(q, verdict.model)) {
       throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
     }
     return verdict;
@@ -168,7 +169,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     const v = clock.timed('encoding', () => violationQuery(map, witnessLaunch(map, witness)));
     if (v === null) return [];
     const q = v.query;
-    const verdict = await ask(q, []);
+    const verdict = await ask(q);
     switch (verdict.status) {
       case 'unsat':
         return [];
@@ -194,7 +195,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     const others: ThreadIds[] = [];
     for (let round = 0; round < VACUITY_ROUNDS; round++) {
       const q = clock.timed('encoding', () => assumptionsQuery(map, options.launch, barriers, others));
-      const verdict = await ask(q, []);
+      const verdict = await ask(q);
       if (verdict.status === 'unsat') return true;
       if (verdict.status === 'unknown') {
         unknowns.push({ query: q.id, reason: verdict.reason });
@@ -216,7 +217,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   const definedness = async (witness: Witness): Promise<Doubt[]> => {
     const u = clock.timed('encoding', () => undefinednessQuery(map, options.launch, codeOf(map.body, 'erase'), witness));
     if (u === null) return [];
-    const verdict = await ask(u.query, []);
+    const verdict = await ask(u.query);
     if (verdict.status === 'unsat') return [];
     const site = verdict.status === 'sat' ? u.siteOf(valuation(verdict.model)) : null;
     return [{ kind: 'undefined-elsewhere', span: site?.span ?? null }];
@@ -227,7 +228,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     // together: a barrier that may split the block leaves every race in doubt
     const undecided: Doubt[] = [];
     for (const q of clock.timed('encoding', () => divergenceQueries(map, options.launch))) {
-      const verdict = await ask(q, []);
+      const verdict = await ask(q);
       if (verdict.status === 'unknown') {
         unknowns.push({ query: q.id, reason: verdict.reason });
         undecided.push({ kind: 'divergence-unknown', sync: q.sync!, query: q.id });
@@ -257,7 +258,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       const [x, y] = q.accesses!;
       const pair = `${q.level}:${Math.min(x, y)}:${Math.max(x, y)}`;
       if (reported.has(pair)) continue;
-      const verdict = await ask(q, []);
+      const verdict = await ask(q);
       if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });
       if (verdict.status !== 'sat') continue;
       const [p1, p2] = selectedPoints(q, verdict.model);

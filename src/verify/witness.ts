@@ -6,22 +6,35 @@ import type { Doubt, ThreadWitness, Witness } from './result.js';
 import { isDataDependent, type VarInfo } from '../map/map.js';
 import { declaredRange } from '../encode/smtlib.js';
 import { sourceName } from '../phases/split.js';
-import { termVars } from '../encode/term.js';
+import { termVars, type Formula } from '../encode/term.js';
+import { completeModel } from '../encode/simplify.js';
 
 /** Variables a solver left out of its model can take any value; 0 is the one we show. */
 export function valuation(model: ReadonlyMap<string, bigint>): Valuation {
   return (name) => model.get(name) ?? 0n;
 }
 
-/** A model that fails its own query means the encoding and the evaluator disagree: a bug to report, not a verdict. */
-export function modelSatisfies(q: Query, model: ReadonlyMap<string, bigint>): boolean {
+/**
+ * A model that fails its own query means the encoding and the evaluator
+ * disagree: a bug to report, not a verdict. The model, completed with the
+ * simplifier's eliminated variables, must satisfy the query as built too
+ * (else the simplifier changed the question).
+ */
+export function modelSatisfies(q: Pick<Query, 'declarations' | 'assertions' | 'built'>, model: ReadonlyMap<string, bigint>, extra: readonly Formula[] = []): boolean {
   const value = valuation(model);
-  const declared = (d: Query['declarations'][number]): boolean => {
-    const v = value(d.name);
-    const { min, max } = declaredRange(d);
-    return v >= min && v <= max;
-  };
-  return q.assertions.every((a) => evalFormula(a, value)) && q.declarations.every(declared);
+  const holds = (declarations: Query['declarations'], assertions: readonly Formula[]): boolean =>
+    assertions.every((a) => evalFormula(a, value)) &&
+    declarations.every((d) => {
+      const v = value(d.name);
+      const { min, max } = declaredRange(d);
+      return v >= min && v <= max;
+    });
+  return holds(q.declarations, q.assertions) && holds(q.built.declarations, [...q.built.assertions, ...extra]);
+}
+
+/** The solver's model of a query (decoded) with the values of the variables the simplifier eliminated. */
+export function completedModel(q: Query, model: ReadonlyMap<string, bigint>): ReadonlyMap<string, bigint> {
+  return completeModel(q.eliminated, model, evalTerm);
 }
 
 function dims(q: Query, value: Valuation, kind: 'blockDim' | 'gridDim'): bigint[] {
