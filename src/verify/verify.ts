@@ -148,10 +148,10 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   const divergences: Divergence[] = [];
   const unknowns: Unknown[] = [];
 
-  /** A query's verdict: the simplifier's, or a solver's (counted in `queries`) with its model completed and re-checked. */
+  /** A query's verdict: the simplifier's, or a solver's with its model completed and re-checked. */
   const ask = async (q: Query): Promise<Verdict> => {
-    if (decidedUnsat(q)) return { status: 'unsat' };
     queries++;
+    if (decidedUnsat(q)) return { status: 'unsat' };
     const script = clock.timed('encoding', () => printScript(q.declarations, q.assertions, q.encoding));
     const bitVectors = bitVectorsOf(q.declarations, q.assertions, q.encoding);
     const answer = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs, { bitVectors }));

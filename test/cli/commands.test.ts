@@ -89,10 +89,9 @@ describe('faial-ts smt', () => {
     Z3.del_config(cfg);
     try {
       const answer = await Z3.eval_smtlib2_string(ctx, r.stdout);
-      // first: racy (sat, with values), second: DRF (unsat)
+      // first: racy (sat, with values), second: DRF (unsat, decided by the simplifier: no constant left, so no get-value)
       expect(answer).toMatch(/^sat\n\(\(blockDim\.x \d+\)[\s\S]*\)\nunsat\n/);
-      // get-value after unsat has no model to show: the only complaint a solver may make
-      expect(answer.split('\n').filter((l) => l.includes('error'))).toEqual([expect.stringContaining('model is not available')]);
+      expect(answer.split('\n').filter((l) => l.includes('error'))).toEqual([]);
     } finally {
       Z3.del_context(ctx);
     }
