@@ -136,10 +136,16 @@ function sizeNames(q: Query): string[] {
  * A model of the query with small sizes: the first bound of the ladder under
  * which one exists, then a few rounds asking for a smaller sum of them. The
  * bounds are on the query as built, restated over what the simplifier left.
+ * When no bound on every size has a model (a parameter must exceed the
+ * ladder, as `n > 127` for the last thread of a 128-thread block), the
+ * launch dimensions alone are bounded: the interpreter runs large
+ * parameters, not large grids.
  */
 async function smallModel(q: Query, { solver, timeoutMs }: ReplayOptions): Promise<ReadonlyMap<string, bigint> | null> {
-  const names = sizeNames(q);
-  const sizes = names.map((name) => restateTerm(q.eliminated, tvar(name)));
+  // a size the kernel or the command line fixes (the simplifier made it a number) is what it is: only the others are bounded
+  const free = sizeNames(q)
+    .map((name) => ({ name, term: restateTerm(q.eliminated, tvar(name)), dim: q.roles.get(name)?.role === 'dim' }))
+    .filter((s) => s.term.k !== 'num');
   const ask = async (more: readonly Formula[]): Promise<ReadonlyMap<string, bigint> | null> => {
     const assertions = [...q.assertions, ...more];
     const verdict = await solver.check(printScript(q.declarations, assertions, q.encoding), timeoutMs);
@@ -150,23 +156,26 @@ async function smallModel(q: Query, { solver, timeoutMs }: ReplayOptions): Promi
   };
   // a parameter of a signed type is kept small on both sides of 0
   const signed = new Set(q.built.declarations.filter((d) => declaredRange(d).min < 0n).map((d) => d.name));
-  const isSigned = (i: number): boolean => signed.has(names[i]!);
-  const magnitude = (t: Term, i: number): Term => (isSigned(i) ? ite(cmp('<', t, num(0)), mop('-', 'i64', num(0), t), t) : t);
-  for (const bound of BOUND_LADDER) {
-    const bounds = sizes.flatMap((t, i) => [cmp('<=', t, num(bound)), ...(isSigned(i) ? [cmp('>=', t, num(-bound))] : [])]);
-    let model = await ask(bounds);
-    if (model === null) continue;
-    const sum = sizes.reduce<Term>((acc, t, i) => op('+', acc, magnitude(t, i)), num(0));
-    for (let round = 0; round < TIGHTEN_ROUNDS; round++) {
-      const current = names.reduce((acc, name) => {
-        const v = model!.get(name) ?? 0n;
-        return acc + (v < 0n ? -v : v);
-      }, 0n);
-      const smaller = await ask([...bounds, cmp('<', sum, num(current))]);
-      if (smaller === null) break;
-      model = smaller;
+  for (const bounded of [free, free.filter((s) => s.dim)]) {
+    if (bounded.length === 0) continue;
+    const isSigned = (i: number): boolean => signed.has(bounded[i]!.name);
+    const magnitude = (t: Term, i: number): Term => (isSigned(i) ? ite(cmp('<', t, num(0)), mop('-', 'i64', num(0), t), t) : t);
+    for (const bound of BOUND_LADDER) {
+      const bounds = bounded.flatMap((s, i) => [cmp('<=', s.term, num(bound)), ...(isSigned(i) ? [cmp('>=', s.term, num(-bound))] : [])]);
+      let model = await ask(bounds);
+      if (model === null) continue;
+      const sum = bounded.reduce<Term>((acc, s, i) => op('+', acc, magnitude(s.term, i)), num(0));
+      for (let round = 0; round < TIGHTEN_ROUNDS; round++) {
+        const current = bounded.reduce((acc, s) => {
+          const v = model!.get(s.name) ?? 0n;
+          return acc + (v < 0n ? -v : v);
+        }, 0n);
+        const smaller = await ask([...bounds, cmp('<', sum, num(current))]);
+        if (smaller === null) break;
+        model = smaller;
+      }
+      return model;
     }
-    return model;
   }
   return null;
 }
