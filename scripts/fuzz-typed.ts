@@ -16,9 +16,9 @@ if (!['P1', 'P2', 'P3', 'P4'].includes(property)) {
   console.error('use: fuzz-typed.ts P1|P2|P3|P4 SEED RUNS');
   process.exit(2);
 }
-// the settings of the CI test for each property
+// the settings of the CI test for each property, some kernels with lockstep warps
 const config: TypedConfig =
-  property === 'P1' || property === 'P2' ? { dataFlow: true, assumes: 'any', nonUniformSync: true } : { dataFlow: false, assumes: 'top', nonUniformSync: property === 'P4' };
+  property === 'P1' || property === 'P2' ? { dataFlow: true, assumes: 'any', nonUniformSync: true, warps: 'some' } : { dataFlow: false, assumes: 'top', nonUniformSync: property === 'P4', warps: 'some' };
 const started = performance.now();
 const figures = { kernels: 0, compared: 0, failures: 0, verdicts: new Map<string, number>() };
 for (const g of fc.sample(typedKernelArbitrary(config), { seed: Number(seedText), numRuns: Number(runsText) })) {
