@@ -1,7 +1,7 @@
 /**
  * Long differential campaigns:
  *   npm run fuzz -- --runs N --seed S [--only P1,P2,P3,P4] [--together] [--timeout MS]
- *                   [--chunk K [--jobs J] [--chunk-timeout SEC]]
+ *                   [--warps some|every|none] [--syncwarp] [--chunk K [--jobs J] [--chunk-timeout SEC]]
  *
  * By default each property gets its own N generated kernels, made with that
  * property's generator settings. With --together one stream of N kernels is
@@ -9,6 +9,15 @@
  * anywhere, non-uniform barriers) and every selected property is checked on
  * each kernel, sharing the interpreter's enumeration between P2 and P4: the
  * same number of kernels for a third of the time.
+ *
+ * With `--warps some` (the default) about half the kernels are checked with a
+ * warp size (1, 2, 3, 4 or 32: generator.ts's warpSizeArbitrary), the
+ * interpreter running those warps in lockstep and the verifier given
+ * `--warp-size`; `--warps every` gives every kernel one, and `--warps none`
+ * checks independent threads only, on the kernels campaigns made before
+ * lockstep warps existed. The figures count the kernels of each size.
+ * `--syncwarp` puts `syncwarp` among the generated statements (absent: the
+ * kernels of a seed are those campaigns made before it existed).
  *
  * Prints, per property, the kernels checked, what the checks saw (launches
  * compared, verdicts, alarms replayed) and the time, or the first
@@ -29,7 +38,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { z3Wasm } from '../src/solve/z3.js';
-import { kernelArbitrary, type GenConfig, type Generated } from '../test/properties/generator.js';
+import { kernelArbitrary, type GenConfig, type Generated, type Warps } from '../test/properties/generator.js';
 import {
   SOLVER_TIMEOUT_MS,
   checkCompleteness,
@@ -50,6 +59,10 @@ interface Args {
   readonly seed: number;
   readonly only: ReadonlySet<Property>;
   readonly together: boolean;
+  /** which kernels get a warp size (and the shapes lockstep decides); null: none */
+  readonly warps: Warps | null;
+  /** `syncwarp` among the generated statements */
+  readonly syncwarp: boolean;
   readonly timeoutMs: number;
   readonly chunk: number | null;
   readonly jobs: number;
@@ -58,7 +71,7 @@ interface Args {
   readonly json: boolean;
 }
 
-const USAGE = 'use --runs N --seed S --only P1,P2,P3,P4 --together --timeout MS --chunk K --jobs J --chunk-timeout SEC';
+const USAGE = 'use --runs N --seed S --only P1,P2,P3,P4 --together --timeout MS --warps some|every|none --syncwarp --chunk K --jobs J --chunk-timeout SEC';
 
 /** A command line the script cannot run: said in one line, with the usage, and exit 2. */
 class UsageError extends Error {}
@@ -77,6 +90,8 @@ function argsOf(argv: readonly string[]): Args {
   };
   let only = new Set<Property>(PROPERTIES);
   let together = false;
+  let warps: Warps | null = 'some';
+  let syncwarp = false;
   let json = false;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
@@ -89,6 +104,12 @@ function argsOf(argv: readonly string[]): Args {
       only = new Set(names as Property[]);
     } else if (flag === '--together') {
       together = true;
+    } else if (flag === '--warps') {
+      const which = argv[++i] ?? '';
+      if (which !== 'some' && which !== 'every' && which !== 'none') throw new UsageError(`--warps takes some, every or none, not '${which}' (${USAGE})`);
+      warps = which === 'none' ? null : which;
+    } else if (flag === '--syncwarp') {
+      syncwarp = true;
     } else if (flag === '--json') {
       json = true;
     } else {
@@ -104,6 +125,8 @@ function argsOf(argv: readonly string[]): Args {
     seed: seed!,
     only,
     together,
+    warps,
+    syncwarp,
     timeoutMs: numbers['--timeout']!,
     chunk: numbers['--chunk'],
     jobs: numbers['--jobs']!,
@@ -112,7 +135,11 @@ function argsOf(argv: readonly string[]): Args {
   };
 }
 
-/** The generator settings of each property: assumptions anywhere (one meaning for the verifier, the interpreter and replay). */
+/**
+ * The generator settings of each property: assumptions anywhere (one meaning
+ * for the verifier, the interpreter and replay), and a warp size drawn for
+ * some or all of the kernels, as `--warps` says (lockstep, one meaning too).
+ */
 const CONFIGS: Record<Property, GenConfig> = {
   P1: { dataFlow: true, assumes: 'any', nonUniformSync: true },
   P2: { dataFlow: true, assumes: 'any', nonUniformSync: true },
@@ -144,6 +171,7 @@ async function checkKernel(g: Generated, selected: ReadonlySet<Property>, timeou
   };
   const loaded: Loaded = load(g);
   count(tally, 'kernels');
+  count(tally, loaded.warpSize === null ? 'independent threads' : `warp size ${loaded.warpSize}`);
   if (loaded.map.violations.length === 0) count(tally, 'well-typed');
   if (selected.has('P1')) count(tally, 'P1 launches compared', await timed('P1', () => checkTheorem1(g)));
   if (selected.has('P2') || selected.has('P4')) {
@@ -193,10 +221,11 @@ async function campaign(name: string, config: GenConfig, selected: ReadonlySet<P
 }
 
 function outcomesOf(args: Args, runs: number, seed: number): Promise<Outcome[]> {
-  if (args.together) return Promise.all([campaign([...args.only].join('+'), TOGETHER, args.only, runs, seed, args.timeoutMs)]);
+  const config = (c: GenConfig): GenConfig => ({ ...c, ...(args.warps === null ? {} : { warps: args.warps }), ...(args.syncwarp ? { syncwarp: true } : {}) });
+  if (args.together) return Promise.all([campaign([...args.only].join('+'), config(TOGETHER), args.only, runs, seed, args.timeoutMs)]);
   const selected = PROPERTIES.filter((p) => args.only.has(p));
   return selected.reduce<Promise<Outcome[]>>(
-    async (done, p) => [...(await done), await campaign(p, CONFIGS[p], new Set([p]), runs, seed, args.timeoutMs)],
+    async (done, p) => [...(await done), await campaign(p, config(CONFIGS[p]), new Set([p]), runs, seed, args.timeoutMs)],
     Promise.resolve([]),
   );
 }
@@ -216,6 +245,8 @@ type ChunkRun = { readonly kind: 'done'; readonly outcomes: Outcome[] } | { read
 function runChunk(args: Args, runs: number, seed: number): Promise<ChunkRun> {
   const childArgs = ['--runs', String(runs), '--seed', String(seed), '--only', [...args.only].join(','), '--timeout', String(args.timeoutMs), '--json'];
   if (args.together) childArgs.push('--together');
+  childArgs.push('--warps', args.warps ?? 'none');
+  if (args.syncwarp) childArgs.push('--syncwarp');
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...childArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -319,7 +350,7 @@ async function main(): Promise<void> {
   }
   const chunks = args.chunk === null ? null : chunksOf(args, args.chunk);
   const chunking = chunks === null ? '' : `, in chunks of ${args.chunk} (seeds ${chunks[0]!.seed}–${chunks.at(-1)!.seed}), ${args.jobs} at a time`;
-  console.log(`seed ${args.seed}, ${args.runs} kernels ${args.together ? 'checked by every property' : 'per property'}, ${args.timeoutMs} ms per query${chunking}`);
+  console.log(`seed ${args.seed}, ${args.runs} kernels ${args.together ? 'checked by every property' : 'per property'}, ${args.timeoutMs} ms per query, ${args.warps === null ? 'independent threads only' : `${args.warps === 'every' ? 'each' : 'some'} with lockstep warps`}${args.syncwarp ? ', syncwarp among the statements' : ''}${chunking}`);
   if (chunks !== null) {
     process.exitCode = await chunkedMain(args, chunks);
     return;

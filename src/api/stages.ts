@@ -10,14 +10,14 @@ import { showListing } from '../core/print.js';
 import { DiagnosticError, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { colorsOf } from '../diagnostics/render.js';
 import type { Query } from '../encode/query.js';
-import { EncodingLimit, printScript } from '../encode/smtlib.js';
+import { EncodingLimit } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
 import { showMap } from '../map/print.js';
 import { showPhases } from '../phases/print.js';
 import { violationText } from '../report/describe.js';
 import { standaloneScript } from '../solve/script.js';
 import type { Solver } from '../solve/solver.js';
-import { queryScripts } from '../verify/scripts.js';
+import { queryScripts, queryText } from '../verify/scripts.js';
 import { phasesOf } from '../verify/verify.js';
 import { isCudaPath, programOf, type FrontEnds, type RejectedKernel } from './check.js';
 
@@ -66,7 +66,7 @@ export async function phasesText(map: KernelMap, launch: Launch, timeoutMs: numb
 
 /** One query as a standalone SMT-LIB 2 script that asks for its model. */
 export function queryScript(q: Query): string {
-  return `; query ${q.id}\n${standaloneScript(printScript(q.declarations, q.assertions, q.encoding))}`;
+  return `; query ${q.id}\n${standaloneScript(queryText(q))}`;
 }
 
 /**

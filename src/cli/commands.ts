@@ -34,13 +34,17 @@ import { version } from './version.js';
 import { frontEndsFor, type CudaFlags } from './cuda.js';
 import { fileLaunch } from '../api/verify.js';
 
-export interface LaunchFlags extends CudaFlags {
+/** `--warp-size N` and its spelling `--warp-sync N`. */
+export interface WarpFlags {
+  warpSize?: string;
+  warpSync?: string;
+}
+
+export interface LaunchFlags extends CudaFlags, WarpFlags {
   kernel?: string;
   param: string[];
   blockDim?: string;
   gridDim?: string;
-  warpSize?: string;
-  warpSync?: string;
 }
 
 /** The options of main.ts's withSolvingOptions. */
@@ -81,7 +85,7 @@ export interface LowerFlags extends CudaFlags {
   kernel?: string;
 }
 
-export interface ExperimentFlags extends CudaFlags, SolvingFlags {
+export interface ExperimentFlags extends CudaFlags, WarpFlags, SolvingFlags {
   out?: string;
   shard?: string;
 }
@@ -319,6 +323,7 @@ export async function experimentSubcommand(inputs: readonly string[], flags: Exp
     version: version(),
     shard: flags.shard === undefined ? null : shardOption(flags.shard),
     cuda: cudaFlagsOf(flags),
+    warpSize: warpSizeOf(flags.warpSize, flags.warpSync) ?? null,
   };
   return experimentCommand(inputs, settings, io, progressOf(io));
 }

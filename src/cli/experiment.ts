@@ -38,6 +38,8 @@ export interface ExperimentSettings {
   readonly cuda: CudaFlags;
   /** only this slice of the input files; null for all */
   readonly shard: Shard | null;
+  /** `--warp-size N`: every kernel verified with warps of N threads in lockstep; null: as each file says (independent threads unless a .cu header asks for lockstep) */
+  readonly warpSize: number | null;
 }
 
 export const RESULT_FILES = ['results.csv', 'results.json', 'summary.md', 'report.html'] as const;
@@ -63,7 +65,7 @@ export async function experimentCommand(inputs: readonly string[], settings: Exp
   const jobs: FileJob[] = files.map((path) => ({
     path,
     kernel: null,
-    launch: NO_LAUNCH,
+    launch: settings.warpSize === null ? NO_LAUNCH : { ...NO_LAUNCH, warpSize: settings.warpSize },
     timeoutMs: settings.timeoutMs,
     rlimit: settings.rlimit,
     maxRaces: settings.maxRaces,
@@ -73,7 +75,7 @@ export async function experimentCommand(inputs: readonly string[], settings: Exp
     cuda: settings.cuda,
   }));
   const outcomes = await verifiedFiles(jobs, settings.jobs, progress);
-  const run = { version: settings.version, inputs, solver: solver.name, rlimit: boundOf(settings.solver) === 'resources' ? settings.rlimit : null, timeoutMs: settings.timeoutMs, maxRaces: settings.maxRaces, jobs: settings.jobs, startUpMs, files, shard: settings.shard, mergedShards: null };
+  const run = { version: settings.version, inputs, solver: solver.name, rlimit: boundOf(settings.solver) === 'resources' ? settings.rlimit : null, timeoutMs: settings.timeoutMs, maxRaces: settings.maxRaces, warpSize: settings.warpSize, jobs: settings.jobs, startUpMs, files, shard: settings.shard, mergedShards: null };
   return writtenResults(settings.out, { run, rows: outcomes.flatMap((o) => experimentRows(o.file, o.checking)) }, io);
 }
 

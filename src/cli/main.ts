@@ -44,16 +44,23 @@ const commands = (): Promise<typeof import('./commands.js')> => import('./comman
 
 function withLaunchOptions(cmd: Command): Command {
   return withCudaOptions(
-    cmd
-      .option('--kernel <NAME>', 'only the kernel NAME')
-      .option('-p, --param <NAME=VALUE>', 'fix a parameter (repeatable)', collect, [])
-      .option('--block-dim <D>', 'fix blockDim: N, X,Y,Z or [X,Y,Z]')
-      .option('--grid-dim <D>', 'fix gridDim: N, X,Y,Z or [X,Y,Z]')
-      .option('--blockDim <D>', "GPUVerify's spelling of --block-dim (--blockDim=[16,16])")
-      .option('--gridDim <D>', "GPUVerify's spelling of --grid-dim")
-      .option('--warp-size <N>', 'the threads of each warp of N run in lockstep (pre-Volta warp-synchronous code); default: independent threads')
-      .option('--warp-sync <N>', "GPUVerify's spelling of --warp-size (--warp-sync=32)"),
+    withWarpOptions(
+      cmd
+        .option('--kernel <NAME>', 'only the kernel NAME')
+        .option('-p, --param <NAME=VALUE>', 'fix a parameter (repeatable)', collect, [])
+        .option('--block-dim <D>', 'fix blockDim: N, X,Y,Z or [X,Y,Z]')
+        .option('--grid-dim <D>', 'fix gridDim: N, X,Y,Z or [X,Y,Z]')
+        .option('--blockDim <D>', "GPUVerify's spelling of --block-dim (--blockDim=[16,16])")
+        .option('--gridDim <D>', "GPUVerify's spelling of --grid-dim"),
+    ),
   );
+}
+
+/** Lockstep warps, and GPUVerify's spelling of the option. */
+function withWarpOptions(cmd: Command): Command {
+  return cmd
+    .option('--warp-size <N>', 'the threads of each warp of N run in lockstep (pre-Volta warp-synchronous code); default: independent threads')
+    .option('--warp-sync <N>', "GPUVerify's spelling of --warp-size (--warp-sync=32)");
 }
 
 /** The C preprocessor's options for .cu files. */
@@ -154,13 +161,15 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .action(async (files: string[], flags: RunFlags) => setExit(await (await commands()).runSubcommand(files, flags, io)));
 
   const experiment = withSolvingOptions(
-    withCudaOptions(
-      root
-        .command('experiment')
-        .description('verify every kernel and write a table of results (class, verdict, alarms, time per stage) and a summary')
-        .argument('<PATH...>', '.bcu and .cu files or directories (every .bcu and .cu below, sorted)')
-        // required, but checked by the command: commander would ask `experiment merge` for it too
-        .option('--out <DIR>', 'write results.csv, results.json, summary.md and report.html into DIR (required)'),
+    withWarpOptions(
+      withCudaOptions(
+        root
+          .command('experiment')
+          .description('verify every kernel and write a table of results (class, verdict, alarms, time per stage) and a summary')
+          .argument('<PATH...>', '.bcu and .cu files or directories (every .bcu and .cu below, sorted)')
+          // required, but checked by the command: commander would ask `experiment merge` for it too
+          .option('--out <DIR>', 'write results.csv, results.json, summary.md and report.html into DIR (required)'),
+      ),
     ),
   )
     .option('--shard <K/N>', 'verify only the K-th of N slices of the files (files K, K+N, K+2N, … in input order); join the shards with `experiment merge`')

@@ -1,8 +1,9 @@
 /**
  * `faial-ts smt FILE --out DIR`: every solver query of every kernel as its
  * own standalone SMT-LIB 2 file (fragment comment, logic, declarations,
- * assertions, check-sat, get-value), named kernel.phaseN.ARRAY.smt2,
- * kernel.grid.ARRAY.smt2, kernel.syncN.smt2 and kernel.completesN.smt2 for
+ * assertions, check-sat, get-value), named kernel.phaseN.ARRAY.PAIR.smt2,
+ * kernel.grid.ARRAY.PAIR.smt2 (PAIR: the two accesses' line.column, as
+ * 11.13-12.5), kernel.syncN.smt2 and kernel.completesN.smt2 for
  * the loop checks of the phase split, so that an artefact can ship them and
  * any solver can run them.
  */

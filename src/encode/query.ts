@@ -6,6 +6,7 @@
  * reads on its own:
  *   p.N            a kernel parameter         blockDim.x   a launch dimension
  *   t1.threadIdx.x thread 1's id              s.i          a shared loop variable
+ *   blockIdx.x     the block of both threads of a block- or warp-level query
  *   t1.p3.y        thread 1's local y at point 3 (loop variable or value read)
  *
  * Machine integers: typed variables are declared over their type's range;
@@ -24,12 +25,13 @@ import { bexprOperands, exprBuiltins, exprVars } from '../core/exprs.js';
 import { evalFormula } from './evaluate.js';
 import { DEFAULT_WARP_SIZE, type Launch } from '../core/launch.js';
 import { lockstepRelations } from '../map/lockstep.js';
-import { conflicting, hasSyncwarp, isDataDependent, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
+import { conflicting, hasSyncwarp, isDataDependent, type Access, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import { codeChildren, type Code, type Relation } from '../phases/code.js';
 import { codeOf } from '../phases/split.js';
-import type { Span } from '../core/source.js';
+import { located, positionAt, type Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import { pointsOf, sharedBinders, type Point, type Step } from './paths.js';
+import { simplify, type Simplified } from './simplify.js';
 import { chooseEncoding, declaredRange, termBits, type Declaration, type Encoding } from './smtlib.js';
 import { FALSE, TRUE, and, castTerm, cmp, eq, isTrue, ite, mop, not, num, op, or, tvar, type Formula, type Term } from './term.js';
 
@@ -40,6 +42,8 @@ export type VarRole =
   | { readonly role: 'param'; readonly source: string }
   | { readonly role: 'dim'; readonly source: string }
   | { readonly role: 'thread'; readonly thread: Thread; readonly source: string }
+  /** the block id of both threads of a block-level query: one constant, not two joined by `=` */
+  | { readonly role: 'block'; readonly source: string }
   | { readonly role: 'shared'; readonly var: string }
   | { readonly role: 'local'; readonly thread: Thread; readonly point: number; readonly var: string; readonly info: VarInfo }
   | { readonly role: 'selector'; readonly thread: Thread }
@@ -82,9 +86,19 @@ export interface Query {
   readonly array: string | null;
   readonly sync: SyncSite | null;
   readonly points: readonly QueryPoint[];
+  /** a race query's: the points each thread may be at (a selector `tN.point` picks one when there are several) */
+  readonly choices?: readonly [readonly number[], readonly number[]];
+  /** a race query's pair of accesses (ids), thread 1 at the first */
+  readonly accesses?: readonly [number, number];
+  /** what is printed and solved: the query as built, simplified */
   readonly declarations: readonly Declaration[];
+  /** every variable of the query as built, the eliminated ones included */
   readonly roles: ReadonlyMap<string, VarRole>;
   readonly assertions: readonly Formula[];
+  /** the variables the simplifier substituted (a model gets their values from completeModel) */
+  readonly eliminated: Simplified['eliminated'];
+  /** the query as built, before simplification: a model, completed, must satisfy it too */
+  readonly built: { readonly declarations: readonly Declaration[]; readonly assertions: readonly Formula[] };
   readonly encoding: Encoding;
   /** the over-approximated shifts: a model that violates `exact` relies on one */
   readonly havocs: readonly { readonly name: string; readonly exact: Formula }[];
@@ -128,12 +142,16 @@ class Builder {
 
   private readonly uniformity = new Map<string, boolean>();
 
-  /** @param shared the shared binders of the code, with their ranges */
+  /**
+   * @param shared the shared binders of the code, with their ranges
+   * @param sameBlock threads 1 and 2 are of one block (a block-level query): they have one block id
+   */
   constructor(
     readonly map: KernelMap,
     readonly vars: ReadonlyMap<string, VarInfo>,
     readonly shared: ReadonlyMap<string, Range>,
     readonly launch: Launch,
+    readonly sameBlock = false,
   ) {}
 
   /**
@@ -279,6 +297,7 @@ class Builder {
   threadId(kind: 'threadIdx' | 'blockIdx', axis: Axis, thread: Thread): Term {
     const dim = kind === 'threadIdx' ? 'blockDim' : 'gridDim';
     if (!this.isVariable(dim, axis)) return num(0);
+    if (kind === 'blockIdx' && this.sameBlock && (thread === 1 || thread === 2)) return this.declare(`blockIdx.${axis}`, INPUT_BITS, { role: 'block', source: `blockIdx.${axis}` });
     return this.declare(`t${thread}.${kind}.${axis}`, INPUT_BITS, { role: 'thread', thread, source: `${kind}.${axis}` });
   }
 
@@ -1067,8 +1086,8 @@ function launchFacts(b: Builder, launch: Launch): Formula[] {
   return facts;
 }
 
-/** The two threads: in bounds, and distinct (same block, or different blocks). */
-function threadFacts(b: Builder, level: 'block' | 'grid'): Formula[] {
+/** The two threads: in bounds, and distinct (same block, or different blocks; a warp-level query's are of one block). */
+function threadFacts(b: Builder, level: RaceLevel): Formula[] {
   const facts: Formula[] = [];
   for (const t of [1, 2] as const) {
     for (const axis of AXES) {
@@ -1078,8 +1097,9 @@ function threadFacts(b: Builder, level: 'block' | 'grid'): Formula[] {
   }
   const differ = (kind: 'threadIdx' | 'blockIdx'): Formula =>
     or(AXES.map((a) => not(eq(b.threadId(kind, a, 1), b.threadId(kind, a, 2)))));
-  if (level === 'block') {
-    facts.push(...AXES.map((a) => eq(b.threadId('blockIdx', a, 1), b.threadId('blockIdx', a, 2))), differ('threadIdx'));
+  if (level !== 'grid') {
+    if (!b.sameBlock) throw new Error('encoding: a block-level query names one block for both threads');
+    facts.push(differ('threadIdx'));
   } else {
     facts.push(differ('blockIdx'));
   }
@@ -1103,68 +1123,127 @@ export interface RaceQuerySpec {
   readonly level: RaceLevel;
   /** `level` warp: a phase of the warp-level split */
   readonly phase: number | null;
-  /**
-   * Only races between these two writes (access ids, either way round) whose
-   * written values differ: unsat proves every race of the pair benign. The
-   * query is null when a value is data-dependent (never assumed equal).
-   */
-  readonly valuesDiffer?: { readonly a: number; readonly b: number };
+}
+
+/** The accesses of one array in a piece of code, each with the points where it appears (the phase split may copy one). */
+interface AccessPoints {
+  readonly access: Access;
+  readonly points: readonly Point[];
 }
 
 /**
- * The race query of one array in one phase (block level), in one warp
- * phase (warp level) or in the whole kernel (grid level); null when no two
- * accesses of it can conflict (no write, and no atomic next to a plain read).
+ * The race queries of one array in one phase (block level), in one warp
+ * phase (warp level) or in the whole kernel (grid level): one per pair of accesses of which one writes (an
+ * access paired with itself too), each answered on its own, so that a pair
+ * the solver cannot decide hides no race of another pair. The two threads
+ * are symmetric, so thread 1 is at the first access and thread 2 at the second.
  */
-export function raceQuery(spec: RaceQuerySpec): Query | null {
-  const points = pointsOf(spec.code, 'with-rest').filter((p) => p.target.kind === 'access' && p.target.access.array === spec.array);
-  const modes = new Set(points.map((p) => (p.target.kind === 'access' ? p.target.access.mode : 'read')));
-  if (!modes.has('write') && !(modes.has('atomic') && modes.has('read'))) return null;
-  const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch);
-  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level === 'grid' ? 'grid' : 'block'), ...assumptionFacts(b, codeOf(spec.map.body, 'erase'), 'pass')];
+export function raceQueries(spec: RaceQuerySpec): Query[] {
+  const accesses = accessPointsOf(spec);
+  const labels = accessLabels(spec.map);
+  const out: Query[] = [];
+  accesses.forEach((first, i) => {
+    for (const second of accesses.slice(i)) {
+      if (conflicting(first.access.mode, second.access.mode)) out.push(pairQuery(spec, first, second, labels, false));
+    }
+  });
+  return out;
+}
+
+/**
+ * The query of a pair of writes (access ids, as a race query's `accesses`)
+ * for a race whose two written values differ: unsat proves every race of
+ * the pair benign. Null when a written value is data-dependent (never
+ * assumed equal).
+ */
+export function valuesDifferQuery(spec: RaceQuerySpec, [a, b]: readonly [number, number]): Query | null {
+  const accesses = accessPointsOf(spec);
+  const [first, second] = [accesses.find((x) => x.access.id === a), accesses.find((x) => x.access.id === b)];
+  if (first === undefined || second === undefined) return null;
+  if (![first, second].every((x) => x.access.mode === 'write' && knownValue(x.access.value, spec.vars))) return null;
+  return pairQuery(spec, first, second, accessLabels(spec.map), true);
+}
+
+/** The accesses of the spec's array in its code, by id, each with its points. */
+function accessPointsOf(spec: RaceQuerySpec): AccessPoints[] {
+  const byAccess = new Map<number, { access: Access; points: Point[] }>();
+  for (const p of pointsOf(spec.code, 'with-rest')) {
+    if (p.target.kind !== 'access' || p.target.access.array !== spec.array) continue;
+    const a = p.target.access;
+    const known = byAccess.get(a.id);
+    if (known) known.points.push(p);
+    else byAccess.set(a.id, { access: a, points: [p] });
+  }
+  return [...byAccess.values()].sort((x, y) => x.access.id - y.access.id);
+}
+
+/**
+ * Each access's place in query ids, `line.column` of its source (the GNU
+ * convention, and a file name's character): stable, and read without a
+ * table. Accesses at one place (a macro's expansion) get `#id` added.
+ */
+function accessLabels(map: KernelMap): ReadonlyMap<number, string> {
+  const place = new Map(
+    map.accesses.map((a) => {
+      const at = located(map.file, a.span);
+      const { line, column } = positionAt(at.file, at.span.start);
+      return [a.id, `${line}.${column}`] as const;
+    }),
+  );
+  const count = new Map<string, number>();
+  for (const l of place.values()) count.set(l, (count.get(l) ?? 0) + 1);
+  return new Map([...place].map(([id, l]) => [id, count.get(l)! > 1 ? `${l}#${id}` : l]));
+}
+
+/**
+ * A pair's query: thread 1 at one of the first access's points, thread 2 at
+ * one of the second's, on the same element (and, with `valuesDiffer`,
+ * writing different values).
+ */
+function pairQuery(spec: RaceQuerySpec, first: AccessPoints, second: AccessPoints, labels: ReadonlyMap<number, string>, valuesDiffer: boolean): Query {
+  // a warp-level query's threads are of one block too: one block id
+  const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch, spec.level !== 'grid');
+  // both threads in scope: an execution in which one evaluates an undefined operation is no race the proof speaks of
+  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, codeOf(spec.map.body, 'erase'), 'pass', [1, 2], 'scope')];
   const warps = warpsRelated(b, spec);
   if (warps !== null) assertions.push(warps);
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
-  const pair = spec.valuesDiffer;
-  const inPair = (p: Point): boolean => pair !== undefined && p.target.kind === 'access' && (p.target.access.id === pair.a || p.target.access.id === pair.b);
-  if (pair !== undefined && !points.filter(inPair).every((p) => p.target.kind === 'access' && p.target.access.mode === 'write' && knownValue(p.target.access.value, spec.vars))) return null;
-  const written: [Formula, Term][][] = [[], []];
-  const qpoints: QueryPoint[] = points.map((point, index) => {
-    const path: Formula[] = [];
-    const element: Term[][] = [];
-    const locals: Local[][] = [];
-    for (const t of [1, 2] as const) {
-      const scope = new Scope(b, t, index);
-      const access = point.target.kind === 'access' ? point.target.access : null;
-      path.push(and([pathOf(scope, point), access ? scope.definedAll(access.index) : TRUE]));
-      element.push(access ? access.index.map((ix) => scope.term(ix)) : []);
-      locals.push(access ? access.locals.map((l) => ({ name: l.name, term: scope.term(l.value) })) : []);
-      if (inPair(point) && access?.value !== undefined) written[t - 1]!.push([eq(tvar(`t${t}.point`), num(index)), scope.term(access.value)]);
-    }
-    return { index, point, path: [path[0]!, path[1]!], element: [element[0]!, element[1]!], locals: [locals[0]!, locals[1]!] };
-  });
-  for (const t of [1, 2] as const) {
-    const sel = selector(b, t, qpoints.length);
+  const same = first.access.id === second.access.id;
+  const sides: readonly (readonly Thread[])[] = same ? first.points.map(() => [1, 2]) : [...first.points.map(() => [1]), ...second.points.map(() => [2])];
+  const points = same ? first.points : [...first.points, ...second.points];
+  const qpoints = points.map((point, index) => encodedPoint(b, point, index, sides[index]!));
+  const choices = ([1, 2] as const).map((t) => qpoints.filter((_, i) => sides[i]!.includes(t)).map((q) => q.index));
+  choices.forEach((indices, i) => {
+    const t = (i + 1) as Thread;
+    const candidates = indices.map((k) => qpoints[k]!);
     const indexVars = Array.from({ length: dims }, (_, d) => {
-      const terms = qpoints.map((q) => q.element[t - 1]![d] ?? num(0));
+      const terms = candidates.map((q) => q.element[t - 1]![d] ?? num(0));
       // machine-integer indices may be negative
       const signed = terms.some((x) => b.mayBeNegative(x)) ? 'int' : undefined;
       return b.declare(`t${t}.index.${d}`, Math.max(...terms.map((x) => b.bits(x))), { role: 'index', thread: t, dim: d }, signed);
     });
-    assertions.push(
-      or(qpoints.map((q) => and([eq(sel, num(q.index)), q.path[t - 1]!, ...indexVars.map((v, d) => eq(v, q.element[t - 1]![d] ?? num(0)))]))),
-    );
-  }
+    const at = (q: QueryPoint): Formula => and([q.path[t - 1]!, ...indexVars.map((v, d) => eq(v, q.element[t - 1]![d] ?? num(0)))]);
+    // a selector only when the thread has a choice
+    if (candidates.length === 1) assertions.push(at(candidates[0]!));
+    else assertions.push(or(candidates.map((q) => and([eq(selector(b, t, qpoints.length), num(q.index)), at(q)]))));
+  });
   for (let d = 0; d < dims; d++) assertions.push(eq(tvar(`t1.index.${d}`), tvar(`t2.index.${d}`)));
-  assertions.push(conflict(qpoints));
-  if (spec.launch.warpSize !== undefined && spec.level === 'block') assertions.push(lockstepRace(b, spec.map, qpoints, spec.launch.warpSize));
-  if (pair !== undefined) {
-    // each thread at a write of the pair, writing its value
-    const value = (t: 0 | 1): Term => written[t]!.reduceRight<Term>((rest, [at, v]) => ite(at, v, rest), num(0));
-    assertions.push(or(written[0]!.map(([at]) => at)), or(written[1]!.map(([at]) => at)), not(eq(value(0), value(1))));
+  const [choices1, choices2] = [choices[0]!, choices[1]!];
+  if (spec.launch.warpSize !== undefined && spec.level === 'block') assertions.push(lockstepRace(b, spec.map, qpoints, [choices1, choices2], spec.launch.warpSize));
+  if (valuesDiffer) {
+    const written = (t: Thread, indices: readonly number[]): Term =>
+      indices.reduceRight<Term>((rest, k, i) => {
+        const q = qpoints[k]!;
+        const value = q.point.target.kind === 'access' ? q.point.target.access.value : undefined;
+        if (value === undefined) throw new Error('encoding: a write without a value');
+        const v = new Scope(b, t, q.index).term(value);
+        return i === indices.length - 1 ? v : ite(eq(tvar(`t${t}.point`), num(q.index)), v, rest);
+      }, num(0));
+    assertions.push(not(eq(written(1, choices1), written(2, choices2))));
   }
+  const scope = spec.level === 'grid' ? 'grid' : `${spec.level === 'warp' ? 'warpphase' : 'phase'}${spec.phase}`;
   return finish(b, {
-    id: `${spec.map.name}/${spec.level === 'grid' ? 'grid' : `${spec.level === 'warp' ? 'warpphase' : 'phase'}${spec.phase}`}/${spec.array}`,
+    id: `${spec.map.name}/${scope}/${spec.array}/${labels.get(first.access.id)}-${labels.get(second.access.id)}`,
     kernel: spec.map.name,
     kind: 'race',
     level: spec.level,
@@ -1172,6 +1251,8 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
     array: spec.array,
     sync: null,
     points: qpoints,
+    choices: [choices[0]!, choices[1]!],
+    accesses: [first.access.id, second.access.id],
     assertions,
   });
 }
@@ -1179,16 +1260,6 @@ export function raceQuery(spec: RaceQuerySpec): Query | null {
 /** A written value that mentions no data-dependent variable (values read, atomics' old values, unknowns). */
 function knownValue(value: Expr | undefined, vars: ReadonlyMap<string, VarInfo>): boolean {
   return value !== undefined && [...exprVars(value)].every((v) => !isDataDependent(vars.get(v)));
-}
-
-/**
- * The two threads' accesses conflict: one of them writes, or one is atomic
- * and the other a plain read (two atomics never race).
- */
-function conflict(qpoints: readonly QueryPoint[]): Formula {
-  const at = (t: Thread, mode: 'read' | 'write' | 'atomic'): Formula =>
-    or(qpoints.filter((q) => q.point.target.kind === 'access' && q.point.target.access.mode === mode).map((q) => eq(tvar(`t${t}.point`), num(q.index))));
-  return or([at(1, 'write'), at(2, 'write'), and([at(1, 'atomic'), at(2, 'read')]), and([at(1, 'read'), at(2, 'atomic')])]);
 }
 
 /** A thread's warp in its block: its linear id (x + (y + z·by)·bx) divided by the warp size. */
@@ -1217,12 +1288,14 @@ function warpsRelated(b: Builder, spec: RaceQuerySpec): Formula | null {
  * the two sides of one instance of an `if`: the same iteration of every loop
  * around it.
  */
-function lockstepRace(b: Builder, map: KernelMap, qpoints: readonly QueryPoint[], warpSize: number): Formula {
+function lockstepRace(b: Builder, map: KernelMap, qpoints: readonly QueryPoint[], choices: readonly [readonly number[], readonly number[]], warpSize: number): Formula {
   const relation = lockstepRelations(map.body);
   const warp = (t: Thread): Term => warpTerm(b, t, warpSize);
   const unordered: Formula[] = [];
-  for (const q1 of qpoints) {
-    for (const q2 of qpoints) {
+  // a thread with one point to be at has no selector
+  const at = (t: Thread, q: QueryPoint): Formula => (choices[t - 1]!.length === 1 ? TRUE : eq(tvar(`t${t}.point`), num(q.index)));
+  for (const q1 of choices[0].map((k) => qpoints[k]!)) {
+    for (const q2 of choices[1].map((k) => qpoints[k]!)) {
       if (q1.point.target.kind !== 'access' || q2.point.target.kind !== 'access') continue;
       const [a1, a2] = [q1.point.target.access, q2.point.target.access];
       const r = relation(a1.id, a2.id);
@@ -1230,7 +1303,7 @@ function lockstepRace(b: Builder, map: KernelMap, qpoints: readonly QueryPoint[]
       const s1 = new Scope(b, 1, q1.index);
       const s2 = new Scope(b, 2, q2.index);
       const iterations = a1.loops.slice(0, r.depth).map((v1, d) => sameIteration(s1, q1.point, v1, s2, q2.point, a2.loops[d]!));
-      unordered.push(and([eq(tvar('t1.point'), num(q1.index)), eq(tvar('t2.point'), num(q2.index)), ...iterations]));
+      unordered.push(and([at(1, q1), at(2, q2), ...iterations]));
     }
   }
   return or([not(eq(warp(1), warp(2))), ...unordered]);
@@ -1264,11 +1337,25 @@ function bigintText(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
 
-/** Both threads at points whose accesses are `a` and `b` (either way round): what a reported pair blocks. */
-export function pairSelected(q: Query, a: number, b: number): Formula {
-  const at = (t: Thread, access: number): Formula =>
-    or(q.points.filter((p) => p.point.target.kind === 'access' && p.point.target.access.id === access).map((p) => eq(tvar(`t${t}.point`), num(p.index))));
-  return or([and([at(1, a), at(2, b)]), and([at(1, b), at(2, a)])]);
+/** A point of a race query, encoded for the threads that may be at it (the other's path is false). */
+function encodedPoint(b: Builder, point: Point, index: number, threads: readonly Thread[]): QueryPoint {
+  const path: Formula[] = [];
+  const element: Term[][] = [];
+  const locals: Local[][] = [];
+  for (const t of [1, 2] as const) {
+    if (!threads.includes(t)) {
+      path.push(FALSE);
+      element.push([]);
+      locals.push([]);
+      continue;
+    }
+    const scope = new Scope(b, t, index);
+    const access = point.target.kind === 'access' ? point.target.access : null;
+    path.push(and([pathOf(scope, point), access ? scope.definedAll(access.index) : TRUE]));
+    element.push(access ? access.index.map((ix) => scope.term(ix)) : []);
+    locals.push(access ? access.locals.map((l) => ({ name: l.name, term: scope.term(l.value) })) : []);
+  }
+  return { index, point, path: [path[0]!, path[1]!], element: [element[0]!, element[1]!], locals: [locals[0]!, locals[1]!] };
 }
 
 export interface DivergenceQuerySpec {
@@ -1289,7 +1376,7 @@ export interface DivergenceQuerySpec {
 export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   const points = pointsOf(spec.code, 'without-rest').filter((p) => p.target.kind === 'mark' && p.target.sync.id === spec.sync.id);
   if (points.length === 0) return null;
-  const b = new Builder(spec.map, spec.map.vars, sharedBinders(spec.code), spec.launch);
+  const b = new Builder(spec.map, spec.map.vars, sharedBinders(spec.code), spec.launch, true);
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, spec.code, 'may-stop')];
   if (spec.sync.scope === 'warp') {
     const size = spec.launch.warpSize ?? DEFAULT_WARP_SIZE;
@@ -1314,14 +1401,28 @@ export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   });
 }
 
-function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding' | 'havocs'>): Query {
+/** The query as built, then simplified (src/encode/simplify.ts): what is printed and solved. */
+function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding' | 'havocs' | 'eliminated' | 'built'>): Query {
   const declarations = [...b.declarations].map(([name, bits]) => {
     const type = b.types.get(name);
     return type === undefined ? { name, bits } : { name, bits, type };
   });
   const assertions = [...b.definitions, ...q.assertions].filter((f) => !(f.k === 'const' && f.v));
-  return { ...q, assertions, declarations, roles: b.roles, havocs: b.havocs, encoding: chooseEncoding(declarations, assertions) };
+  const s = simplify(declarations, assertions);
+  return {
+    ...q,
+    assertions: s.assertions,
+    declarations: s.declarations,
+    eliminated: s.eliminated,
+    built: { declarations, assertions },
+    roles: b.roles,
+    havocs: b.havocs,
+    encoding: chooseEncoding(s.declarations, s.assertions),
+  };
 }
+
+/** Whether the simplifier decided the query unsat: it is not given to a solver. */
+export const decidedUnsat = (q: Query): boolean => q.assertions.length === 1 && q.assertions[0]!.k === 'const' && !q.assertions[0]!.v;
 
 /**
  * Can some thread run `code` to its end? Used to prove that every iteration of
@@ -1330,7 +1431,7 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
  * thread speaks for the block.
  */
 export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInfo>, launch: Launch, code: Code): Query {
-  const b = new Builder(map, vars, sharedBinders(code), launch);
+  const b = new Builder(map, vars, sharedBinders(code), launch, true);
   const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, codeOf(map.body, 'erase'), 'pass', [1])];
   assertions.push(new Scope(b, 1, 0).completes(code));
   return finish(b, {

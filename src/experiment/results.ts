@@ -4,7 +4,7 @@
  * (the class table, verdicts, alarms and time per stage).
  */
 import type { Status } from '../verify/result.js';
-import { STATUSES, budgetText, statusName } from '../report/describe.js';
+import { STATUSES, budgetText, executionText, statusName } from '../report/describe.js';
 import { csvText, type CsvValue } from './csv.js';
 import type { Shard } from './shard.js';
 import { KERNEL_CLASSES, STAGES, type DataDependence, type ExperimentRow, type KernelClass, type KernelRow, type Stage, type StageTimes } from './rows.js';
@@ -19,6 +19,8 @@ export interface RunInfo {
   /** the wall-clock safety net per query */
   readonly timeoutMs: number;
   readonly maxRaces: number;
+  /** `--warp-size N`: every kernel verified with warps of N threads in lockstep; null: independent threads, except where a .cu file's header asks for lockstep */
+  readonly warpSize: number | null;
   readonly jobs: number;
   /** building the parser and starting the solver before the first file, counted in no row; null when workers or shards did it */
   readonly startUpMs: StartUp | null;
@@ -49,6 +51,7 @@ export const CSV_HEADER = [
   'accesses',
   'phases',
   'queries',
+  'warp_size',
   'verdict',
   'confirmed_alarms',
   'possible_alarms',
@@ -65,7 +68,7 @@ export function dependenceText(deps: readonly DataDependence[]): string {
 
 function csvRecord(row: ExperimentRow): CsvValue[] {
   const times = [...STAGES.map((s) => row.times[s]), row.totalMs];
-  if (row.kind === 'file-error') return [row.file, null, null, null, null, null, null, null, 'error', null, null, null, ...times, row.error];
+  if (row.kind === 'file-error') return [row.file, null, null, null, null, null, null, null, null, 'error', null, null, null, ...times, row.error];
   return [
     row.file,
     row.kernel,
@@ -75,6 +78,7 @@ function csvRecord(row: ExperimentRow): CsvValue[] {
     row.accesses,
     row.phases,
     row.queries,
+    row.warpSize,
     row.verdict,
     row.confirmedAlarms,
     row.possibleAlarms,
@@ -161,6 +165,18 @@ function table(header: readonly string[], rows: readonly (readonly (string | num
   return [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
 }
 
+/** The run's execution model, and how many kernels a .cu file's header put in lockstep instead. */
+function executionOf(run: RunInfo, rows: readonly ExperimentRow[]): string {
+  const others = rows.filter((r) => r.kind === 'kernel' && r.warpSize !== run.warpSize).length;
+  const headers = others === 0 ? '' : ` (${others} kernel${others === 1 ? '' : 's'} with lockstep warps, as ${others === 1 ? 'its file asks' : 'their files ask'})`;
+  return `${executionText(run.warpSize === null ? {} : { warpSize: run.warpSize })}${headers}`;
+}
+
+/** The command line of the run: inputs, and the options that change verdicts. */
+function commandText(run: RunInfo): string {
+  return `faial-ts experiment ${run.inputs.join(' ')}${run.warpSize === null ? '' : ` --warp-size ${run.warpSize}`}`;
+}
+
 /** `, shard 2 of 4 (…)`, `, merged from 4 shards`, or nothing for a run over every file. */
 function sliceText(run: RunInfo): string {
   if (run.mergedShards !== null) return ` (per shard), merged from ${run.mergedShards} shards`;
@@ -188,7 +204,7 @@ export function summaryMarkdown(results: ExperimentResults): string {
   const lines = [
     `# Experiment: ${t.kernels} kernels in ${files} files`,
     '',
-    `faial-ts ${run.version}, \`faial-ts experiment ${run.inputs.join(' ')}\`: solver ${run.solver}, ${budgetText(run)}, at most ${run.maxRaces} races per kernel, ${run.jobs === 1 ? 'one process' : `${run.jobs} worker processes`}${sliceText(run)}.`,
+    `faial-ts ${run.version}, \`${commandText(run)}\`: solver ${run.solver}, ${budgetText(run)}, at most ${run.maxRaces} races per kernel, ${executionOf(run, rows)}, ${run.jobs === 1 ? 'one process' : `${run.jobs} worker processes`}${sliceText(run)}.`,
     '',
     '## Kernels by class',
     '',

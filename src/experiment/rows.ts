@@ -47,6 +47,8 @@ export interface KernelRow extends RowBase {
   readonly accesses: number;
   readonly phases: number;
   readonly queries: number;
+  /** the warps of this many threads run in lockstep in the verdict (`--warp-size`, or a .cu file's header); null: independent threads */
+  readonly warpSize: number | null;
   readonly verdict: Status;
   /** data races and barrier divergences */
   readonly confirmedAlarms: number;
@@ -124,6 +126,7 @@ function kernelRow(r: KernelResult, checking: Readonly<Record<CheckStage, number
     accesses: r.stats.accesses,
     phases: r.stats.phases,
     queries: r.stats.queries,
+    warpSize: r.warpSize ?? null,
     verdict: r.status,
     confirmedAlarms: alarms.filter((a) => a.confidence === 'confirmed').length,
     possibleAlarms: alarms.filter((a) => a.confidence === 'possible').length,

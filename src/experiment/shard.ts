@@ -50,7 +50,7 @@ function rowsByFile(results: ExperimentResults): ExperimentRow[][] | null {
   return next === results.rows.length ? groups : null;
 }
 
-const AGREED = ['version', 'solver', 'rlimit', 'timeoutMs', 'maxRaces'] as const satisfies readonly (keyof RunInfo)[];
+const AGREED = ['version', 'solver', 'rlimit', 'timeoutMs', 'maxRaces', 'warpSize'] as const satisfies readonly (keyof RunInfo)[];
 
 /**
  * The results of one run over every file, from the results of shards 1…N

@@ -17,15 +17,14 @@ import { located, positionAt, type Span } from '../core/source.js';
 import type { KernelMap } from '../map/map.js';
 import { runKernel, type Finished } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
-import { pairSelected, type Query } from '../encode/query.js';
+import type { Query } from '../encode/query.js';
 import { decodeModel, printScript } from '../encode/smtlib.js';
-import type { Formula } from '../encode/term.js';
 import type { Valuation } from '../encode/evaluate.js';
 import type { Solver } from '../solve/solver.js';
 import { assertNever } from '../util/assert.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from './result.js';
 import { divergenceQueries, phasesOf, raceQueries } from './verify.js';
-import { modelSatisfies, selectedPoints, witnessOf } from './witness.js';
+import { completedModel, modelSatisfies, selectedPoints, witnessOf } from './witness.js';
 import { isSmallWitness, smallModel, type ModelOf } from './shrink.js';
 
 export type ReplayVerdict =
@@ -52,16 +51,18 @@ export async function replayRace(map: KernelMap, race: Race, options: ReplayOpti
   const reported = (): ReplayVerdict => asReported(raceSeen(map, race.witness, race.index, race, options.launch.warpSize));
   if (isSmallWitness(race.witness)) return { verdict: reported(), minimised: null };
   const queries = raceQueries(map, await phasesOf(map, options.launch, options.timeoutMs, options.solver), options.launch).map((r) => r.query);
-  const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array);
+  const ids = new Set(race.accesses.map((a) => a.id));
+  // the alarm's own pair query
+  const q = queries.find((x) => x.level === race.level && x.phase === race.phase && x.array === race.array && x.accesses?.every((a) => ids.has(a)) && new Set(x.accesses).size === ids.size);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no race query matches the alarm' }, minimised: null };
-  const model = await smallModel(q, modelsOf(q, [pairSelected(q, race.accesses[0].id, race.accesses[1].id)], options), sizesOf(q, race.witness));
+  const model = await smallModel(q, modelsOf(q, options), sizesOf(q, race.witness));
   if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const points = selectedPoints(q, model);
   const witness = witnessOf(q, model, points);
   const index = race.index.map((_, d) => model.get(`t1.index.${d}`) ?? 0n);
-  const ids = points.map((p) => (p.point.target.kind === 'access' ? p.point.target.access.id : -1));
-  // the solver may name the two threads the other way round
-  const accesses: Race['accesses'] = ids[0] === race.accesses[0].id ? race.accesses : [race.accesses[1], race.accesses[0]];
+  const selected = points.map((p) => (p.point.target.kind === 'access' ? p.point.target.access.id : -1));
+  // the query may name the two threads the other way round
+  const accesses: Race['accesses'] = selected[0] === race.accesses[0].id ? race.accesses : [race.accesses[1], race.accesses[0]];
   const seen = raceSeen(map, witness, index, { ...race, accesses }, options.launch.warpSize);
   if (seen.kind === 'infeasible' || seen.kind === 'undefined') return { verdict: unshrunk(reported(), `${INFEASIBLE}: ${seen.message}`), minimised: null };
   return { verdict: seen, minimised: { witness, index } };
@@ -72,7 +73,7 @@ export async function replayDivergence(map: KernelMap, d: Divergence, options: R
   if (isSmallWitness(d.witness)) return { verdict: reported(), minimised: null };
   const q = divergenceQueries(map, options.launch).find((x) => x.sync?.id === d.sync.id);
   if (q === undefined) return { verdict: { kind: 'mismatch', message: 'no divergence query matches the alarm' }, minimised: null };
-  const model = await smallModel(q, modelsOf(q, [], options), sizesOf(q, d.witness));
+  const model = await smallModel(q, modelsOf(q, options), sizesOf(q, d.witness));
   if (model === null) return { verdict: unshrunk(reported(), NOT_FOUND), minimised: null };
   const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
   const witness = witnessOf(q, model, [point, point]);
@@ -117,12 +118,12 @@ function sizesOf(q: Query, w: Witness): Valuation {
 }
 
 /** Models of the query with `extra` asserted, from the solver, each checked against the query. */
-function modelsOf(q: Query, extra: readonly Formula[], { solver, timeoutMs }: ReplayOptions): ModelOf {
+function modelsOf(q: Query, { solver, timeoutMs }: ReplayOptions): ModelOf {
   return async (more) => {
-    const assertions = [...q.assertions, ...extra, ...more];
+    const assertions = [...q.assertions, ...more];
     const verdict = await solver.check(printScript(q.declarations, assertions, q.encoding), timeoutMs);
     if (verdict.status !== 'sat') return null;
-    const model = decodeModel(q.encoding, verdict.model);
+    const model = completedModel(q, decodeModel(q.encoding, verdict.model));
     if (!modelSatisfies({ ...q, assertions }, model)) throw new Error(`internal error: the solver's small witness for ${q.id} does not satisfy the query`);
     return model;
   };

@@ -2,14 +2,15 @@
  * Every solver query of a kernel as a named script: the divergence checks,
  * whether some launch can be in scope (fig3.assumptions, when the kernel has
  * an assumption or an operation that may be undefined), the loop-completion
- * checks the phase split asks, and the race checks (as first asked, before
- * any race is blocked). `faial-ts smt --out` writes them
- * and the solver agreement test runs them. Names are the query ids with `.`
- * for `/` (fig3.phase0.A, fig3.grid.g, fig3.sync0); the completion checks,
- * which have no place of their own, are numbered in the order asked.
+ * checks the phase split asks, and the race checks (one per pair of
+ * accesses). `faial-ts smt --out` writes them and the solver agreement test
+ * runs them. Names are the query ids with `.` for `/`
+ * (fig3.phase0.A.11.13-12.5: the pair of accesses at 11:13 and 12:5;
+ * fig3.grid.g.…, fig3.sync0); the completion checks, which have no place of
+ * their own, are numbered in the order asked.
  */
 import type { Launch } from '../core/launch.js';
-import { assumptionsQuery, type Query } from '../encode/query.js';
+import { assumptionsQuery, decidedUnsat, type Query } from '../encode/query.js';
 import { printScript } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
 import type { Solver } from '../solve/solver.js';
@@ -23,7 +24,12 @@ export interface NamedScript {
   readonly query: Query | null;
 }
 
-const namedScript = (q: Query): NamedScript => ({ name: q.id.replaceAll('/', '.'), script: printScript(q.declarations, q.assertions, q.encoding), query: q });
+/** The query's script, as solved; one the simplifier decided says so (verify asks no solver). */
+export function queryText(q: Query): string {
+  return `${decidedUnsat(q) ? '; decided unsat by the simplifier: no solver is asked\n' : ''}${printScript(q.declarations, q.assertions, q.encoding)}`;
+}
+
+const namedScript = (q: Query): NamedScript => ({ name: q.id.replaceAll('/', '.'), script: queryText(q), query: q });
 
 /** Throws EncodingLimit when some query cannot be encoded. */
 export async function queryScripts(map: KernelMap, launch: Launch, timeoutMs: number, solver: Solver): Promise<NamedScript[]> {

@@ -12,6 +12,7 @@ import { cmp, ite, mop, num, op, tvar, type Formula, type Term } from '../encode
 import type { Witness } from './result.js';
 import { valuation } from './witness.js';
 import type { Valuation } from '../encode/evaluate.js';
+import { restateTerm } from '../encode/simplify.js';
 
 /** A witness the interpreter runs as is: few threads, small parameters (loops bounded by them stay short). */
 const MAX_SMALL_THREADS = 256n;
@@ -29,9 +30,21 @@ export function isSmallWitness(w: Witness): boolean {
 /** A model of the query with these assertions added (checked against the query), or null when there is none or no answer. */
 export type ModelOf = (more: readonly Formula[]) => Promise<ReadonlyMap<string, bigint> | null>;
 
-/** The launch variables of a query that a small witness keeps small: dimensions and parameters. */
-function sizeTerms(q: Query): Term[] {
-  return [...q.roles].filter(([, role]) => role.role === 'dim' || role.role === 'param').map(([name]) => tvar(name));
+/** A launch variable of a query that a small witness keeps small (a dimension or a parameter), restated over the simplified query's variables. */
+interface Size {
+  readonly name: string;
+  readonly term: Term;
+}
+
+/**
+ * The sizes of a query to keep small: those the kernel or the command line
+ * fixes (the simplifier made them numbers) are what they are.
+ */
+function sizesOf(q: Query): Size[] {
+  return [...q.roles]
+    .filter(([, role]) => role.role === 'dim' || role.role === 'param')
+    .map(([name]) => ({ name, term: restateTerm(q.eliminated, tvar(name)) }))
+    .filter((s) => s.term.k !== 'num');
 }
 
 /**
@@ -41,18 +54,19 @@ function sizeTerms(q: Query): Term[] {
  * where the others allow it; then a few rounds asking for a smaller sum.
  */
 export async function smallModel(q: Query, modelOf: ModelOf, original: Valuation): Promise<ReadonlyMap<string, bigint> | null> {
-  const sizes = sizeTerms(q);
+  const sizes = sizesOf(q);
+  // every size fixed: there is nothing to make smaller
+  if (sizes.length === 0) return null;
   const total = (value: Valuation): bigint =>
-    sizes.reduce((acc, t) => {
-      const v = t.k === 'var' ? value(t.name) : 0n;
+    sizes.reduce((acc, s) => {
+      const v = value(s.name);
       return acc + (v < 0n ? -v : v);
     }, 0n);
   // a parameter of a signed type is kept small on both sides of 0
-  const signed = new Set(q.declarations.filter((d) => declaredRange(d).min < 0n).map((d) => d.name));
-  const isSigned = (t: Term): boolean => t.k === 'var' && signed.has(t.name);
-  const magnitude = (t: Term): Term => (isSigned(t) ? ite(cmp('<', t, num(0)), mop('-', 'i64', num(0), t), t) : t);
-  const boundOf = (t: Term, bound: bigint): Formula[] => [cmp('<=', t, num(bound)), ...(isSigned(t) ? [cmp('>=', t, num(-bound))] : [])];
-  const sum = sizes.reduce<Term>((acc, t) => op('+', acc, magnitude(t)), num(0));
+  const signed = new Set(q.built.declarations.filter((d) => declaredRange(d).min < 0n).map((d) => d.name));
+  const magnitude = (s: Size): Term => (signed.has(s.name) ? ite(cmp('<', s.term, num(0)), mop('-', 'i64', num(0), s.term), s.term) : s.term);
+  const boundOf = (s: Size, bound: bigint): Formula[] => [cmp('<=', s.term, num(bound)), ...(signed.has(s.name) ? [cmp('>=', s.term, num(-bound))] : [])];
+  const sum = sizes.reduce<Term>((acc, s) => op('+', acc, magnitude(s)), num(0));
   // bounding sizes one by one is worth it only if the launch gets smaller than the original
   const found = (await laddered(sizes, boundOf, modelOf)) ?? (await oneByOne(sizes, boundOf, (more) => modelOf([...more, cmp('<', sum, num(total(original)))])));
   if (found === null) return null;
@@ -71,7 +85,7 @@ interface Bounded {
 }
 
 /** A model with every size under the first bound of the ladder that allows one. */
-async function laddered(sizes: readonly Term[], boundOf: (t: Term, bound: bigint) => Formula[], modelOf: ModelOf): Promise<Bounded | null> {
+async function laddered(sizes: readonly Size[], boundOf: (s: Size, bound: bigint) => Formula[], modelOf: ModelOf): Promise<Bounded | null> {
   for (const bound of BOUND_LADDER) {
     const bounds = sizes.flatMap((t) => boundOf(t, bound));
     const model = await modelOf(bounds);
@@ -81,7 +95,7 @@ async function laddered(sizes: readonly Term[], boundOf: (t: Term, bound: bigint
 }
 
 /** A model with each size under the ladder's top where the sizes bounded before it allow it. */
-async function oneByOne(sizes: readonly Term[], boundOf: (t: Term, bound: bigint) => Formula[], modelOf: ModelOf): Promise<Bounded | null> {
+async function oneByOne(sizes: readonly Size[], boundOf: (s: Size, bound: bigint) => Formula[], modelOf: ModelOf): Promise<Bounded | null> {
   const top = BOUND_LADDER.at(-1)!;
   let found: Bounded | null = null;
   for (const t of sizes) {

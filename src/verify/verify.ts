@@ -1,8 +1,8 @@
 /**
  * The verify pipeline for one kernel: MAP inference, the divergence check of
- * every barrier, the phase split, one race query per phase and array (and per
- * global array across blocks; with `syncwarp`, per warp phase and array too),
- * and classification of every alarm.
+ * every barrier, the phase split, one race query per phase, array and pair of
+ * accesses (and per global array and pair across blocks; with `syncwarp`, per
+ * warp phase, array and pair too), and classification of every alarm.
  */
 import type { Launch } from '../core/launch.js';
 import { AXES } from '../core/ast.js';
@@ -12,11 +12,23 @@ import { assertNever } from '../util/assert.js';
 import { codeOf, splitPhases, warpLevel, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
-import { assumptionsQuery, completionQuery, divergenceQuery, evaluationsOf, pairSelected, raceQuery, scopeQuery, type Query, type RaceQuerySpec, type ThreadIds } from '../encode/query.js';
+import {
+  assumptionsQuery,
+  completionQuery,
+  decidedUnsat,
+  divergenceQuery,
+  evaluationsOf,
+  raceQueries as pairQueries,
+  scopeQuery,
+  valuesDifferQuery,
+  type Query,
+  type RaceQuerySpec,
+  type ThreadIds,
+} from '../encode/query.js';
 import { bitVectorEncoding, decodeModel, printScript, EncodingLimit, type Declaration, type Encoding } from '../encode/smtlib.js';
-import { not, type Formula } from '../encode/term.js';
-import type { Solver } from '../solve/solver.js';
-import { dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
+import type { Formula } from '../encode/term.js';
+import type { Solver, Verdict } from '../solve/solver.js';
+import { completedModel, dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
 import { raceKind, statusOf, VERIFY_STAGES, type AccessSite, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
 import { isSmallWitness, smallModel, type ModelOf } from './shrink.js';
 import { StageClock } from '../util/clock.js';
@@ -60,23 +72,21 @@ export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): 
     const erased: Doubt[] = containsErased(phase.code).map((e) => ({ kind: 'approximated-loop', span: e.span }));
     for (const array of map.arrays) {
       const spec: RaceQuerySpec = { map, vars: split.vars, launch, code: phase.code, array: array.name, level: 'block', phase: phase.id };
-      const query = raceQuery(spec);
-      if (query) out.push({ query, erased, spec });
+      out.push(...pairQueries(spec).map((query) => ({ query, erased, spec })));
     }
   }
   for (const phase of split.warp?.phases ?? []) {
     const erased: Doubt[] = containsErased(phase.code).map((e) => ({ kind: 'approximated-loop', span: e.span }));
     for (const array of map.arrays) {
       const spec: RaceQuerySpec = { map, vars: split.warp!.vars, launch, code: phase.code, array: array.name, level: 'warp', phase: phase.id };
-      const query = raceQuery(spec);
-      if (query) out.push({ query, erased, spec });
+      out.push(...pairQueries(spec).map((query) => ({ query, erased, spec })));
     }
   }
+  if (!hasManyBlocks(map, launch)) return out;
   const whole = codeOf(map.body, 'erase');
   for (const array of map.arrays.filter((a) => a.scope === 'global')) {
     const spec: RaceQuerySpec = { map, vars: map.vars, launch, code: whole, array: array.name, level: 'grid', phase: null };
-    const query = raceQuery(spec);
-    if (query && hasManyBlocks(map, launch)) out.push({ query, erased: [], spec });
+    out.push(...pairQueries(spec).map((query) => ({ query, erased: [], spec })));
   }
   return out;
 }
@@ -185,13 +195,19 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   const divergences: Divergence[] = [];
   const unknowns: Unknown[] = [];
 
-  const ask = async (q: Query, blocked: readonly Formula[]) => {
+  /**
+   * A query's verdict, with `extra` assertions over the variables the
+   * simplifier left: the simplifier's, or a solver's with its model
+   * completed and re-checked.
+   */
+  const ask = async (q: Query, extra: readonly Formula[]): Promise<Verdict> => {
     queries++;
-    const assertions = [...q.assertions, ...blocked];
+    if (decidedUnsat(q)) return { status: 'unsat' };
+    const assertions = [...q.assertions, ...extra];
     const script = clock.timed('encoding', () => printScript(q.declarations, assertions, q.encoding));
     const bitVectors = bitVectorsOf(q.declarations, assertions, q.encoding);
     const answer = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs, { bitVectors }));
-    const verdict = answer.status === 'sat' ? { ...answer, model: decodeModel(q.encoding, answer.model) } : answer;
+    const verdict = answer.status === 'sat' ? { ...answer, model: completedModel(q, decodeModel(q.encoding, answer.model)) } : answer;
     if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions }, verdict.model)) {
       throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
     }
@@ -229,9 +245,9 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   };
   /** Models of a query with more assertions, as `ask` checks them. */
   const modelsOf =
-    (q: Query, extra: readonly Formula[]): ModelOf =>
+    (q: Query): ModelOf =>
     async (more) => {
-      const verdict = await ask(q, [...extra, ...more]);
+      const verdict = await ask(q, more);
       return verdict.status === 'sat' ? verdict.model : null;
     };
 
@@ -295,7 +311,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       });
       // the block stops at the barrier, but other blocks run on: any assumption may exclude the launch, alike or not
       const { doubts, witness } = await classify(divergenceAt(verdict.model), false, async () => {
-        const small = await smallModel(q, modelsOf(q, []), valuation(verdict.model));
+        const small = await smallModel(q, modelsOf(q), valuation(verdict.model));
         return small === null ? null : divergenceAt(small);
       });
       divergences.push({ sync: q.sync!, confidence: doubts.length === 0 ? 'confirmed' : 'possible', doubts, witness });
@@ -308,6 +324,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     }
 
     const split = await phasesOf(map, options.launch, options.timeoutMs, options.solver, clock);
+    // a pair that races is reported once within blocks (threads of one warp or not) and once across them, in the first phase that shows it
     const reported = new Set<string>();
     const all = clock.timed('encoding', () => raceQueries(map, split, options.launch));
     /**
@@ -315,59 +332,43 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
      * value read or unknown in them) and provably equal wherever the pair
      * races: the query for a race of the pair with different values is unsat.
      */
-    const benign = async (spec: RaceQuerySpec, a: Access, b: Access): Promise<boolean> => {
-      if (a.mode !== 'write' || b.mode !== 'write') return false;
-      const q = clock.timed('encoding', () => raceQuery({ ...spec, valuesDiffer: { a: a.id, b: b.id } }));
-      if (q === null) return false;
-      const verdict = await ask(q, [pairSelected(q, a.id, b.id)]);
-      return verdict.status === 'unsat';
+    const benign = async (spec: RaceQuerySpec, accesses: readonly [number, number]): Promise<boolean> => {
+      const q = clock.timed('encoding', () => valuesDifferQuery(spec, accesses));
+      return q !== null && (await ask(q, [])).status === 'unsat';
     };
     for (const { query: q, erased, spec } of all) {
-      // a pair is reported once within blocks, where its threads are of one warp or not
-      const within = q.level === 'grid' ? 'grid' : 'block';
-      const pairKey = (a: number, b: number): string => (a < b ? `${within}:${a}:${b}` : `${within}:${b}:${a}`);
-      const blocked: Formula[] = clock.timed('encoding', () =>
-        [...reported].flatMap((key) => {
-          const [level, a, b] = key.split(':');
-          return level === within ? [not(pairSelected(q, Number(a), Number(b)))] : [];
-        }),
-      );
-      while (races.length < options.maxRaces) {
-        const verdict = await ask(q, blocked);
-        if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });
-        if (verdict.status !== 'sat') break;
-        const [p1, p2] = selectedPoints(q, verdict.model);
-        if (p1.point.target.kind !== 'access' || p2.point.target.kind !== 'access') throw new Error('race witness without accesses');
-        const a1 = p1.point.target.access;
-        const a2 = p2.point.target.access;
-        const raceAt = (model: ReadonlyMap<string, bigint>): Race => {
-          const [m1, m2] = selectedPoints(q, model);
-          if (m1.point.target.kind !== 'access' || m2.point.target.kind !== 'access') throw new Error('race witness without accesses');
-          const b1 = m1.point.target.access;
-          const b2 = m2.point.target.access;
-          const doubts = [...dataDoubts(split.vars, [...pointVars(m1.point), ...pointVars(m2.point)]), ...erased, ...shiftDoubts(q, model), ...undecided];
-          return {
-            array: q.array!,
-            kind: raceKind(b1.mode, b2.mode),
-            level: q.level,
-            phase: q.phase,
-            confidence: 'possible',
-            doubts,
-            accesses: [accessSite(b1), accessSite(b2)],
-            index: Array.from({ length: m1.element[0].length }, (_, d) => model.get(`t1.index.${d}`) ?? 0n),
-            witness: witnessOf(q, model, [m1, m2]),
-          };
+      if (races.length >= options.maxRaces) break;
+      const [x, y] = q.accesses!;
+      const pair = `${q.level === 'grid' ? 'grid' : 'block'}:${Math.min(x, y)}:${Math.max(x, y)}`;
+      if (reported.has(pair)) continue;
+      const verdict = await ask(q, []);
+      if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });
+      if (verdict.status !== 'sat') continue;
+      const raceAt = (model: ReadonlyMap<string, bigint>): Race => {
+        const [m1, m2] = selectedPoints(q, model);
+        if (m1.point.target.kind !== 'access' || m2.point.target.kind !== 'access') throw new Error('race witness without accesses');
+        const b1 = m1.point.target.access;
+        const b2 = m2.point.target.access;
+        const doubts = [...dataDoubts(split.vars, [...pointVars(m1.point), ...pointVars(m2.point)]), ...erased, ...shiftDoubts(q, model), ...undecided];
+        return {
+          array: q.array!,
+          kind: raceKind(b1.mode, b2.mode),
+          level: q.level,
+          phase: q.phase,
+          confidence: 'possible',
+          doubts,
+          accesses: [accessSite(b1), accessSite(b2)],
+          index: Array.from({ length: m1.element[0].length }, (_, d) => model.get(`t1.index.${d}`) ?? 0n),
+          witness: witnessOf(q, model, [m1, m2]),
         };
-        const found = raceAt(verdict.model);
-        // the query speaks of two threads; another may leave the scope (fail an assumption, overflow) and exclude the launch
-        const race = await classify(found, inScopeAlike, async () => {
-          const small = await smallModel(q, modelsOf(q, [pairSelected(q, a1.id, a2.id)]), valuation(verdict.model));
-          return small === null ? null : raceAt(small);
-        });
-        races.push({ ...race, confidence: race.doubts.length === 0 ? 'confirmed' : 'possible', ...((await benign(spec, a1, a2)) ? { benign: true } : {}) });
-        reported.add(pairKey(a1.id, a2.id));
-        blocked.push(clock.timed('encoding', () => not(pairSelected(q, a1.id, a2.id))));
-      }
+      };
+      // the query speaks of two threads; another may leave the scope (fail an assumption, overflow) and exclude the launch
+      const race = await classify(raceAt(verdict.model), inScopeAlike, async () => {
+        const small = await smallModel(q, modelsOf(q), valuation(verdict.model));
+        return small === null ? null : raceAt(small);
+      });
+      races.push({ ...race, confidence: race.doubts.length === 0 ? 'confirmed' : 'possible', ...((await benign(spec, q.accesses!)) ? { benign: true } : {}) });
+      reported.add(pair);
     }
     return { phases: split.phases.length, arrays: new Set(all.map((x) => x.query.array)).size };
   };

@@ -6,22 +6,35 @@ import type { Doubt, ThreadWitness, Witness } from './result.js';
 import { isDataDependent, type VarInfo } from '../map/map.js';
 import { declaredRange } from '../encode/smtlib.js';
 import { sourceName } from '../phases/split.js';
-import { termVars } from '../encode/term.js';
+import { termVars, type Formula } from '../encode/term.js';
+import { completeModel } from '../encode/simplify.js';
 
 /** Variables a solver left out of its model can take any value; 0 is the one we show. */
 export function valuation(model: ReadonlyMap<string, bigint>): Valuation {
   return (name) => model.get(name) ?? 0n;
 }
 
-/** A model that fails its own query means the encoding and the evaluator disagree: a bug to report, not a verdict. */
-export function modelSatisfies(q: Query, model: ReadonlyMap<string, bigint>): boolean {
+/**
+ * A model that fails its own query means the encoding and the evaluator
+ * disagree: a bug to report, not a verdict. The model, completed with the
+ * simplifier's eliminated variables, must satisfy the query as built too
+ * (else the simplifier changed the question).
+ */
+export function modelSatisfies(q: Pick<Query, 'declarations' | 'assertions' | 'built'>, model: ReadonlyMap<string, bigint>, extra: readonly Formula[] = []): boolean {
   const value = valuation(model);
-  const declared = (d: Query['declarations'][number]): boolean => {
-    const v = value(d.name);
-    const { min, max } = declaredRange(d);
-    return v >= min && v <= max;
-  };
-  return q.assertions.every((a) => evalFormula(a, value)) && q.declarations.every(declared);
+  const holds = (declarations: Query['declarations'], assertions: readonly Formula[]): boolean =>
+    assertions.every((a) => evalFormula(a, value)) &&
+    declarations.every((d) => {
+      const v = value(d.name);
+      const { min, max } = declaredRange(d);
+      return v >= min && v <= max;
+    });
+  return holds(q.declarations, q.assertions) && holds(q.built.declarations, [...q.built.assertions, ...extra]);
+}
+
+/** The solver's model of a query (decoded) with the values of the variables the simplifier eliminated. */
+export function completedModel(q: Query, model: ReadonlyMap<string, bigint>): ReadonlyMap<string, bigint> {
+  return completeModel(q.eliminated, model, evalTerm);
 }
 
 function dims(q: Query, value: Valuation, kind: 'blockDim' | 'gridDim'): bigint[] {
@@ -29,7 +42,9 @@ function dims(q: Query, value: Valuation, kind: 'blockDim' | 'gridDim'): bigint[
 }
 
 function threadWitness(q: Query, value: Valuation, thread: Thread, point: QueryPoint | null): ThreadWitness {
-  const ids = (kind: 'threadIdx' | 'blockIdx'): bigint[] => AXES.map((a) => (q.roles.has(`t${thread}.${kind}.${a}`) ? value(`t${thread}.${kind}.${a}`) : 0n));
+  // a block-level query's threads share one block id, named without a thread
+  const ids = (kind: 'threadIdx' | 'blockIdx'): bigint[] =>
+    AXES.map((a) => [`t${thread}.${kind}.${a}`, `${kind}.${a}`].find((name) => q.roles.has(name))).map((name) => (name === undefined ? 0n : value(name)));
   const locals = new Map<string, bigint>();
   if (point?.point.target.kind === 'access') {
     const access = point.point.target.access;
@@ -71,7 +86,9 @@ export function witnessOf(q: Query, model: ReadonlyMap<string, bigint>, points: 
 /** The point each thread of a race query selected. */
 export function selectedPoints(q: Query, model: ReadonlyMap<string, bigint>): [QueryPoint, QueryPoint] {
   const pick = (t: Thread): QueryPoint => {
-    const index = Number(model.get(`t${t}.point`) ?? 0n);
+    const choices = q.choices?.[t - 1];
+    // a thread with one point to be at has no selector
+    const index = choices?.length === 1 ? choices[0]! : Number(model.get(`t${t}.point`) ?? 0n);
     const p = q.points[index];
     if (!p) throw new Error(`witness: thread ${t} selected no access`);
     return p;

@@ -41,7 +41,7 @@ describe('merging shards, refused', () => {
   const part = (from: string, shard: Shard | null, files: string[], change: Partial<ExperimentResults['run']> = {}): { from: string; results: ExperimentResults } => ({
     from,
     results: {
-      run: { version: '1', inputs: ['k'], solver: 'z3-wasm', rlimit: 1000, timeoutMs: 10, maxRaces: 20, jobs: 1, startUpMs: null, files, shard, mergedShards: null, ...change },
+      run: { version: '1', inputs: ['k'], solver: 'z3-wasm', rlimit: 1000, timeoutMs: 10, maxRaces: 20, warpSize: null, jobs: 1, startUpMs: null, files, shard, mergedShards: null, ...change },
       rows: files.map((file) => ({ kind: 'file-error', file, error: 'x', times: { parse: 0, typing: 0, phases: 0, encoding: 0, solving: 0, witnesses: 0 }, totalMs: 0 })),
     },
   });
@@ -56,6 +56,7 @@ describe('merging shards, refused', () => {
     expect(mergedResults([one, part('d3', { index: 2, count: 3 }, ['b'])])).toBe('d3 is shard 2/3 but d1 is shard 1/2: not the same split');
     expect(mergedResults([one, part('d2', { index: 2, count: 2 }, ['b'], { timeoutMs: 99 })])).toBe('d2 and d1 differ in timeoutMs (99 and 10): their verdicts are not comparable');
     expect(mergedResults([one, part('d2', { index: 2, count: 2 }, ['b'], { rlimit: 5 })])).toBe('d2 and d1 differ in rlimit (5 and 1000): their verdicts are not comparable');
+    expect(mergedResults([one, part('d2', { index: 2, count: 2 }, ['b'], { warpSize: 32 })])).toBe('d2 and d1 differ in warpSize (32 and null): their verdicts are not comparable');
     expect(mergedResults([one, part('d2', { index: 2, count: 2 }, ['b'], { inputs: ['other'] })])).toMatch(/^d2 and d1 verified different inputs/);
     expect(mergedResults([one, part('d2', { index: 2, count: 2 }, ['b', 'd', 'e'])])).toBe('d1 has 2 files, but shard 1 of 5 files has 3');
   });

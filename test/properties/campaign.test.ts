@@ -43,11 +43,27 @@ describe('npm run fuzz -- --chunk', () => {
     expect(r.stdout).not.toMatch(/kernels passed/);
   }, 120_000);
 
+  it('checks some kernels with lockstep warps, each one with --warps every, none with --warps none, and counts each warp size', async () => {
+    const warpLines = (stdout: string): number => [...stdout.matchAll(/^\s+warp size (\d+): (\d+)$/gm)].reduce((n, m) => n + Number(m[2]), 0);
+    const [some, every, none] = await Promise.all(['some', 'every', 'none'].map((w) => fuzz(['--only', 'P1', '--runs', '12', '--seed', '11', '--warps', w])));
+    expect([some!.code, every!.code, none!.code]).toEqual([0, 0, 0]);
+    expect(some!.stdout).toContain('some with lockstep warps');
+    expect(warpLines(some!.stdout) + figure(some!.stdout, 'independent threads')).toBe(12);
+    expect(warpLines(some!.stdout)).toBeGreaterThan(0);
+    expect(every!.stdout).toContain('each with lockstep warps');
+    expect(warpLines(every!.stdout)).toBe(12);
+    expect(none!.stdout).toContain('independent threads only');
+    expect(figure(none!.stdout, 'independent threads')).toBe(12);
+  }, 120_000);
+
   it('says in one line what is wrong with its command line, and exits 2 without checking anything', async () => {
     const r = await fuzz(['--only', 'P3', '--chunks', '5']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^fuzz: unknown argument --chunks \(use --runs N .*\)$/m);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stdout).toBe('');
+    const warps = await fuzz(['--only', 'P1', '--warps', 'most']);
+    expect(warps.code).toBe(2);
+    expect(warps.stderr).toMatch(/^fuzz: --warps takes some, every or none, not 'most' \(use --runs N .*\)$/m);
   }, 60_000);
 });

@@ -25,7 +25,17 @@ export interface GenConfig {
   readonly atomics?: boolean;
   /** `syncwarp` among the statements (absent: no, so that the kernels of a seed stay those it always gave) */
   readonly syncwarp?: boolean;
+  /** lockstep warps (absent: none; see {@link Warps}) */
+  readonly warps?: Warps;
 }
+
+/**
+ * Which kernels are checked with lockstep warps: `some`, a warp size drawn
+ * for about half of them; `every`, one for each (never 1, which orders
+ * nothing). Either way the statements include the shapes lockstep orders or
+ * does not (see {@link lockstepItem}), with `every` twice as often.
+ */
+export type Warps = 'some' | 'every';
 
 type BinOp = '+' | '-' | '*' | '/' | '%' | '&' | '|' | '^' | '<<' | '>>';
 type CmpOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
@@ -34,6 +44,8 @@ type Axis = 'x' | 'y';
 export type GExpr =
   | { readonly k: 'const'; readonly v: number }
   | { readonly k: 'ref'; readonly n: number }
+  /** the innermost loop variable around (a constant where there is none) */
+  | { readonly k: 'loopvar' }
   | { readonly k: 'builtin'; readonly name: 'threadIdx' | 'blockIdx' | 'blockDim' | 'gridDim'; readonly axis: Axis }
   | { readonly k: 'bin'; readonly op: BinOp; readonly a: GExpr; readonly b: GExpr };
 
@@ -79,16 +91,21 @@ export interface GKernel {
   readonly body: readonly GStmt[];
 }
 
-/** A generated kernel: its shape, and its source text, which fast-check shows for a counterexample. */
+/**
+ * A generated kernel: its shape, its source text and the warp size it is
+ * checked with (null: independent threads), which fast-check shows for a
+ * counterexample.
+ */
 export class Generated {
   constructor(
     readonly shape: GKernel,
     readonly source: string,
     readonly config: GenConfig,
+    readonly warpSize: number | null = null,
   ) {}
 
   toString(): string {
-    return `\n${this.source}`;
+    return `\n${warpSizeNote(this.warpSize)}${this.source}`;
   }
 
   [fc.toStringMethod](): string {
@@ -96,8 +113,41 @@ export class Generated {
   }
 }
 
+/** How a counterexample says the warp size it was checked with: a comment line above the kernel. */
+export function warpSizeNote(warpSize: number | null): string {
+  return warpSize === null ? '' : `// checked with --warp-size ${warpSize}\n`;
+}
+
 // ---------------------------------------------------------------------------
 // Arbitraries
+
+/**
+ * The warp size of a kernel. The launches have blocks of 1 to 4 threads (and
+ * 2×2): a size of 2 makes blocks of several warps of several threads, 3 does
+ * not divide most blocks (a last warp short of threads), 4 and 32 make one
+ * warp of the whole block, and 1 makes every thread a warp of its own
+ * (lockstep that orders nothing). None (independent threads) comes first, so
+ * that shrinking tries it first. Drawn last in a kernel, and only when asked:
+ * the kernels of a seed without warps stay those it always gave.
+ */
+export function warpSizeArbitrary(warps: Warps | undefined): fc.Arbitrary<number | null> {
+  if (warps === undefined) return fc.constant(null);
+  const sizes = [
+    { weight: 3, arbitrary: fc.constant(2) },
+    { weight: 2, arbitrary: fc.constant(4) },
+    { weight: 1, arbitrary: fc.constant(3) },
+    { weight: 1, arbitrary: fc.constant(32) },
+  ];
+  if (warps === 'every') return fc.oneof(...sizes);
+  return fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, ...sizes, { weight: 1, arbitrary: fc.constant(1) });
+}
+
+/** A block's statements, with lockstep shapes among them when warps are asked for. */
+export function statementList<S>(stmt: fc.Arbitrary<S>, lockstep: fc.Arbitrary<S[]>, warps: Warps | undefined, size: fc.ArrayConstraints): fc.Arbitrary<S[]> {
+  if (warps === undefined) return fc.array(stmt, size);
+  const items = fc.oneof({ weight: warps === 'every' ? 2 : 4, arbitrary: stmt.map((s) => [s]) }, { weight: 1, arbitrary: lockstep });
+  return fc.array(items, size).map((xs) => xs.flat());
+}
 
 const smallConst = fc.integer({ min: 0, max: 4 }).map((v): GExpr => ({ k: 'const', v }));
 /** around the verifier's input bound 2^32 and past it, where truncation and overflow bugs hide */
@@ -162,6 +212,94 @@ const cond: fc.Arbitrary<GCond> = fc.oneof(
 const index = fc.array(expr, { minLength: 3, maxLength: 3 });
 const arrayRef = fc.nat({ max: 3 });
 
+// ---------------------------------------------------------------------------
+// Shapes for lockstep warps
+
+const TID: GExpr = { k: 'builtin', name: 'threadIdx', axis: 'x' };
+const LOOPVAR: GExpr = { k: 'loopvar' };
+const num = (v: number): GExpr => ({ k: 'const', v });
+const bin = (op: BinOp, a: GExpr, b: GExpr): GExpr => ({ k: 'bin', op, a, b });
+
+/**
+ * Indices at which threads of one warp meet: a thread's own element, its
+ * neighbour's, one element per pair of threads, one element for all; moved
+ * by the loop variable around, if any.
+ */
+const warpIndexBase = fc.constantFrom<GExpr>(TID, bin('+', TID, num(1)), bin('+', TID, num(2)), bin('-', TID, num(1)), bin('/', TID, num(2)), bin('^', TID, num(1)), num(0), num(1));
+const warpIndex = fc.oneof({ weight: 3, arbitrary: warpIndexBase }, { weight: 1, arbitrary: warpIndexBase.map((e) => bin('+', e, LOOPVAR)) });
+/** A constant (writes of it are benign among themselves), the thread's id, or the value last bound (a read's, when one comes first). */
+const warpValue = fc.constantFrom<GExpr>(num(1), TID, { k: 'ref', n: 0 }, bin('+', { k: 'ref', n: 0 }, num(1)));
+/** Conditions that split a warp: even and odd threads, the first one or two, those below the loop variable (a reduction's step). */
+const warpCond = fc.constantFrom<GCond>(
+  { k: 'cmp', op: '==', a: bin('%', TID, num(2)), b: num(0) },
+  { k: 'cmp', op: '<', a: TID, b: num(1) },
+  { k: 'cmp', op: '<', a: TID, b: num(2) },
+  { k: 'cmp', op: '<', a: TID, b: LOOPVAR },
+);
+
+interface WarpAccess {
+  readonly write: boolean;
+  readonly idx: GExpr;
+  readonly val: GExpr;
+}
+
+const warpAccess: fc.Arbitrary<WarpAccess> = fc.record({ write: fc.boolean(), idx: warpIndex, val: warpValue });
+
+type WarpShape =
+  /** two accesses in sequence: ordered within a warp, unless one statement */
+  | { readonly s: 'pair'; readonly a: WarpAccess; readonly b: WarpAccess }
+  /** one write, the same statement instance in every thread of the warp */
+  | { readonly s: 'one'; readonly a: WarpAccess }
+  /** the two sides of a thread-dependent `if`: unordered within a warp */
+  | { readonly s: 'split'; readonly cond: GCond; readonly a: WarpAccess; readonly b: WarpAccess }
+  /** two accesses in sequence under a thread-dependent `if` (a reduction's step) */
+  | { readonly s: 'guard'; readonly cond: GCond; readonly a: WarpAccess; readonly b: WarpAccess };
+
+const warpShape: fc.Arbitrary<WarpShape> = fc.oneof(
+  fc.record({ a: warpAccess, b: warpAccess }).map((x): WarpShape => ({ s: 'pair', ...x })),
+  warpAccess.map((a): WarpShape => ({ s: 'one', a: { ...a, write: true } })),
+  // both sides at one index half the time: threads on the two sides meet where it maps several threads to one element
+  {
+    weight: 2,
+    arbitrary: fc.record({ cond: warpCond, a: warpAccess, b: warpAccess, sameIndex: fc.boolean() }).map(({ sameIndex, ...x }): WarpShape => ({ s: 'split', ...x, b: sameIndex ? { ...x.b, idx: x.a.idx } : x.b })),
+  },
+  fc.record({ cond: warpCond, a: warpAccess, b: warpAccess }).map((x): WarpShape => ({ s: 'guard', ...x })),
+);
+
+/**
+ * Statements in the shapes whose verdicts lockstep decides (src/map/lockstep.ts):
+ * accesses of one array by threads that meet at an element, in sequence, in
+ * one statement, on the two sides of a thread-dependent `if`, and in loops
+ * of a few iterations around them (up, or down to 0 as a reduction runs).
+ */
+const lockstepItem: fc.Arbitrary<GStmt[]> = fc
+  .record({
+    arr: arrayRef,
+    shape: warpShape,
+    loop: fc.option(fc.record({ down: fc.boolean(), iterations: fc.integer({ min: 1, max: 3 }) }), { nil: null }),
+  })
+  .map(({ arr, shape, loop }) => {
+    const access = (a: WarpAccess): GStmt => {
+      const idx = [a.idx, num(0), num(0)];
+      return a.write ? { k: 'write', arr, idx, val: a.val } : { k: 'read', arr, idx };
+    };
+    const body: GStmt[] = ((): GStmt[] => {
+      switch (shape.s) {
+        case 'pair':
+          return [access(shape.a), access(shape.b)];
+        case 'one':
+          return [access(shape.a)];
+        case 'split':
+          return [{ k: 'if', cond: shape.cond, then: [access(shape.a)], else: [access(shape.b)] }];
+        case 'guard':
+          return [{ k: 'if', cond: shape.cond, then: [access(shape.a), access(shape.b)], else: null }];
+      }
+    })();
+    if (loop === null) return body;
+    const n = num(loop.iterations - (loop.down ? 1 : 0));
+    return [loop.down ? { k: 'for', form: 'down0', from: n, to: num(0), step: 1, body } : { k: 'for', form: 'up', from: num(0), to: n, step: 1, body }];
+  });
+
 function stmts(config: GenConfig, depth: number): fc.Arbitrary<GStmt[]> {
   const simple: fc.WeightedArbitrary<GStmt>[] = [
     { weight: 3, arbitrary: fc.record({ arr: arrayRef, idx: index, val: expr }).map((s): GStmt => ({ k: 'write', ...s })) },
@@ -207,7 +345,7 @@ function stmts(config: GenConfig, depth: number): fc.Arbitrary<GStmt[]> {
               .map((s): GStmt => ({ k: 'for', ...s })),
           },
         );
-  return fc.array(stmt, { minLength: 1, maxLength: depth >= 2 ? 5 : 3 });
+  return statementList(stmt, lockstepItem, config.warps, { minLength: 1, maxLength: depth >= 2 ? 5 : 3 });
 }
 
 export function kernelArbitrary(config: GenConfig): fc.Arbitrary<Generated> {
@@ -232,10 +370,11 @@ export function kernelArbitrary(config: GenConfig): fc.Arbitrary<Generated> {
       arrays: fc.array(array, { minLength: 1, maxLength: 3 }),
       assumes: top,
       body: stmts(config, 2),
+      warpSize: warpSizeArbitrary(config.warps),
     })
-    .map(({ assumes, ...k }) => {
+    .map(({ assumes, warpSize, ...k }) => {
       const shape: GKernel = { ...k, body: [...assumes.map((c): GStmt => ({ k: 'assume', cond: c })), ...k.body] };
-      return new Generated(shape, printKernel(shape, config), config);
+      return new Generated(shape, printKernel(shape, config), config, warpSize);
     });
 }
 
@@ -309,6 +448,10 @@ function printExpr(e: GExpr, ctx: Ctx, place: Place): Printed {
       if (pool.length === 0) return { text: String(e.n % 4), uniform: true, huge: false };
       const v = pool[pool.length - 1 - (e.n % pool.length)]!;
       return { text: v.name, uniform: v.uniform, huge: v.huge };
+    }
+    case 'loopvar': {
+      const v = ctx.loopVar;
+      return v === null || (v.data && place !== 'value' && !ctx.config.dataFlow) ? { text: '0', uniform: true, huge: false } : { text: v.name, uniform: v.uniform, huge: false };
     }
     case 'builtin': {
       const text = e.name === 'threadIdx' && e.axis === 'x' ? 'tid' : `${e.name}.${e.axis}`;

@@ -6,6 +6,11 @@
  * Every launch of the small enumeration is run by the interpreter; the
  * verifier is asked only with the launch fixed (parameters, blockDim and
  * gridDim), which keeps its queries small.
+ *
+ * A subject may come with a warp size (the generators draw one for some
+ * kernels): then every launch runs the interpreter's lockstep scheduler with
+ * it and gives it to the verifier (`--warp-size N`), so each property holds
+ * of the lockstep semantics as well as of independent threads.
  */
 import type { Launch } from '../../src/core/launch.js';
 import type { Kernel } from '../../src/core/ast.js';
@@ -27,11 +32,14 @@ export const SOLVER_TIMEOUT_MS = 4000;
 export interface Loaded {
   readonly kernel: Kernel;
   readonly map: KernelMap;
+  /** the subject's warp size: its launches run warps of this many threads in lockstep; null: independent threads */
+  readonly warpSize: number | null;
 }
 
-/** What a property reports about a kernel that fails it: its source. */
+/** What a property reports about a kernel that fails it: its source, and the warp size it was checked with. */
 export interface Subject {
   readonly source: string;
+  readonly warpSize?: number | null;
 }
 
 export function load(g: Subject): Loaded {
@@ -39,17 +47,20 @@ export function load(g: Subject): Loaded {
   const errors = wellFormednessErrors(program);
   if (errors.length > 0) fail(g, `the generator made an ill-formed kernel: ${errors.map((e) => e.message).join('; ')}`);
   const kernel = program.kernels[0]!;
-  return { kernel, map: inferMap(program.file, kernel) };
+  return { kernel, map: inferMap(program.file, kernel), warpSize: g.warpSize ?? null };
 }
 
 export function fail(g: Subject, message: string): never {
-  throw new Error(`${message}\n--- kernel ---\n${g.source}`);
+  const mode = g.warpSize === undefined || g.warpSize === null ? '' : ` (checked with --warp-size ${g.warpSize})`;
+  throw new Error(`${message}\n--- kernel${mode} ---\n${g.source}`);
 }
 
 export interface ConcreteLaunch {
   readonly params: Readonly<Record<string, bigint>>;
   readonly blockDim: Vec3;
   readonly gridDim: Vec3;
+  /** warps of this many threads in lockstep; absent: independent threads */
+  readonly warpSize?: number;
 }
 
 const BLOCK_DIMS: readonly Vec3[] = [[1n, 1n, 1n], [2n, 1n, 1n], [3n, 1n, 1n], [4n, 1n, 1n], [2n, 2n, 1n]];
@@ -62,24 +73,29 @@ export function paramValues(p: Kernel['params'][number]): readonly bigint[] {
   return [-2n, -1n, 0n, 1n, 3n].filter((v) => v >= typeMin(p.type!));
 }
 
-/** Every launch of the enumeration: blockDim.x 1–4 (and 2×2), gridDim 1–2, parameters 0–3 (signed ones: also −2 and −1). */
-export function launches(kernel: Kernel): ConcreteLaunch[] {
+/**
+ * Every launch of the enumeration: blockDim.x 1–4 (and 2×2), gridDim 1–2,
+ * parameters 0–3 (signed ones: also −2 and −1); with the warp size, if any.
+ */
+export function launches(kernel: Kernel, warpSize: number | null = null): ConcreteLaunch[] {
   let params: Record<string, bigint>[] = [{}];
   for (const p of kernel.params) params = params.flatMap((ps) => paramValues(p).map((v) => ({ ...ps, [p.text]: v })));
-  return params.flatMap((ps) => GRID_DIMS.flatMap((gridDim) => BLOCK_DIMS.map((blockDim) => ({ params: ps, blockDim, gridDim }))));
+  const warp = warpSize === null ? {} : { warpSize };
+  return params.flatMap((ps) => GRID_DIMS.flatMap((gridDim) => BLOCK_DIMS.map((blockDim) => ({ params: ps, blockDim, gridDim, ...warp }))));
 }
 
 export function interpret(kernel: Kernel, launch: ConcreteLaunch): RunResult {
-  return runKernel(kernel, launch, { maxSteps: 200_000, maxReports: 50 });
+  return runKernel(kernel, launch, { maxSteps: 200_000, maxReports: 50, ...(launch.warpSize === undefined ? {} : { warpSize: launch.warpSize }) });
 }
 
 export function fixed(launch: ConcreteLaunch): Launch {
-  return { params: new Map(Object.entries(launch.params)), blockDim: [...launch.blockDim], gridDim: [...launch.gridDim] };
+  return { params: new Map(Object.entries(launch.params)), blockDim: [...launch.blockDim], gridDim: [...launch.gridDim], ...(launch.warpSize === undefined ? {} : { warpSize: launch.warpSize }) };
 }
 
+/** The launch as options of `faial-ts verify` and `run`, so that a failure can be reproduced from its message. */
 function launchText(l: ConcreteLaunch): string {
-  const ps = Object.entries(l.params).map(([k, v]) => `${k}=${v}`);
-  return `${ps.length === 0 ? '' : `${ps.join(' ')} `}blockDim=${l.blockDim.join(',')} gridDim=${l.gridDim.join(',')}`;
+  const ps = Object.entries(l.params).map(([k, v]) => `-p ${k}=${v} `);
+  return `\`${ps.join('')}--block-dim ${l.blockDim.join(',')} --grid-dim ${l.gridDim.join(',')}${l.warpSize === undefined ? '' : ` --warp-size ${l.warpSize}`}\``;
 }
 
 // ---------------------------------------------------------------------------
@@ -105,7 +121,7 @@ export function checkTheorem1(g: Subject, loaded: Loaded = load(g)): number {
   const { kernel, map } = loaded;
   const wellTyped = map.violations.length === 0;
   let compared = 0;
-  for (const launch of launches(kernel)) {
+  for (const launch of launches(kernel, loaded.warpSize)) {
     const run = interpret(kernel, launch);
     if (run.kind !== 'finished' || run.divergences.length > 0) continue;
     const evaluated = evalMap(map, launch, wellTyped ? {} : { reads: interpreterReads(run), unknowns: interpreterUnknowns(run) });
@@ -150,7 +166,7 @@ export function interestingLaunches(loaded: Loaded): Interesting {
   let bad: Finding | null = null;
   let good: Finding | null = null;
   let outOfScope: ConcreteLaunch | null = null;
-  for (const launch of launches(loaded.kernel)) {
+  for (const launch of launches(loaded.kernel, loaded.warpSize)) {
     const run = interpret(loaded.kernel, launch);
     if ((run.kind === 'infeasible' || run.kind === 'undefined') && outOfScope === null) outOfScope = launch;
     if (run.kind !== 'finished') continue;
@@ -238,7 +254,7 @@ export async function checkOutOfScope(g: Subject, loaded: Loaded, launch: Concre
 
 /** P3: `verify` for all launches; every confirmed alarm's witness (made small if needed) replays in the interpreter. Returns how many replayed. */
 export async function checkReplay(g: Subject, loaded: Loaded, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
-  const none: Launch = { params: new Map(), blockDim: null, gridDim: null };
+  const none: Launch = { params: new Map(), blockDim: null, gridDim: null, ...(loaded.warpSize === null ? {} : { warpSize: loaded.warpSize }) };
   const result = await verifyKernel(loaded.map, { launch: none, timeoutMs, maxRaces: 4, solver: z3Wasm });
   const { failures, result: replayed } = await replayAlarms(loaded.map, result, { launch: none, timeoutMs, solver: z3Wasm });
   if (failures.length > 0) fail(g, failures.join('\n'));

@@ -54,7 +54,7 @@ export function roundTrip(setup: CudaSetup, original: Loaded, opaque: boolean, s
     const at = located(unit.program.file, span);
     return positionAt(at.file, at.span.start).line;
   };
-  return { original, printed, lowered: { kernel, map: inferMap(unit.program.file, kernel) }, loweredLine, opaque, subject };
+  return { original, printed, lowered: { kernel, map: inferMap(unit.program.file, kernel), warpSize: original.warpSize }, loweredLine, opaque, subject };
 }
 
 // ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import { inferMap } from '../../src/map/infer.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import * as b from '../support/core.js';
 import { fail, type Loaded } from './harness.js';
+import { statementList, warpSizeArbitrary, warpSizeNote, type Warps } from './generator.js';
 
 /** 0: i32, 1: u32 */
 type Ty = 0 | 1;
@@ -36,6 +37,8 @@ export interface TypedConfig {
   readonly atomics?: boolean;
   /** `syncwarp` among the statements (absent: no, so that the kernels of a seed stay those it always gave) */
   readonly syncwarp?: boolean;
+  /** lockstep warps (absent: none), as in generator.ts */
+  readonly warps?: Warps;
 }
 
 type TExpr =
@@ -75,16 +78,19 @@ interface TKernel {
   readonly body: readonly TStmt[];
 }
 
-/** A generated kernel: the core kernel, and its text, which fast-check shows for a counterexample. */
+/** A generated kernel: the core kernel, its text and the warp size it is checked with (null: independent threads), which fast-check shows for a counterexample. */
 export class TypedGenerated {
   readonly source: string;
 
-  constructor(readonly kernel: Kernel) {
+  constructor(
+    readonly kernel: Kernel,
+    readonly warpSize: number | null = null,
+  ) {
     this.source = showKernel(kernel);
   }
 
   toString(): string {
-    return `\n${this.source}`;
+    return `\n${warpSizeNote(this.warpSize)}${this.source}`;
   }
 
   [fc.toStringMethod](): string {
@@ -98,7 +104,7 @@ export function loadTyped(g: TypedGenerated): Loaded {
   const errors = wellFormednessErrors(p);
   if (errors.length > 0) fail(g, `the generator made an ill-formed kernel: ${errors.map((e) => e.message).join('; ')}`);
   const kernel = p.kernels[0]!;
-  return { kernel, map: inferMap(p.file, kernel) };
+  return { kernel, map: inferMap(p.file, kernel), warpSize: g.warpSize };
 }
 
 // ---------------------------------------------------------------------------
@@ -134,6 +140,55 @@ const cond: fc.Arbitrary<TCond> = fc.oneof(
   { weight: 1, arbitrary: atom.map((a): TCond => ({ k: 'not', a })) },
 );
 
+/** Indices at which threads of one warp meet: a thread's own element, its neighbour's, one per pair of threads, one for all. */
+const TID: TExpr = { k: 'tid' };
+const warpIndex = fc.constantFrom<TExpr>(
+  TID,
+  { k: 'bin', op: '+', a: TID, b: { k: 'const', pick: 1 } },
+  { k: 'bin', op: '/', a: TID, b: { k: 'const', pick: 2 } },
+  { k: 'bin', op: '^', a: TID, b: { k: 'const', pick: 1 } },
+  { k: 'const', pick: 0 },
+);
+/** Even and odd threads, the first one or two. */
+const warpCond = fc.constantFrom<TCond>(
+  { k: 'cmp', op: '==', ty: 0, a: { k: 'bin', op: '%', a: TID, b: { k: 'const', pick: 2 } }, b: { k: 'const', pick: 0 } },
+  { k: 'cmp', op: '<', ty: 1, a: TID, b: { k: 'const', pick: 1 } },
+  { k: 'cmp', op: '<', ty: 0, a: TID, b: { k: 'const', pick: 2 } },
+);
+const warpAccess = fc.record({ write: fc.boolean(), idx: warpIndex, val: fc.constantFrom<TExpr>({ k: 'const', pick: 1 }, TID, { k: 'ref', n: 0 }) });
+
+/**
+ * Statements in the shapes whose verdicts lockstep decides (as in
+ * generator.ts): accesses of one array at elements where threads meet, in
+ * sequence, in one statement, on the two sides of a thread-dependent `if`,
+ * in a loop of a few iterations.
+ */
+const lockstepItem: fc.Arbitrary<TStmt[]> = fc
+  .record({
+    arr: fc.nat({ max: 3 }),
+    ty,
+    shape: fc.constantFrom('pair', 'one', 'split', 'split', 'guard'),
+    cond: warpCond,
+    a: warpAccess,
+    b: warpAccess,
+    // the two sides of a split at one index half the time: threads on both sides meet where it maps several threads to one element
+    sameIndex: fc.boolean(),
+    loop: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
+  })
+  .map(({ arr, ty: t, shape, cond: c, a, b: drawn, sameIndex, loop }): TStmt[] => {
+    const second = sameIndex && shape === 'split' ? { ...drawn, idx: a.idx } : drawn;
+    const access = (x: typeof a, write = x.write): TStmt => (write ? { k: 'write', arr, ty: t, idx: x.idx, vty: t, val: x.val } : { k: 'read', arr, ty: t, idx: x.idx });
+    const body: TStmt[] =
+      shape === 'pair'
+        ? [access(a), access(second)]
+        : shape === 'one'
+          ? [access(a, true)]
+          : shape === 'split'
+            ? [{ k: 'if', cond: c, then: [access(a)], else: [access(second)] }]
+            : [{ k: 'if', cond: c, then: [access(a), access(second)], else: null }];
+    return loop === null ? body : [{ k: 'for', ty: t, form: 'up', from: { k: 'const', pick: 0 }, to: { k: 'const', pick: loop }, step: 1, body }];
+  });
+
 function stmts(config: TypedConfig, depth: number): fc.Arbitrary<TStmt[]> {
   const simple: fc.Arbitrary<TStmt>[] = [
     fc.record({ arr: fc.nat({ max: 3 }), ty, idx: expr, vty: ty, val: expr }).map((s): TStmt => ({ k: 'write', ...s })),
@@ -164,7 +219,7 @@ function stmts(config: TypedConfig, depth: number): fc.Arbitrary<TStmt[]> {
               .map((s): TStmt => ({ k: 'for', ...s })),
           },
         );
-  return fc.array(stmt, { minLength: 1, maxLength: depth >= 2 ? 5 : 3 });
+  return statementList(stmt, lockstepItem, config.warps, { minLength: 1, maxLength: depth >= 2 ? 5 : 3 });
 }
 
 export function typedKernelArbitrary(config: TypedConfig): fc.Arbitrary<TypedGenerated> {
@@ -174,8 +229,9 @@ export function typedKernelArbitrary(config: TypedConfig): fc.Arbitrary<TypedGen
       arrays: fc.array(fc.record({ scope: fc.constantFrom<'shared' | 'global'>('shared', 'global'), ty }), { minLength: 1, maxLength: 2 }),
       assumes: fc.array(atomOf(fc.oneof(constant, ref)), { maxLength: 1 }),
       body: stmts(config, 2),
+      warpSize: warpSizeArbitrary(config.warps),
     })
-    .map((shape) => new TypedGenerated(build(shape, config)));
+    .map(({ warpSize, ...shape }) => new TypedGenerated(build(shape, config), warpSize));
 }
 
 // ---------------------------------------------------------------------------

@@ -15,14 +15,14 @@ import { checkCompleteness, checkOutOfScope, checkReplay, checkSoundness, checkT
 describe('differential properties on machine integers', () => {
   it('P1: the interpreter and the MAP evaluator give the same accesses per phase (with the values read and drawn)', () => {
     fc.assert(
-      fc.property(typedKernelArbitrary({ dataFlow: true, assumes: 'any', nonUniformSync: true }), (g) => void checkTheorem1(g, loadTyped(g))),
+      fc.property(typedKernelArbitrary({ dataFlow: true, assumes: 'any', nonUniformSync: true, warps: 'some' }), (g) => void checkTheorem1(g, loadTyped(g))),
       { seed: 20261201, numRuns: 300 },
     );
   });
 
   it('P2: where the interpreter finds a race or a divergence in scope, verify with that launch fixed does not say DRF', async () => {
     await fc.assert(
-      fc.asyncProperty(typedKernelArbitrary({ dataFlow: true, assumes: 'any', nonUniformSync: true }), async (g) => {
+      fc.asyncProperty(typedKernelArbitrary({ dataFlow: true, assumes: 'any', nonUniformSync: true, warps: 'some' }), async (g) => {
         const loaded = loadTyped(g);
         const { bad } = interestingLaunches(loaded);
         if (bad !== null) await checkSoundness(g, loaded, bad);
@@ -33,7 +33,7 @@ describe('differential properties on machine integers', () => {
 
   it('P4: every confirmed alarm of verify at a fixed launch is seen by the interpreter there', async () => {
     await fc.assert(
-      fc.asyncProperty(typedKernelArbitrary({ dataFlow: false, assumes: 'top', nonUniformSync: true }), async (g) => {
+      fc.asyncProperty(typedKernelArbitrary({ dataFlow: false, assumes: 'top', nonUniformSync: true, warps: 'some' }), async (g) => {
         const loaded = loadTyped(g);
         if (loaded.map.violations.length > 0) return;
         const { bad, good } = interestingLaunches(loaded);
@@ -46,7 +46,7 @@ describe('differential properties on machine integers', () => {
   it('P4 out of scope: at a launch where a thread fails an assumption or evaluates an undefined operation, verify with it fixed confirms nothing', async () => {
     // cheap (one verify per kernel, at one launch), so many kernels: a race among some threads while another one overflows is rare
     await fc.assert(
-      fc.asyncProperty(typedKernelArbitrary({ dataFlow: false, assumes: 'top', nonUniformSync: true }), async (g) => {
+      fc.asyncProperty(typedKernelArbitrary({ dataFlow: false, assumes: 'top', nonUniformSync: true, warps: 'some' }), async (g) => {
         const loaded = loadTyped(g);
         if (loaded.map.violations.length > 0) return;
         const { outOfScope } = interestingLaunches(loaded);
@@ -58,7 +58,7 @@ describe('differential properties on machine integers', () => {
 
   it('P3: every confirmed alarm of verify for all launches replays', async () => {
     await fc.assert(
-      fc.asyncProperty(typedKernelArbitrary({ dataFlow: false, assumes: 'top', nonUniformSync: false }), async (g) => void (await checkReplay(g, loadTyped(g)))),
+      fc.asyncProperty(typedKernelArbitrary({ dataFlow: false, assumes: 'top', nonUniformSync: false, warps: 'some' }), async (g) => void (await checkReplay(g, loadTyped(g)))),
       { seed: 20261203, numRuns: 12 },
     );
   }, 600_000);

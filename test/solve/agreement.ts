@@ -15,7 +15,7 @@ import { DEFAULT_RLIMIT } from '../../src/solve/budget.js';
 import { checkedKernels } from '../../src/api/check.js';
 import { frontEndsFor } from '../../src/cli/cuda.js';
 import { queryScripts } from '../../src/verify/scripts.js';
-import { modelSatisfies } from '../../src/verify/witness.js';
+import { completedModel, modelSatisfies } from '../../src/verify/witness.js';
 import { decodeModel } from '../../src/encode/smtlib.js';
 
 export const QUERY_TIMEOUT_MS = 1_000;
@@ -54,7 +54,7 @@ export async function agreementOn(paths: readonly string[]): Promise<Agreement> 
         if (statuses.size > 1) result.disagreements.push(line);
         verdicts.forEach((v, i) => {
           if (v.status === 'unknown') result.undecided.set(SOLVERS[i]!.name, (result.undecided.get(SOLVERS[i]!.name) ?? 0) + 1);
-          if (v.status === 'sat' && query !== null && !modelSatisfies(query, decodeModel(query.encoding, v.model))) result.wrongModels.push(`${line}: the model of ${SOLVERS[i]!.name}`);
+          if (v.status === 'sat' && query !== null && !modelSatisfies(query, completedModel(query, decodeModel(query.encoding, v.model)))) result.wrongModels.push(`${line}: the model of ${SOLVERS[i]!.name}`);
         });
       }
     }

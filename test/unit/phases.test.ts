@@ -7,7 +7,7 @@ import { showPhases } from '../../src/phases/print.js';
 import type { Code } from '../../src/phases/code.js';
 import type { KernelMap } from '../../src/map/map.js';
 import { phasesOf, raceQueries } from '../../src/verify/verify.js';
-import { printScript } from '../../src/encode/smtlib.js';
+import type { Formula } from '../../src/encode/term.js';
 import { showAccess } from '../../src/map/print.js';
 import { z3Wasm } from '../../src/solve/z3.js';
 
@@ -174,15 +174,33 @@ describe('the warp-level split (syncwarp)', () => {
     expect((await phasesOf(mapOf('kernel k() { shared A; A[tid] := 1; sync }'), free, 10_000, z3Wasm)).warp).toBeUndefined();
   });
 
-  it('asks each pair where it races: different warps in the block phases, one warp in the warp phases; without syncwarp, as before', async () => {
+  it('asks each pair where it races: different warps in the block phases, one warp (of one block) in the warp phases; without syncwarp, as before', async () => {
     const map = mapOf(kernel);
     const queries = raceQueries(map, await phasesOf(map, free, 10_000, z3Wasm), free).map((q) => q.query);
-    expect(queries.map((q) => q.id)).toEqual(['k/phase0/A', 'k/phase1/A', 'k/warpphase0/A', 'k/warpphase1/A', 'k/warpphase2/A', 'k/warpphase3/A', 'k/warpphase4/A']);
-    const warpsOf = (q: (typeof queries)[number]): string => printScript(q.declarations, q.assertions, q.encoding).match(/\(not \(= \(div [^\n]*32\)\)\)|\(= \(div [^\n]*32\)\)/)?.[0].startsWith('(not') === true ? 'apart' : /div/.test(printScript(q.declarations, q.assertions, q.encoding)) ? 'together' : 'none';
-    expect(queries.map(warpsOf)).toEqual(['apart', 'apart', 'together', 'together', 'together', 'together', 'together']);
-    const plain = mapOf(kernel.replaceAll('syncwarp', 'skip'));
+    // accesses: A[tid] at 1.25, A[0] at 1.48, A[i] at 1.85, A[1] at 1.104
+    expect(queries.map((q) => q.id)).toEqual([
+      ...['1.25-1.25', '1.25-1.48', '1.25-1.85', '1.48-1.48', '1.48-1.85', '1.85-1.85'].map((p) => `k/phase0/A/${p}`),
+      'k/phase1/A/1.104-1.104',
+      'k/warpphase0/A/1.25-1.25',
+      'k/warpphase1/A/1.85-1.85',
+      'k/warpphase2/A/1.48-1.48',
+      ...['1.48-1.48', '1.48-1.85', '1.85-1.85'].map((p) => `k/warpphase3/A/${p}`),
+      'k/warpphase4/A/1.104-1.104',
+    ]);
+    expect(queries.map((q) => q.level)).toEqual([...Array<string>(7).fill('block'), ...Array<string>(7).fill('warp')]);
+    // the warp constraint among the query's facts as built: the two threads' warps (linear id / 32) equal, or not
+    const warpOfThreads = (f: Formula): boolean => f.k === 'cmp' && f.op === '==' && [f.a, f.b].every((t) => t.k === 'op' && t.op === '/' && t.b.k === 'num' && t.b.v === 32n);
+    const warpsOf = (q: (typeof queries)[number]): string =>
+      q.built.assertions.some(warpOfThreads) ? 'together' : q.built.assertions.some((f) => f.k === 'not' && warpOfThreads(f.arg)) ? 'apart' : 'none';
+    expect(queries.map(warpsOf)).toEqual([...Array<string>(7).fill('apart'), ...Array<string>(7).fill('together')]);
+    // both threads of a warp-level query are of one block: one block id, as in a block-level query
+    const byBlock = mapOf('kernel k() { shared A; A[threadIdx.x + blockIdx.x] := 1; syncwarp; A[blockIdx.x] := 2 }');
+    const blockIds = raceQueries(byBlock, await phasesOf(byBlock, free, 10_000, z3Wasm), free).map(({ query: q }) => [q.level, q.built.declarations.map((d) => d.name).filter((n) => n.includes('blockIdx.x'))]);
+    expect(blockIds).toEqual([...Array(3).fill(['block', ['blockIdx.x']]), ...Array(2).fill(['warp', ['blockIdx.x']])]);
+    // skip, padded to keep the accesses' columns
+    const plain = mapOf(kernel.replaceAll('syncwarp', 'skip    '));
     const before = raceQueries(plain, await phasesOf(plain, free, 10_000, z3Wasm), free).map((q) => q.query);
-    expect(before.map((q) => q.id)).toEqual(['k/phase0/A', 'k/phase1/A']);
-    expect(before.map(warpsOf)).toEqual(['none', 'none']);
+    expect(before.map((q) => q.id)).toEqual([...['1.25-1.25', '1.25-1.48', '1.25-1.85', '1.48-1.48', '1.48-1.85', '1.85-1.85'].map((p) => `k/phase0/A/${p}`), 'k/phase1/A/1.104-1.104']);
+    expect(before.map(warpsOf)).toEqual(Array<string>(7).fill('none'));
   });
 });

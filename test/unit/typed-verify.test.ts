@@ -197,6 +197,21 @@ describe('verify with machine integers', () => {
     expect((await verified(k, one)).result.status).toBe('racy');
   });
 
+  it('asks for races only between threads in scope: two threads of a block stepping by blockDim.x meet only where one overflows after its access', async () => {
+    // CUDA's `for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x)`: blocks overlap (a race between blocks);
+    // in one block, a thread whose u32 start is cast to a negative int can reach the value another thread starts at
+    // (blockDim = 1023, n = 2^31 - 1), but that other thread's next step overflows: no race of the block is in scope
+    const [n, bd] = [b.v('n', 'i32'), b.cast('u32', b.builtin('blockDim'))];
+    const start = b.cast('i32', b.add(b.mul(b.cast('u32', b.builtin('blockIdx')), bd), b.cast('u32', b.tid)));
+    const limits = [b.cmp('<=', b.builtin('blockDim'), b.nat(1024)), b.cmp('<=', b.builtin('gridDim'), b.nat(2n ** 31n - 1n))];
+    const k = b.kernel('stride', { params: [b.param('n', 'i32')], arrays: [b.global('y')], requires: limits }, [
+      b.let_('i', start, b.forLoop('j', { type: 'i32', from: b.v('i', 'i32'), to: n, step: { op: '+', amount: b.cast('i32', bd) } }, [b.write('y', [b.v('j', 'i32')], b.v('j', 'i32'))])),
+    ]);
+    const { map, result } = await verified(k);
+    expect(result.races.map((r) => [r.level, r.confidence])).toEqual([['grid', 'confirmed']]);
+    expect(await replays(map, result)).toBe(1);
+  });
+
   it('is vacuous when every thread evaluates an undefined operation in an earlier iteration, and confirms the race when none does', async () => {
     // every thread's first iteration (i = -1) shifts 4294967295 left: undefined, so no launch is in scope
     const loop = (shift: bigint) =>

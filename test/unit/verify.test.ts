@@ -294,7 +294,7 @@ describe('solver limits', () => {
     const map = inferMap(program.file, program.kernels[0]!);
     const r = await verifyKernel(map, { launch: launchOf({}), timeoutMs: 10_000, maxRaces: 10, solver: undecided });
     expect(r.status).toBe('unknown');
-    expect(r.unknowns.map((u) => u.query)).toEqual(['k/phase0/A']);
+    expect(r.unknowns.map((u) => u.query)).toEqual(['k/phase0/A/1.25-1.25']);
     expect(r.unknowns[0]!.reason).toBe('timeout');
     expect(r.races).toEqual([]);
   });

@@ -180,6 +180,12 @@ describe('syncwarp', () => {
     expect(race!.index).toEqual([32n]);
   });
 
+  it('reports a pair that races both across warps and within one once, at block level, the first asked', async () => {
+    const r = await verify(`kernel k() <<<1, 64>>> { shared s; s[tid] := tid; let x = s[tid + 1] in skip; syncwarp }`);
+    expect(r.races.map((x) => [x.level, x.phase, x.kind])).toEqual([['block', 0, 'read-write']]);
+    expect(warpOfThread(r.races[0]!.witness.threads[0])).not.toBe(warpOfThread(r.races[0]!.witness.threads[1]));
+  });
+
   it('reports a syncwarp under a branch that splits a warp as divergence, witnessed by two threads of one warp', async () => {
     const r = await verify(`kernel k() <<<1, 64>>> { shared s; if (tid % 32 < 16) { s[tid] := 1; syncwarp } }`);
     expect(r.status).toBe('divergent');

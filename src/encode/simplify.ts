@@ -1,0 +1,443 @@
+/**
+ * The simplifier every query goes through before it is printed and solved.
+ * Each step is an equivalence, never a weakening or a strengthening: the
+ * simplified query has a model exactly when the original has, and a model of
+ * it extends to one of the original (the eliminated variables' values are
+ * computed from their terms, `completeModel`).
+ *
+ * * constants folded (the term constructors), identical sides compared;
+ * * an equality `x = t` among the top-level facts substitutes t for x
+ *   everywhere (x's declared range is then asserted of t where it is not
+ *   implied);
+ * * an equality of sums and products is put in normal form (polynomials with
+ *   integer coefficients over opaque atoms, `+` and `*` being exact): equal
+ *   sides are true, sides that differ by a nonzero constant, or by a linear
+ *   form whose coefficients' gcd does not divide the constant, false, and
+ *   common monomials cancel (`b·n + t1 = b·n + t2` is `t1 = t2`);
+ * * the mixed-radix split: `a·n + b = a'·n + b'` where the facts prove
+ *   `0 ≤ b, b' < n` is `a = a' ∧ b = b'`.
+ *
+ * A query whose facts fold to false is decided unsat without a solver.
+ */
+import type { Declaration } from './smtlib.js';
+import { declaredRange } from './smtlib.js';
+import { FALSE, and, castTerm, cmp, ite, mop, not, num, op, or, type Formula, type Term } from './term.js';
+
+export interface Simplified {
+  readonly declarations: readonly Declaration[];
+  readonly assertions: readonly Formula[];
+  /** substituted variables, in the order eliminated: each term mentions only later ones and those still declared */
+  readonly eliminated: readonly { readonly name: string; readonly term: Term }[];
+}
+
+const ROUNDS = 64;
+/** a product expanded into more monomials than this stays an atom */
+const MAX_MONOMIALS = 64;
+
+export function simplify(declarations: readonly Declaration[], assertions: readonly Formula[]): Simplified {
+  const declared = new Map(declarations.map((d) => [d.name, d]));
+  const order = new Map(declarations.map((d, i) => [d.name, i]));
+  const eliminated: { name: string; term: Term }[] = [];
+  let facts = conjuncts(assertions.map((f) => rewrite(f, noBounds(declared))));
+  for (let round = 0; round < ROUNDS; round++) {
+    if (facts.some((f) => f.k === 'const' && !f.v)) return { declarations: [], assertions: [FALSE], eliminated };
+    facts = unique(facts);
+    const s = substitution(facts, declared, order);
+    if (s !== null) {
+      const { name, term } = s;
+      eliminated.push({ name, term });
+      const d = declared.get(name)!;
+      declared.delete(name);
+      const bounds = rangeFacts(d, term, declared);
+      facts = conjuncts([...facts.filter((f) => f !== s.fact).map((f) => substitute(f, name, term)), ...bounds]);
+      continue;
+    }
+    const bounds = boundsOf(facts, declared);
+    const next = conjuncts(facts.map((f) => rewrite(f, bounds)));
+    if (next.length === facts.length && next.every((f, i) => key(f) === key(facts[i]!))) break;
+    facts = next;
+  }
+  if (facts.some((f) => f.k === 'const' && !f.v)) return { declarations: [], assertions: [FALSE], eliminated };
+  return { declarations: declarations.filter((d) => declared.has(d.name)), assertions: unique(facts), eliminated };
+}
+
+/** The original query's model from a model of the simplified one: each eliminated variable's value, last eliminated first. */
+export function completeModel(eliminated: Simplified['eliminated'], model: ReadonlyMap<string, bigint>, evalTerm: (t: Term, value: (name: string) => bigint) => bigint): Map<string, bigint> {
+  const out = new Map(model);
+  for (const { name, term } of [...eliminated].reverse()) out.set(name, evalTerm(term, (n) => out.get(n) ?? 0n));
+  return out;
+}
+
+/** A formula over the original query's variables, restated over the simplified one's. */
+export function restate(eliminated: Simplified['eliminated'], f: Formula): Formula {
+  return eliminated.reduce((g, { name, term }) => substitute(g, name, term), f);
+}
+
+export function restateTerm(eliminated: Simplified['eliminated'], t: Term): Term {
+  return eliminated.reduce((u, { name, term }) => substituteTerm(u, name, term), t);
+}
+
+function conjuncts(fs: readonly Formula[]): Formula[] {
+  const out: Formula[] = [];
+  for (const f of fs) {
+    if (f.k === 'and') out.push(...conjuncts(f.args));
+    else if (!(f.k === 'const' && f.v)) out.push(f);
+  }
+  return out;
+}
+
+const key = (x: Formula | Term): string => JSON.stringify(x, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+
+function unique(fs: readonly Formula[]): Formula[] {
+  const seen = new Set<string>();
+  return fs.filter((f) => {
+    const k = key(f);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+const occurs = (name: string, t: Term): boolean => {
+  switch (t.k) {
+    case 'num':
+      return false;
+    case 'var':
+      return t.name === name;
+    case 'op':
+    case 'mop':
+      return occurs(name, t.a) || occurs(name, t.b);
+    case 'cast':
+      return occurs(name, t.a);
+    case 'ite':
+      return occursIn(name, t.c) || occurs(name, t.a) || occurs(name, t.b);
+  }
+};
+
+function occursIn(name: string, f: Formula): boolean {
+  switch (f.k) {
+    case 'const':
+      return false;
+    case 'cmp':
+      return occurs(name, f.a) || occurs(name, f.b);
+    case 'and':
+    case 'or':
+      return f.args.some((g) => occursIn(name, g));
+    case 'not':
+      return occursIn(name, f.arg);
+  }
+}
+
+/**
+ * A top-level `x = t` to substitute: a declared x not in t. Between two
+ * variables the later declared goes (thread 2's before thread 1's, an index
+ * before what it is equal to); a number is preferred to any other term.
+ */
+function substitution(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>, order: ReadonlyMap<string, number>): { fact: Formula; name: string; term: Term } | null {
+  let best: { fact: Formula; name: string; term: Term; rank: number } | null = null;
+  for (const f of facts) {
+    // a natural below 1 is 0
+    const zero = f.k === 'cmp' ? atMostZero(f, declared) : null;
+    if (zero !== null) return { fact: f, name: zero, term: num(0) };
+    if (f.k !== 'cmp' || f.op !== '==') continue;
+    for (const [x, t] of [
+      [f.a, f.b],
+      [f.b, f.a],
+    ] as const) {
+      if (x.k !== 'var' || !declared.has(x.name) || occurs(x.name, t)) continue;
+      // a compound term replaces a variable used in few places only: the query must not grow
+      if (t.k !== 'num' && t.k !== 'var' && facts.filter((g) => g !== f && occursIn(x.name, g)).length > 2) continue;
+      const rank = t.k === 'num' ? 0 : t.k === 'var' ? (order.get(t.name)! < order.get(x.name)! ? 1 : 3) : 2;
+      if (best === null || rank < best.rank) best = { fact: f, name: x.name, term: t, rank };
+    }
+    if (best?.rank === 0) break;
+  }
+  return best;
+}
+
+/** The variable of `x < 1` or `x ≤ 0` (either way round), for a variable that cannot be negative. */
+function atMostZero(f: Extract<Formula, { k: 'cmp' }>, declared: ReadonlyMap<string, Declaration>): string | null {
+  const [x, bound, strict] = f.op === '<' || f.op === '<=' ? [f.a, f.b, f.op === '<'] : f.op === '>' || f.op === '>=' ? [f.b, f.a, f.op === '>'] : [null, null, false];
+  if (x?.k !== 'var' || bound?.k !== 'num' || !declared.has(x.name) || declaredRange(declared.get(x.name)!).min < 0n) return null;
+  return bound.v === (strict ? 1n : 0n) ? x.name : null;
+}
+
+/** What x's declaration said of its value, now said of t (nothing when t's declaration implies it). */
+function rangeFacts(d: Declaration, t: Term, declared: ReadonlyMap<string, Declaration>): Formula[] {
+  const { min, max } = declaredRange(d);
+  const inner = t.k === 'var' ? declared.get(t.name) : undefined;
+  if (inner !== undefined) {
+    const r = declaredRange(inner);
+    if (r.min >= min && r.max <= max) return [];
+  }
+  return [nonNegative(t, declared) && min <= 0n ? null : cmp('>=', t, num(min)), cmp('<=', t, num(max))].filter((f): f is Formula => f !== null);
+}
+
+function substituteTerm(t: Term, name: string, by: Term): Term {
+  switch (t.k) {
+    case 'num':
+      return t;
+    case 'var':
+      return t.name === name ? by : t;
+    case 'op':
+      return op(t.op, substituteTerm(t.a, name, by), substituteTerm(t.b, name, by));
+    case 'mop':
+      return mop(t.op, t.type, substituteTerm(t.a, name, by), substituteTerm(t.b, name, by));
+    case 'cast':
+      return castTerm(t.type, substituteTerm(t.a, name, by));
+    case 'ite':
+      return ite(substitute(t.c, name, by), substituteTerm(t.a, name, by), substituteTerm(t.b, name, by));
+  }
+}
+
+function substitute(f: Formula, name: string, by: Term): Formula {
+  switch (f.k) {
+    case 'const':
+      return f;
+    case 'cmp':
+      return compare(f.op, substituteTerm(f.a, name, by), substituteTerm(f.b, name, by));
+    case 'and':
+      return and(f.args.map((g) => substitute(g, name, by)));
+    case 'or':
+      return or(f.args.map((g) => substitute(g, name, by)));
+    case 'not':
+      return not(substitute(f.arg, name, by));
+  }
+}
+
+/** A comparison, decided when its sides are the same term (every term is a total function of the variables). */
+function compare(o: Extract<Formula, { k: 'cmp' }>['op'], a: Term, b: Term): Formula {
+  if (key(a) === key(b)) return { k: 'const', v: o === '==' || o === '<=' || o === '>=' };
+  return cmp(o, a, b);
+}
+
+// ---------------------------------------------------------------------------
+// Polynomials: a map from monomial (sorted atom keys) to coefficient.
+
+interface Poly {
+  readonly terms: Map<string, bigint>;
+  readonly atoms: Map<string, Term>;
+}
+
+const ONE = '';
+
+function constant(v: bigint): Poly {
+  return { terms: v === 0n ? new Map() : new Map([[ONE, v]]), atoms: new Map() };
+}
+
+function atom(t: Term): Poly {
+  const k = key(t);
+  return { terms: new Map([[k, 1n]]), atoms: new Map([[k, t]]) };
+}
+
+function add(p: Poly, q: Poly, sign: bigint): Poly {
+  const terms = new Map(p.terms);
+  for (const [m, c] of q.terms) {
+    const v = (terms.get(m) ?? 0n) + sign * c;
+    if (v === 0n) terms.delete(m);
+    else terms.set(m, v);
+  }
+  return { terms, atoms: new Map([...p.atoms, ...q.atoms]) };
+}
+
+const factors = (m: string): string[] => (m === ONE ? [] : m.split('\u0000'));
+const monomial = (fs: readonly string[]): string => [...fs].sort().join('\u0000');
+
+function multiply(p: Poly, q: Poly): Poly | null {
+  if (p.terms.size * q.terms.size > MAX_MONOMIALS) return null;
+  let out = constant(0n);
+  for (const [m, c] of p.terms) {
+    for (const [n, d] of q.terms) out = add(out, { terms: new Map([[monomial([...factors(m), ...factors(n)]), c * d]]), atoms: new Map() }, 1n);
+  }
+  return { terms: out.terms, atoms: new Map([...p.atoms, ...q.atoms]) };
+}
+
+/** The term as a polynomial: `+`, `*` (and a machine type's `+ - *`, exact values) expanded, anything else an atom. */
+function poly(t: Term): Poly {
+  if (t.k === 'num') return constant(t.v);
+  if ((t.k === 'op' || t.k === 'mop') && (t.op === '+' || t.op === '*' || (t.k === 'mop' && t.op === '-'))) {
+    const a = poly(t.a);
+    const b = poly(t.b);
+    if (t.op === '*') return multiply(a, b) ?? atom(t);
+    return add(a, b, t.op === '+' ? 1n : -1n);
+  }
+  return atom(t);
+}
+
+/** The polynomial as a term of natural `+` and `*` (exact); its coefficients must be positive. */
+function termOf(p: Poly): Term {
+  const monomials = [...p.terms].sort(([m], [n]) => (m === ONE ? 1 : n === ONE ? -1 : m < n ? -1 : m > n ? 1 : 0));
+  const product = (m: string, c: bigint): Term => factors(m).reduce<Term>((acc, f) => op('*', acc, p.atoms.get(f)!), num(c));
+  return monomials.reduce<Term>((acc, [m, c]) => op('+', acc, product(m, c)), num(0));
+}
+
+const positivePart = (p: Poly, sign: bigint): Poly => ({ terms: new Map([...p.terms].filter(([, c]) => c * sign > 0n).map(([m, c]) => [m, c * sign])), atoms: p.atoms });
+
+const gcd = (a: bigint, b: bigint): bigint => {
+  let [x, y] = [a < 0n ? -a : a, b < 0n ? -b : b];
+  while (y !== 0n) [x, y] = [y, x % y];
+  return x;
+};
+
+// ---------------------------------------------------------------------------
+// What the facts say of upper bounds: atom ≤ polynomial.
+
+interface Bounds {
+  readonly declared: ReadonlyMap<string, Declaration>;
+  /** per atom key: polynomials it is at most */
+  readonly upper: ReadonlyMap<string, readonly Poly[]>;
+}
+
+const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ declared, upper: new Map() });
+
+function boundsOf(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>): Bounds {
+  const upper = new Map<string, Poly[]>();
+  const note = (x: Term, bound: Poly): void => {
+    const k = key(x);
+    upper.set(k, [...(upper.get(k) ?? []), bound]);
+  };
+  for (const f of facts) {
+    if (f.k !== 'cmp') continue;
+    const [small, big, strict] = f.op === '<' || f.op === '<=' ? [f.a, f.b, f.op === '<'] : f.op === '>' || f.op === '>=' ? [f.b, f.a, f.op === '>'] : [null, null, false];
+    if (small === null || big === null) continue;
+    note(small, strict ? add(poly(big), constant(1n), -1n) : poly(big));
+  }
+  return { declared, upper };
+}
+
+/** Whether the term is never negative: a natural variable, and natural arithmetic on such terms. */
+function nonNegative(t: Term, declared: ReadonlyMap<string, Declaration>): boolean {
+  switch (t.k) {
+    case 'num':
+      return t.v >= 0n;
+    case 'var': {
+      const d = declared.get(t.name);
+      return d !== undefined && declaredRange(d).min >= 0n;
+    }
+    case 'op':
+      return nonNegative(t.a, declared) && nonNegative(t.b, declared);
+    case 'ite':
+      return nonNegative(t.a, declared) && nonNegative(t.b, declared);
+    case 'mop':
+    case 'cast':
+      return false;
+  }
+}
+
+/** Whether p ≥ 0 for every value of its atoms, which are never negative: every coefficient is. */
+const provablyNonNegative = (p: Poly, bounds: Bounds): boolean =>
+  [...p.terms].every(([m, c]) => c >= 0n && factors(m).every((f) => nonNegative(p.atoms.get(f)!, bounds.declared)));
+
+/** Whether the facts prove b ≤ n − 1: each atom of b (linear, non-negative) replaced by an upper bound, n − 1 − b has no negative coefficient. */
+function provablyBelow(b: Poly, n: Poly, bounds: Bounds): boolean {
+  let rest = add(n, constant(1n), -1n);
+  for (const [m, c] of b.terms) {
+    if (m === ONE) {
+      rest = add(rest, constant(c), -1n);
+      continue;
+    }
+    const fs = factors(m);
+    if (fs.length !== 1 || c < 0n) return false;
+    const x = b.atoms.get(fs[0]!)!;
+    if (!nonNegative(x, bounds.declared)) return false;
+    const candidates = [...(bounds.upper.get(fs[0]!) ?? [])];
+    if (x.k === 'var') candidates.push(constant(declaredRange(bounds.declared.get(x.name)!).max));
+    const fit = candidates.map((u) => add(rest, multiplyBy(u, c), -1n)).find((r) => [...r.terms.values()].every((v) => v >= 0n));
+    if (fit === undefined) return false;
+    rest = fit;
+  }
+  return [...rest.terms.values()].every((v) => v >= 0n);
+}
+
+const multiplyBy = (p: Poly, c: bigint): Poly => ({ terms: new Map([...p.terms].map(([m, v]) => [m, v * c])), atoms: p.atoms });
+
+/**
+ * `a·n + b = a'·n + b'` as `a = a' ∧ b = b'`, where the facts prove
+ * 0 ≤ b, b' < n. Moduli tried: each coefficient above 1 (n = c), and each
+ * atom g with the gcd c of the coefficients of the monomials holding it (n = c·g).
+ */
+function radixSplit(p: Poly, q: Poly, bounds: Bounds): Formula | null {
+  const moduli: { n: Poly; divides: (m: string, c: bigint) => bigint | null; divide: (m: string) => string }[] = [];
+  const all = [...p.terms, ...q.terms];
+  for (const c of new Set(all.filter(([m, c]) => m !== ONE && c > 1n).map(([, c]) => c))) {
+    moduli.push({ n: constant(c), divides: (_m, v) => (v % c === 0n ? v / c : null), divide: (m) => m });
+  }
+  const atoms = new Map([...p.atoms, ...q.atoms]);
+  for (const [g, t] of atoms) {
+    const holding = all.filter(([m]) => factors(m).includes(g));
+    if (holding.length === 0) continue;
+    const c = holding.reduce((acc, [, v]) => gcd(acc, v), 0n);
+    if (c <= 0n) continue;
+    moduli.push({
+      n: multiplyBy(atom(t), c),
+      divides: (m, v) => (factors(m).includes(g) && v % c === 0n ? v / c : null),
+      divide: (m) => {
+        const fs = factors(m);
+        fs.splice(fs.indexOf(g), 1);
+        return monomial(fs);
+      },
+    });
+  }
+  for (const { n, divides, divide } of moduli) {
+    const split = (x: Poly): [Poly, Poly] => {
+      const high = new Map<string, bigint>();
+      const low = new Map<string, bigint>();
+      for (const [m, c] of x.terms) {
+        const d = divides(m, c);
+        if (d === null) low.set(m, c);
+        else high.set(divide(m), (high.get(divide(m)) ?? 0n) + d);
+      }
+      return [
+        { terms: high, atoms: atoms },
+        { terms: low, atoms: atoms },
+      ];
+    };
+    const [a, b] = split(p);
+    const [a2, b2] = split(q);
+    if (a.terms.size === 0 && a2.terms.size === 0) continue;
+    if (b.terms.size === 0 && b2.terms.size === 0) continue;
+    if (!provablyNonNegative(b, bounds) || !provablyNonNegative(b2, bounds)) continue;
+    if (!provablyBelow(b, n, bounds) || !provablyBelow(b2, n, bounds)) continue;
+    return and([equation(a, a2, bounds), equation(b, b2, bounds)]);
+  }
+  return null;
+}
+
+/** p = q in normal form: decided when the difference is a constant or fails the gcd test, else its two sides with the common part cancelled. */
+function equation(p: Poly, q: Poly, bounds: Bounds): Formula {
+  const diff = add(p, q, -1n);
+  const k = diff.terms.get(ONE) ?? 0n;
+  const variable = [...diff.terms].filter(([m]) => m !== ONE);
+  if (variable.length === 0) return { k: 'const', v: k === 0n };
+  const g = variable.reduce((acc, [, c]) => gcd(acc, c), 0n);
+  if (k % g !== 0n) return FALSE;
+  const split = radixSplit(p, q, bounds);
+  if (split !== null) return split;
+  return compare('==', termOf(positivePart(diff, 1n)), termOf(positivePart(diff, -1n)));
+}
+
+/** The formula with its equalities of sums and products normalised, where that decides or shortens them. */
+function rewrite(f: Formula, bounds: Bounds): Formula {
+  switch (f.k) {
+    case 'const':
+      return f;
+    case 'cmp': {
+      if (f.op !== '==' && f.op !== '!=') return compare(f.op, f.a, f.b);
+      const p = poly(f.a);
+      const q = poly(f.b);
+      const size = p.terms.size + q.terms.size;
+      const e = equation(p, q, bounds);
+      // an equality the normal form neither decides, splits nor shortens is left as written
+      const shorter = e.k !== 'cmp' || size > poly(e.a).terms.size + poly(e.b).terms.size;
+      const same = shorter ? e : compare('==', f.a, f.b);
+      return f.op === '==' ? same : not(same);
+    }
+    case 'and':
+      return and(f.args.map((g) => rewrite(g, bounds)));
+    case 'or':
+      return or(f.args.map((g) => rewrite(g, bounds)));
+    case 'not':
+      return not(rewrite(f.arg, bounds));
+  }
+}
+
