@@ -2,8 +2,9 @@
  * A longer campaign of the differential properties on kernels with machine
  * integers (test/properties/typed.test.ts runs a fixed seed set in CI):
  *
- *   nice -n 10 npx tsx scripts/fuzz-typed.ts P1|P2|P3|P4 SEED RUNS
+ *   nice -n 10 npx tsx scripts/fuzz-typed.ts P1|P2|P3|P4 SEED RUNS [--syncwarp]
  *
+ * `--syncwarp` puts `syncwarp` among the generated statements.
  * Prints what was compared and every failure with its kernel; exit code 1
  * when one failed.
  */
@@ -11,14 +12,18 @@ import fc from 'fast-check';
 import { checkCompleteness, checkReplay, checkSoundness, checkTheorem1, interestingLaunches } from '../test/properties/harness.js';
 import { loadTyped, typedKernelArbitrary, type TypedConfig } from '../test/properties/typed-generator.js';
 
-const [property = '', seedText = '1', runsText = '100'] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const syncwarp = args.includes('--syncwarp');
+const [property = '', seedText = '1', runsText = '100'] = args.filter((a) => a !== '--syncwarp');
 if (!['P1', 'P2', 'P3', 'P4'].includes(property)) {
-  console.error('use: fuzz-typed.ts P1|P2|P3|P4 SEED RUNS');
+  console.error('use: fuzz-typed.ts P1|P2|P3|P4 SEED RUNS [--syncwarp]');
   process.exit(2);
 }
 // the settings of the CI test for each property, some kernels with lockstep warps
-const config: TypedConfig =
-  property === 'P1' || property === 'P2' ? { dataFlow: true, assumes: 'any', nonUniformSync: true, warps: 'some' } : { dataFlow: false, assumes: 'top', nonUniformSync: property === 'P4', warps: 'some' };
+const config: TypedConfig = {
+  ...(property === 'P1' || property === 'P2' ? { dataFlow: true, assumes: 'any', nonUniformSync: true, warps: 'some' } : { dataFlow: false, assumes: 'top', nonUniformSync: property === 'P4', warps: 'some' }),
+  syncwarp,
+};
 const started = performance.now();
 const figures = { kernels: 0, compared: 0, failures: 0, verdicts: new Map<string, number>() };
 for (const g of fc.sample(typedKernelArbitrary(config), { seed: Number(seedText), numRuns: Number(runsText) })) {

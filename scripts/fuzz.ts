@@ -1,7 +1,7 @@
 /**
  * Long differential campaigns:
  *   npm run fuzz -- --runs N --seed S [--only P1,P2,P3,P4] [--together] [--timeout MS]
- *                   [--warps some|every|none] [--chunk K [--jobs J] [--chunk-timeout SEC]]
+ *                   [--warps some|every|none] [--syncwarp] [--chunk K [--jobs J] [--chunk-timeout SEC]]
  *
  * By default each property gets its own N generated kernels, made with that
  * property's generator settings. With --together one stream of N kernels is
@@ -16,6 +16,8 @@
  * `--warp-size`; `--warps every` gives every kernel one, and `--warps none`
  * checks independent threads only, on the kernels campaigns made before
  * lockstep warps existed. The figures count the kernels of each size.
+ * `--syncwarp` puts `syncwarp` among the generated statements (absent: the
+ * kernels of a seed are those campaigns made before it existed).
  *
  * Prints, per property, the kernels checked, what the checks saw (launches
  * compared, verdicts, alarms replayed) and the time, or the first
@@ -59,6 +61,8 @@ interface Args {
   readonly together: boolean;
   /** which kernels get a warp size (and the shapes lockstep decides); null: none */
   readonly warps: Warps | null;
+  /** `syncwarp` among the generated statements */
+  readonly syncwarp: boolean;
   readonly timeoutMs: number;
   readonly chunk: number | null;
   readonly jobs: number;
@@ -67,7 +71,7 @@ interface Args {
   readonly json: boolean;
 }
 
-const USAGE = 'use --runs N --seed S --only P1,P2,P3,P4 --together --timeout MS --warps some|every|none --chunk K --jobs J --chunk-timeout SEC';
+const USAGE = 'use --runs N --seed S --only P1,P2,P3,P4 --together --timeout MS --warps some|every|none --syncwarp --chunk K --jobs J --chunk-timeout SEC';
 
 /** A command line the script cannot run: said in one line, with the usage, and exit 2. */
 class UsageError extends Error {}
@@ -87,6 +91,7 @@ function argsOf(argv: readonly string[]): Args {
   let only = new Set<Property>(PROPERTIES);
   let together = false;
   let warps: Warps | null = 'some';
+  let syncwarp = false;
   let json = false;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
@@ -103,6 +108,8 @@ function argsOf(argv: readonly string[]): Args {
       const which = argv[++i] ?? '';
       if (which !== 'some' && which !== 'every' && which !== 'none') throw new UsageError(`--warps takes some, every or none, not '${which}' (${USAGE})`);
       warps = which === 'none' ? null : which;
+    } else if (flag === '--syncwarp') {
+      syncwarp = true;
     } else if (flag === '--json') {
       json = true;
     } else {
@@ -119,6 +126,7 @@ function argsOf(argv: readonly string[]): Args {
     only,
     together,
     warps,
+    syncwarp,
     timeoutMs: numbers['--timeout']!,
     chunk: numbers['--chunk'],
     jobs: numbers['--jobs']!,
@@ -213,7 +221,7 @@ async function campaign(name: string, config: GenConfig, selected: ReadonlySet<P
 }
 
 function outcomesOf(args: Args, runs: number, seed: number): Promise<Outcome[]> {
-  const config = (c: GenConfig): GenConfig => (args.warps === null ? c : { ...c, warps: args.warps });
+  const config = (c: GenConfig): GenConfig => ({ ...c, ...(args.warps === null ? {} : { warps: args.warps }), ...(args.syncwarp ? { syncwarp: true } : {}) });
   if (args.together) return Promise.all([campaign([...args.only].join('+'), config(TOGETHER), args.only, runs, seed, args.timeoutMs)]);
   const selected = PROPERTIES.filter((p) => args.only.has(p));
   return selected.reduce<Promise<Outcome[]>>(
@@ -238,6 +246,7 @@ function runChunk(args: Args, runs: number, seed: number): Promise<ChunkRun> {
   const childArgs = ['--runs', String(runs), '--seed', String(seed), '--only', [...args.only].join(','), '--timeout', String(args.timeoutMs), '--json'];
   if (args.together) childArgs.push('--together');
   childArgs.push('--warps', args.warps ?? 'none');
+  if (args.syncwarp) childArgs.push('--syncwarp');
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...childArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -341,7 +350,7 @@ async function main(): Promise<void> {
   }
   const chunks = args.chunk === null ? null : chunksOf(args, args.chunk);
   const chunking = chunks === null ? '' : `, in chunks of ${args.chunk} (seeds ${chunks[0]!.seed}–${chunks.at(-1)!.seed}), ${args.jobs} at a time`;
-  console.log(`seed ${args.seed}, ${args.runs} kernels ${args.together ? 'checked by every property' : 'per property'}, ${args.timeoutMs} ms per query, ${args.warps === null ? 'independent threads only' : `${args.warps === 'every' ? 'each' : 'some'} with lockstep warps`}${chunking}`);
+  console.log(`seed ${args.seed}, ${args.runs} kernels ${args.together ? 'checked by every property' : 'per property'}, ${args.timeoutMs} ms per query, ${args.warps === null ? 'independent threads only' : `${args.warps === 'every' ? 'each' : 'some'} with lockstep warps`}${args.syncwarp ? ', syncwarp among the statements' : ''}${chunking}`);
   if (chunks !== null) {
     process.exitCode = await chunkedMain(args, chunks);
     return;

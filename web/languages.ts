@@ -17,7 +17,7 @@ interface Words {
 const words = (text: string): ReadonlySet<string> => new Set(text.split(/\s+/).filter((w) => w !== ''));
 
 const BCU: Words = {
-  keywords: words('kernel requires shared global skip let in if else for downto step sync assume'),
+  keywords: words('kernel requires shared global skip let in if else for downto step sync syncwarp assume'),
   types: words(''),
   builtins: words('tid threadIdx blockIdx blockDim gridDim true false'),
   preprocessor: false,

@@ -6,7 +6,7 @@
 import { located, type SourceFile, type Span } from '../src/core/source.js';
 import type { Diagnostic } from '../src/diagnostics/diagnostic.js';
 import { colorsOf, renderedDiagnostic } from '../src/diagnostics/render.js';
-import { elementText, executionText, reasonText, wellTypedText } from '../src/report/describe.js';
+import { elementText, executionText, raceScopeText, reasonText, wellTypedText } from '../src/report/describe.js';
 import { divergenceText, kernelText, raceText, witnessRows } from '../src/report/text.js';
 import type { Launch } from '../src/core/launch.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from '../src/verify/result.js';
@@ -53,7 +53,7 @@ function raceView(r: KernelResult, race: Race, editorPath: string): AlarmView {
       ];
   return {
     kind: 'race',
-    title: `data race on ${elementText(race.array, race.index)} (${race.kind}, ${race.level === 'block' ? `within a block, phase ${race.phase ?? '?'}` : 'between blocks'})`,
+    title: `data race on ${elementText(race.array, race.index)} (${race.kind}, ${raceScopeText(race)})`,
     label: race.confidence,
     reason: reasonText(r.file, race.confidence, race.doubts),
     marks: marks(r, spans, editorPath),

@@ -295,10 +295,11 @@ function finishedText(file: SourceFile, res: Finished): string {
       d.notReachedAt.kind === 'exit'
         ? 'it finished'
         : d.notReachedAt.span.start === d.sync.start
-          ? 'it waits at this sync in another iteration of a loop around it'
-          : `it waits at the sync at ${lineCol(file, d.notReachedAt.span)}`;
+          ? `it waits at this ${d.barrier} in another iteration of a loop around it`
+          : `it waits at the ${d.notReachedAt.kind} at ${lineCol(file, d.notReachedAt.span)}`;
+    const where = d.barrier === 'sync' ? `block ${idText(d.block, gridDim)}` : `a warp of block ${idText(d.block, gridDim)}`;
     out.push(
-      `${location(file, d.sync)}: barrier divergence in block ${idText(d.block, gridDim)}: thread ${idText(d.reached, blockDim)} reached this sync, thread ${idText(d.notReached, blockDim)} did not (${other})`,
+      `${location(file, d.sync)}: barrier divergence in ${where}: thread ${idText(d.reached, blockDim)} reached this ${d.barrier}, thread ${idText(d.notReached, blockDim)} did not (${other})`,
     );
   }
   if (res.uninitializedReads.length > 0) {

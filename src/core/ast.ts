@@ -151,6 +151,12 @@ export type Stmt =
       readonly span: Span;
     }
   | { readonly kind: 'sync'; readonly span: Span }
+  /**
+   * CUDA's `__syncwarp()` (full mask): a barrier among the threads of one
+   * warp (linear thread id in the block divided by the warp size), matched
+   * by iteration as `sync` is
+   */
+  | { readonly kind: 'syncwarp'; readonly span: Span }
   | { readonly kind: 'assume'; readonly cond: BExpr; readonly span: Span }
   /** binds `local` to an unknown value of `type` (possibly different in every thread), scoped like `let` */
   | { readonly kind: 'havoc'; readonly local: Name; readonly type: IntType; readonly origin: UnknownOrigin; readonly body: Stmt; readonly span: Span };

@@ -157,6 +157,7 @@ export function kernelExcess(kernel: Kernel): Excess | null {
     switch (s.kind) {
       case 'skip':
       case 'sync':
+      case 'syncwarp':
         break;
       case 'write':
         excess = within([...s.index, s.value].map(expr), depth);

@@ -131,6 +131,7 @@ function printKernel(out: Emitter, k: Kernel, style: PrintStyle): Kernel {
       switch (s.kind) {
         case 'skip':
         case 'sync':
+        case 'syncwarp':
           out.emit(s.kind);
           return s;
         case 'write': {
@@ -321,6 +322,7 @@ export function showListing(program: Program, style: PrintStyle = 'cuda'): strin
     switch (s.kind) {
       case 'skip':
       case 'sync':
+      case 'syncwarp':
       case 'write':
       case 'assume':
         return note(shown.span, s.span);

@@ -79,6 +79,7 @@ function stmtExprs(s: Stmt): Expr[] {
   switch (s.kind) {
     case 'skip':
     case 'sync':
+    case 'syncwarp':
       return [];
     case 'write':
       return [...s.index, s.value];
@@ -206,6 +207,7 @@ export function typeErrors(kernel: Kernel): TypeError[] {
     switch (s.kind) {
       case 'skip':
       case 'sync':
+      case 'syncwarp':
         return;
       case 'write':
         s.index.forEach(check);

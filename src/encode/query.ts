@@ -6,7 +6,7 @@
  * reads on its own:
  *   p.N            a kernel parameter         blockDim.x   a launch dimension
  *   t1.threadIdx.x thread 1's id              s.i          a shared loop variable
- *   blockIdx.x     the block of both threads of a block-level query
+ *   blockIdx.x     the block of both threads of a block- or warp-level query
  *   t1.p3.y        thread 1's local y at point 3 (loop variable or value read)
  *
  * Machine integers: typed variables are declared over their type's range;
@@ -23,9 +23,9 @@ import { isSigned, typeMax, typeMin, WIDTH } from '../core/arith.js';
 import { machineType, mayBeUndefined } from '../core/types.js';
 import { bexprOperands, exprBuiltins, exprVars } from '../core/exprs.js';
 import { evalFormula } from './evaluate.js';
-import type { Launch } from '../core/launch.js';
+import { DEFAULT_WARP_SIZE, type Launch } from '../core/launch.js';
 import { lockstepRelations } from '../map/lockstep.js';
-import { conflicting, isDataDependent, type Access, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
+import { conflicting, hasSyncwarp, isDataDependent, type Access, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import { codeChildren, type Code, type Relation } from '../phases/code.js';
 import { codeOf } from '../phases/split.js';
 import { located, positionAt, type Span } from '../core/source.js';
@@ -65,6 +65,14 @@ export interface Local {
   readonly term: Term;
 }
 
+/**
+ * Where a race query's two threads are: in one block, in one phase (of
+ * different warps when the kernel has `syncwarp` and threads are
+ * independent); in one warp, in one warp phase (`syncwarp` splits too); or
+ * in different blocks.
+ */
+export type RaceLevel = 'block' | 'warp' | 'grid';
+
 export interface Query {
   readonly id: string;
   readonly kernel: string;
@@ -73,7 +81,7 @@ export interface Query {
    * `scope`: whether a thread of a launch may leave the scope (see scopeQuery)
    */
   readonly kind: 'race' | 'divergence' | 'assumptions' | 'scope';
-  readonly level: 'block' | 'grid';
+  readonly level: RaceLevel;
   readonly phase: number | null;
   readonly array: string | null;
   readonly sync: SyncSite | null;
@@ -1078,8 +1086,8 @@ function launchFacts(b: Builder, launch: Launch): Formula[] {
   return facts;
 }
 
-/** The two threads: in bounds, and distinct (same block, or different blocks). */
-function threadFacts(b: Builder, level: 'block' | 'grid'): Formula[] {
+/** The two threads: in bounds, and distinct (same block, or different blocks; a warp-level query's are of one block). */
+function threadFacts(b: Builder, level: RaceLevel): Formula[] {
   const facts: Formula[] = [];
   for (const t of [1, 2] as const) {
     for (const axis of AXES) {
@@ -1089,7 +1097,7 @@ function threadFacts(b: Builder, level: 'block' | 'grid'): Formula[] {
   }
   const differ = (kind: 'threadIdx' | 'blockIdx'): Formula =>
     or(AXES.map((a) => not(eq(b.threadId(kind, a, 1), b.threadId(kind, a, 2)))));
-  if (level === 'block') {
+  if (level !== 'grid') {
     if (!b.sameBlock) throw new Error('encoding: a block-level query names one block for both threads');
     facts.push(differ('threadIdx'));
   } else {
@@ -1112,7 +1120,8 @@ export interface RaceQuerySpec {
   readonly launch: Launch;
   readonly code: Code;
   readonly array: string;
-  readonly level: 'block' | 'grid';
+  readonly level: RaceLevel;
+  /** `level` warp: a phase of the warp-level split */
   readonly phase: number | null;
 }
 
@@ -1123,8 +1132,8 @@ interface AccessPoints {
 }
 
 /**
- * The race queries of one array in one phase (block level) or in the whole
- * kernel (grid level): one per pair of accesses of which one writes (an
+ * The race queries of one array in one phase (block level), in one warp
+ * phase (warp level) or in the whole kernel (grid level): one per pair of accesses of which one writes (an
  * access paired with itself too), each answered on its own, so that a pair
  * the solver cannot decide hides no race of another pair. The two threads
  * are symmetric, so thread 1 is at the first access and thread 2 at the second.
@@ -1192,9 +1201,12 @@ function accessLabels(map: KernelMap): ReadonlyMap<number, string> {
  * writing different values).
  */
 function pairQuery(spec: RaceQuerySpec, first: AccessPoints, second: AccessPoints, labels: ReadonlyMap<number, string>, valuesDiffer: boolean): Query {
-  const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch, spec.level === 'block');
+  // a warp-level query's threads are of one block too: one block id
+  const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch, spec.level !== 'grid');
   // both threads in scope: an execution in which one evaluates an undefined operation is no race the proof speaks of
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, codeOf(spec.map.body, 'erase'), 'pass', [1, 2], 'scope')];
+  const warps = warpsRelated(b, spec);
+  if (warps !== null) assertions.push(warps);
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
   const same = first.access.id === second.access.id;
   const sides: readonly (readonly Thread[])[] = same ? first.points.map(() => [1, 2]) : [...first.points.map(() => [1]), ...second.points.map(() => [2])];
@@ -1229,7 +1241,7 @@ function pairQuery(spec: RaceQuerySpec, first: AccessPoints, second: AccessPoint
       }, num(0));
     assertions.push(not(eq(written(1, choices1), written(2, choices2))));
   }
-  const scope = spec.level === 'block' ? `phase${spec.phase}` : 'grid';
+  const scope = spec.level === 'grid' ? 'grid' : `${spec.level === 'warp' ? 'warpphase' : 'phase'}${spec.phase}`;
   return finish(b, {
     id: `${spec.map.name}/${scope}/${spec.array}/${labels.get(first.access.id)}-${labels.get(second.access.id)}`,
     kernel: spec.map.name,
@@ -1250,6 +1262,26 @@ function knownValue(value: Expr | undefined, vars: ReadonlyMap<string, VarInfo>)
   return value !== undefined && [...exprVars(value)].every((v) => !isDataDependent(vars.get(v)));
 }
 
+/** A thread's warp in its block: its linear id (x + (y + z·by)·bx) divided by the warp size. */
+function warpTerm(b: Builder, t: Thread, warpSize: number): Term {
+  const [x, y, z] = AXES.map((a) => b.threadId('threadIdx', a, t));
+  const linear = op('+', x!, op('*', op('+', y!, op('*', z!, b.dim('blockDim', 'y'))), b.dim('blockDim', 'x')));
+  return op('/', linear, num(warpSize));
+}
+
+/**
+ * `syncwarp` with independent threads: the warp phases are for two threads
+ * of one warp (warp level), the block's phases for two of different warps
+ * (block level), so each pair is asked where its races are. Null where
+ * warps do not matter: no `syncwarp`, lockstep (lockstepRace orders a warp),
+ * or threads of different blocks.
+ */
+function warpsRelated(b: Builder, spec: RaceQuerySpec): Formula | null {
+  if (spec.level === 'grid' || spec.launch.warpSize !== undefined || !hasSyncwarp(spec.map.body)) return null;
+  const same = eq(warpTerm(b, 1, DEFAULT_WARP_SIZE), warpTerm(b, 2, DEFAULT_WARP_SIZE));
+  return spec.level === 'warp' ? same : not(same);
+}
+
 /**
  * Lockstep execution (src/map/lockstep.ts): the two threads are in different
  * warps, or their accesses are one statement instance (both writing), or on
@@ -1258,11 +1290,7 @@ function knownValue(value: Expr | undefined, vars: ReadonlyMap<string, VarInfo>)
  */
 function lockstepRace(b: Builder, map: KernelMap, qpoints: readonly QueryPoint[], choices: readonly [readonly number[], readonly number[]], warpSize: number): Formula {
   const relation = lockstepRelations(map.body);
-  const warp = (t: Thread): Term => {
-    const [x, y, z] = AXES.map((a) => b.threadId('threadIdx', a, t));
-    const linear = op('+', x!, op('*', op('+', y!, op('*', z!, b.dim('blockDim', 'y'))), b.dim('blockDim', 'x')));
-    return op('/', linear, num(warpSize));
-  };
+  const warp = (t: Thread): Term => warpTerm(b, t, warpSize);
   const unordered: Formula[] = [];
   // a thread with one point to be at has no selector
   const at = (t: Thread, q: QueryPoint): Formula => (choices[t - 1]!.length === 1 ? TRUE : eq(tvar(`t${t}.point`), num(q.index)));
@@ -1338,8 +1366,8 @@ export interface DivergenceQuerySpec {
 }
 
 /**
- * Thread 1 reaches the barrier and thread 2, of the same block, does not, in the
- * same iteration of every loop around it. Only control can keep thread 2 away:
+ * Thread 1 reaches the barrier and thread 2, of the same block (a `syncwarp`:
+ * of the same warp), does not, in the same iteration of every loop around it. Only control can keep thread 2 away:
  * an assumption restricts the executions, it does not steer threads, so in
  * thread 2's (negated) path assumptions count as true. Both threads satisfy
  * the assumptions they surely reach before any barrier could stop the block
@@ -1350,6 +1378,10 @@ export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   if (points.length === 0) return null;
   const b = new Builder(spec.map, spec.map.vars, sharedBinders(spec.code), spec.launch, true);
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, spec.code, 'may-stop')];
+  if (spec.sync.scope === 'warp') {
+    const size = spec.launch.warpSize ?? DEFAULT_WARP_SIZE;
+    assertions.push(eq(warpTerm(b, 1, size), warpTerm(b, 2, size)));
+  }
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const reach = pathOf(new Scope(b, 1, index), point);
     const missed = not(pathOf(new Scope(b, 2, index, true), point));
@@ -1357,7 +1389,7 @@ export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
   });
   assertions.push(or(qpoints.map((q) => and([q.path[0], q.path[1]]))));
   return finish(b, {
-    id: `${spec.map.name}/sync${spec.sync.id}`,
+    id: `${spec.map.name}/${spec.sync.scope === 'warp' ? 'syncwarp' : 'sync'}${spec.sync.id}`,
     kernel: spec.map.name,
     kind: 'divergence',
     level: 'block',

@@ -130,19 +130,23 @@ function rewrittenMap(ctx: Context, rw: Rewrite): KernelMap | string {
 async function hoistDivergent(ctx: Context, state: State, result: KernelResult): Promise<Stage<Hoist[]>> {
   const at = locator(ctx, state);
   const { layout } = kernelOf(ctx, state.text);
-  const syncs = [...new Map(result.divergences.map((d) => [d.sync.span.start, d.sync.span])).values()];
+  const sites = [...new Map(result.divergences.map((d) => [d.sync.span.start, d.sync])).values()];
+  const syncs = sites.map((s) => s.span);
   const insert = new Set<number>();
+  // a hoisted syncwarp stays one
+  const warp = new Set<number>();
   const hoisted: Hoist[] = [];
-  for (const sync of syncs) {
+  for (const { span: sync, scope } of sites) {
     const p = pointBefore(layout, sync.start);
     if (p === null) throw new Error(`fix: no statement list holds the barrier at ${at(sync)}`);
     const stuck = stuckText(p.block, at);
     if (stuck !== null) return { kind: 'stuck', why: `the barrier at ${at(sync)} diverges and cannot be hoisted: ${stuck}` };
     if (p.block.splits.length === 0) return { kind: 'stuck', why: `the barrier at ${at(sync)} diverges, and no thread-dependent branch around it can be split` };
     insert.add(p.id);
+    if (scope === 'warp') warp.add(p.id);
     hoisted.push({ sync: inputSpan(state, sync), branches: p.block.splits.map((s) => inputSpan(state, s.span)) });
   }
-  const rw = rewrite(layout, { insert, remove: new Set(syncs.map((s) => s.start)) });
+  const rw = rewrite(layout, { insert, warp, remove: new Set(syncs.map((s) => s.start)) });
   const where = syncs.map(at).join(', ');
   const map = rewrittenMap(ctx, rw);
   if (typeof map === 'string') return { kind: 'stuck', why: `hoisting the diverging barrier at ${where} out of its thread-dependent branch leaves a name out of scope (${map})` };

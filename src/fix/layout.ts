@@ -175,6 +175,7 @@ function itemOf(ctx: Context, s: Stmt, block: Block, env: Map<string, boolean>):
     case 'skip':
     case 'write':
     case 'sync':
+    case 'syncwarp':
     case 'assume':
       return { kind: 'leaf', stmt: s, start: s.span.start, end: s.span.end };
     case 'atomic':
@@ -255,7 +256,9 @@ export interface Piece {
 export interface Edits {
   /** points where a barrier goes, by id */
   readonly insert: ReadonlySet<number>;
-  /** start offsets of `sync` statements to delete */
+  /** the points of `insert` whose barrier is a `syncwarp` (a hoisted one); the others get `sync` */
+  readonly warp?: ReadonlySet<number>;
+  /** start offsets of barriers (`sync`, `syncwarp`) to delete */
   readonly remove: ReadonlySet<number>;
 }
 
@@ -318,12 +321,17 @@ function emitBlock(em: Emitter, block: Block): Element[] {
   block.items.forEach((item, i) => {
     const point = em.pointAt(block, i);
     if (em.edits.insert.has(point.id)) out.push({ kind: hoisted ? 'break' : 'sync', point: point.id, anchor: item });
-    if (item.kind === 'leaf' && item.stmt.kind === 'sync' && em.edits.remove.has(item.start)) return;
+    if (isRemoved(em, item)) return;
     out.push(...emitItem(em, item, i, hoisted));
   });
   const end = em.pointAt(block, block.items.length);
   if (em.edits.insert.has(end.id)) out.push({ kind: hoisted ? 'break' : 'sync', point: end.id, anchor: block.items[block.items.length - 1]! });
   return out;
+}
+
+/** Whether the item is a barrier the edits delete. */
+function isRemoved(em: Emitter, item: Item): boolean {
+  return item.kind === 'leaf' && (item.stmt.kind === 'sync' || item.stmt.kind === 'syncwarp') && em.edits.remove.has(item.start);
 }
 
 function changed(em: Emitter, block: Block): boolean {
@@ -334,7 +342,7 @@ function changed(em: Emitter, block: Block): boolean {
       case 'binder':
         return false;
       case 'leaf':
-        return item.stmt.kind === 'sync' && em.edits.remove.has(item.start);
+        return isRemoved(em, item);
       case 'for':
         return changed(em, item.body);
       case 'if':
@@ -442,7 +450,7 @@ function segment(em: Emitter, block: Block, els: readonly Element[]): Piece[] {
         out.push(...e.pieces);
         break;
       case 'sync':
-        out.push({ text: 'sync', origin: null, barrier: e.point });
+        out.push({ text: em.edits.warp?.has(e.point) === true ? 'syncwarp' : 'sync', origin: null, barrier: e.point });
         break;
       case 'break':
         throw new Error('fix: a hoisted barrier left inside its branch');

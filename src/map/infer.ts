@@ -189,10 +189,11 @@ export function inferMap(file: SourceFile, kernel: Kernel): KernelMap {
         sub = saved;
         return { kind: 'loop', var: x, range, body, span: s.span };
       }
-      case 'sync': {
-        const site: SyncSite = { id: syncs.length, span: s.span };
+      case 'sync':
+      case 'syncwarp': {
+        const site: SyncSite = { id: syncs.length, span: s.span, scope: s.kind === 'sync' ? 'block' : 'warp' };
         syncs.push(site);
-        return { kind: 'sync', sync: site };
+        return { kind: s.kind, sync: site };
       }
       case 'assume':
         return { kind: 'assume', cond: cond(s.cond, 'assumption'), span: s.span };

@@ -48,6 +48,7 @@ function placesOf(body: Proto): Map<number, readonly Frame[]> {
         return;
       case 'skip':
       case 'sync':
+      case 'syncwarp':
       case 'assume':
       case 'defined':
       case 'havoc':

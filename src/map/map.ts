@@ -55,8 +55,11 @@ export interface Access {
 }
 
 export interface SyncSite {
+  /** unique within the kernel, over both kinds */
   readonly id: number;
   readonly span: Span;
+  /** `block`: a `sync`, among the threads of a block; `warp`: a `syncwarp`, among the threads of a warp */
+  readonly scope: 'block' | 'warp';
 }
 
 export type Proto =
@@ -66,6 +69,8 @@ export type Proto =
   | { readonly kind: 'if'; readonly cond: BExpr; readonly then: Proto; readonly else: Proto }
   | { readonly kind: 'loop'; readonly var: string; readonly range: Range; readonly body: Proto; readonly span: Span }
   | { readonly kind: 'sync'; readonly sync: SyncSite }
+  /** a barrier among the threads of one warp; the block's phases go through it */
+  | { readonly kind: 'syncwarp'; readonly sync: SyncSite }
   | { readonly kind: 'assume'; readonly cond: BExpr; readonly span: Span }
   /** the thread evaluates these expressions here, for their definedness only */
   | { readonly kind: 'defined'; readonly exprs: readonly Expr[]; readonly span: Span }
@@ -135,6 +140,7 @@ export interface KernelMap {
   readonly symbolicDims: ReadonlySet<`${DimName}.${'x' | 'y' | 'z'}`>;
   readonly body: Proto;
   readonly violations: readonly TypingViolation[];
+  /** the barriers, `sync` and `syncwarp`, in program order */
   readonly syncs: readonly SyncSite[];
   readonly accesses: readonly Access[];
   /** the front end's approximations in the kernel */
@@ -167,6 +173,7 @@ export function protoSome(p: Proto, test: (p: Proto) => boolean): boolean {
     case 'skip':
     case 'access':
     case 'sync':
+    case 'syncwarp':
     case 'assume':
     case 'defined':
     case 'havoc':
@@ -174,4 +181,32 @@ export function protoSome(p: Proto, test: (p: Proto) => boolean): boolean {
     default:
       return assertNever(p);
   }
+}
+
+/** A copy of the protocol with each barrier (`sync` or `syncwarp`) replaced by what `replace` gives for it. */
+export function replaceBarriers(p: Proto, replace: (barrier: Extract<Proto, { kind: 'sync' | 'syncwarp' }>) => Proto): Proto {
+  switch (p.kind) {
+    case 'sync':
+    case 'syncwarp':
+      return replace(p);
+    case 'seq':
+      return seq(p.items.map((i) => replaceBarriers(i, replace)));
+    case 'if':
+      return { ...p, then: replaceBarriers(p.then, replace), else: replaceBarriers(p.else, replace) };
+    case 'loop':
+      return { ...p, body: replaceBarriers(p.body, replace) };
+    case 'skip':
+    case 'access':
+    case 'assume':
+    case 'defined':
+    case 'havoc':
+      return p;
+    default:
+      return assertNever(p);
+  }
+}
+
+/** Whether the protocol has a `syncwarp`. */
+export function hasSyncwarp(p: Proto): boolean {
+  return protoSome(p, (q) => q.kind === 'syncwarp');
 }

@@ -30,7 +30,8 @@ export function protoLines(p: Proto, indent = ''): string[] {
     case 'access':
       return [`${indent}${showAccess(p.access)}`];
     case 'sync':
-      return [`${indent}sync`];
+    case 'syncwarp':
+      return [`${indent}${p.kind}`];
     case 'assume':
       return [`${indent}assume ${showBExpr(p.cond)}`];
     case 'defined':

@@ -172,6 +172,7 @@ function kernelErrors(file: SourceFile, kernel: Kernel): Diagnostic[] {
     switch (s.kind) {
       case 'skip':
       case 'sync':
+      case 'syncwarp':
         return [];
       case 'write':
         checkAccess(s.array, s.index, s.target, 'write to');

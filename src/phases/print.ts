@@ -49,13 +49,21 @@ export function showPhases(map: KernelMap, split: PhaseSplit): string {
       ? none
       : syncs.map((s) => {
           const p = positionAt(map.file, s.span.start);
-          return `sync at ${p.line}:${p.column}`;
+          return `${s.scope === 'warp' ? 'syncwarp' : 'sync'} at ${p.line}:${p.column}`;
         }).join(' or ');
-  const lines: string[] = [`kernel ${map.name}: ${split.phases.length} ${split.phases.length === 1 ? 'phase' : 'phases'}`];
-  for (const ph of split.phases) {
-    lines.push(`  phase ${ph.id}: from ${where(ph.opens, 'the start')} to ${where(ph.closes, 'the end')}`);
-    const body = codeLines(ph.code, '    ');
-    lines.push(...(body.length === 0 ? ['    (no accesses)'] : body));
+  const listed = (s: PhaseSplit, name: string, lines: string[]): void => {
+    for (const ph of s.phases) {
+      lines.push(`  ${name} ${ph.id}: from ${where(ph.opens, 'the start')} to ${where(ph.closes, 'the end')}`);
+      const body = codeLines(ph.code, '    ');
+      lines.push(...(body.length === 0 ? ['    (no accesses)'] : body));
+    }
+  };
+  const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const lines: string[] = [`kernel ${map.name}: ${count(split.phases.length, 'phase')}${split.warp === undefined ? '' : ' (for threads of different warps)'}`];
+  listed(split, 'phase', lines);
+  if (split.warp !== undefined) {
+    lines.push(`kernel ${map.name}: ${count(split.warp.phases.length, 'warp phase')} (for threads of one warp: syncwarp splits too)`);
+    listed(split.warp, 'warp phase', lines);
   }
   return lines.join('\n');
 }

@@ -16,7 +16,7 @@
  */
 import type { BExpr } from '../core/ast.js';
 import { substBExpr, substExpr } from '../core/exprs.js';
-import { protoSome, type Access, type KernelMap, type Proto, type Range, type SyncSite, type VarInfo } from '../map/map.js';
+import { protoSome, replaceBarriers, type Access, type KernelMap, type Proto, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
 import { SKIP, UNREACHABLE, codeChildren, seqCode, type Code, type Relation } from './code.js';
 
@@ -38,6 +38,13 @@ export interface PhaseSplit {
   readonly phases: readonly Phase[];
   /** the kernel's variables, with the copies made by alignment */
   readonly vars: ReadonlyMap<string, VarInfo>;
+  /**
+   * The warp phases, where `syncwarp` splits too (warpLevel): what two
+   * threads of one warp run between two barriers of either kind. Present
+   * when the kernel has a `syncwarp` and threads are scheduled
+   * independently; then `phases` are for two threads of different warps.
+   */
+  readonly warp?: PhaseSplit;
 }
 
 interface Cut {
@@ -154,6 +161,7 @@ export async function splitPhases(map: KernelMap, alwaysSyncs: AlwaysSyncs = nev
       }
       case 'skip':
       case 'access':
+      case 'syncwarp':
       case 'assume':
       case 'defined':
       case 'havoc':
@@ -196,11 +204,28 @@ export function hasSync(p: Proto): boolean {
   return protoSome(p, (q) => q.kind === 'sync');
 }
 
+/** Whether the protocol has a barrier of either kind, `sync` or `syncwarp`. */
+function hasBarrier(p: Proto): boolean {
+  return protoSome(p, (q) => q.kind === 'sync' || q.kind === 'syncwarp');
+}
+
+/**
+ * The kernel as two threads of one warp see it: each `syncwarp` a barrier
+ * like `sync`, so that its phase split is the warp phases (README, "Warps").
+ * The split's premise holds for such threads: the conditions and loop tests
+ * that decide which `syncwarp` a thread meets agree within a warp (the
+ * divergence check of each `syncwarp` proves it).
+ */
+export function warpLevel(map: KernelMap): KernelMap {
+  return { ...map, body: replaceBarriers(map.body, (b) => ({ kind: 'sync', sync: b.sync })) };
+}
+
 /**
  * The protocol as unsynchronised code. With `barriers: 'erase'` barriers
  * vanish (threads of different blocks, or an approximated loop); with
- * `barriers: 'mark'` every loop around a barrier becomes a shared binder and
- * each barrier a program point, which is what the divergence check asks about.
+ * `barriers: 'mark'` every loop around a barrier (`sync` or `syncwarp`)
+ * becomes a shared binder and each barrier a program point, which is what
+ * the divergence check asks about.
  */
 export function codeOf(p: Proto, barriers: 'erase' | 'mark' = 'erase'): Code {
   switch (p.kind) {
@@ -209,13 +234,14 @@ export function codeOf(p: Proto, barriers: 'erase' | 'mark' = 'erase'): Code {
     case 'access':
       return p;
     case 'sync':
+    case 'syncwarp':
       return barriers === 'mark' ? { kind: 'mark', sync: p.sync } : SKIP;
     case 'seq':
       return seqCode(p.items.map((i) => codeOf(i, barriers)));
     case 'if':
       return { kind: 'if', cond: p.cond, then: codeOf(p.then, barriers), else: codeOf(p.else, barriers) };
     case 'loop':
-      return barriers === 'mark' && hasSync(p.body)
+      return barriers === 'mark' && hasBarrier(p.body)
         ? { kind: 'bind', var: p.var, relation: { kind: 'member' }, range: p.range, body: codeOf(p.body, barriers) }
         : { kind: 'loop', var: p.var, range: p.range, body: codeOf(p.body, barriers) };
     case 'assume':

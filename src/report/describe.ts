@@ -6,7 +6,7 @@ import type { UnknownOrigin } from '../core/ast.js';
 import type { Launch } from '../core/launch.js';
 import type { Approximation, TypingViolation } from '../map/map.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
-import type { AccessSite, Confidence, Doubt, KernelResult, Status } from '../verify/result.js';
+import type { AccessSite, Confidence, Doubt, KernelResult, Race, Status } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 
@@ -74,6 +74,20 @@ export function approximationText(file: SourceFile, a: Approximation): string {
 /** The scope line of a kernel with machine integers, or null. */
 export function scopeText(r: Pick<KernelResult, 'machineIntegers'>): string | null {
   return r.machineIntegers === true ? `scope: ${MACHINE_SCOPE} (undefined behaviour is outside the scope of verification)` : null;
+}
+
+/** Where a race's two threads are: `within a block, phase 2`, `within a warp, warp phase 3`, `between blocks`. */
+export function raceScopeText(race: Pick<Race, 'level' | 'phase'>): string {
+  switch (race.level) {
+    case 'block':
+      return `within a block, phase ${race.phase ?? '?'}`;
+    case 'warp':
+      return `within a warp, warp phase ${race.phase ?? '?'}`;
+    case 'grid':
+      return 'between blocks';
+    default:
+      return assertNever(race.level);
+  }
 }
 
 /** The execution model a verdict holds for: the kernel's threads independent, or warps in lockstep. */

@@ -70,7 +70,7 @@ export const RaceJson = t.intersection([t.type({
   kind: t.keyof({ 'write-write': null, 'read-write': null, 'atomic-write': null, 'atomic-read': null }),
   confidence: Confidence,
   reason: t.string,
-  level: t.keyof({ block: null, grid: null }),
+  level: t.keyof({ block: null, warp: null, grid: null }),
   phase: t.union([t.number, t.null]),
   accesses: t.tuple([AccessJson, AccessJson]),
   witness: WitnessJson,

@@ -36,7 +36,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { BENIGN_TEXT, vacuousText, accessNoun, accessVerb, budgetHint, elementText, executionText, launchText, plural, statusName, type SolvingRun } from './describe.js';
+import { BENIGN_TEXT, vacuousText, accessNoun, accessVerb, budgetHint, elementText, executionText, launchText, plural, raceScopeText, statusName, type SolvingRun } from './describe.js';
 import { MACHINE_SCOPE } from '../core/types.js';
 import type { Approximation } from '../map/map.js';
 import { kernelJson, type KernelJson } from './json.js';
@@ -264,7 +264,7 @@ function accessText(r: KernelResult, a: AccessSite): string {
 
 function raceResult(r: KernelResult, race: Race, json: KernelJson['races'][number]): Result {
   const [a1, a2] = race.accesses;
-  const where = race.level === 'block' ? `within a block, phase ${race.phase ?? '?'} (${executionText(r)})` : 'between blocks';
+  const where = race.level === 'grid' ? raceScopeText(race) : `${raceScopeText(race)} (${executionText(r)})`;
   // link texts hold no brackets, which SARIF would need escaped
   const message =
     `Data race on ${elementText(race.array, race.index)} in kernel ${r.kernel} (${race.kind}): ` +
@@ -281,7 +281,7 @@ function raceResult(r: KernelResult, race: Race, json: KernelJson['races'][numbe
 }
 
 function divergenceResult(r: KernelResult, d: Divergence, json: KernelJson['divergences'][number]): Result {
-  const message = `Barrier divergence in kernel ${r.kernel}: thread 1 reaches this barrier, thread 2 of the same block does not. ${confidenceText(d.confidence, json.reason)}`;
+  const message = `Barrier divergence in kernel ${r.kernel}: thread 1 reaches this barrier, thread 2 of the same ${d.sync.scope === 'warp' ? 'warp (a syncwarp)' : 'block'} does not. ${confidenceText(d.confidence, json.reason)}`;
   return result('faial/barrier-divergence', levelOf(d.confidence), message, {
     locations: [locationOf(r.file, d.sync.span, 'thread 1 reaches this barrier, thread 2 does not')],
     partialFingerprints: fingerprintOf(['faial/barrier-divergence', r.kernel, String(d.sync.id)]),

@@ -11,7 +11,7 @@ import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } fr
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 import { barriersText } from './barriers.js';
-import { STATUSES, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, executionText, idText, launchText, plural, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
+import { STATUSES, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, executionText, idText, launchText, plural, raceScopeText, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -137,7 +137,7 @@ export function raceText(r: KernelResult, race: Race, c: Colors, colour: boolean
   const [a1, a2] = race.accesses;
   const confidence = race.confidence === 'confirmed' ? c.red('confirmed') : c.yellow('possible');
   const why = race.confidence === 'possible' ? `: ${reasonText(r.file, race.confidence, race.doubts)}` : '';
-  const where = race.level === 'block' ? `within a block, phase ${race.phase ?? '?'}` : 'between blocks';
+  const where = raceScopeText(race);
   const head =
     race.benign === true
       ? `${c.yellow('⚠')} data race on ${c.bold(elementText(race.array, race.index))} (${race.kind}, ${confidence}${why}, ${c.yellow('benign')}: ${BENIGN_TEXT})`
@@ -166,7 +166,7 @@ export function divergenceText(r: KernelResult, d: Divergence, c: Colors, colour
   const confidence = d.confidence === 'confirmed' ? c.red('confirmed') : c.yellow('possible');
   const why = d.confidence === 'possible' ? `: ${reasonText(r.file, d.confidence, d.doubts)}` : '';
   const head = `${c.red('✗')} barrier divergence at ${lineColOf(r.file, d.sync.span)} (${confidence}${why})`;
-  const frame = framedSpan(r.file, d.sync.span, 'thread 1 reaches this barrier, thread 2 does not', colour);
+  const frame = framedSpan(r.file, d.sync.span, d.sync.scope === 'warp' ? 'thread 1 reaches this syncwarp, thread 2 of its warp does not' : 'thread 1 reaches this barrier, thread 2 does not', colour);
   const heads = ['thread 1 (reaches)', 'thread 2 (does not)'] as const;
   const replay = d.replay === undefined ? [] : replayLines(d.replay, heads, c);
   return [head, indent(frame), indent(witnessTable(d.witness, heads, c)), ...replay].join('\n');

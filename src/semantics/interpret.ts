@@ -29,6 +29,16 @@
  *   global array what the blocks before left) and writes its result there. An
  *   atomic counts as a write for races, except that two atomics never race.
  *
+ * - `syncwarp` is a barrier among the threads of one warp (linear ids
+ *   i·N … i·N + N − 1, N the lockstep warp size, else CUDA's 32): every thread
+ *   of the warp runs up to it, then they all must be at the same `syncwarp`
+ *   in the same iterations (otherwise barrier divergence, which stops the
+ *   block like a `sync`'s), and go on together; the block's phase goes
+ *   through it. After it a thread sees the writes its warp made before it
+ *   (CUDA: "guarantees memory ordering among threads participating"). Two
+ *   threads of one warp race only within one warp phase (between two
+ *   barriers of either kind), threads of different warps within one block
+ *   phase, as without `syncwarp`.
  * - Lockstep warps (`warpSize`, src/map/lockstep.ts): the threads of each
  *   warp (linear ids i·N … i·N + N − 1) run together, one statement instance
  *   at a time, always the earliest in program order that one of them is at
@@ -46,7 +56,8 @@ import { inRange, typeMax, typeMin, UndefinedOperation } from '../core/arith.js'
 import type { Span } from '../core/source.js';
 import { atomicResult, EvalError, evalBExpr, evalExpr, type BuiltinValues, type ValueEnv, type Vec3 } from './values.js';
 import { defaultStep, loopContinues, loopNext, type LoopShape } from './loops.js';
-import { warpOf } from '../core/launch.js';
+import { DEFAULT_WARP_SIZE, warpOf } from '../core/launch.js';
+import { assertNever } from '../util/assert.js';
 
 // ---------------------------------------------------------------------------
 // Inputs
@@ -175,12 +186,14 @@ export interface Divergence {
   readonly block: Vec3;
   /** the phase that ends at the disputed barrier */
   readonly phase: number;
-  /** the `sync` that `reached` waits at */
+  /** the barrier that `reached` waits at: a `sync` (the block's threads disagree) or a `syncwarp` (a warp's) */
+  readonly barrier: 'sync' | 'syncwarp';
   readonly sync: Span;
   readonly reached: Vec3;
+  /** a thread of the block (a `syncwarp`: of the warp) that is not there */
   readonly notReached: Vec3;
-  /** where `notReached` is instead: at another `sync`, or finished */
-  readonly notReachedAt: { readonly kind: 'sync'; readonly span: Span } | { readonly kind: 'exit' };
+  /** where `notReached` is instead: at another barrier (or this one in other iterations), or finished */
+  readonly notReachedAt: { readonly kind: 'sync' | 'syncwarp'; readonly span: Span } | { readonly kind: 'exit' };
 }
 
 /** A read of an element nobody wrote before and whose initial content was not given (so it read 0). */
@@ -343,9 +356,12 @@ class Stop {
 }
 
 type SyncStmt = Extract<Stmt, { kind: 'sync' }>;
+type SyncwarpStmt = Extract<Stmt, { kind: 'syncwarp' }>;
 type HavocStmt = Extract<Stmt, { kind: 'havoc' }>;
 /** A thread stops at each barrier and, for the lockstep scheduler, before each access. */
-type ThreadRun = Generator<SyncStmt | typeof BEFORE_ACCESS, void, undefined>;
+type ThreadRun = Generator<SyncStmt | SyncwarpStmt | typeof BEFORE_ACCESS, void, undefined>;
+/** A thread of a block with its run. */
+type Running = { readonly t: ThreadState; readonly run: ThreadRun };
 const BEFORE_ACCESS = { kind: 'access' } as const;
 
 /**
@@ -384,8 +400,10 @@ interface ThreadState {
   readonly place: Place[];
   /** its warp's writes of this phase, by cell key, latest last (lockstep warps; shared by the warp) */
   readonly warpWrites: Map<string, Cell> | null;
+  /** its warp's writes of this phase before the last `syncwarp`, by cell key (independent threads; shared by the warp) */
+  readonly warpSeen: Map<string, Cell> | null;
   /** at a barrier: which one, and in which iterations of the loops around it (`iteration` joined) */
-  status: { kind: 'running' } | { kind: 'sync'; stmt: SyncStmt; instance: string } | { kind: 'done' };
+  status: { kind: 'running' } | { kind: 'sync'; stmt: SyncStmt; instance: string } | { kind: 'syncwarp'; stmt: SyncwarpStmt; instance: string } | { kind: 'done' };
 }
 
 interface Site {
@@ -484,6 +502,11 @@ class KernelRun {
   /** lockstep warps: their size, and this phase's accesses by warp and element, with their places */
   private readonly warpSize: number | null;
   private warpSites = new Map<string, { readonly ref: RaceAccess; readonly site: Site; readonly place: readonly Place[] }[]>();
+  /** the size of the warps a `syncwarp` synchronises (lockstep's, else CUDA's), when the kernel has one */
+  private readonly syncwarpSize: number | null;
+  /** independent threads and `syncwarp`: the accesses of the warp phase being run (one warp's), for races within the warp */
+  private readonly warpPhases: boolean;
+  private warpPhaseSites = new Map<string, ElementSites>();
 
   private readonly races: Race[] = [];
   private readonly raceKeys = new Set<string>();
@@ -503,6 +526,8 @@ class KernelRun {
     this.maxThreads = options.maxThreads ?? DEFAULT_MAX_THREADS;
     this.maxReports = options.maxReports ?? DEFAULT_MAX_REPORTS;
     this.warpSize = options.warpSize ?? null;
+    this.syncwarpSize = hasSyncwarp(kernel.body) ? (options.warpSize ?? DEFAULT_WARP_SIZE) : null;
+    this.warpPhases = this.syncwarpSize !== null && this.warpSize === null;
     for (const a of kernel.arrays) this.scopes.set(a.name.text, a.scope);
   }
 
@@ -572,7 +597,7 @@ class KernelRun {
       if (b.divergence !== null) divergences.push(b.divergence);
       memory.push(...b.shared);
     }
-    for (const el of this.gridSites.values()) this.racesOf(el, 'blocks');
+    for (const el of this.gridSites.values()) this.racesOf(el, 'blocks', (a, b) => !vecEqual(a.block, b.block));
 
     const globals = new Map<string, Cell[]>();
     for (const cell of this.globalMemory.values()) {
@@ -643,18 +668,39 @@ class KernelRun {
     const { gridDim, blockDim, params } = this.launch;
     const committed = new Map<string, Cell>();
     const warpWrites = new Map<bigint, Map<string, Cell>>();
-    const threads: ThreadState[] = vecRange(blockDim).map((thread) => {
+    const warpSeen = new Map<bigint, Map<string, Cell>>();
+    // threads are grouped in warps only where warps matter; in linear order either way
+    const size = this.warpSize ?? this.syncwarpSize;
+    const warps = new Map<bigint, Running[]>();
+    const threads: ThreadState[] = vecRange(blockDim).map((thread, i) => {
       const vars = new Map(Object.entries(params));
       const builtins: BuiltinValues = { threadIdx: thread, blockIdx: block, blockDim, gridDim };
       const unknowns: bigint[] = [];
       this.unknownValues.set(threadKey(block, thread), unknowns);
-      const warp = this.warpSize === null ? null : warpOf(thread, blockDim, this.warpSize);
-      if (warp !== null && !warpWrites.has(warp)) warpWrites.set(warp, new Map());
+      const warp = size === null ? BigInt(i) : warpOf(thread, blockDim, size);
+      if (this.warpSize !== null && !warpWrites.has(warp)) warpWrites.set(warp, new Map());
+      if (this.warpPhases && !warpSeen.has(warp)) warpSeen.set(warp, new Map());
       const status = { kind: 'running' } as const;
-      return { ref: { block, thread }, vars, env: { vars, builtins }, phaseWrites: new Map(), accesses: [], unknowns, unknownsAt: new Map(), iteration: [], place: [], warpWrites: warp === null ? null : warpWrites.get(warp)!, status };
+      return {
+        ref: { block, thread },
+        vars,
+        env: { vars, builtins },
+        phaseWrites: new Map(),
+        accesses: [],
+        unknowns,
+        unknownsAt: new Map(),
+        iteration: [],
+        place: [],
+        warpWrites: warpWrites.get(warp) ?? null,
+        warpSeen: warpSeen.get(warp) ?? null,
+        status,
+      };
     });
     // generators start running only at their first next(): one per thread, run phase by phase
-    const runs = threads.map((t) => this.execBlock(this.kernel.body, t, committed));
+    threads.forEach((t, i) => {
+      const warp = size === null ? BigInt(i) : warpOf(t.ref.thread, blockDim, size);
+      warps.set(warp, [...(warps.get(warp) ?? []), { t, run: this.execBlock(this.kernel.body, t, committed) }]);
+    });
 
     const phases: PhaseTrace[] = [];
     let divergence: Divergence | null = null;
@@ -663,13 +709,10 @@ class KernelRun {
       const phaseSites = new Map<string, ElementSites>();
       this.phaseSites = phaseSites;
       this.warpSites = new Map();
-      if (this.warpSize === null) {
-        for (const [i, t] of threads.entries()) while (t.status.kind !== 'done' && this.advance(t, runs[i]!));
-      } else {
-        for (const warp of warpWrites.values()) this.runWarp(threads.flatMap((t, i) => (t.warpWrites === warp ? [{ t, run: runs[i]! }] : [])));
-      }
-      for (const el of phaseSites.values()) this.racesOf(el, 'threads');
-      divergence = barrierDivergence(block, phase, threads);
+      let warpDivergence: Divergence | null = null;
+      for (const warp of warps.values()) warpDivergence ??= this.runWarpPhase(warp, block, phase);
+      for (const el of phaseSites.values()) this.racesOf(el, 'threads', (a, b) => !this.together(a, b));
+      divergence = warpDivergence ?? barrierDivergence(block, phase, threads, 'sync');
       const allDone = threads.every((t) => t.status.kind === 'done');
       const first = threads[0]?.status ?? { kind: 'done' };
       const end: PhaseEnd =
@@ -679,8 +722,13 @@ class KernelRun {
         end,
         threads: threads.filter((t) => t.accesses.length > 0).map((t) => ({ thread: t.ref.thread, accesses: t.accesses })),
       });
-      // commit this phase's writes, in thread order (lockstep: each warp's latest, in warp order)
+      // commit this phase's writes, in thread order (lockstep: each warp's latest, in warp order;
+      // syncwarp: each warp's before its last syncwarp, then its threads' since)
       for (const t of threads) {
+        if (t.warpSeen !== null) {
+          for (const [key, cell] of t.warpSeen) committed.set(key, cell);
+          t.warpSeen.clear();
+        }
         if (t.warpWrites === null) for (const [key, cell] of t.phaseWrites) committed.set(key, cell);
         t.phaseWrites.clear();
         t.accesses = [];
@@ -714,8 +762,33 @@ class KernelRun {
     const next = this.resume(t, run);
     if (next.done === true) t.status = { kind: 'done' };
     else if (next.value.kind === 'sync') t.status = { kind: 'sync', stmt: next.value, instance: t.iteration.join(',') };
+    else if (next.value.kind === 'syncwarp') t.status = { kind: 'syncwarp', stmt: next.value, instance: t.iteration.join(',') };
     else return true;
     return false;
+  }
+
+  /**
+   * One warp's part of a block phase (without `syncwarp` and lockstep, a
+   * warp is one thread): its threads run to their next barrier or end
+   * (independently, or in lockstep), and on through each `syncwarp` they all
+   * meet, its writes then visible to the warp. Returns the divergence of a
+   * `syncwarp` they do not all meet, which stops the warp.
+   */
+  private runWarpPhase(warp: readonly Running[], block: Vec3, phase: number): Divergence | null {
+    for (;;) {
+      this.warpPhaseSites = new Map();
+      if (this.warpSize === null) for (const { t, run } of warp) while (t.status.kind !== 'done' && this.advance(t, run));
+      else this.runWarp(warp);
+      for (const el of this.warpPhaseSites.values()) this.racesOf(el, 'threads', (a, b) => !vecEqual(a.thread, b.thread));
+      if (!warp.some(({ t }) => t.status.kind === 'syncwarp')) return null;
+      const divergence = barrierDivergence(block, phase, warp.map(({ t }) => t), 'syncwarp');
+      if (divergence !== null) return divergence;
+      for (const { t } of warp) {
+        for (const [key, cell] of t.phaseWrites) t.warpSeen?.set(key, cell);
+        if (t.warpSeen !== null) t.phaseWrites.clear();
+        t.status = { kind: 'running' };
+      }
+    }
   }
 
   /**
@@ -723,7 +796,7 @@ class KernelRun {
    * place run its access together (in linear order) and on to their next
    * stop, until all are at a barrier or done.
    */
-  private runWarp(warp: readonly { t: ThreadState; run: ThreadRun }[]): void {
+  private runWarp(warp: readonly Running[]): void {
     let ready = warp.filter(({ t, run }) => this.advance(t, run));
     while (ready.length > 0) {
       const first = ready.reduce((min, r) => (comparePlaces(r.t.place, min.t.place) < 0 ? r : min)).t.place.slice();
@@ -732,7 +805,7 @@ class KernelRun {
     }
   }
 
-  private resume(t: ThreadState, run: ThreadRun): IteratorResult<SyncStmt | typeof BEFORE_ACCESS, void> {
+  private resume(t: ThreadState, run: ThreadRun): IteratorResult<SyncStmt | SyncwarpStmt | typeof BEFORE_ACCESS, void> {
     try {
       return run.next();
     } catch (err) {
@@ -771,9 +844,13 @@ class KernelRun {
     t.place.pop();
   }
 
-  /** The latest value of an element a thread sees: its own (lockstep: its warp's) write in the phase, else the block's. */
+  /**
+   * The latest value of an element a thread sees: its own (lockstep: its
+   * warp's) write in the phase, else its warp's before the last `syncwarp`,
+   * else the block's.
+   */
   private latest(t: ThreadState, key: string, committed: Map<string, Cell>): Cell | undefined {
-    return (t.warpWrites ?? t.phaseWrites).get(key) ?? committed.get(key);
+    return (t.warpWrites ?? t.phaseWrites).get(key) ?? t.warpSeen?.get(key) ?? committed.get(key);
   }
 
   /** Runs one statement; `let` binders are added to `bound`, the enclosing block's, which removes them at its end. */
@@ -833,6 +910,7 @@ class KernelRun {
         // visible to every later atomic at once, and committed with the block's memory
         t.phaseWrites.delete(key);
         t.warpWrites?.delete(key);
+        t.warpSeen?.delete(key);
         committed.set(key, { array: s.array.text, index, value: atomicResult(s.op, s.type, old, operands) });
         this.record(t, { kind: 'atomic', array: s.array.text, index, value: old, span: s.target, op: s.op });
         if (s.local !== null) {
@@ -893,6 +971,7 @@ class KernelRun {
         return;
       }
       case 'sync':
+      case 'syncwarp':
         yield s;
         return;
       case 'assume':
@@ -929,16 +1008,23 @@ class KernelRun {
     const site: Site = { key: `${access.kind}@${access.span.start}-${access.span.end}`, kind: access.kind, span: access.span };
     const ref: RaceAccess = { block: t.ref.block, thread: t.ref.thread, kind: access.kind, span: access.span, phase: this.phase };
     addSite(this.phaseSites, access, site, ref, (a, b) => this.together(a, b));
+    if (this.warpPhases) addSite(this.warpPhaseSites, access, site, ref, (a, b) => vecEqual(a.thread, b.thread));
     if (t.warpWrites !== null) this.lockstepRaces(t, access, site, ref);
     if (this.manyBlocks && this.scopes.get(access.array) === 'global') {
       addSite(this.gridSites, access, site, ref, (a, b) => vecEqual(a.block, b.block));
     }
   }
 
-  /** Two threads of one block that the block's phases do not order among themselves: the same thread (lockstep: the same warp). */
+  /**
+   * Two threads of one block whose races within a block phase are found
+   * elsewhere, or that cannot race: the same thread; the same warp in
+   * lockstep (lockstepRaces) or where `syncwarp` orders warps (their warp
+   * phases).
+   */
   private together(a: RaceAccess, b: RaceAccess): boolean {
-    if (this.warpSize === null) return vecEqual(a.thread, b.thread);
-    return warpOf(a.thread, this.launch.blockDim, this.warpSize) === warpOf(b.thread, this.launch.blockDim, this.warpSize);
+    const size = this.warpSize ?? this.syncwarpSize;
+    if (size === null) return vecEqual(a.thread, b.thread);
+    return warpOf(a.thread, this.launch.blockDim, size) === warpOf(b.thread, this.launch.blockDim, size);
   }
 
   /** Races of an access with the earlier ones of its warp in the phase: one statement instance, both writing, or the two sides of one `if`. */
@@ -979,10 +1065,12 @@ class KernelRun {
     this.uninitialized.push({ array, index, block: t.ref.block, thread: t.ref.thread, span });
   }
 
-  /** Adds the races among the accesses to one element: for each pair of sites (one a write), one witness pair. */
-  private racesOf(el: ElementSites, between: 'threads' | 'blocks'): void {
+  /**
+   * Adds the races among the accesses to one element: for each pair of
+   * sites (one a write), one witness pair of accesses that are `apart`.
+   */
+  private racesOf(el: ElementSites, between: 'threads' | 'blocks', apart: (a: RaceAccess, b: RaceAccess) => boolean): void {
     const sites = [...el.sites.values()];
-    const apart = between === 'threads' ? (a: RaceAccess, b: RaceAccess) => !this.together(a, b) : (a: RaceAccess, b: RaceAccess) => !vecEqual(a.block, b.block);
     for (let i = 0; i < sites.length; i++) {
       for (let j = i; j < sites.length; j++) {
         const a = sites[i]!;
@@ -1024,23 +1112,53 @@ function witnessPair(as: readonly RaceAccess[], bs: readonly RaceAccess[], apart
   return null;
 }
 
-/** Barrier divergence at the end of a phase: threads not all at the same `sync` in the same loop iteration, and not all finished. */
-function barrierDivergence(block: Vec3, phase: number, threads: readonly ThreadState[]): Divergence | null {
-  const waiting = threads.find((t) => t.status.kind === 'sync');
-  if (waiting === undefined || waiting.status.kind !== 'sync') return null;
-  const sync = waiting.status.stmt;
-  const instance = waiting.status.instance;
+/**
+ * Barrier divergence where the threads (of a block, or of a warp) stopped:
+ * some at a barrier of the kind, and not all at the same one in the same
+ * loop iterations (nor all finished).
+ */
+function barrierDivergence(block: Vec3, phase: number, threads: readonly ThreadState[], barrier: 'sync' | 'syncwarp'): Divergence | null {
+  const waiting = threads.find((t) => t.status.kind === barrier);
+  if (waiting === undefined || (waiting.status.kind !== 'sync' && waiting.status.kind !== 'syncwarp')) return null;
+  const { stmt, instance } = waiting.status;
   // one barrier in different iterations of a loop around it is two barriers: the threads do not meet
-  const other = threads.find((t) => t.status.kind !== 'sync' || t.status.stmt !== sync || t.status.instance !== instance);
+  const other = threads.find((t) => t.status.kind === 'running' || t.status.kind === 'done' || t.status.stmt !== stmt || t.status.instance !== instance);
   if (other === undefined) return null;
   return {
     block,
     phase,
-    sync: sync.span,
+    barrier,
+    sync: stmt.span,
     reached: waiting.ref.thread,
     notReached: other.ref.thread,
-    notReachedAt: other.status.kind === 'sync' ? { kind: 'sync', span: other.status.stmt.span } : { kind: 'exit' },
+    notReachedAt: other.status.kind === 'sync' || other.status.kind === 'syncwarp' ? { kind: other.status.kind, span: other.status.stmt.span } : { kind: 'exit' },
   };
+}
+
+/** Whether a `syncwarp` is among the statements, at any depth. */
+function hasSyncwarp(stmts: readonly Stmt[]): boolean {
+  return stmts.some((s) => {
+    switch (s.kind) {
+      case 'syncwarp':
+        return true;
+      case 'read':
+      case 'let':
+      case 'atomic':
+      case 'havoc':
+        return hasSyncwarp([s.body]);
+      case 'if':
+        return hasSyncwarp(s.then) || hasSyncwarp(s.else ?? []);
+      case 'for':
+        return hasSyncwarp(s.body);
+      case 'skip':
+      case 'write':
+      case 'sync':
+      case 'assume':
+        return false;
+      default:
+        return assertNever(s);
+    }
+  });
 }
 
 /** The loop variable's next value (null: the loop ends); a value too large to hold, or an undefined step, is an {@link EvalError}. */

@@ -207,6 +207,9 @@ function threadEvents(map: KernelMap, launch: MapLaunch, block: Vec3, thread: Ve
         events.syncs.push(p.sync.id);
         phase++;
         return;
+      case 'syncwarp':
+        // the block's phases go through it: the accesses of a phase are the same set
+        return;
       case 'assume':
         if (!value(() => evalBExpr(p.cond, env))) throw new Stop({ kind: 'infeasible', span: p.span, block, thread });
         return;

@@ -6,31 +6,13 @@
  * redundant. Each barrier is checked alone, so two barriers that are each
  * redundant may not be redundant together.
  */
-import { seq, type KernelMap, type Proto, type SyncSite } from '../map/map.js';
-import { assertNever } from '../util/assert.js';
+import { replaceBarriers, type KernelMap, type Proto, type SyncSite } from '../map/map.js';
 import type { BarrierCheck, BarrierVerdict, KernelResult } from './result.js';
 import { verifyKernel, type VerifyOptions } from './verify.js';
 
 /** A copy of the protocol in which the barrier `id` is not. */
 export function protoWithoutSync(p: Proto, id: number): Proto {
-  switch (p.kind) {
-    case 'sync':
-      return p.sync.id === id ? { kind: 'skip' } : p;
-    case 'seq':
-      return seq(p.items.map((i) => protoWithoutSync(i, id)));
-    case 'if':
-      return { ...p, then: protoWithoutSync(p.then, id), else: protoWithoutSync(p.else, id) };
-    case 'loop':
-      return { ...p, body: protoWithoutSync(p.body, id) };
-    case 'skip':
-    case 'access':
-    case 'assume':
-    case 'defined':
-    case 'havoc':
-      return p;
-    default:
-      return assertNever(p);
-  }
+  return replaceBarriers(p, (b) => (b.sync.id === id ? { kind: 'skip' } : b));
 }
 
 export function mapWithoutSync(map: KernelMap, sync: SyncSite): KernelMap {

@@ -2,9 +2,9 @@
  * Witness replay: a confirmed alarm claims that a concrete launch makes two
  * threads race (or diverge). The reference interpreter runs that launch and
  * must see the same thing: both threads at the reported access sites, on the
- * reported element, in one barrier phase of one block (block level) or in
- * two blocks (grid level); or, for a divergence, the block disagreeing at a
- * barrier. An alarm that does not replay is a bug of the verifier.
+ * reported element, in one barrier phase of one block (block level; within
+ * one warp phase too, warp level) or in two blocks (grid level); or, for a
+ * divergence, the block disagreeing at a barrier. An alarm that does not replay is a bug of the verifier.
  *
  * Solver witnesses often pick huge sizes (blockDim.x = 2^31) that no
  * interpreter can run, although the race needs only a few threads; such a
@@ -193,12 +193,13 @@ function raceSeen(map: KernelMap, w: Witness, index: readonly bigint[], race: Ra
     const who = first.size === 0 ? 'thread 1' : 'thread 2';
     return { kind: 'mismatch', message: `with ${launchText(w)}, ${who} of the witness never makes its reported access to ${element}` };
   }
-  if (race.level === 'block' && ![...first].some((p) => second.has(p))) {
+  if (race.level !== 'grid' && ![...first].some((p) => second.has(p))) {
     return { kind: 'mismatch', message: `with ${launchText(w)}, the two threads access ${element} in different barrier phases (${[...first].join(', ')} and ${[...second].join(', ')})` };
   }
-  // lockstep: one phase is not enough, the run must find the two sites racing there
-  if (race.level === 'block' && warpSize !== undefined && !run.races.some((r) => r.array === race.array && sameVec(r.index, index) && sameSites([r.first.span, r.second.span], race))) {
-    return { kind: 'mismatch', message: `with ${launchText(w)} and warps of ${warpSize} threads in lockstep, the interpreter finds no race between these accesses to ${element}` };
+  // lockstep, or one warp's syncwarps: one phase is not enough, the run must find the two sites racing there
+  const ordered = race.level === 'warp' ? 'each warp ordered by its syncwarps' : race.level === 'block' && warpSize !== undefined ? `warps of ${warpSize} threads in lockstep` : null;
+  if (ordered !== null && !run.races.some((r) => r.array === race.array && sameVec(r.index, index) && sameSites([r.first.span, r.second.span], race))) {
+    return { kind: 'mismatch', message: `with ${launchText(w)} and ${ordered}, the interpreter finds no race between these accesses to ${element}` };
   }
   return { kind: 'replayed' };
 }

@@ -2,6 +2,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AtomicOp, UnknownOrigin } from '../core/ast.js';
 import type { Approximation, Mode, ReadOrigin, SyncSite, TypingViolation } from '../map/map.js';
+import type { RaceLevel } from '../encode/query.js';
 import type { SourceFile, Span } from '../core/source.js';
 
 /** `benign`: racy, but only by write-write races of provably equal values (Race.benign); `vacuous`: no launch satisfies the kernel's assumptions */
@@ -80,7 +81,8 @@ export interface Race {
   readonly array: string;
   /** `atomic-write`, `atomic-read`: an atomic and a plain write, or a plain read */
   readonly kind: RaceKind;
-  readonly level: 'block' | 'grid';
+  readonly level: RaceLevel;
+  /** the phase of the block (level block) or of the warp-level split (level warp) */
   readonly phase: number | null;
   readonly confidence: Confidence;
   readonly doubts: readonly Doubt[];

@@ -1,15 +1,15 @@
 /**
  * The verify pipeline for one kernel: MAP inference, the divergence check of
  * every barrier, the phase split, one race query per phase, array and pair of
- * accesses (and per global array and pair across blocks), and classification
- * of every alarm.
+ * accesses (and per global array and pair across blocks; with `syncwarp`, per
+ * warp phase, array and pair too), and classification of every alarm.
  */
 import type { Launch } from '../core/launch.js';
 import { AXES } from '../core/ast.js';
 import { bexprBuiltins, bexprVars } from '../core/exprs.js';
-import { protoSome, type Access, type KernelMap, type SyncSite } from '../map/map.js';
+import { hasSyncwarp, protoSome, type Access, type KernelMap, type SyncSite } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
-import { codeOf, splitPhases, type PhaseSplit } from '../phases/split.js';
+import { codeOf, splitPhases, warpLevel, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
 import { containsErased, pointVars } from '../encode/paths.js';
 import {
@@ -75,6 +75,13 @@ export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): 
       out.push(...pairQueries(spec).map((query) => ({ query, erased, spec })));
     }
   }
+  for (const phase of split.warp?.phases ?? []) {
+    const erased: Doubt[] = containsErased(phase.code).map((e) => ({ kind: 'approximated-loop', span: e.span }));
+    for (const array of map.arrays) {
+      const spec: RaceQuerySpec = { map, vars: split.warp!.vars, launch, code: phase.code, array: array.name, level: 'warp', phase: phase.id };
+      out.push(...pairQueries(spec).map((query) => ({ query, erased, spec })));
+    }
+  }
   if (!hasManyBlocks(map, launch)) return out;
   const whole = codeOf(map.body, 'erase');
   for (const array of map.arrays.filter((a) => a.scope === 'global')) {
@@ -104,7 +111,10 @@ export function divergenceQueries(map: KernelMap, launch: Launch): Query[] {
 
 /**
  * The phase split, with the solver deciding which loops meet a barrier in
- * every iteration (those are aligned exactly; the others approximated).
+ * every iteration (those are aligned exactly; the others approximated); with
+ * `syncwarp` and independent threads, the warp-level split too (in
+ * lockstep a warp is ordered already, and `syncwarp` only checked for
+ * divergence).
  */
 export async function phasesOf(
   map: KernelMap,
@@ -113,17 +123,22 @@ export async function phasesOf(
   solver: Solver,
   clock: StageClock<VerifyStage> = new StageClock(),
 ): Promise<PhaseSplit> {
-  const vars = new Map(map.vars);
-  return clock.timedAsync('phases', () =>
-    splitPhases(map, async (loop, noSync, around) => {
-      const code: Code = around({ kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync });
-      const q = clock.timed('encoding', () => completionQuery(map, vars, launch, code));
-      const script = clock.timed('encoding', () => printScript(q.declarations, q.assertions, q.encoding));
-      const bitVectors = bitVectorsOf(q.declarations, q.assertions, q.encoding);
-      const verdict = await clock.timedAsync('solving', () => solver.check(script, timeoutMs, { bitVectors }));
-      return verdict.status === 'unsat';
-    }),
-  );
+  const split = (m: KernelMap): Promise<PhaseSplit> => {
+    const vars = new Map(m.vars);
+    return clock.timedAsync('phases', () =>
+      splitPhases(m, async (loop, noSync, around) => {
+        const code: Code = around({ kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync });
+        const q = clock.timed('encoding', () => completionQuery(m, vars, launch, code));
+        const script = clock.timed('encoding', () => printScript(q.declarations, q.assertions, q.encoding));
+        const bitVectors = bitVectorsOf(q.declarations, q.assertions, q.encoding);
+        const verdict = await clock.timedAsync('solving', () => solver.check(script, timeoutMs, { bitVectors }));
+        return verdict.status === 'unsat';
+      }),
+    );
+  };
+  const block = await split(map);
+  if (!hasSyncwarp(map.body) || launch.warpSize !== undefined) return block;
+  return { ...block, warp: await split(warpLevel(map)) };
 }
 
 /** Whether the kernel has an assumption, or a precondition (requires, launch clause) that could contradict the command line. */
@@ -309,7 +324,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     }
 
     const split = await phasesOf(map, options.launch, options.timeoutMs, options.solver, clock);
-    // a pair that races is reported once per level, in the first phase that shows it
+    // a pair that races is reported once within blocks (threads of one warp or not) and once across them, in the first phase that shows it
     const reported = new Set<string>();
     const all = clock.timed('encoding', () => raceQueries(map, split, options.launch));
     /**
@@ -324,7 +339,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     for (const { query: q, erased, spec } of all) {
       if (races.length >= options.maxRaces) break;
       const [x, y] = q.accesses!;
-      const pair = `${q.level}:${Math.min(x, y)}:${Math.max(x, y)}`;
+      const pair = `${q.level === 'grid' ? 'grid' : 'block'}:${Math.min(x, y)}:${Math.max(x, y)}`;
       if (reported.has(pair)) continue;
       const verdict = await ask(q, []);
       if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });

@@ -212,6 +212,8 @@ class Printer {
       }
       case 'sync':
         return this.line(depth, '__syncthreads();', 'barrier');
+      case 'syncwarp':
+        return this.line(depth, '__syncwarp();', 'barrier');
       case 'assume':
         return this.line(depth, `__assume(${this.cond(s.cond)});`);
       default:
@@ -270,6 +272,7 @@ function stmtExprs(s: Stmt): Expr[] {
     case 'havoc':
     case 'skip':
     case 'sync':
+    case 'syncwarp':
       return [];
     default:
       return assertNever(s);
@@ -292,6 +295,7 @@ function statements(body: readonly Stmt[]): Stmt[] {
       case 'write':
       case 'skip':
       case 'sync':
+      case 'syncwarp':
       case 'assume':
         return [s];
       default:

@@ -23,6 +23,8 @@ export interface GenConfig {
   readonly nonUniformSync: boolean;
   /** atomics among the statements (absent: yes) */
   readonly atomics?: boolean;
+  /** `syncwarp` among the statements (absent: no, so that the kernels of a seed stay those it always gave) */
+  readonly syncwarp?: boolean;
   /** lockstep warps (absent: none; see {@link Warps}) */
   readonly warps?: Warps;
 }
@@ -70,6 +72,7 @@ export type GStmt =
   | { readonly k: 'if'; readonly cond: GCond; readonly then: readonly GStmt[]; readonly else: readonly GStmt[] | null }
   | { readonly k: 'for'; readonly form: LoopForm; readonly from: GExpr; readonly to: GExpr; readonly step: number; readonly body: readonly GStmt[] }
   | { readonly k: 'sync' }
+  | { readonly k: 'syncwarp' }
   | { readonly k: 'assume'; readonly cond: GCond }
   /** `assume c; sync` */
   | { readonly k: 'assume-sync'; readonly cond: GCond };
@@ -312,6 +315,7 @@ function stmts(config: GenConfig, depth: number): fc.Arbitrary<GStmt[]> {
     { weight: 2, arbitrary: expr.map((val): GStmt => ({ k: 'let', val })) },
     { weight: 2, arbitrary: fc.constant<GStmt>({ k: 'sync' }) },
   ];
+  if (config.syncwarp === true) simple.push({ weight: 2, arbitrary: fc.constant<GStmt>({ k: 'syncwarp' }) });
   if (config.assumes === 'any') {
     // rarer than the others: each one that some thread fails takes launches out of the comparison
     simple.push({ weight: 1, arbitrary: cond.map((c): GStmt => ({ k: 'assume', cond: c })) });
@@ -555,7 +559,9 @@ function printStmt(s: Exclude<GStmt, { k: 'read' | 'let' | 'atomic' }>, ctx: Ctx
       return `${arr.name}${idx.map((x) => `[${x}]`).join('')} := ${printExpr(s.val, ctx, 'value').text}`;
     }
     case 'sync':
-      return ctx.uniform || ctx.config.nonUniformSync ? 'sync' : 'skip';
+    case 'syncwarp':
+      // uniform for the block is uniform for each warp
+      return ctx.uniform || ctx.config.nonUniformSync ? s.k : 'skip';
     case 'assume':
       return ctx.config.assumes === 'any' || (ctx.config.assumes === 'top' && ctx.topLevel) ? `assume ${printCond(s.cond, ctx).text}` : 'skip';
     case 'assume-sync': {

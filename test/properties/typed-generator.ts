@@ -35,6 +35,8 @@ export interface TypedConfig {
   readonly nonUniformSync: boolean;
   /** atomics among the statements (absent: yes) */
   readonly atomics?: boolean;
+  /** `syncwarp` among the statements (absent: no, so that the kernels of a seed stay those it always gave) */
+  readonly syncwarp?: boolean;
   /** lockstep warps (absent: none), as in generator.ts */
   readonly warps?: Warps;
 }
@@ -64,6 +66,7 @@ type TStmt =
   | { readonly k: 'if'; readonly cond: TCond; readonly then: readonly TStmt[]; readonly else: readonly TStmt[] | null }
   | { readonly k: 'for'; readonly ty: Ty; readonly form: LoopForm; readonly from: TExpr; readonly to: TExpr; readonly step: number; readonly body: readonly TStmt[] }
   | { readonly k: 'sync' }
+  | { readonly k: 'syncwarp' }
   | { readonly k: 'assume'; readonly cond: TCond }
   /** one thread (`tid == thread`) evaluates an operation that may be undefined, the others do not: its launch may be out of scope while the others race */
   | { readonly k: 'lone'; readonly thread: number; readonly ty: Ty; readonly val: TExpr };
@@ -202,6 +205,7 @@ function stmts(config: TypedConfig, depth: number): fc.Arbitrary<TStmt[]> {
       .map(({ thread, ty: t, val }): TStmt => ({ k: 'lone', thread, ty: t, val: { k: 'bin', ...val } })),
   ];
   if (config.assumes === 'any') simple.push(cond.map((c): TStmt => ({ k: 'assume', cond: c })));
+  if (config.syncwarp === true) simple.push(fc.constant<TStmt>({ k: 'syncwarp' }));
   const stmt: fc.Arbitrary<TStmt> =
     depth <= 0
       ? fc.oneof(...simple)
@@ -419,6 +423,8 @@ function buildStmt(s: Exclude<TStmt, { k: 'read' | 'atomic' | 'let' | 'havoc' | 
     }
     case 'sync':
       return ctx.uniform || ctx.config.nonUniformSync ? b.sync : b.skip;
+    case 'syncwarp':
+      return ctx.uniform || ctx.config.nonUniformSync ? b.syncwarp : b.skip;
     case 'assume':
       return b.assume(buildCond(s.cond, ctx).value);
     case 'if': {

@@ -55,3 +55,98 @@ describe('the interpreter with lockstep warps', () => {
     expect(raceSites(src, r)).toEqual(['s[0] s[0] / s[0] (0,1)']);
   });
 });
+
+describe('the interpreter with syncwarp', () => {
+  /** each thread writes its element, then reads its neighbour's, with a syncwarp between (the warp of thread 63 reads 64: nobody writes it) */
+  const exchange = (between: string): string => `kernel k() {
+    shared s;
+    global out;
+    s[tid] := tid + 1;
+    ${between};
+    let x = s[tid + 1] in
+    out[tid] := x
+  }`;
+
+  it('orders the threads of a warp: no race within it, and a thread sees the writes its warp made before the syncwarp', () => {
+    const r = finished(run(exchange('syncwarp'), { block: 64 }));
+    const out = r.memory.find((m) => m.array === 'out')!.cells;
+    // thread 30 reads thread 31's write (same warp); thread 31 reads 32's element, written by the other warp, unordered
+    expect(out.find((c) => c.index[0] === 30n)!.value).toBe(32n);
+    expect(raceSites(exchange('syncwarp'), r)).toEqual(['s[32] s[tid + 1] / s[tid] (31,32)']);
+  });
+
+  it('does not order threads of different warps, nor the threads of a warp without it', () => {
+    const src = exchange('skip');
+    const r = finished(run(src, { block: 64 }));
+    // one race per element written and read, within warps (s[1]) and across them (s[32])
+    expect(r.races).toHaveLength(63);
+    expect(raceSites(src, r)).toContain('s[1] s[tid + 1] / s[tid] (0,1)');
+    expect(raceSites(src, r)).toContain('s[32] s[tid + 1] / s[tid] (31,32)');
+  });
+
+  it('takes warps of the lockstep size when one is given, else of 32 threads', () => {
+    // with warps of 16, thread 15 reads 16's element across warps
+    expect(raceSites(exchange('syncwarp'), finished(run(exchange('syncwarp'), { block: 32 }, { warpSize: 16 })))).toEqual(['s[16] s[tid + 1] / s[tid] (15,16)']);
+    expect(finished(run(exchange('syncwarp'), { block: 32 })).races).toEqual([]);
+  });
+
+  it('counts warps by linear thread id over x, y and z', () => {
+    // blockDim (16, 4): threads (x, y) with y < 2 are warp 0; thread (15, 1) reads (0, 2)'s element of the next warp
+    const src = `kernel k() { shared s; s[threadIdx.y * 16 + threadIdx.x] := 1; syncwarp; let x = s[threadIdx.y * 16 + threadIdx.x + 1] in skip }`;
+    const r = finished(run(src, { blockDim: [16n, 4n, 1n] }));
+    expect(r.races.map((x) => `${x.index[0]} (${x.first.thread.join(',')}) (${x.second.thread.join(',')})`)).toEqual(['32 (15,1,0) (0,2,0)']);
+  });
+
+  it('separates the iterations of a loop whose body meets it, and races within one warp phase', () => {
+    const src = `kernel k() {
+      shared s, t;
+      for d in 16 downto 1 step / 2 {
+        if (tid % 32 < d) { let a = s[tid + d] in t[tid] := a };
+        syncwarp;
+        if (tid % 32 < d) { let a = t[tid] in let b = s[tid] in s[tid] := a + b };
+        syncwarp
+      }
+    }`;
+    const init = { s: { kind: 'list' as const, values: Array.from({ length: 64 }, (_, i) => BigInt(i < 32 ? 1 : 2)) } };
+    const r = finished(run(src, { block: 64 }, { init }));
+    expect(r.races).toEqual([]);
+    const s = r.memory.find((m) => m.array === 's')!.cells;
+    expect([0n, 32n].map((i) => s.find((c) => c.index[0] === i)!.value)).toEqual([32n, 64n]);
+    // the second syncwarp removed: iteration d's write of s[j] (j < d) and iteration d / 2's read of s[j] by another thread of the warp
+    const racy = finished(run(src.replace(/syncwarp\n/, 'skip\n'), { block: 64 }, { init }));
+    expect(racy.races.length).toBeGreaterThan(0);
+    expect(racy.races.every((x) => x.first.thread[0]! / 32n === x.second.thread[0]! / 32n)).toBe(true);
+  });
+
+  it('reports a syncwarp that only part of a warp reaches as barrier divergence, with two threads of the warp', () => {
+    const src = `kernel k() { shared s; if (tid % 32 < 16) { s[tid] := 1; syncwarp } }`;
+    const r = finished(run(src, { block: 64 }));
+    expect(r.divergences).toHaveLength(1);
+    const d = r.divergences[0]!;
+    expect(d.barrier).toBe('syncwarp');
+    expect(textAt(src, d.sync)).toBe('syncwarp');
+    expect([d.reached[0], d.notReached[0], d.notReachedAt.kind]).toEqual([0n, 16n, 'exit']);
+    expect(r.blocks[0]!.phases.at(-1)!.end).toEqual({ kind: 'divergence' });
+  });
+
+  it('accepts a thread-dependent if around syncwarp that is uniform per warp, and a loop in the same iterations', () => {
+    const src = `kernel k() { shared s; if (tid < 32) { s[tid] := 1; syncwarp; let x = s[tid + 1] in skip }; for i in tid / 32..tid / 32 + 2 { syncwarp } }`;
+    const r = finished(run(src, { block: 64 }));
+    expect(r.divergences).toEqual([]);
+    // thread 31 reads s[32], which nobody writes
+    expect(r.races).toEqual([]);
+  });
+
+  it('meets threads at one syncwarp in the same iteration only', () => {
+    const src = `kernel k() { for i in 0..tid % 2 + 1 { syncwarp } }`;
+    const d = finished(run(src, { block: 4 })).divergences;
+    expect(d.map((x) => [x.barrier, x.notReachedAt.kind])).toEqual([['syncwarp', 'exit']]);
+  });
+
+  it('in lockstep, checks a syncwarp for divergence and keeps the lockstep order', () => {
+    const diverged = `kernel k() { shared s; if (tid % 2 = 0) { syncwarp } else { s[tid] := 1 } }`;
+    expect(finished(run(diverged, { block: 4 }, { warpSize: 4 })).divergences.map((d) => d.barrier)).toEqual(['syncwarp']);
+    const r = finished(run(exchange('syncwarp'), { block: 8 }, { warpSize: 4 }));
+    expect(raceSites(exchange('syncwarp'), r)).toEqual(['s[4] s[tid + 1] / s[tid] (3,4)']);
+  });
+});

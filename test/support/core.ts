@@ -80,6 +80,7 @@ export const not = (operand: BExpr): BExpr => ({ kind: 'not', operand, span: NOW
 
 export const skip: Stmt = { kind: 'skip', span: NOWHERE };
 export const sync: Stmt = { kind: 'sync', span: NOWHERE };
+export const syncwarp: Stmt = { kind: 'syncwarp', span: NOWHERE };
 export const assume = (cond: BExpr): Stmt => ({ kind: 'assume', cond, span: NOWHERE });
 export const write = (array: string, index: readonly Expr[], value: Expr): Stmt => ({ kind: 'write', array: name(array), index, value, target: NOWHERE, span: NOWHERE });
 /** `let local = array[index] in body` */

@@ -212,6 +212,37 @@ describe('rewrite', () => {
     expect(valid(out)).toBe(true);
   });
 
+  it('removes a syncwarp as it removes a sync, and hoists one as a syncwarp', () => {
+    const text = `kernel k() {
+  shared s;
+  if (tid % 32 < 16) {
+    s[tid] := 1;
+    syncwarp;
+    let x = s[tid + 1] in
+    s[tid] := x
+  }
+}
+`;
+    const l = layout(text);
+    const at = text.indexOf('syncwarp');
+    expect(rewrite(l, { insert: new Set(), remove: new Set([at]) }).text).toBe(text.replace('    syncwarp;\n', ''));
+    const p = pointBefore(l, at)!;
+    const hoisted = rewrite(l, { insert: new Set([p.id]), warp: new Set([p.id]), remove: new Set([at]) }).text;
+    expect(hoisted).toBe(`kernel k() {
+  shared s;
+  if (tid % 32 < 16) {
+    s[tid] := 1
+  };
+  syncwarp;
+  if (tid % 32 < 16) {
+    let x = s[tid + 1] in
+    s[tid] := x
+  }
+}
+`);
+    expect(valid(hoisted)).toBe(true);
+  });
+
   it('moves a barrier out of a branch: the point before it, with the barrier removed', () => {
     const text = 'kernel k() {\n  shared s;\n  if (tid > 0) {\n    s[tid] := 1;\n    sync;\n    s[tid - 1] := 2\n  }\n}\n';
     const l = layout(text);

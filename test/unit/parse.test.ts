@@ -77,26 +77,26 @@ function syntaxError(text: string): Diagnostic {
 }
 
 describe('statements', () => {
-  it('parses skip, sync, write, read, pure let and assume', () => {
-    const stmts = body('skip; sync; A[tid] := N + 1; let v = A[0] in skip; let w = N * 2 in B[w] := v; assume N > 0');
-    expect(stmts.map((s) => s.kind)).toEqual(['skip', 'sync', 'write', 'read', 'let', 'assume']);
-    const w = stmts[2]!;
+  it('parses skip, sync, syncwarp, write, read, pure let and assume', () => {
+    const stmts = body('skip; sync; syncwarp; A[tid] := N + 1; let v = A[0] in skip; let w = N * 2 in B[w] := v; assume N > 0');
+    expect(stmts.map((s) => s.kind)).toEqual(['skip', 'sync', 'syncwarp', 'write', 'read', 'let', 'assume']);
+    const w = stmts[3]!;
     if (w.kind !== 'write') throw new Error();
     expect(w.array.text).toBe('A');
     expect(w.index.map(sx)).toEqual(['threadIdx.x']);
     expect(sx(w.value)).toBe('(N + 1)');
-    const r = stmts[3]!;
+    const r = stmts[4]!;
     if (r.kind !== 'read') throw new Error();
     expect(r.local.text).toBe('v');
     expect(r.array.text).toBe('A');
     expect(r.index.map(sx)).toEqual(['0']);
     expect(r.body.kind).toBe('skip');
-    const l = stmts[4]!;
+    const l = stmts[5]!;
     if (l.kind !== 'let') throw new Error();
     expect(l.local.text).toBe('w');
     expect(sx(l.value)).toBe('(N * 2)');
     expect(l.body.kind).toBe('write');
-    const a = stmts[5]!;
+    const a = stmts[6]!;
     if (a.kind !== 'assume') throw new Error();
     expect(bsx(a.cond)).toBe('(N > 0)');
   });
@@ -344,6 +344,7 @@ describe('syntax errors', () => {
   it('rejects keywords as names and empty input', () => {
     expect(() => parse('kernel k(in) { skip }')).toThrow(DiagnosticError);
     expect(() => parse('kernel sync() { skip }')).toThrow(DiagnosticError);
+    expect(() => parse('kernel k(syncwarp) { skip }')).toThrow(DiagnosticError);
     expect(() => parse('')).toThrow(DiagnosticError);
     expect(() => parse('kernel k() { }')).toThrow(DiagnosticError);
   });
@@ -393,8 +394,8 @@ describe('syntax errors', () => {
   });
 
   it('accepts names that start with a keyword', () => {
-    const [s] = kernelOf('kernel k(index, skipped, tidy) { shared A; A[index + skipped + tidy] := 0 }').body;
+    const [s] = kernelOf('kernel k(index, skipped, tidy, syncs, syncwarps) { shared A; A[index + skipped + tidy + syncs + syncwarps] := 0 }').body;
     if (s?.kind !== 'write') throw new Error();
-    expect(sx(s.index[0]!)).toBe('((index + skipped) + tidy)');
+    expect(sx(s.index[0]!)).toBe('((((index + skipped) + tidy) + syncs) + syncwarps)');
   });
 });

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import { inferMap } from '../../src/map/infer.js';
-import { splitPhases, type Phase, type PhaseSplit } from '../../src/phases/split.js';
+import { splitPhases, warpLevel, type Phase, type PhaseSplit } from '../../src/phases/split.js';
 import { showPhases } from '../../src/phases/print.js';
 import type { Code } from '../../src/phases/code.js';
 import type { KernelMap } from '../../src/map/map.js';
-import { phasesOf } from '../../src/verify/verify.js';
+import { phasesOf, raceQueries } from '../../src/verify/verify.js';
+import type { Formula } from '../../src/encode/term.js';
 import { showAccess } from '../../src/map/print.js';
 import { z3Wasm } from '../../src/solve/z3.js';
 
@@ -144,5 +145,62 @@ describe('phase split', () => {
     const map = mapOf('kernel k(N) { shared A; for i in 0..N { A[i] := 1; if (i < 2) { sync } } }');
     const s = await phasesOf(map, { params: new Map(), blockDim: null, gridDim: null }, 10_000, z3Wasm);
     expect(shape(s)).toEqual(['start -> end']);
+  });
+});
+
+describe('the warp-level split (syncwarp)', () => {
+  const kernel = 'kernel k(N) { shared A; A[tid] := 1; syncwarp; A[0] := 2; for i in 0..N { syncwarp; A[i] := 3 }; sync; A[1] := 4 }';
+  const free = { params: new Map(), blockDim: null, gridDim: null };
+
+  it('ignores syncwarp in the block phases and splits at it, as at sync, in the warp phases', async () => {
+    const map = mapOf(kernel);
+    const block = await splitPhases(map);
+    expect(shape(block)).toEqual(['start -> s2', 's2 -> end']);
+    const warp = await splitPhases(warpLevel(map));
+    // syncwarp s0; the loop's syncwarp s1 is met in every iteration: aligned, as a loop with a sync is
+    expect(shape(warp)).toEqual(['start -> s0', 's1 -> s1', 's0 -> s1', 's0|s1 -> s2', 's2 -> end']);
+    expect(warp.phases.map((p) => accesses(p.code))).toEqual([['wr A[tid]'], ['wr A[i]'], ['wr A[0]'], ['wr A[i~2]', 'wr A[0]'], ['wr A[1]']]);
+    expect(warp.phases.flatMap((p) => [...p.opens, ...p.closes]).map((x) => x.scope)).toContain('warp');
+  });
+
+  it('is made by phasesOf with independent threads only, and shown after the block phases', async () => {
+    const map = mapOf(kernel);
+    const s = await phasesOf(map, free, 10_000, z3Wasm);
+    expect(s.warp?.phases).toHaveLength(5);
+    const text = showPhases(map, s);
+    expect(text).toContain('kernel k: 2 phases (for threads of different warps)\n  phase 0: from the start to sync at 1:');
+    expect(text).toContain('kernel k: 5 warp phases (for threads of one warp: syncwarp splits too)\n  warp phase 0: from the start to syncwarp at 1:38');
+    expect((await phasesOf(map, { ...free, warpSize: 32 }, 10_000, z3Wasm)).warp).toBeUndefined();
+    expect((await phasesOf(mapOf('kernel k() { shared A; A[tid] := 1; sync }'), free, 10_000, z3Wasm)).warp).toBeUndefined();
+  });
+
+  it('asks each pair where it races: different warps in the block phases, one warp (of one block) in the warp phases; without syncwarp, as before', async () => {
+    const map = mapOf(kernel);
+    const queries = raceQueries(map, await phasesOf(map, free, 10_000, z3Wasm), free).map((q) => q.query);
+    // accesses: A[tid] at 1.25, A[0] at 1.48, A[i] at 1.85, A[1] at 1.104
+    expect(queries.map((q) => q.id)).toEqual([
+      ...['1.25-1.25', '1.25-1.48', '1.25-1.85', '1.48-1.48', '1.48-1.85', '1.85-1.85'].map((p) => `k/phase0/A/${p}`),
+      'k/phase1/A/1.104-1.104',
+      'k/warpphase0/A/1.25-1.25',
+      'k/warpphase1/A/1.85-1.85',
+      'k/warpphase2/A/1.48-1.48',
+      ...['1.48-1.48', '1.48-1.85', '1.85-1.85'].map((p) => `k/warpphase3/A/${p}`),
+      'k/warpphase4/A/1.104-1.104',
+    ]);
+    expect(queries.map((q) => q.level)).toEqual([...Array<string>(7).fill('block'), ...Array<string>(7).fill('warp')]);
+    // the warp constraint among the query's facts as built: the two threads' warps (linear id / 32) equal, or not
+    const warpOfThreads = (f: Formula): boolean => f.k === 'cmp' && f.op === '==' && [f.a, f.b].every((t) => t.k === 'op' && t.op === '/' && t.b.k === 'num' && t.b.v === 32n);
+    const warpsOf = (q: (typeof queries)[number]): string =>
+      q.built.assertions.some(warpOfThreads) ? 'together' : q.built.assertions.some((f) => f.k === 'not' && warpOfThreads(f.arg)) ? 'apart' : 'none';
+    expect(queries.map(warpsOf)).toEqual([...Array<string>(7).fill('apart'), ...Array<string>(7).fill('together')]);
+    // both threads of a warp-level query are of one block: one block id, as in a block-level query
+    const byBlock = mapOf('kernel k() { shared A; A[threadIdx.x + blockIdx.x] := 1; syncwarp; A[blockIdx.x] := 2 }');
+    const blockIds = raceQueries(byBlock, await phasesOf(byBlock, free, 10_000, z3Wasm), free).map(({ query: q }) => [q.level, q.built.declarations.map((d) => d.name).filter((n) => n.includes('blockIdx.x'))]);
+    expect(blockIds).toEqual([...Array(3).fill(['block', ['blockIdx.x']]), ...Array(2).fill(['warp', ['blockIdx.x']])]);
+    // skip, padded to keep the accesses' columns
+    const plain = mapOf(kernel.replaceAll('syncwarp', 'skip    '));
+    const before = raceQueries(plain, await phasesOf(plain, free, 10_000, z3Wasm), free).map((q) => q.query);
+    expect(before.map((q) => q.id)).toEqual([...['1.25-1.25', '1.25-1.48', '1.25-1.85', '1.48-1.48', '1.48-1.85', '1.85-1.85'].map((p) => `k/phase0/A/${p}`), 'k/phase1/A/1.104-1.104']);
+    expect(before.map(warpsOf)).toEqual(Array<string>(7).fill('none'));
   });
 });

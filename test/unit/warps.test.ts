@@ -5,7 +5,8 @@ import { lockstepRelations } from '../../src/map/lockstep.js';
 import { spanText } from '../../src/core/source.js';
 import { warpOf, type Launch } from '../../src/core/launch.js';
 import { verifyKernel } from '../../src/verify/verify.js';
-import { replayAlarms } from '../../src/verify/replay.js';
+import { replayAlarms, replayRace } from '../../src/verify/replay.js';
+import type { Race } from '../../src/verify/result.js';
 import { warpSizeOf, UsageError } from '../../src/api/options.js';
 import { launchWithHeader, testHeader } from '../../src/api/cuda.js';
 import { kernelText } from '../../src/report/text.js';
@@ -136,5 +137,96 @@ describe('--warp-size and --warp-sync options', () => {
     expect(launchWithHeader(launch(), text).launch.warpSize).toBe(32);
     expect(launchWithHeader(launch(16), text).launch.warpSize).toBe(16);
     expect(launchWithHeader(launch(), '//pass\n//--blockDim=64\n').launch.warpSize).toBeUndefined();
+  });
+});
+
+describe('syncwarp', () => {
+  /** a warp's butterfly sum: each round reads the partner's element, syncwarp, writes its own, syncwarp */
+  const tree = (between: string, after: string): string => `kernel sum() <<<1, 64>>> {
+    shared s;
+    for d in 16 downto 1 step / 2 {
+      let partner = s[tid ^ d] in
+      ${between};
+      let mine = s[tid] in
+      s[tid] := mine + partner;
+      ${after}
+    }
+  }`;
+  const warpOfThread = (t: { threadIdx: readonly bigint[] }): bigint => t.threadIdx[0]! / 32n;
+
+  it('orders the threads of a warp: a warp reduction is DRF with syncwarp between its reads and writes, racy without', async () => {
+    expect((await verify(tree('syncwarp', 'syncwarp'))).status).toBe('drf');
+    // without the first: a round's read of the partner's element and the partner's write; without the second: a
+    // round's write and the next round's read; each by two threads of one warp, in one warp phase
+    for (const racy of [await verify(tree('skip', 'syncwarp')), await verify(tree('syncwarp', 'skip'))]) {
+      expect(racy.status).toBe('racy');
+      expect(racy.races.every((r) => r.level === 'warp' && r.confidence === 'confirmed' && r.replay?.replayed === true)).toBe(true);
+      for (const r of racy.races) expect(warpOfThread(r.witness.threads[0])).toBe(warpOfThread(r.witness.threads[1]));
+    }
+  });
+
+  it('reports a race within a warp phase at warp level, and names its warp phase', async () => {
+    const r = await verify(`kernel k() { shared s; s[tid] := tid; syncwarp; let x = s[tid ^ 1] in s[tid] := x }`);
+    expect(r.races.map((x) => [x.level, x.phase, x.kind, x.confidence])).toEqual([['warp', 1, 'read-write', 'confirmed']]);
+    expect(kernelText(r, { colour: false })).toContain('within a warp, warp phase 1: thread 1 reads');
+  });
+
+  it('does not order threads of different warps: a race across warps stays a block-level race, reported once', async () => {
+    const r = await verify(`kernel k() <<<1, 64>>> { shared s; s[tid] := tid; syncwarp; let x = s[tid + 1] in skip }`);
+    expect(r.races).toHaveLength(1);
+    const [race] = r.races;
+    expect(race!.level).toBe('block');
+    expect(warpOfThread(race!.witness.threads[0])).not.toBe(warpOfThread(race!.witness.threads[1]));
+    expect(race!.index).toEqual([32n]);
+  });
+
+  it('reports a pair that races both across warps and within one once, at block level, the first asked', async () => {
+    const r = await verify(`kernel k() <<<1, 64>>> { shared s; s[tid] := tid; let x = s[tid + 1] in skip; syncwarp }`);
+    expect(r.races.map((x) => [x.level, x.phase, x.kind])).toEqual([['block', 0, 'read-write']]);
+    expect(warpOfThread(r.races[0]!.witness.threads[0])).not.toBe(warpOfThread(r.races[0]!.witness.threads[1]));
+  });
+
+  it('reports a syncwarp under a branch that splits a warp as divergence, witnessed by two threads of one warp', async () => {
+    const r = await verify(`kernel k() <<<1, 64>>> { shared s; if (tid % 32 < 16) { s[tid] := 1; syncwarp } }`);
+    expect(r.status).toBe('divergent');
+    const [d] = r.divergences;
+    expect(d!.sync.scope).toBe('warp');
+    expect(d!.confidence).toBe('confirmed');
+    expect(warpOfThread(d!.witness.threads[0])).toBe(warpOfThread(d!.witness.threads[1]));
+    expect(kernelText(r, { colour: false })).toContain('thread 1 reaches this syncwarp, thread 2 of its warp does not');
+  });
+
+  it('accepts a thread-dependent branch or loop around it that is uniform per warp, matching iterations by number', async () => {
+    expect((await verify(`kernel k() <<<1, 64>>> { shared s; if (tid < 32) { s[tid] := 1; syncwarp; let x = s[tid ^ 1] in skip } }`)).status).toBe('drf');
+    expect((await verify(`kernel k() <<<1, 64>>> { for i in tid / 32..tid / 32 + 2 { syncwarp } }`)).status).toBe('drf');
+    expect((await verify(`kernel k() <<<1, 64>>> { for i in 0..tid % 2 + 1 { syncwarp } }`)).status).toBe('divergent');
+  });
+
+  it('replays a warp-level race only where the interpreter finds the two threads racing in one warp phase', async () => {
+    // DRF: the syncwarp orders the write and the read, which are in one block phase
+    const map = mapOf(`kernel k() <<<1, 2>>> { shared s; s[tid] := tid; syncwarp; let x = s[tid ^ 1] in skip }`);
+    const [write, read] = map.accesses.map((a) => ({ id: a.id, mode: a.mode, span: a.span }));
+    const thread = (x: bigint) => ({ threadIdx: [x, 0n, 0n], blockIdx: [0n, 0n, 0n], locals: new Map<string, bigint>() });
+    const race: Race = {
+      array: 's',
+      kind: 'read-write',
+      level: 'warp',
+      phase: 0,
+      confidence: 'confirmed',
+      doubts: [],
+      accesses: [write!, read!],
+      index: [1n],
+      witness: { parameters: new Map(), blockDim: [2n, 1n, 1n], gridDim: [1n, 1n, 1n], threads: [thread(1n), thread(0n)] },
+    };
+    const replay = await replayRace(map, race, { launch: launch(), timeoutMs: 20_000, solver: z3Wasm });
+    expect(replay.verdict.kind).toBe('mismatch');
+    expect(replay.verdict.kind === 'mismatch' ? replay.verdict.message : '').toContain('gridDim = (1, 1, 1) and each warp ordered by its syncwarps, the interpreter finds no race between these accesses to s[1]');
+  });
+
+  it('in lockstep, keeps the lockstep order and checks divergence, with no warp-level split', async () => {
+    expect((await verify(tree('skip', 'skip'), 32)).status).toBe('drf');
+    expect((await verify(`kernel k() <<<1, 64>>> { shared s; if (tid % 32 < 16) { s[tid] := 1; syncwarp } }`, 32)).status).toBe('divergent');
+    // warps of 16: the branch is uniform per warp
+    expect((await verify(`kernel k() <<<1, 64>>> { shared s; if (tid % 32 < 16) { s[tid] := 1; syncwarp } }`, 16)).status).toBe('drf');
   });
 });

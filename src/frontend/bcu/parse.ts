@@ -120,7 +120,7 @@ const COMPARISONS = ['==', '!=', '<=', '>=', '<', '>', '='].map((t) => `'${t}'`)
 const EXPRESSION = ['(', 'tid', 'threadIdx', 'blockIdx', 'blockDim', 'gridDim'].map((t) => `'${t}'`).concat(['a name', 'a number']);
 // `!` and `let` start iterations, whose failures Ohm leaves out of its list
 const CONDITION = EXPRESSION.concat(["'true'", "'false'"]);
-const STATEMENT = ['skip', 'if', 'for', 'sync', 'assume', 'atomic'].map((t) => `'${t}'`).concat(['a name']);
+const STATEMENT = ['skip', 'if', 'for', 'sync', 'syncwarp', 'assume', 'atomic'].map((t) => `'${t}'`).concat(['a name']);
 const DECLARATION = ["'shared'", "'global'"];
 
 /**
@@ -355,6 +355,9 @@ const stmtActions: BabyCUDAActionDict<Stmt> = {
   },
   Inner_sync(_kw) {
     return { kind: 'sync', span: span(this) };
+  },
+  Inner_syncwarp(_kw) {
+    return { kind: 'syncwarp', span: span(this) };
   },
   Inner_assume(_kw, cond) {
     return { kind: 'assume', cond: bexp(cond), span: span(this) };

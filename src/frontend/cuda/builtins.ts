@@ -7,6 +7,8 @@ import type { AtomicOp } from '../../core/ast.js';
 /** Calls and the one meaning each has in the core. */
 export type BuiltinCall =
   | { readonly kind: 'barrier' }
+  /** __syncwarp(mask): the core's syncwarp, for the full mask only */
+  | { readonly kind: 'warp-barrier' }
   /** a barrier that also returns an unknown value (__syncthreads_count/_and/_or) */
   | { readonly kind: 'barrier-value' }
   /** no effect on data races within one launch (memory fences, prints, hints) */
@@ -73,7 +75,7 @@ set(
   { kind: 'ignored-annotation' },
 );
 set(['assert'], { kind: 'assert' });
-set(['__syncwarp'], { kind: 'rejected', construct: '__syncwarp (warp-level synchronisation)', hint: 'faial-ts models block-wide barriers only' });
+set(['__syncwarp'], { kind: 'warp-barrier' });
 set(['memcpy', 'memset', 'memmove', 'cudaMemcpyAsync', 'cudaMemsetAsync'], { kind: 'rejected', construct: 'device memcpy/memset' });
 set(['malloc', 'free', 'new', 'delete'], { kind: 'rejected', construct: 'dynamic allocation on the device' });
 set(['__pipeline_memcpy_async', '__pipeline_commit', '__pipeline_wait_prior', 'cuda::memcpy_async'], { kind: 'rejected', construct: 'asynchronous copies' });
@@ -99,6 +101,9 @@ export function builtinCall(name: string): BuiltinCall | null {
 /** Floating-point math of CUDA's math API (sqrtf, __expf, fmaf, __fdividef…): values the analysis does not follow. */
 const MATH =
   /^(?:std::)?(?:__)?(?:sqrt|rsqrt|cbrt|rcbrt|exp|exp2|exp10|expm1|log|log2|log10|log1p|pow|sin|cos|tan|sincos|asin|acos|atan|atan2|sinh|cosh|tanh|asinh|acosh|atanh|fabs|fmin|fmax|fma|fmod|floor|ceil|round|rint|trunc|lrint|llrint|lround|llround|nearbyint|hypot|erf|erfc|lgamma|tgamma|copysign|fdim|ldexp|frexp|modf|isnan|isinf|isfinite|signbit|saturate|fdivide|frcp|fsqrt|fadd|fsub|fmul|fmaf|fdiv|float2int|int2float|float_as_int|int_as_float|uint2float|float2uint|double2int|int2double|half2float|float2half|sinpi|cospi|norm\d?d?|rnorm\d?d?)(?:f|l)?(?:_r[nzud])?$/;
+
+/** __syncwarp's mask naming every lane of the warp, its default. */
+export const FULL_WARP_MASK = 0xffffffffn;
 
 /** Builtin variables: threadIdx, blockIdx, blockDim, gridDim (the core's builtins) and warpSize. */
 export const BUILTIN_VARS = new Set(['threadIdx', 'blockIdx', 'blockDim', 'gridDim']);

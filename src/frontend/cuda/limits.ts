@@ -26,6 +26,7 @@ function stmtBuiltins(s: Stmt, out: Mentioned): void {
   switch (s.kind) {
     case 'skip':
     case 'sync':
+    case 'syncwarp':
       return;
     case 'write':
       s.index.forEach((e) => exprBuiltins(e, out));

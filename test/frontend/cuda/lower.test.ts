@@ -429,6 +429,42 @@ havoc v: i32 /* a texture fetch (tex1Dfetch) */ in
 A[o + lane] := v`.slice(1));
   });
 
+  it('__syncwarp with the full mask, however written, is the core syncwarp', async () => {
+    const cu = `
+#define FULL_MASK 0xffffffff
+__global__ void k(int *A) {
+  __shared__ int s[64];
+  s[threadIdx.x] = 1;
+  __syncwarp();
+  int v = s[threadIdx.x ^ 1];
+  __syncwarp(FULL_MASK);
+  __syncwarp(0xFFFFFFFFu);
+  __syncwarp(~0u);
+  A[threadIdx.x] = v;
+}`;
+    expect(await body(cu)).toBe(`
+s[(u32) threadIdx.x] := 1;
+syncwarp;
+let v = s[(u32) threadIdx.x ^ 1] in
+syncwarp;
+syncwarp;
+syncwarp;
+A[(u32) threadIdx.x] := v`.slice(1));
+  });
+
+  it.each([
+    ['a partial mask', '__global__ void k(int *A) { __syncwarp(0x0000ffff); }', '0x0000ffff'],
+    ['a mask known only at run time', '__global__ void k(int *A, unsigned m) { __syncwarp(m); }', 'm'],
+    ['the active mask', '__global__ void k(int *A) { __syncwarp(__activemask()); }', '__activemask()'],
+  ])('rejects __syncwarp with %s, pointing at the mask', async (_name, cu, mask) => {
+    const lines = (await rejection(cu)).split('\n');
+    expect(lines[0]).toBe('error[E0602]: unsupported: __syncwarp with a mask other than the full warp (0xffffffff)');
+    const code = lines.find((l) => l.includes('__syncwarp('))!;
+    const marks = lines.find((l) => l.includes('^'))!;
+    expect(marks.indexOf('^') - marks.indexOf('|')).toBe(code.indexOf(`(${mask})`) + 1 - code.indexOf('|'));
+    expect(marks.trim().endsWith(` ${'^'.repeat(mask.length)}`)).toBe(true);
+  });
+
   it('scalar shared and volatile', async () => {
     const cu = `
 __global__ void k(volatile int *A) {
@@ -577,7 +613,6 @@ hint: rewrite it with if/else
     ['device memcpy', '__global__ void k(int *A, int *B) { memcpy(A, B, 16); }', 'unsupported: device memcpy/memset'],
     ['grid synchronisation', '__global__ void k(int *A) { cooperative_groups::this_grid().sync(); }', 'unsupported: C++ classes with methods or operators (a method call)'],
     ['methods', 'struct S { __device__ int get() { return 1; } };\n__global__ void k(int *A) { S s; A[s.get()] = 0; }', 'unsupported: C++ classes with methods or operators (a method call)'],
-    ['warp synchronisation', '__global__ void k(int *A) { __syncwarp(); }', 'unsupported: __syncwarp (warp-level synchronisation)'],
   ])('rejects %s by name', async (_name, cu, message) => {
     expect((await rejection(cu)).split('\n')[0]).toBe(`error[E0602]: ${message}`);
   });
