@@ -68,20 +68,17 @@ const VACUITY_ROUNDS = 3;
 /** The race queries of a kernel, as `faial-ts smt` prints them and `verify` asks them. */
 export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): { query: Query; erased: Doubt[]; spec: RaceQuerySpec }[] {
   const out: { query: Query; erased: Doubt[]; spec: RaceQuerySpec }[] = [];
-  for (const phase of split.phases) {
-    const erased: Doubt[] = containsErased(phase.code).map((e) => ({ kind: 'approximated-loop', span: e.span }));
-    for (const array of map.arrays) {
-      const spec: RaceQuerySpec = { map, vars: split.vars, launch, code: phase.code, array: array.name, level: 'block', phase: phase.id };
-      out.push(...pairQueries(spec).map((query) => ({ query, erased, spec })));
+  const phased = (s: Pick<PhaseSplit, 'phases' | 'vars'>, level: 'block' | 'warp'): void => {
+    for (const phase of s.phases) {
+      const erased: Doubt[] = containsErased(phase.code).map((e) => ({ kind: 'approximated-loop', span: e.span }));
+      for (const array of map.arrays) {
+        const spec: RaceQuerySpec = { map, vars: s.vars, launch, code: phase.code, array: array.name, level, phase: phase.id };
+        out.push(...pairQueries(spec).map((query) => ({ query, erased, spec })));
+      }
     }
-  }
-  for (const phase of split.warp?.phases ?? []) {
-    const erased: Doubt[] = containsErased(phase.code).map((e) => ({ kind: 'approximated-loop', span: e.span }));
-    for (const array of map.arrays) {
-      const spec: RaceQuerySpec = { map, vars: split.warp!.vars, launch, code: phase.code, array: array.name, level: 'warp', phase: phase.id };
-      out.push(...pairQueries(spec).map((query) => ({ query, erased, spec })));
-    }
-  }
+  };
+  phased(split, 'block');
+  if (split.warp !== undefined) phased(split.warp, 'warp');
   if (!hasManyBlocks(map, launch)) return out;
   const whole = codeOf(map.body, 'erase');
   for (const array of map.arrays.filter((a) => a.scope === 'global')) {
