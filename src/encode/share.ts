@@ -218,7 +218,8 @@ function declarationOf(name: string, t: Term, declared: ReadonlyMap<string, Decl
   return nonNegative(t, declared) ? { name, bits } : { name, bits, type: 'int' };
 }
 
-function nonNegative(t: Term, declared: ReadonlyMap<string, Declaration>): boolean {
+/** Whether the term is never negative: a natural variable, and natural arithmetic on such terms. */
+export function nonNegative(t: Term, declared: ReadonlyMap<string, Declaration>): boolean {
   switch (t.k) {
     case 'num':
       return t.v >= 0n;

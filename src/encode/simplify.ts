@@ -21,7 +21,7 @@
  */
 import type { Declaration } from './smtlib.js';
 import { declaredRange } from './smtlib.js';
-import { Interner } from './share.js';
+import { Interner, nonNegative } from './share.js';
 import { FALSE, and, castTerm, cmp, ite, mop, not, num, op, or, type Formula, type Term } from './term.js';
 
 export interface Simplified {
@@ -398,25 +398,6 @@ function boundsOf(facts: readonly Formula[], declared: ReadonlyMap<string, Decla
     note(small, strict ? add(poly(big), constant(1n), -1n) : poly(big));
   }
   return { declared, upper };
-}
-
-/** Whether the term is never negative: a natural variable, and natural arithmetic on such terms. */
-function nonNegative(t: Term, declared: ReadonlyMap<string, Declaration>): boolean {
-  switch (t.k) {
-    case 'num':
-      return t.v >= 0n;
-    case 'var': {
-      const d = declared.get(t.name);
-      return d !== undefined && declaredRange(d).min >= 0n;
-    }
-    case 'op':
-      return nonNegative(t.a, declared) && nonNegative(t.b, declared);
-    case 'ite':
-      return nonNegative(t.a, declared) && nonNegative(t.b, declared);
-    case 'mop':
-    case 'cast':
-      return false;
-  }
 }
 
 /** Whether p ≥ 0 for every value of its atoms, which are never negative: every coefficient is. */
