@@ -38,8 +38,37 @@ export function bexprOperands(c: BExpr): Expr[] {
   }
 }
 
+/**
+ * Each distinct leaf object once: a pure let's value is inlined by reference
+ * at every use (src/map/infer.ts), so an expression is a graph that may be
+ * exponentially larger written out as a tree.
+ */
+function distinctLeaves(e: Expr, out: Expr[] = [], seen: Set<Expr | BExpr> = new Set()): Expr[] {
+  if (seen.has(e)) return out;
+  seen.add(e);
+  switch (e.kind) {
+    case 'nat':
+    case 'int':
+    case 'var':
+    case 'builtin':
+      out.push(e);
+      return out;
+    case 'binary':
+      distinctLeaves(e.left, out, seen);
+      return distinctLeaves(e.right, out, seen);
+    case 'cast':
+      return distinctLeaves(e.operand, out, seen);
+    case 'ite':
+      for (const x of bexprOperands(e.cond)) distinctLeaves(x, out, seen);
+      distinctLeaves(e.then, out, seen);
+      return distinctLeaves(e.else, out, seen);
+    default:
+      return assertNever(e);
+  }
+}
+
 export function exprVars(e: Expr, out: Set<string> = new Set()): Set<string> {
-  for (const leaf of exprLeaves(e)) if (leaf.kind === 'var') out.add(leaf.name);
+  for (const leaf of distinctLeaves(e)) if (leaf.kind === 'var') out.add(leaf.name);
   return out;
 }
 
@@ -91,7 +120,7 @@ export function substBExpr(c: BExpr, sub: Substitution): BExpr {
 }
 
 export function exprBuiltins(e: Expr, out: Set<`${BuiltinName}.${Axis}`> = new Set()): Set<`${BuiltinName}.${Axis}`> {
-  for (const leaf of exprLeaves(e)) if (leaf.kind === 'builtin') out.add(`${leaf.name}.${leaf.axis}`);
+  for (const leaf of distinctLeaves(e)) if (leaf.kind === 'builtin') out.add(`${leaf.name}.${leaf.axis}`);
   return out;
 }
 

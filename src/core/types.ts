@@ -40,6 +40,17 @@ export function machineType(t: IntType): MachineType | undefined {
 
 /** Whether evaluating the expression may be undefined behaviour: it holds a typed + − * / % << or >>. */
 export function mayBeUndefined(e: Expr): boolean {
+  const known = undefinedness.get(e);
+  if (known !== undefined) return known;
+  const may = mayBeUndefinedOf(e);
+  undefinedness.set(e, may);
+  return may;
+}
+
+/** per expression object: a let's value is inlined by reference at every use, and asked about at each */
+const undefinedness = new WeakMap<Expr, boolean>();
+
+function mayBeUndefinedOf(e: Expr): boolean {
   switch (e.kind) {
     case 'nat':
     case 'int':

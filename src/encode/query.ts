@@ -31,6 +31,7 @@ import { codeOf } from '../phases/split.js';
 import { located, positionAt, type Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import { pointsOf, sharedBinders, type Point, type Step } from './paths.js';
+import { Interner, shareSubterms } from './share.js';
 import { simplify, type Simplified } from './simplify.js';
 import { chooseEncoding, declaredRange, termBits, type Declaration, type Encoding } from './smtlib.js';
 import { FALSE, TRUE, and, castTerm, cmp, eq, isTrue, ite, mop, not, num, op, or, tvar, type Formula, type Term } from './term.js';
@@ -199,8 +200,13 @@ class Builder {
     return tvar(name);
   }
 
+  /** bounds of terms computed already: terms share subterms (a let's value at each use), each node is bounded once */
+  private readonly bitsKnown = new Map<Term | Formula, number>();
+  private readonly ranges = new Map<Term, { min: bigint; max: bigint } | null>();
+  private readonly definedRanges = new Map<Term, { min: bigint; max: bigint } | null>();
+
   bits(t: Term): number {
-    return termBits(t, (n) => this.declarations.get(n) ?? INPUT_BITS);
+    return termBits(t, (n) => this.declarations.get(n) ?? INPUT_BITS, this.bitsKnown);
   }
 
   /**
@@ -208,6 +214,13 @@ class Builder {
    * operations are (declared ranges, casts, natural arithmetic), or null.
    */
   range(t: Term): { min: bigint; max: bigint } | null {
+    if (this.ranges.has(t)) return this.ranges.get(t)!;
+    const r = this.rangeOf(t);
+    this.ranges.set(t, r);
+    return r;
+  }
+
+  private rangeOf(t: Term): { min: bigint; max: bigint } | null {
     switch (t.k) {
       case 'num':
         return { min: t.v, max: t.v };
@@ -257,6 +270,13 @@ class Builder {
    * (it is evaluated as written).
    */
   definedRange(t: Term): { min: bigint; max: bigint } | null {
+    if (this.definedRanges.has(t)) return this.definedRanges.get(t)!;
+    const r = this.definedRangeOf(t);
+    this.definedRanges.set(t, r);
+    return r;
+  }
+
+  private definedRangeOf(t: Term): { min: bigint; max: bigint } | null {
     if (t.k === 'mop') return { min: typeMin(t.type), max: typeMax(t.type) };
     if (t.k === 'ite') {
       const a = this.definedRange(t.a);
@@ -391,6 +411,22 @@ class Scope {
   /** loop variables fixed to a term (the first iteration) while the thread's whole run is summarised */
   private readonly instantiated = new Map<string, Term>();
 
+  /**
+   * Each expression object's term and definedness, built once: the protocol
+   * inlines a let's value by reference at every use, so the terms share it
+   * too, and src/encode/share.ts names it once instead of writing it out at
+   * each use. Emptied when `instantiated` changes what a variable stands for.
+   */
+  private readonly terms = new Map<Expr, Term>();
+  private readonly definedness = new Map<Expr, Formula>();
+
+  private instantiate(name: string, value: Term | null): void {
+    if (value === null) this.instantiated.delete(name);
+    else this.instantiated.set(name, value);
+    this.terms.clear();
+    this.definedness.clear();
+  }
+
   local(name: string): string {
     if (this.point >= 0) return `t${this.thread}.p${this.point}.${name}`;
     return this.point === WHOLE_RUN ? `t${this.thread}.run.${name}` : `t${this.thread}.${name}`;
@@ -418,6 +454,14 @@ class Scope {
   }
 
   term(e: Expr): Term {
+    const known = this.terms.get(e);
+    if (known !== undefined) return known;
+    const t = this.termOf(e);
+    this.terms.set(e, t);
+    return t;
+  }
+
+  private termOf(e: Expr): Term {
     switch (e.kind) {
       case 'nat':
       case 'int':
@@ -449,6 +493,14 @@ class Scope {
    * and only the right side of && and || that is evaluated, count.
    */
   defined(e: Expr): Formula {
+    const known = this.definedness.get(e);
+    if (known !== undefined) return known;
+    const f = this.definedOf(e);
+    this.definedness.set(e, f);
+    return f;
+  }
+
+  private definedOf(e: Expr): Formula {
     if (!mayBeUndefined(e)) return TRUE;
     switch (e.kind) {
       case 'nat':
@@ -897,9 +949,9 @@ class Scope {
         // phase code's other binders (first, last, next) are not in a whole kernel
         if (c.kind === 'bind' && c.relation.kind !== 'member') return { holds: TRUE, completes: FALSE };
         const l = this.loop(c.range);
-        this.instantiated.set(c.var, l.from);
+        this.instantiate(c.var, l.from);
         const body = this.assumed(c.body, barriers, facts);
-        this.instantiated.delete(c.var);
+        this.instantiate(c.var, null);
         const entered = l.continues(l.from);
         const ends = isTrue(body.completes) ? terminates(c.range, l) : FALSE;
         const steps = defined(() => this.stepsDefined(c.range, l, entered, body.completes, ends));
@@ -985,8 +1037,9 @@ function assumptionFacts(b: Builder, code: Code, barriers: 'pass' | 'may-stop', 
   if (!hasFacts(code, facts)) return [];
   const stated = threads.map((t) => new Scope(b, t, WHOLE_RUN).assumed(code, barriers, facts).holds);
   // assumptions over parameters and sizes only are the same fact for every thread
-  const key = (f: Formula): string => JSON.stringify(f, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-  return stated.filter((f, i) => stated.findIndex((g) => key(g) === key(f)) === i);
+  const same = new Interner();
+  const ids = stated.map((f) => same.formula(f));
+  return stated.filter((_, i) => ids.indexOf(ids[i]!) === i);
 }
 
 function hasAssume(c: Code): boolean {
@@ -1407,7 +1460,14 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
     const type = b.types.get(name);
     return type === undefined ? { name, bits } : { name, bits, type };
   });
-  const assertions = [...b.definitions, ...q.assertions].filter((f) => !(f.k === 'const' && f.v));
+  // the query as built is its large repeated subterms named once (src/encode/share.ts): it is what a model must satisfy
+  const shared = shareSubterms(
+    declarations,
+    [...b.definitions, ...q.assertions].filter((f) => !(f.k === 'const' && f.v)),
+  );
+  for (const name of shared.names) b.roles.set(name, { role: 'aux' });
+  declarations.push(...shared.declarations);
+  const assertions = shared.assertions;
   const s = simplify(declarations, assertions);
   return {
     ...q,

@@ -21,6 +21,7 @@
  */
 import type { Declaration } from './smtlib.js';
 import { declaredRange } from './smtlib.js';
+import { Interner, nonNegative } from './share.js';
 import { FALSE, and, castTerm, cmp, ite, mop, not, num, op, or, type Formula, type Term } from './term.js';
 
 export interface Simplified {
@@ -31,15 +32,19 @@ export interface Simplified {
 }
 
 const ROUNDS = 64;
+/** a compound term is substituted for a variable only where that adds at most this many nodes (see substitution) */
+const MAX_GROWTH = 64;
 /** a product expanded into more monomials than this stays an atom */
 const MAX_MONOMIALS = 64;
 
 export function simplify(declarations: readonly Declaration[], assertions: readonly Formula[]): Simplified {
+  interner = new Interner();
   const declared = new Map(declarations.map((d) => [d.name, d]));
   const order = new Map(declarations.map((d, i) => [d.name, i]));
   const eliminated: { name: string; term: Term }[] = [];
   let facts = conjuncts(assertions.map((f) => rewrite(f, noBounds(declared))));
-  for (let round = 0; round < ROUNDS; round++) {
+  // each substitution takes a round: a query with many variables gets as many more
+  for (let round = 0; round < ROUNDS + declarations.length; round++) {
     if (facts.some((f) => f.k === 'const' && !f.v)) return { declarations: [], assertions: [FALSE], eliminated };
     facts = unique(facts);
     const s = substitution(facts, declared, order);
@@ -49,12 +54,13 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
       const d = declared.get(name)!;
       declared.delete(name);
       const bounds = rangeFacts(d, term, declared);
-      facts = conjuncts([...facts.filter((f) => f !== s.fact).map((f) => substitute(f, name, term)), ...bounds]);
+      // a fact without x stays the object it was (its variables' counts are kept)
+      facts = conjuncts([...facts.filter((f) => f !== s.fact).map((f) => (variableUses(f).has(name) ? substitute(f, name, term) : f)), ...bounds]);
       continue;
     }
     const bounds = boundsOf(facts, declared);
     const next = conjuncts(facts.map((f) => rewrite(f, bounds)));
-    if (next.length === facts.length && next.every((f, i) => key(f) === key(facts[i]!))) break;
+    if (next.length === facts.length && next.every((f, i) => sameFormula(f, facts[i]!))) break;
     facts = next;
   }
   if (facts.some((f) => f.k === 'const' && !f.v)) return { declarations: [], assertions: [FALSE], eliminated };
@@ -86,46 +92,47 @@ function conjuncts(fs: readonly Formula[]): Formula[] {
   return out;
 }
 
-const key = (x: Formula | Term): string => JSON.stringify(x, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+/**
+ * Structural equality, by hash-consing (src/encode/share.ts): one table per
+ * simplification, so that it does not outlive the query.
+ */
+let interner = new Interner();
+const sameFormula = (f: Formula, g: Formula): boolean => interner.formula(f) === interner.formula(g);
+
+/**
+ * A polynomial atom's key, which also orders the monomials: the JSON text of the node (bigints as `"5n"`), built from
+ * its children's keys, each computed once per node (nodes are immutable, and
+ * the rounds compare and collect the same ones again and again).
+ */
+const keys = new WeakMap<object, string>();
+function key(x: Formula | Term): string {
+  const known = keys.get(x);
+  if (known !== undefined) return known;
+  const k = jsonOf(x);
+  keys.set(x, k);
+  return k;
+}
+
+function jsonOf(v: unknown): string {
+  if (typeof v === 'bigint') return `"${v}n"`;
+  if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? 'null' : jsonOf(x))).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const fields = Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .map(([name, x]) => `${JSON.stringify(name)}:${typeof x === 'object' && x !== null && !Array.isArray(x) ? key(x as Term) : jsonOf(x)}`);
+    return `{${fields.join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
 
 function unique(fs: readonly Formula[]): Formula[] {
-  const seen = new Set<string>();
+  const seen = new Set<number>();
   return fs.filter((f) => {
-    const k = key(f);
+    const k = interner.formula(f);
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
   });
-}
-
-const occurs = (name: string, t: Term): boolean => {
-  switch (t.k) {
-    case 'num':
-      return false;
-    case 'var':
-      return t.name === name;
-    case 'op':
-    case 'mop':
-      return occurs(name, t.a) || occurs(name, t.b);
-    case 'cast':
-      return occurs(name, t.a);
-    case 'ite':
-      return occursIn(name, t.c) || occurs(name, t.a) || occurs(name, t.b);
-  }
-};
-
-function occursIn(name: string, f: Formula): boolean {
-  switch (f.k) {
-    case 'const':
-      return false;
-    case 'cmp':
-      return occurs(name, f.a) || occurs(name, f.b);
-    case 'and':
-    case 'or':
-      return f.args.some((g) => occursIn(name, g));
-    case 'not':
-      return occursIn(name, f.arg);
-  }
 }
 
 /**
@@ -135,24 +142,112 @@ function occursIn(name: string, f: Formula): boolean {
  */
 function substitution(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>, order: ReadonlyMap<string, number>): { fact: Formula; name: string; term: Term } | null {
   let best: { fact: Formula; name: string; term: Term; rank: number } | null = null;
+  // per variable: the facts it occurs in, and its occurrences in all of them
+  const total = new Map<string, { facts: number; uses: number }>();
+  for (const f of facts) {
+    for (const [name, n] of variableUses(f)) {
+      const t = total.get(name) ?? { facts: 0, uses: 0 };
+      total.set(name, { facts: t.facts + 1, uses: t.uses + n });
+    }
+  }
   for (const f of facts) {
     // a natural below 1 is 0
     const zero = f.k === 'cmp' ? atMostZero(f, declared) : null;
     if (zero !== null) return { fact: f, name: zero, term: num(0) };
     if (f.k !== 'cmp' || f.op !== '==') continue;
+    const own = variableUses(f);
     for (const [x, t] of [
       [f.a, f.b],
       [f.b, f.a],
     ] as const) {
-      if (x.k !== 'var' || !declared.has(x.name) || occurs(x.name, t)) continue;
-      // a compound term replaces a variable used in few places only: the query must not grow
-      if (t.k !== 'num' && t.k !== 'var' && facts.filter((g) => g !== f && occursIn(x.name, g)).length > 2) continue;
+      // x = t with x in t: x occurs in the fact more than once
+      if (x.k !== 'var' || !declared.has(x.name) || own.get(x.name)! > 1) continue;
+      if (t.k !== 'num' && t.k !== 'var') {
+        // a compound term replaces a variable used in few places only: the query must not grow (src/encode/share.ts named it once)
+        const elsewhere = total.get(x.name)!;
+        const uses = elsewhere.uses - 1;
+        if (elsewhere.facts - 1 > 2 || Math.max(0, uses - 1) * (termSize(t) - 1) > MAX_GROWTH) continue;
+      }
       const rank = t.k === 'num' ? 0 : t.k === 'var' ? (order.get(t.name)! < order.get(x.name)! ? 1 : 3) : 2;
       if (best === null || rank < best.rank) best = { fact: f, name: x.name, term: t, rank };
     }
     if (best?.rank === 0) break;
   }
   return best;
+}
+
+function termSize(t: Term): number {
+  switch (t.k) {
+    case 'num':
+    case 'var':
+      return 1;
+    case 'op':
+    case 'mop':
+      return 1 + termSize(t.a) + termSize(t.b);
+    case 'cast':
+      return 1 + termSize(t.a);
+    case 'ite':
+      return 1 + formulaSize(t.c) + termSize(t.a) + termSize(t.b);
+  }
+}
+
+function formulaSize(f: Formula): number {
+  switch (f.k) {
+    case 'const':
+      return 1;
+    case 'cmp':
+      return 1 + termSize(f.a) + termSize(f.b);
+    case 'and':
+    case 'or':
+      return f.args.reduce((n, g) => n + formulaSize(g), 1);
+    case 'not':
+      return 1 + formulaSize(f.arg);
+  }
+}
+
+const uses = new WeakMap<Formula, ReadonlyMap<string, number>>();
+
+/** How many times each variable occurs in the fact (computed once per fact object). */
+function variableUses(f: Formula): ReadonlyMap<string, number> {
+  const known = uses.get(f);
+  if (known !== undefined) return known;
+  const out = new Map<string, number>();
+  const term = (t: Term): void => {
+    switch (t.k) {
+      case 'num':
+        return;
+      case 'var':
+        out.set(t.name, (out.get(t.name) ?? 0) + 1);
+        return;
+      case 'op':
+      case 'mop':
+        term(t.a);
+        return term(t.b);
+      case 'cast':
+        return term(t.a);
+      case 'ite':
+        formula(t.c);
+        term(t.a);
+        return term(t.b);
+    }
+  };
+  const formula = (g: Formula): void => {
+    switch (g.k) {
+      case 'const':
+        return;
+      case 'cmp':
+        term(g.a);
+        return term(g.b);
+      case 'and':
+      case 'or':
+        return g.args.forEach(formula);
+      case 'not':
+        return formula(g.arg);
+    }
+  };
+  formula(f);
+  uses.set(f, out);
+  return out;
 }
 
 /** The variable of `x < 1` or `x ≤ 0` (either way round), for a variable that cannot be negative. */
@@ -207,7 +302,7 @@ function substitute(f: Formula, name: string, by: Term): Formula {
 
 /** A comparison, decided when its sides are the same term (every term is a total function of the variables). */
 function compare(o: Extract<Formula, { k: 'cmp' }>['op'], a: Term, b: Term): Formula {
-  if (key(a) === key(b)) return { k: 'const', v: o === '==' || o === '<=' || o === '>=' };
+  if (interner.term(a) === interner.term(b)) return { k: 'const', v: o === '==' || o === '<=' || o === '>=' };
   return cmp(o, a, b);
 }
 
@@ -303,25 +398,6 @@ function boundsOf(facts: readonly Formula[], declared: ReadonlyMap<string, Decla
     note(small, strict ? add(poly(big), constant(1n), -1n) : poly(big));
   }
   return { declared, upper };
-}
-
-/** Whether the term is never negative: a natural variable, and natural arithmetic on such terms. */
-function nonNegative(t: Term, declared: ReadonlyMap<string, Declaration>): boolean {
-  switch (t.k) {
-    case 'num':
-      return t.v >= 0n;
-    case 'var': {
-      const d = declared.get(t.name);
-      return d !== undefined && declaredRange(d).min >= 0n;
-    }
-    case 'op':
-      return nonNegative(t.a, declared) && nonNegative(t.b, declared);
-    case 'ite':
-      return nonNegative(t.a, declared) && nonNegative(t.b, declared);
-    case 'mop':
-    case 'cast':
-      return false;
-  }
 }
 
 /** Whether p ≥ 0 for every value of its atoms, which are never negative: every coefficient is. */

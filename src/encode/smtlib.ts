@@ -161,19 +161,27 @@ function formulaIsNonlinear(f: Formula): boolean {
 const bitLength = (v: bigint): number => (v === 0n ? 1 : (v < 0n ? -v : v).toString(2).length);
 
 /** An upper bound on the bit length of the magnitude of every value the term (and its subterms) can take. */
-export function termBits(t: Term, varBits: (name: string) => number): number {
+export function termBits(t: Term, varBits: (name: string) => number, memo: Map<Term | Formula, number> = new Map()): number {
+  const known = memo.get(t);
+  if (known !== undefined) return known;
+  const bits = termBitsOf(t, (x) => termBits(x, varBits, memo), (f) => formulaBits(f, varBits, memo), varBits);
+  memo.set(t, bits);
+  return bits;
+}
+
+function termBitsOf(t: Term, termBits: (t: Term) => number, formulaBits: (f: Formula) => number, varBits: (name: string) => number): number {
   switch (t.k) {
     case 'num':
       return bitLength(t.v);
     case 'var':
       return varBits(t.name);
     case 'ite':
-      return Math.max(formulaBits(t.c, varBits), termBits(t.a, varBits), termBits(t.b, varBits));
+      return Math.max(formulaBits(t.c), termBits(t.a), termBits(t.b));
     case 'cast':
-      return Math.max(termBits(t.a, varBits), WIDTH[t.type]);
+      return Math.max(termBits(t.a), WIDTH[t.type]);
     case 'mop': {
-      const a = termBits(t.a, varBits);
-      const b = termBits(t.b, varBits);
+      const a = termBits(t.a);
+      const b = termBits(t.b);
       const widest = Math.max(a, b);
       switch (t.op) {
         case '+':
@@ -193,8 +201,8 @@ export function termBits(t: Term, varBits: (name: string) => number): number {
       }
     }
     case 'op': {
-      const a = termBits(t.a, varBits);
-      const b = termBits(t.b, varBits);
+      const a = termBits(t.a);
+      const b = termBits(t.b);
       const widest = Math.max(a, b);
       switch (t.op) {
         case '+':
@@ -212,18 +220,27 @@ export function termBits(t: Term, varBits: (name: string) => number): number {
   }
 }
 
-function formulaBits(f: Formula, varBits: (name: string) => number): number {
+function formulaBits(f: Formula, varBits: (name: string) => number, memo: Map<Term | Formula, number> = new Map()): number {
+  const known = memo.get(f);
+  if (known !== undefined) return known;
+  let bits: number;
   switch (f.k) {
     case 'const':
-      return 1;
+      bits = 1;
+      break;
     case 'cmp':
-      return Math.max(termBits(f.a, varBits), termBits(f.b, varBits));
+      bits = Math.max(termBits(f.a, varBits, memo), termBits(f.b, varBits, memo));
+      break;
     case 'and':
     case 'or':
-      return Math.max(1, ...f.args.map((a) => formulaBits(a, varBits)));
+      bits = Math.max(1, ...f.args.map((a) => formulaBits(a, varBits, memo)));
+      break;
     case 'not':
-      return formulaBits(f.arg, varBits);
+      bits = formulaBits(f.arg, varBits, memo);
+      break;
   }
+  memo.set(f, bits);
+  return bits;
 }
 
 function termIsMachine(t: Term): boolean {

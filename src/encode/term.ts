@@ -131,38 +131,42 @@ export function not(f: Formula): Formula {
   return { k: 'not', arg: f };
 }
 
+/** The variables of a term, each shared node visited once (terms share subterms). */
 export function termVars(t: Term, out: Set<string> = new Set()): Set<string> {
-  switch (t.k) {
-    case 'num':
-      return out;
-    case 'var':
-      out.add(t.name);
-      return out;
-    case 'op':
-    case 'mop':
-      termVars(t.a, out);
-      return termVars(t.b, out);
-    case 'cast':
-      return termVars(t.a, out);
-    case 'ite':
-      formulaVars(t.c, out);
-      termVars(t.a, out);
-      return termVars(t.b, out);
-  }
+  varsOf(t, out, new Set());
+  return out;
 }
 
 export function formulaVars(f: Formula, out: Set<string> = new Set()): Set<string> {
-  switch (f.k) {
+  varsOf(f, out, new Set());
+  return out;
+}
+
+function varsOf(x: Term | Formula, out: Set<string>, seen: Set<Term | Formula>): void {
+  if (seen.has(x)) return;
+  seen.add(x);
+  switch (x.k) {
+    case 'num':
     case 'const':
-      return out;
+      return;
+    case 'var':
+      out.add(x.name);
+      return;
+    case 'op':
+    case 'mop':
     case 'cmp':
-      termVars(f.a, out);
-      return termVars(f.b, out);
+      varsOf(x.a, out, seen);
+      return varsOf(x.b, out, seen);
+    case 'cast':
+      return varsOf(x.a, out, seen);
+    case 'ite':
+      varsOf(x.c, out, seen);
+      varsOf(x.a, out, seen);
+      return varsOf(x.b, out, seen);
     case 'and':
     case 'or':
-      f.args.forEach((a) => formulaVars(a, out));
-      return out;
+      return x.args.forEach((a) => varsOf(a, out, seen));
     case 'not':
-      return formulaVars(f.arg, out);
+      return varsOf(x.arg, out, seen);
   }
 }
