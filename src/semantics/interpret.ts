@@ -217,7 +217,17 @@ export interface MemoryContents {
   readonly scope: Scope;
   /** the block owning this copy (shared arrays); null for global arrays */
   readonly block: Vec3 | null;
+  /** in element order (row-major over the indices) */
   readonly cells: readonly Cell[];
+}
+
+/** Cells in element order: the order in which threads happened to write them is not part of the contents. */
+function inElementOrder(cells: readonly Cell[]): Cell[] {
+  const before = (a: Cell, b: Cell): number => {
+    for (let i = 0; i < Math.min(a.index.length, b.index.length); i++) if (a.index[i] !== b.index[i]) return a.index[i]! < b.index[i]! ? -1 : 1;
+    return a.index.length - b.index.length;
+  };
+  return [...cells].sort(before);
 }
 
 export interface Finished {
@@ -383,12 +393,22 @@ function lockstepUnordered(a: readonly Place[], b: readonly Place[]): 'same' | '
   return a.length === b.length ? 'same' : null;
 }
 
+/**
+ * Writes of a phase not yet committed, by cell key. An atomic makes the
+ * writer's own earlier write to its element stale: the entry becomes null,
+ * never deleted, because V8 keeps a deleted Map entry in its key's hash chain
+ * until the table is rebuilt, so deleting and adding the same few keys of a
+ * large map costs time in proportion to its size (a long phase went
+ * quadratic).
+ */
+type Writes = Map<string, Cell | null>;
+
 interface ThreadState {
   readonly ref: ThreadRef;
   readonly vars: Map<string, bigint>;
   readonly env: ValueEnv;
   /** this phase's writes, by cell key */
-  readonly phaseWrites: Map<string, Cell>;
+  readonly phaseWrites: Writes;
   accesses: Access[];
   /** the values `havoc` bound, in program order */
   readonly unknowns: bigint[];
@@ -398,10 +418,10 @@ interface ThreadState {
   readonly iteration: number[];
   /** where the thread is (lockstep warps) */
   readonly place: Place[];
-  /** its warp's writes of this phase, by cell key, latest last (lockstep warps; shared by the warp) */
-  readonly warpWrites: Map<string, Cell> | null;
+  /** its warp's writes of this phase, by cell key (lockstep warps; shared by the warp) */
+  readonly warpWrites: Writes | null;
   /** its warp's writes of this phase before the last `syncwarp`, by cell key (independent threads; shared by the warp) */
-  readonly warpSeen: Map<string, Cell> | null;
+  readonly warpSeen: Writes | null;
   /** at a barrier: which one, and in which iterations of the loops around it (`iteration` joined) */
   status: { kind: 'running' } | { kind: 'sync'; stmt: SyncStmt; instance: string } | { kind: 'syncwarp'; stmt: SyncwarpStmt; instance: string } | { kind: 'done' };
 }
@@ -606,7 +626,7 @@ class KernelRun {
       globals.set(cell.array, list);
     }
     for (const a of this.kernel.arrays) {
-      if (a.scope === 'global') memory.push({ array: a.name.text, scope: 'global', block: null, cells: globals.get(a.name.text) ?? [] });
+      if (a.scope === 'global') memory.push({ array: a.name.text, scope: 'global', block: null, cells: inElementOrder(globals.get(a.name.text) ?? []) });
     }
 
     return {
@@ -667,8 +687,8 @@ class KernelRun {
   private runBlock(block: Vec3): { trace: BlockTrace; divergence: Divergence | null; shared: MemoryContents[] } {
     const { gridDim, blockDim, params } = this.launch;
     const committed = new Map<string, Cell>();
-    const warpWrites = new Map<bigint, Map<string, Cell>>();
-    const warpSeen = new Map<bigint, Map<string, Cell>>();
+    const warpWrites = new Map<bigint, Writes>();
+    const warpSeen = new Map<bigint, Writes>();
     // threads are grouped in warps only where warps matter; in linear order either way
     const size = this.warpSize ?? this.syncwarpSize;
     const warps = new Map<bigint, Running[]>();
@@ -726,15 +746,15 @@ class KernelRun {
       // syncwarp: each warp's before its last syncwarp, then its threads' since)
       for (const t of threads) {
         if (t.warpSeen !== null) {
-          for (const [key, cell] of t.warpSeen) committed.set(key, cell);
+          for (const [key, cell] of t.warpSeen) if (cell !== null) committed.set(key, cell);
           t.warpSeen.clear();
         }
-        if (t.warpWrites === null) for (const [key, cell] of t.phaseWrites) committed.set(key, cell);
+        if (t.warpWrites === null) for (const [key, cell] of t.phaseWrites) if (cell !== null) committed.set(key, cell);
         t.phaseWrites.clear();
         t.accesses = [];
       }
       for (const warp of warpWrites.values()) {
-        for (const [key, cell] of warp) committed.set(key, cell);
+        for (const [key, cell] of warp) if (cell !== null) committed.set(key, cell);
         warp.clear();
       }
       if (divergence !== null || allDone) break;
@@ -752,7 +772,7 @@ class KernelRun {
     }
     const sharedContents: MemoryContents[] = this.kernel.arrays
       .filter((a) => a.scope === 'shared')
-      .map((a) => ({ array: a.name.text, scope: 'shared', block, cells: shared.get(a.name.text) ?? [] }));
+      .map((a) => ({ array: a.name.text, scope: 'shared', block, cells: inElementOrder(shared.get(a.name.text) ?? []) }));
     return { trace: { block, phases }, divergence, shared: sharedContents };
   }
 
@@ -784,7 +804,7 @@ class KernelRun {
       const divergence = barrierDivergence(block, phase, warp.map(({ t }) => t), 'syncwarp');
       if (divergence !== null) return divergence;
       for (const { t } of warp) {
-        for (const [key, cell] of t.phaseWrites) t.warpSeen?.set(key, cell);
+        for (const [key, cell] of t.phaseWrites) if (cell !== null) t.warpSeen?.set(key, cell);
         if (t.warpSeen !== null) t.phaseWrites.clear();
         t.status = { kind: 'running' };
       }
@@ -865,9 +885,7 @@ class KernelRun {
         const value = evalExpr(s.value, t.env);
         this.arrayScope(s.array.text, s.array.span);
         const key = cellKey(s.array.text, index);
-        t.phaseWrites.delete(key); // keep the map in order of last write
         t.phaseWrites.set(key, { array: s.array.text, index, value });
-        t.warpWrites?.delete(key);
         t.warpWrites?.set(key, { array: s.array.text, index, value });
         this.record(t, { kind: 'write', array: s.array.text, index, value, span: s.target });
         return;
@@ -908,9 +926,9 @@ class KernelRun {
           if (!init.given) this.noteUninitialized(t, s.array.text, index, s.target);
         }
         // visible to every later atomic at once, and committed with the block's memory
-        t.phaseWrites.delete(key);
-        t.warpWrites?.delete(key);
-        t.warpSeen?.delete(key);
+        if (t.phaseWrites.has(key)) t.phaseWrites.set(key, null);
+        if (t.warpWrites?.has(key) === true) t.warpWrites.set(key, null);
+        if (t.warpSeen?.has(key) === true) t.warpSeen.set(key, null);
         committed.set(key, { array: s.array.text, index, value: atomicResult(s.op, s.type, old, operands) });
         this.record(t, { kind: 'atomic', array: s.array.text, index, value: old, span: s.target, op: s.op });
         if (s.local !== null) {

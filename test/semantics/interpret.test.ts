@@ -236,6 +236,18 @@ describe('global arrays across blocks', () => {
     // the last block's commit wins in the final memory
     expect(r.memory[0]!.cells.map((c) => c.value)).toEqual([1n, 1n]);
   });
+
+  it('lists the final memory in element order, whatever order the threads wrote it in', () => {
+    const src = `kernel k() { shared S[2]; for i in 0..3 { S[tid][2 - i] := i } }`;
+    const r = finished(run(src, { block: 2 }));
+    expect(r.memory[0]!.cells.map((c) => `${c.index.join(',')}=${c.value}`)).toEqual(['0,0=2', '0,1=1', '0,2=0', '1,0=2', '1,1=1', '1,2=0']);
+  });
+
+  it('an atomic after a thread\'s own write is what the thread reads next, however often the two alternate', () => {
+    const src = `kernel k(n) { shared A; for i in 0..n { A[0] := i; atomic add(A[0], 10); let v = A[0] in A[1] := v } }`;
+    const r = finished(run(src, { params: { n: 3n }, block: 1 }));
+    expect(r.memory[0]!.cells.map((c) => `${c.index[0]}=${c.value}`)).toEqual(['0=12', '1=12']);
+  });
 });
 
 describe('barrier divergence', () => {
