@@ -59,7 +59,7 @@ export function kernelError(map: KernelMap, message: string): KernelResult {
     vacuous: false,
     unknowns: [],
     errors: [internalError(map.file, nameSpan(map), message)],
-    stats: { accesses: map.accesses.length, phases: 0, arrays: 0, queries: 0, milliseconds: 0, stages: { phases: 0, encoding: 0, solving: 0, witnesses: 0 } },
+    stats: { accesses: map.accesses.length, phases: 0, arrays: 0, queries: 0, withoutSolver: 0, milliseconds: 0, stages: { phases: 0, encoding: 0, solving: 0, witnesses: 0 } },
   };
 }
 
@@ -77,7 +77,7 @@ export function rejectedResult(file: SourceFile, r: RejectedKernel): KernelResul
     vacuous: false,
     unknowns: [],
     errors: [r.diagnostic],
-    stats: { accesses: 0, phases: 0, arrays: 0, queries: 0, milliseconds: 0, stages: { phases: 0, encoding: 0, solving: 0, witnesses: 0 } },
+    stats: { accesses: 0, phases: 0, arrays: 0, queries: 0, withoutSolver: 0, milliseconds: 0, stages: { phases: 0, encoding: 0, solving: 0, witnesses: 0 } },
   };
 }
 

@@ -158,7 +158,7 @@ export const KernelJson = t.intersection([t.type({
   unknowns: t.array(t.type({ query: t.string, reason: t.string })),
   errors: t.array(ErrorJson),
   violations: t.array(ViolationJson),
-  stats: t.type({ phases: t.number, arrays: t.number, queries: t.number, milliseconds: t.number }),
+  stats: t.type({ phases: t.number, arrays: t.number, queries: t.number, withoutSolver: t.number, milliseconds: t.number }),
 }), BarriersJson, ScopeJson]);
 
 /** What a front end read and chose not to model (a CUDA file's ignored annotations, fences…), with the file it is in. */
@@ -213,7 +213,7 @@ function accessJson(file: SourceFile, a: AccessSite): t.TypeOf<typeof AccessJson
   return { mode: a.mode, ...(a.op === undefined ? {} : { operation: a.op }), text: userSpan(file, a.span).text, ...rangeOf(file, a.span) };
 }
 
-const NO_STATS = { phases: 0, arrays: 0, queries: 0, milliseconds: 0 };
+const NO_STATS = { phases: 0, arrays: 0, queries: 0, withoutSolver: 0, milliseconds: 0 };
 
 export function kernelJson(r: KernelResult): KernelJson {
   return {
@@ -249,7 +249,7 @@ export function kernelJson(r: KernelResult): KernelJson {
       const why = v.origin.kind === 'approximation' ? v.origin.why : null;
       return { variable: v.variable, use: v.use, line: use.line, column: use.column, origin: v.origin.kind, what: v.origin.what, why, originLine: from.line, originColumn: from.column };
     }),
-    stats: { phases: r.stats.phases, arrays: r.stats.arrays, queries: r.stats.queries, milliseconds: Math.round(r.stats.milliseconds) },
+    stats: { phases: r.stats.phases, arrays: r.stats.arrays, queries: r.stats.queries, withoutSolver: r.stats.withoutSolver, milliseconds: Math.round(r.stats.milliseconds) },
     ...scopeJson(r),
     ...(r.barriers === undefined ? {} : { barriers: r.barriers === null ? null : r.barriers.map((b) => ({ ...rangeOf(r.file, b.sync.span), verdict: b.verdict, reason: barrierReasonText(r, b) })) }),
   };

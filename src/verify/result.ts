@@ -126,6 +126,8 @@ export interface Stats {
   readonly phases: number;
   readonly arrays: number;
   readonly queries: number;
+  /** the queries decided without a solver: unsat by the simplifier, or sat by a model found by evaluation */
+  readonly withoutSolver: number;
   readonly milliseconds: number;
   /** milliseconds per stage; they add up to `milliseconds` */
   readonly stages: Readonly<Record<VerifyStage, number>>;

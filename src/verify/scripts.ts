@@ -12,6 +12,7 @@
 import type { Launch } from '../core/launch.js';
 import { assumptionsQuery, decidedUnsat, type Query } from '../encode/query.js';
 import { printScript } from '../encode/smtlib.js';
+import { searchedModel } from '../encode/search.js';
 import type { KernelMap } from '../map/map.js';
 import type { Solver } from '../solve/solver.js';
 import { divergenceQueries, hasScopeConditions, phasesOf, raceQueries } from './verify.js';
@@ -24,9 +25,21 @@ export interface NamedScript {
   readonly query: Query | null;
 }
 
-/** The query's script, as solved; one the simplifier decided says so (verify asks no solver). */
+/**
+ * The query's script, as solved; one that verify decides without a solver
+ * says so: unsat by the simplifier, or sat by a model found by evaluation
+ * (src/encode/search.ts), which is shown.
+ */
 export function queryText(q: Query): string {
-  return `${decidedUnsat(q) ? '; decided unsat by the simplifier: no solver is asked\n' : ''}${printScript(q.declarations, q.assertions, q.encoding)}`;
+  return `${decisionComment(q)}${printScript(q.declarations, q.assertions, q.encoding)}`;
+}
+
+function decisionComment(q: Query): string {
+  if (decidedUnsat(q)) return '; decided unsat by the simplifier: no solver is asked\n';
+  const model = searchedModel(q.declarations, q.assertions);
+  if (model === null) return '';
+  const values = [...model].map(([name, v]) => `${name} = ${v}`).join(', ');
+  return `; decided sat by evaluation: no solver is asked; model: ${values === '' ? '(no variables)' : values}\n`;
 }
 
 const namedScript = (q: Query): NamedScript => ({ name: q.id.replaceAll('/', '.'), script: queryText(q), query: q });

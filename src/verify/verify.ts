@@ -31,6 +31,7 @@ import type { Solver, Verdict } from '../solve/solver.js';
 import { completedModel, dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
 import { raceKind, statusOf, VERIFY_STAGES, type AccessSite, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
 import { isSmallWitness, smallModel, type ModelOf } from './shrink.js';
+import { searchedModel } from '../encode/search.js';
 import { StageClock } from '../util/clock.js';
 
 export interface VerifyOptions {
@@ -188,19 +189,31 @@ function witnessLaunch(map: KernelMap, w: Witness): Launch {
 export async function verifyKernel(map: KernelMap, options: VerifyOptions): Promise<KernelResult> {
   const clock = new StageClock<VerifyStage>();
   let queries = 0;
+  let withoutSolver = 0;
   const races: Race[] = [];
   const divergences: Divergence[] = [];
   const unknowns: Unknown[] = [];
 
   /**
    * A query's verdict, with `extra` assertions over the variables the
-   * simplifier left: the simplifier's, or a solver's with its model
-   * completed and re-checked.
+   * simplifier left: the simplifier's, a model found by evaluation
+   * (src/encode/search.ts), or a solver's; a model is completed and
+   * re-checked against the query as built, whoever found it.
    */
   const ask = async (q: Query, extra: readonly Formula[]): Promise<Verdict> => {
     queries++;
-    if (decidedUnsat(q)) return { status: 'unsat' };
+    if (decidedUnsat(q)) {
+      withoutSolver++;
+      return { status: 'unsat' };
+    }
     const assertions = [...q.assertions, ...extra];
+    const searched = clock.timed('solving', () => searchedModel(q.declarations, assertions));
+    if (searched !== null) {
+      const model = completedModel(q, searched);
+      if (!modelSatisfies({ ...q, assertions }, model)) throw new Error(`internal error: the model found by evaluation for ${q.id} does not satisfy the query as built (simplifier bug)`);
+      withoutSolver++;
+      return { status: 'sat', model };
+    }
     const script = clock.timed('encoding', () => printScript(q.declarations, assertions, q.encoding));
     const bitVectors = bitVectorsOf(q.declarations, assertions, q.encoding);
     const answer = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs, { bitVectors }));
@@ -401,6 +414,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       ...counts,
       accesses: map.accesses.length,
       queries,
+      withoutSolver,
       milliseconds: VERIFY_STAGES.reduce((sum, s) => sum + stages[s], 0),
       stages,
     },

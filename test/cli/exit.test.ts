@@ -20,7 +20,7 @@ function kernel(status: Status): KernelResult {
     unknowns: status === 'unknown' ? [{ query: 'k/phase0/A', reason: 'timeout' }] : [],
     errors: [],
     vacuous: status === 'vacuous',
-    stats: { accesses: 1, phases: 1, arrays: 1, queries: 1, milliseconds: 1, stages: { phases: 0, encoding: 0, solving: 1, witnesses: 0 } },
+    stats: { accesses: 1, phases: 1, arrays: 1, queries: 1, withoutSolver: 0, milliseconds: 1, stages: { phases: 0, encoding: 0, solving: 1, witnesses: 0 } },
   };
 }
 

@@ -36,7 +36,7 @@ describe('reportJson', () => {
         unknowns: [],
         errors: [{ code: 'E0001', severity: 'error', message: 'syntax error', line: 2, column: 7, endLine: 2, endColumn: 8, hints: ['use :='] }],
         violations: [],
-        stats: { phases: 0, arrays: 0, queries: 0, milliseconds: 0 },
+        stats: { phases: 0, arrays: 0, queries: 0, withoutSolver: 0, milliseconds: 0 },
       },
     ]);
     expect(report.summary).toEqual({ kernels: 1, drf: 0, racy: 0, benign: 0, divergent: 0, vacuous: 0, unknown: 0, error: 1 });

@@ -290,7 +290,8 @@ describe('solver limits', () => {
   const undecided: Solver = { name: 'undecided', check: () => Promise.resolve({ status: 'unknown', reason: 'timeout' }) };
 
   it('reports unknown, never DRF, when the solver decides nothing', async () => {
-    const program = parseProgram('t.bcu', 'kernel k(N) { shared A; A[tid * N] := 1 }');
+    // DRF (two threads' squares differ), but neither the simplifier nor the search for a model by evaluation decides it
+    const program = parseProgram('t.bcu', 'kernel k(N) { shared A; A[tid * tid] := N }');
     const map = inferMap(program.file, program.kernels[0]!);
     const r = await verifyKernel(map, { launch: launchOf({}), timeoutMs: 10_000, maxRaces: 10, solver: undecided });
     expect(r.status).toBe('unknown');

@@ -1,0 +1,157 @@
+/**
+ * Models found by evaluation, before any solver. Most satisfiable queries
+ * (a race between threads 0 and 1, a launch in scope, a barrier some thread
+ * misses) have a model of small values, and a solver round trip costs tens
+ * of milliseconds: a bounded depth-first search over a few candidate values
+ * per variable finds such a model in microseconds.
+ *
+ * The search is exact where it answers: a model it returns satisfies every
+ * assertion and declaration range, each evaluated as the interpreter computes
+ * (src/encode/evaluate.ts), as a solver's model is checked. It never answers
+ * unsat: when its budget is spent the query goes to the solver. The budget
+ * is counted in candidate values tried, not in time, so the same query gets
+ * the same answer on every machine.
+ *
+ * Candidates for a variable, smallest magnitude first (so that witnesses come
+ * out small): 0, 1, 2, 3; the roots of the comparisons it completes, each
+ * ±1 (`x = t`, `x < n`: the values that make them tight), found by evaluating
+ * the comparison's two sides at x = 0 and x = 1 and solving as if linear
+ * (only a candidate: the value is checked like any other); and its declared
+ * range's ends. Variables are assigned in an order that completes
+ * assertions early, so that a wrong choice is refuted near the root.
+ */
+import { evalFormula, evalTerm, type Valuation } from './evaluate.js';
+import { declaredRange, type Declaration } from './smtlib.js';
+import { formulaVars, type Formula } from './term.js';
+
+/** Candidate values tried per query, at most: a few hundred evaluations of small formulas, well under a millisecond or two. */
+export const SEARCH_BUDGET = 600;
+
+const SMALL: readonly bigint[] = [0n, 1n, 2n, 3n];
+/** comparisons of a fact whose roots are candidates, at most (a long disjunction gives its first ones) */
+const MAX_ROOTED = 16;
+
+/**
+ * A model of the assertions (every declared variable given a value in its
+ * range) found within `budget` candidate values, or null.
+ */
+export function searchedModel(declarations: readonly Declaration[], assertions: readonly Formula[], budget: number = SEARCH_BUDGET): Map<string, bigint> | null {
+  const facts = conjuncts(assertions);
+  if (facts.some((f) => f.k === 'const' && !f.v)) return null;
+  const ranges = new Map(declarations.map((d) => [d.name, declaredRange(d)]));
+  const varsOf = facts.map((f) => formulaVars(f));
+  // a variable no declaration ranges is outside what this search can value
+  if (varsOf.some((vs) => [...vs].some((v) => !ranges.has(v)))) return null;
+  const order = assignmentOrder(declarations.map((d) => d.name), varsOf);
+  // the facts each depth completes: checked as soon as their last variable is given a value
+  const depthOf = new Map(order.map((v, i) => [v, i]));
+  const completed: Formula[][] = order.map(() => []);
+  const ground: Formula[] = [];
+  facts.forEach((f, i) => {
+    const depth = Math.max(-1, ...[...varsOf[i]!].map((v) => depthOf.get(v)!));
+    (depth < 0 ? ground : completed[depth]!).push(f);
+  });
+  const model = new Map<string, bigint>();
+  const value: Valuation = (name) => {
+    const v = model.get(name);
+    if (v === undefined) throw new Error(`search: ${name} has no value yet`);
+    return v;
+  };
+  if (!ground.every((f) => holds(f, value))) return null;
+  let spent = 0;
+  const assign = (depth: number): boolean => {
+    if (depth === order.length) return true;
+    const x = order[depth]!;
+    for (const v of candidates(x, ranges.get(x)!, completed[depth]!, model)) {
+      if (spent++ >= budget) return false;
+      model.set(x, v);
+      if (completed[depth]!.every((f) => holds(f, value)) && assign(depth + 1)) return true;
+      if (spent >= budget) return false;
+    }
+    model.delete(x);
+    return false;
+  };
+  return assign(0) ? model : null;
+}
+
+/** Whether the fact holds; a value too large to compute (a huge shift or product) refutes the candidate, as no model is made of it. */
+function holds(f: Formula, value: Valuation): boolean {
+  try {
+    return evalFormula(f, value);
+  } catch (e) {
+    if (e instanceof RangeError) return false;
+    throw e;
+  }
+}
+
+function conjuncts(fs: readonly Formula[]): Formula[] {
+  return fs.flatMap((f) => (f.k === 'and' ? conjuncts(f.args) : f.k === 'const' && f.v ? [] : [f]));
+}
+
+/**
+ * Variables in the order they are given values: next, the one that
+ * completes the most facts (ties: the one declared first), so that facts are
+ * checked as early as they can be.
+ */
+function assignmentOrder(names: readonly string[], varsOf: readonly Set<string>[]): string[] {
+  const order: string[] = [];
+  const done = new Set<string>();
+  const missing = varsOf.map((vs) => vs.size);
+  while (order.length < names.length) {
+    let best: string | null = null;
+    let bestCount = -1;
+    for (const name of names) {
+      if (done.has(name)) continue;
+      const count = varsOf.reduce((n, vs, i) => n + (vs.has(name) && missing[i] === 1 ? 1 : 0), 0);
+      if (count > bestCount) [best, bestCount] = [name, count];
+    }
+    order.push(best!);
+    done.add(best!);
+    varsOf.forEach((vs, i) => {
+      if (vs.has(best!)) missing[i]!--;
+    });
+  }
+  return order;
+}
+
+/** The values x may take, smallest magnitude first, within its range. */
+function candidates(x: string, range: { min: bigint; max: bigint }, facts: readonly Formula[], model: Map<string, bigint>): bigint[] {
+  const found = new Set<bigint>(SMALL);
+  for (const f of facts) for (const r of roots(f, x, model)) for (const d of [-1n, 0n, 1n]) found.add(r + d);
+  found.add(range.min);
+  found.add(range.max);
+  const magnitude = (v: bigint): bigint => (v < 0n ? -v : v);
+  return [...found].filter((v) => v >= range.min && v <= range.max).sort((a, b) => (magnitude(a) === magnitude(b) ? (a < b ? 1 : -1) : magnitude(a) < magnitude(b) ? -1 : 1));
+}
+
+/** Where the comparisons of a fact, as functions of x alone (the others fixed by the model), would cross zero if they were linear. */
+function roots(f: Formula, x: string, model: Map<string, bigint>): bigint[] {
+  const comparisons: Extract<Formula, { k: 'cmp' }>[] = [];
+  const collect = (g: Formula): void => {
+    if (comparisons.length >= MAX_ROOTED) return;
+    switch (g.k) {
+      case 'const':
+        return;
+      case 'cmp':
+        comparisons.push(g);
+        return;
+      case 'and':
+      case 'or':
+        return g.args.forEach(collect);
+      case 'not':
+        return collect(g.arg);
+    }
+  };
+  collect(f);
+  const at = (v: bigint): Valuation => (name) => (name === x ? v : (model.get(name) ?? 0n));
+  return comparisons.flatMap((c) => {
+    try {
+      const d0 = evalTerm(c.a, at(0n)) - evalTerm(c.b, at(0n));
+      const slope = evalTerm(c.a, at(1n)) - evalTerm(c.b, at(1n)) - d0;
+      return slope !== 0n && d0 % slope === 0n ? [-d0 / slope] : [];
+    } catch (e) {
+      if (e instanceof RangeError) return [];
+      throw e;
+    }
+  });
+}
