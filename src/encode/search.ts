@@ -9,8 +9,8 @@
  * assertion and declaration range, each evaluated as the interpreter computes
  * (src/encode/evaluate.ts), as a solver's model is checked. It never answers
  * unsat: when its budget is spent the query goes to the solver. The budget
- * is counted in candidate values tried, not in time, so the same query gets
- * the same answer on every machine.
+ * is counted in candidate values tried and formula nodes evaluated, not in
+ * time, so the same query gets the same answer on every machine.
  *
  * Candidates for a variable, smallest magnitude first (so that witnesses come
  * out small): 0, 1, 2, 3; the roots of the comparisons it completes, each
@@ -22,10 +22,16 @@
  */
 import { evalFormula, evalTerm, type Valuation } from './evaluate.js';
 import { declaredRange, type Declaration } from './smtlib.js';
-import { formulaVars, type Formula } from './term.js';
+import { formulaVars, type Formula, type Term } from './term.js';
 
 /** Candidate values tried per query, at most: a few hundred evaluations of small formulas, well under a millisecond or two. */
 export const SEARCH_BUDGET = 600;
+/**
+ * Formula and term nodes evaluated per query, at most: on a query with large
+ * facts each candidate costs more, and this bounds the whole search to a few
+ * milliseconds (a fact's nodes, each counted once, per evaluation of it).
+ */
+export const WORK_BUDGET = 50_000;
 
 const SMALL: readonly bigint[] = [0n, 1n, 2n, 3n];
 /** comparisons of a fact whose roots are candidates, at most (a long disjunction gives its first ones) */
@@ -58,20 +64,59 @@ export function searchedModel(declarations: readonly Declaration[], assertions: 
     return v;
   };
   if (!ground.every((f) => holds(f, value))) return null;
+  // per depth: what checking its facts costs, and what finding their roots does (four evaluations)
+  const cost = completed.map((fs) => fs.reduce((n, f) => n + nodeCount(f), 1));
   let spent = 0;
+  let work = 0;
   const assign = (depth: number): boolean => {
     if (depth === order.length) return true;
     const x = order[depth]!;
+    work += 4 * cost[depth]!;
+    if (work > WORK_BUDGET) return false;
     for (const v of candidates(x, ranges.get(x)!, completed[depth]!, model)) {
-      if (spent++ >= budget) return false;
+      work += cost[depth]!;
+      if (spent++ >= budget || work > WORK_BUDGET) return false;
       model.set(x, v);
       if (completed[depth]!.every((f) => holds(f, value)) && assign(depth + 1)) return true;
-      if (spent >= budget) return false;
+      if (spent >= budget || work > WORK_BUDGET) return false;
     }
     model.delete(x);
     return false;
   };
   return assign(0) ? model : null;
+}
+
+/** The distinct nodes of a formula (terms share subterms: each is evaluated once per evaluation of the formula). */
+function nodeCount(f: Formula): number {
+  const seen = new Set<Formula | Term>();
+  const visit = (x: Formula | Term): void => {
+    if (seen.has(x)) return;
+    seen.add(x);
+    switch (x.k) {
+      case 'num':
+      case 'var':
+      case 'const':
+        return;
+      case 'op':
+      case 'mop':
+      case 'cmp':
+        visit(x.a);
+        return visit(x.b);
+      case 'cast':
+        return visit(x.a);
+      case 'ite':
+        visit(x.c);
+        visit(x.a);
+        return visit(x.b);
+      case 'and':
+      case 'or':
+        return x.args.forEach(visit);
+      case 'not':
+        return visit(x.arg);
+    }
+  };
+  visit(f);
+  return seen.size;
 }
 
 /** Whether the fact holds; a value too large to compute (a huge shift or product) refutes the candidate, as no model is made of it. */

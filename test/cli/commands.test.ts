@@ -53,7 +53,8 @@ describe('faial-ts smt', () => {
     // one query per pair of accesses of which one writes: the read and the write at 11:13 and 12:5, the write and itself
     expect(all.map((s) => s.split('\n')[0])).toEqual(['; query fig3/phase0/A/11.13-12.5', '; query fig3/phase0/A/12.5-12.5']);
     const script = all[0]!;
-    expect(script).toMatch(/^; query fig3\/phase0\/A\/11\.13-12\.5\n; fragment: QF_LIA\n\(set-option :produce-models true\)\n\(set-logic ALL\)\n/);
+    // the race of threads 0 and 1 is found by evaluation: the comment shows the model
+    expect(script).toMatch(/^; query fig3\/phase0\/A\/11\.13-12\.5\n; decided sat by evaluation: no solver is asked; model: [^\n]*t1\.threadIdx\.x = 0[^\n]*\n; fragment: QF_LIA\n\(set-option :produce-models true\)\n\(set-logic ALL\)\n/);
     expect(script).toContain('(check-sat)');
     expect(script.trimEnd()).toMatch(/\(get-value \(blockDim\.x [^)]*t1\.threadIdx\.x[^)]*\)\)$/);
     // the commands are standard; the declarations and assertions are what the solver checks
@@ -70,6 +71,8 @@ describe('faial-ts smt', () => {
     // the simplifier substitutes the launch options' values: p.M is 7 in the index, blockDim.x 64 in the thread bounds
     expect(all[0]).not.toContain('p.M');
     expect(all[0]).toContain('(assert (< t1.threadIdx.x 64))');
+    // A[7] of two threads is a race of threads 0 and 1: a model found by evaluation, printed with the query
+    expect(all[0]).toContain('; decided sat by evaluation: no solver is asked; model: t1.threadIdx.x = 0, t2.threadIdx.x = 1\n');
     // B[tid] of two threads is never one element: decided without a solver, and printed as such
     expect(all[1]).toContain('; decided unsat by the simplifier: no solver is asked\n');
     expect(all[1]).toContain('(assert false)');

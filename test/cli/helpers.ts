@@ -14,6 +14,14 @@ export const KERNELS: Record<string, string> = {
   A[tid] := v
 }
 `,
+  // DRF (two threads' squares differ) by a proof only a solver finds: neither the simplifier nor the search for a model by evaluation decides it
+  'squares.bcu': `kernel squares(M) {
+  shared A;
+  if (M > 0) {
+    A[tid * tid] := 1
+  }
+}
+`,
   'drf.bcu': `kernel drf() {
   shared A;
   A[tid] := 1

@@ -91,7 +91,7 @@ describe('verify --rlimit, --timeout and --portfolio', () => {
 
   it('makes a query that runs out of units unknown, whatever the safety net, and says which option may help', async () => {
     for (const solver of [[], ['--solver', 'z3-wasm']]) {
-      const r = await cliResult(['verify', file('racy.bcu'), '--rlimit', '1', ...solver]);
+      const r = await cliResult(['verify', file('squares.bcu'), '--rlimit', '1', ...solver]);
       expect(r.exitCode, solver.join(' ')).toBe(3);
       expect(r.stdout).toContain('resource limit reached (1 units)');
       expect(r.stdout).toContain('hint: a larger --rlimit may help');
@@ -164,29 +164,29 @@ describe('verify --jobs', () => {
 describe('one kernel failing does not stop the run', () => {
   it('an internal error (a solver model that is wrong) is that kernel’s error entry, with --jobs 1 and 2', async () => {
     for (const jobs of ['1', '2']) {
-      const r = await cliResult(['verify', file('two.bcu'), file('drf.bcu'), '--json', '--jobs', jobs, '--solver-cmd', `node ${file('ones.mjs')}`]);
+      const r = await cliResult(['verify', file('squares.bcu'), file('two.bcu'), file('drf.bcu'), '--json', '--jobs', jobs, '--solver-cmd', `node ${file('ones.mjs')}`]);
       expect(r.exitCode, jobs).toBe(2);
       const report = decoded(r.stdout);
-      // B[tid] and A[tid] of two threads are never one element: the simplifier decides them, no solver is asked
+      // no solver is asked for two.bcu and drf.bcu: the simplifier decides B[tid] and A[tid] of two threads, and evaluation finds first's race on A[M]
       expect(report.kernels.map((k) => [k.kernel, k.status])).toEqual([
-        ['first', 'error'],
+        ['squares', 'error'],
+        ['first', 'racy'],
         ['second', 'drf'],
         ['drf', 'drf'],
       ]);
-      expect(report.kernels[0]!.errors[0]!).toMatchObject({ code: 'E0900', message: expect.stringMatching(/^internal error: the solver's witness for first\/\S+ does not satisfy the query/) });
+      expect(report.kernels[0]!.errors[0]!).toMatchObject({ code: 'E0900', message: expect.stringMatching(/^internal error: the solver's witness for squares\/\S+ does not satisfy the query/) });
     }
   });
 
   it('a worker that dies costs only its file: its kernels are in error, the other files are verified', async () => {
-    // a solver that kills the worker running it on the queries of kernel first (parameter M), and is Z3 otherwise
+    // a solver that kills the worker running it on the queries of kernel squares (parameter M), and is Z3 otherwise
     const killer = `sh -c 'f=$(mktemp); cat > $f; if grep -q p.M $f; then kill -9 $PPID; fi; z3 -in < $f; rm -f $f'`;
-    const r = await cliResult(['verify', file('drf.bcu'), file('two.bcu'), file('racy.bcu'), file('diverge.bcu'), '--json', '--jobs', '2', '--solver-cmd', killer]);
+    const r = await cliResult(['verify', file('drf.bcu'), file('squares.bcu'), file('racy.bcu'), file('diverge.bcu'), '--json', '--jobs', '2', '--solver-cmd', killer]);
     expect(r.exitCode).toBe(2);
     const report = decoded(r.stdout);
     expect(report.kernels.map((k) => [k.kernel, k.status])).toEqual([
       ['drf', 'drf'],
-      ['first', 'error'],
-      ['second', 'error'],
+      ['squares', 'error'],
       ['racy', 'racy'],
       ['diverge', 'divergent'],
     ]);

@@ -2,7 +2,7 @@
 // satisfies the query exactly, within the declared ranges; it finds the small
 // models of the usual race and scope shapes; it never answers an unsat query.
 import { describe, expect, it } from 'vitest';
-import { SEARCH_BUDGET, searchedModel } from '../../src/encode/search.js';
+import { SEARCH_BUDGET, WORK_BUDGET, searchedModel } from '../../src/encode/search.js';
 import { evalFormula } from '../../src/encode/evaluate.js';
 import { declaredRange, type Declaration } from '../../src/encode/smtlib.js';
 import { and, cmp, eq, not, num, op, or, tvar, type Formula, type Term } from '../../src/encode/term.js';
@@ -86,6 +86,10 @@ describe('searchedModel', () => {
     // a model beyond the budget is not found: figure 3's takes more than 5 candidates
     expect(searchedModel(...figure3, 5)).toBeNull();
     expect(searchedModel(...figure3, SEARCH_BUDGET)).not.toBeNull();
+    // nor one whose facts are too large to evaluate often: x = 1 satisfies this one, but a single evaluation of it exceeds the work budget
+    const huge = or(Array.from({ length: WORK_BUDGET }, (_, i) => eq(v('x'), num(i + 1))));
+    expect(searchedModel([nat('x')], [huge])).toBeNull();
+    expect(searchedModel([nat('x')], [or(Array.from({ length: 100 }, (_, i) => eq(v('x'), num(i + 1))))])?.get('x')).toBe(1n);
   });
 
   it('every model it returns satisfies the query: exhaustive over small linear queries', () => {
