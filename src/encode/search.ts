@@ -22,7 +22,7 @@
  */
 import { evalFormula, evalTerm, type Valuation } from './evaluate.js';
 import { declaredRange, type Declaration } from './smtlib.js';
-import { formulaVars, type Formula, type Term } from './term.js';
+import { distinctNodes, formulaVars, type Formula } from './term.js';
 
 /** Candidate values tried per query, at most: a few hundred evaluations of small formulas, well under a millisecond or two. */
 export const SEARCH_BUDGET = 600;
@@ -65,7 +65,7 @@ export function searchedModel(declarations: readonly Declaration[], assertions: 
   };
   if (!ground.every((f) => holds(f, value))) return null;
   // per depth: what checking its facts costs, and what finding their roots does (four evaluations)
-  const cost = completed.map((fs) => fs.reduce((n, f) => n + nodeCount(f), 1));
+  const cost = completed.map((fs) => fs.reduce((n, f) => n + distinctNodes(f), 1));
   let spent = 0;
   let work = 0;
   const assign = (depth: number): boolean => {
@@ -84,39 +84,6 @@ export function searchedModel(declarations: readonly Declaration[], assertions: 
     return false;
   };
   return assign(0) ? model : null;
-}
-
-/** The distinct nodes of a formula (terms share subterms: each is evaluated once per evaluation of the formula). */
-function nodeCount(f: Formula): number {
-  const seen = new Set<Formula | Term>();
-  const visit = (x: Formula | Term): void => {
-    if (seen.has(x)) return;
-    seen.add(x);
-    switch (x.k) {
-      case 'num':
-      case 'var':
-      case 'const':
-        return;
-      case 'op':
-      case 'mop':
-      case 'cmp':
-        visit(x.a);
-        return visit(x.b);
-      case 'cast':
-        return visit(x.a);
-      case 'ite':
-        visit(x.c);
-        visit(x.a);
-        return visit(x.b);
-      case 'and':
-      case 'or':
-        return x.args.forEach(visit);
-      case 'not':
-        return visit(x.arg);
-    }
-  };
-  visit(f);
-  return seen.size;
 }
 
 /** Whether the fact holds; a value too large to compute (a huge shift or product) refutes the candidate, as no model is made of it. */

@@ -142,6 +142,13 @@ export function formulaVars(f: Formula, out: Set<string> = new Set()): Set<strin
   return out;
 }
 
+/** How many distinct nodes the formula has (terms share subterms: each is evaluated once per evaluation of it). */
+export function distinctNodes(f: Formula): number {
+  const seen = new Set<Term | Formula>();
+  varsOf(f, new Set(), seen);
+  return seen.size;
+}
+
 function varsOf(x: Term | Formula, out: Set<string>, seen: Set<Term | Formula>): void {
   if (seen.has(x)) return;
   seen.add(x);
