@@ -114,7 +114,7 @@ function received(m: FromWorker): void {
     z3Ready = true;
     document.body.dataset['z3'] = 'ready';
     document.body.dataset['z3Ms'] = String(Math.round(m.milliseconds));
-    if (running === null) setStatus(`ready (Z3 started in ${Math.round(m.milliseconds)} ms)`, 'idle');
+    if (running === null && statusAtLoad) setStatus(`ready (Z3 started in ${Math.round(m.milliseconds)} ms)`, 'idle');
     return;
   }
   if (m.kind === 'crashed' && m.id === null) return crashed(m.message);
@@ -146,7 +146,11 @@ function seconds(): string {
   return running === null ? '' : `${((performance.now() - running.started) / 1000).toFixed(1)} s`;
 }
 
+/** Nothing has been said on the status line since the page loaded: only then does Z3's start say "ready" there (not over a rejection shown meanwhile). */
+let statusAtLoad = true;
+
 function setStatus(text: string, state: 'idle' | 'busy' | 'error'): void {
+  statusAtLoad = false;
   ui.status.textContent = text;
   ui.status.dataset['state'] = state;
 }

@@ -403,6 +403,11 @@ function lockstepUnordered(a: readonly Place[], b: readonly Place[]): 'same' | '
  */
 type Writes = Map<string, Cell | null>;
 
+/** The writes that are not stale, set in `into` (a block's memory, or a warp's seen writes). */
+function commitWrites(writes: Writes, into: { set(key: string, cell: Cell): unknown }): void {
+  for (const [key, cell] of writes) if (cell !== null) into.set(key, cell);
+}
+
 interface ThreadState {
   readonly ref: ThreadRef;
   readonly vars: Map<string, bigint>;
@@ -746,15 +751,15 @@ class KernelRun {
       // syncwarp: each warp's before its last syncwarp, then its threads' since)
       for (const t of threads) {
         if (t.warpSeen !== null) {
-          for (const [key, cell] of t.warpSeen) if (cell !== null) committed.set(key, cell);
+          commitWrites(t.warpSeen, committed);
           t.warpSeen.clear();
         }
-        if (t.warpWrites === null) for (const [key, cell] of t.phaseWrites) if (cell !== null) committed.set(key, cell);
+        if (t.warpWrites === null) commitWrites(t.phaseWrites, committed);
         t.phaseWrites.clear();
         t.accesses = [];
       }
       for (const warp of warpWrites.values()) {
-        for (const [key, cell] of warp) if (cell !== null) committed.set(key, cell);
+        commitWrites(warp, committed);
         warp.clear();
       }
       if (divergence !== null || allDone) break;
@@ -804,8 +809,10 @@ class KernelRun {
       const divergence = barrierDivergence(block, phase, warp.map(({ t }) => t), 'syncwarp');
       if (divergence !== null) return divergence;
       for (const { t } of warp) {
-        for (const [key, cell] of t.phaseWrites) if (cell !== null) t.warpSeen?.set(key, cell);
-        if (t.warpSeen !== null) t.phaseWrites.clear();
+        if (t.warpSeen !== null) {
+          commitWrites(t.phaseWrites, t.warpSeen);
+          t.phaseWrites.clear();
+        }
         t.status = { kind: 'running' };
       }
     }
