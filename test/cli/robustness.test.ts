@@ -138,7 +138,8 @@ function problemOf(path: string, run: { exitCode: number; stdout: string; stderr
   if (STACK_TRACE.test(output)) return 'a stack trace';
   if (![0, 1, 2, 3].includes(run.exitCode)) return `exit ${run.exitCode}`;
   if (run.exitCode === 2 && !located.test(output)) return 'exit 2 without a located diagnostic and code frame';
-  if (run.exitCode !== 2 && !/^[✓✗?] /m.test(run.stdout)) return 'no verdict';
+  // the verdict marks of report/text.ts: DRF, racy/divergent/error, benign, vacuous, unknown
+  if (run.exitCode !== 2 && !/^[✓✗⚠!?] /m.test(run.stdout)) return 'no verdict';
   if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(output)) return 'a raw control character in the output';
   return null;
 }
