@@ -387,10 +387,34 @@ function comparePlaces(a: readonly Place[], b: readonly Place[]): number {
   return a.length - b.length;
 }
 
-/** Two places of threads of one warp are one step (one statement instance) or the two sides of one instance of an `if`. */
-function lockstepUnordered(a: readonly Place[], b: readonly Place[]): 'same' | 'divergent' | null {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i]!.n !== b[i]!.n) return a[i]!.k === 'side' ? 'divergent' : null;
-  return a.length === b.length ? 'same' : null;
+/** An access of a lockstep warp, numbered in the run's order. */
+interface LockstepAccess {
+  readonly ref: RaceAccess;
+  readonly site: Site;
+  readonly order: number;
+}
+
+/** Accesses at one place (or below one prefix of places), by site: the first two threads of each. */
+interface LockstepGroup {
+  readonly place: readonly Place[];
+  readonly sites: Map<string, LockstepAccess[]>;
+}
+
+/**
+ * A warp's accesses to one element in a phase that a later access can be
+ * unordered with: those at the latest place, and, by the depth of an `if`
+ * on its path, those in that instance's then side.
+ */
+interface LockstepElement {
+  at: LockstepGroup;
+  readonly thenSides: (LockstepGroup | undefined)[];
+}
+
+/** Whether `place` lies at or below `prefix` (the steps of one place's position are the same kinds: the numbers say it). */
+function startsWith(place: readonly Place[], prefix: readonly Place[]): boolean {
+  if (prefix.length > place.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (place[i]!.n !== prefix[i]!.n) return false;
+  return true;
 }
 
 /**
@@ -526,7 +550,9 @@ class KernelRun {
   private phaseSites = new Map<string, ElementSites>();
   /** lockstep warps: their size, and this phase's accesses by warp and element, with their places */
   private readonly warpSize: number | null;
-  private warpSites = new Map<string, { readonly ref: RaceAccess; readonly site: Site; readonly place: readonly Place[] }[]>();
+  private warpSites = new Map<string, LockstepElement>();
+  /** accesses recorded this run, numbered in order (lockstepRaces reports the earliest first) */
+  private accessCount = 0;
   /** the size of the warps a `syncwarp` synchronises (lockstep's, else CUDA's), when the kernel has one */
   private readonly syncwarpSize: number | null;
   /** independent threads and `syncwarp`: the accesses of the warp phase being run (one warp's), for races within the warp */
@@ -1052,18 +1078,58 @@ class KernelRun {
     return warpOf(a.thread, this.launch.blockDim, size) === warpOf(b.thread, this.launch.blockDim, size);
   }
 
-  /** Races of an access with the earlier ones of its warp in the phase: one statement instance, both writing, or the two sides of one `if`. */
+  /**
+   * Races of an access with the earlier ones of its warp in the phase: one
+   * statement instance, both writing, or the two sides of one `if`. A warp
+   * accesses in program order (runWarp runs the earliest place first), so
+   * only the accesses at the latest place, and those in the then sides of
+   * the `if` instances on its path, can be unordered with a later one: the
+   * rest are dropped, and each group keeps per site the first two threads,
+   * enough for the first one that is not the accessing thread. Time and
+   * memory per access are bounded by the kernel's nesting, not by the length
+   * of the phase (a loop rewriting one element was quadratic).
+   */
   private lockstepRaces(t: ThreadState, access: Access, site: Site, ref: RaceAccess): void {
-    const key = `${warpOf(t.ref.thread, this.launch.blockDim, this.warpSize!)}|${cellKey(access.array, access.index)}`;
-    const earlier = this.warpSites.get(key) ?? [];
-    for (const e of earlier) {
-      if (vecEqual(e.ref.thread, ref.thread) || (e.site.kind === site.kind && site.kind !== 'write')) continue;
-      const unordered = lockstepUnordered(e.place, t.place);
-      if (unordered === null) continue;
-      this.addRace(`threads|${cellKey(access.array, access.index)}|${e.site.key}|${site.key}`, { array: access.array, scope: this.scopes.get(access.array)!, index: access.index, between: 'threads', first: e.ref, second: ref });
+    const cell = cellKey(access.array, access.index);
+    const key = `${warpOf(t.ref.thread, this.launch.blockDim, this.warpSize!)}|${cell}`;
+    let el = this.warpSites.get(key);
+    if (el === undefined) {
+      el = { at: { place: t.place.slice(), sites: new Map() }, thenSides: [] };
+      this.warpSites.set(key, el);
     }
-    earlier.push({ ref, site, place: t.place.slice() });
-    this.warpSites.set(key, earlier);
+    const place = t.place;
+    if (el.at.place.length !== place.length || !startsWith(place, el.at.place)) el.at = { place: place.slice(), sites: new Map() };
+    el.thenSides.length = Math.min(el.thenSides.length, place.length);
+    for (let depth = 0; depth < el.thenSides.length; depth++) {
+      const side = el.thenSides[depth];
+      if (side !== undefined && !startsWith(place, side.place)) el.thenSides[depth] = undefined;
+    }
+    // one statement instance, or the else side of an `if` whose then side the warp ran: the earliest access of each site
+    let earliest: Map<string, LockstepAccess> | null = null;
+    for (let depth = -1; depth < place.length; depth++) {
+      const group = depth < 0 ? el.at : place[depth]!.k === 'side' && place[depth]!.n === 1 ? el.thenSides[depth] : undefined;
+      for (const refs of group?.sites.values() ?? []) {
+        const e = refs.find((r) => !vecEqual(r.ref.thread, ref.thread));
+        if (e === undefined || (e.site.kind === site.kind && site.kind !== 'write')) continue;
+        earliest ??= new Map();
+        const seen = earliest.get(e.site.key);
+        if (seen === undefined || e.order < seen.order) earliest.set(e.site.key, e);
+      }
+    }
+    for (const e of [...(earliest?.values() ?? [])].sort((a, b) => a.order - b.order)) {
+      this.addRace(`threads|${cell}|${e.site.key}|${site.key}`, { array: access.array, scope: this.scopes.get(access.array)!, index: access.index, between: 'threads', first: e.ref, second: ref });
+    }
+    const entry: LockstepAccess = { ref, site, order: this.accessCount++ };
+    for (let depth = -1; depth < place.length; depth++) {
+      let group = depth < 0 ? el.at : undefined;
+      if (depth >= 0 && place[depth]!.k === 'side' && place[depth]!.n === 0) {
+        group = el.thenSides[depth] ??= { place: place.slice(0, depth), sites: new Map() };
+      }
+      if (group === undefined) continue;
+      const refs = group.sites.get(site.key);
+      if (refs === undefined) group.sites.set(site.key, [entry]);
+      else if (refs.length < 2 && !refs.some((r) => vecEqual(r.ref.thread, ref.thread))) refs.push(entry);
+    }
   }
 
   /** Keeps a race unless its pair of sites (either way round) was reported on that element. */

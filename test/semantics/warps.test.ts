@@ -46,6 +46,25 @@ describe('the interpreter with lockstep warps', () => {
     expect(finished(run(loop, { block: 2 })).races.length).toBe(1);
   });
 
+  it('keeps only unordered instances apart: one statement in two iterations, or two sides of ifs of two iterations, are ordered', () => {
+    // thread 0 writes s[0] in iteration 0, thread 1 in iteration 1: one site, two statement instances
+    const instances = `kernel k() { shared s; for i in 0..2 { if (tid = i) { s[0] := 1 } } }`;
+    expect(finished(run(instances, { block: 2 }, { warpSize: 2 })).races).toEqual([]);
+    expect(finished(run(instances, { block: 2 })).races.length).toBe(1);
+    // thread 0 writes s[1] on the then side in iteration 0, thread 1 reads it on the else side in iteration 1
+    const sides = `kernel k() { shared s; for i in 0..2 { if (tid = 0) { if (i = 0) { s[1] := 1 } } else { if (i = 1) { let x = s[1] in skip } } } }`;
+    expect(finished(run(sides, { block: 2 }, { warpSize: 2 })).races).toEqual([]);
+    expect(finished(run(sides, { block: 2 })).races.length).toBe(1);
+  });
+
+  it('finds the two sides of an if racing after a long then side, the first thread of the else side in the witness', () => {
+    const src = `kernel k(n) { shared s; for i in 0..2 { if (tid = 0) { for j in 0..n { s[0] := i * n + j } } else { let x = s[0] in skip } } }`;
+    const r = finished(run(src, { params: { n: 300n }, block: 3 }, { warpSize: 4 }));
+    // threads 1 and 2 read on the else side, after thread 0's 300 writes: one race, with thread 1
+    expect(raceSites(src, r)).toEqual(['s[0] s[0] / s[0] (0,1)']);
+    expect([r.races[0]!.first.kind, r.races[0]!.second.kind]).toEqual(['write', 'read']);
+  });
+
   it('runs the iterations of a loop in lockstep, threads that finished waiting after it', () => {
     // thread 0 loops twice, thread 1 once; thread 1's write after the loop comes after thread 0's second iteration
     const src = `kernel k() { shared s; global out; for i in 0..2 - tid { s[0] := i }; if (tid = 1) { let x = s[0] in out[0] := x } }`;
