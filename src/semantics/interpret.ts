@@ -83,6 +83,11 @@ export interface RunOptions {
   readonly init?: Readonly<Record<string, InitContent>>;
   /** statements and loop iterations executed, over all threads (default {@link DEFAULT_MAX_STEPS}) */
   readonly maxSteps?: number;
+  /**
+   * memory accesses executed, over all threads (default: no limit but the
+   * steps'): the run keeps every one in its history, so this bounds its memory
+   */
+  readonly maxAccesses?: number;
   /** threads in the grid (default {@link DEFAULT_MAX_THREADS}) */
   readonly maxThreads?: number;
   /** races and uninitialised reads kept, each (default {@link DEFAULT_MAX_REPORTS}) */
@@ -295,7 +300,7 @@ export interface UndefinedBehaviour {
 
 export interface LimitReached {
   readonly kind: 'limit';
-  readonly limit: 'steps' | 'threads' | 'loop' | 'value';
+  readonly limit: 'steps' | 'accesses' | 'threads' | 'loop' | 'value';
   readonly message: string;
   readonly span: Span | null;
   readonly at: ThreadRef | null;
@@ -394,18 +399,18 @@ interface LockstepAccess {
   readonly order: number;
 }
 
-/** Accesses at one place (or below one prefix of places), by site: the first two threads of each. */
+/** Accesses at one place (or below one prefix of places), by element and site: the first two threads of each. */
 interface LockstepGroup {
   readonly place: readonly Place[];
-  readonly sites: Map<string, LockstepAccess[]>;
+  readonly cells: Map<string, Map<string, LockstepAccess[]>>;
 }
 
 /**
- * A warp's accesses to one element in a phase that a later access can be
- * unordered with: those at the latest place, and, by the depth of an `if`
- * on its path, those in that instance's then side.
+ * A warp's accesses in a phase that a later access can be unordered with:
+ * those at the latest place, and, by the depth of an `if` on its path, those
+ * in that instance's then side.
  */
-interface LockstepElement {
+interface LockstepWarp {
   at: LockstepGroup;
   readonly thenSides: (LockstepGroup | undefined)[];
 }
@@ -550,9 +555,10 @@ class KernelRun {
   private phaseSites = new Map<string, ElementSites>();
   /** lockstep warps: their size, and this phase's accesses by warp and element, with their places */
   private readonly warpSize: number | null;
-  private warpSites = new Map<string, LockstepElement>();
-  /** accesses recorded this run, numbered in order (lockstepRaces reports the earliest first) */
+  private warpSites = new Map<bigint, LockstepWarp>();
+  /** accesses made so far in the run (lockstepRaces reports the earliest first) */
   private accessCount = 0;
+  private readonly maxAccesses: number;
   /** the size of the warps a `syncwarp` synchronises (lockstep's, else CUDA's), when the kernel has one */
   private readonly syncwarpSize: number | null;
   /** independent threads and `syncwarp`: the accesses of the warp phase being run (one warp's), for races within the warp */
@@ -574,6 +580,7 @@ class KernelRun {
     private readonly options: RunOptions,
   ) {
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.maxAccesses = options.maxAccesses ?? Infinity;
     this.maxThreads = options.maxThreads ?? DEFAULT_MAX_THREADS;
     this.maxReports = options.maxReports ?? DEFAULT_MAX_REPORTS;
     this.warpSize = options.warpSize ?? null;
@@ -1055,6 +1062,15 @@ class KernelRun {
   }
 
   private record(t: ThreadState, access: Access): void {
+    if (++this.accessCount > this.maxAccesses) {
+      throw new Stop({
+        kind: 'limit',
+        limit: 'accesses',
+        message: `stopped after ${this.maxAccesses} memory accesses (over all threads, each kept in the run's history); use a smaller launch`,
+        span: access.span,
+        at: t.ref,
+      });
+    }
     t.accesses.push(access);
     const site: Site = { key: `${access.kind}@${access.span.start}-${access.span.end}`, kind: access.kind, span: access.span };
     const ref: RaceAccess = { block: t.ref.block, thread: t.ref.thread, kind: access.kind, span: access.span, phase: this.phase };
@@ -1084,31 +1100,32 @@ class KernelRun {
    * accesses in program order (runWarp runs the earliest place first), so
    * only the accesses at the latest place, and those in the then sides of
    * the `if` instances on its path, can be unordered with a later one: the
-   * rest are dropped, and each group keeps per site the first two threads,
-   * enough for the first one that is not the accessing thread. Time and
-   * memory per access are bounded by the kernel's nesting, not by the length
-   * of the phase (a loop rewriting one element was quadratic).
+   * rest are dropped, and each group keeps per element and site the first
+   * two threads, enough for the first one that is not the accessing thread.
+   * Time per access is bounded by the kernel's nesting, not by the length of
+   * the phase (a loop rewriting one element was quadratic), and memory by
+   * what the then sides on the warp's path accessed.
    */
   private lockstepRaces(t: ThreadState, access: Access, site: Site, ref: RaceAccess): void {
     const cell = cellKey(access.array, access.index);
-    const key = `${warpOf(t.ref.thread, this.launch.blockDim, this.warpSize!)}|${cell}`;
-    let el = this.warpSites.get(key);
-    if (el === undefined) {
-      el = { at: { place: t.place.slice(), sites: new Map() }, thenSides: [] };
-      this.warpSites.set(key, el);
-    }
     const place = t.place;
-    if (el.at.place.length !== place.length || !startsWith(place, el.at.place)) el.at = { place: place.slice(), sites: new Map() };
-    el.thenSides.length = Math.min(el.thenSides.length, place.length);
-    for (let depth = 0; depth < el.thenSides.length; depth++) {
-      const side = el.thenSides[depth];
-      if (side !== undefined && !startsWith(place, side.place)) el.thenSides[depth] = undefined;
+    const warpId = warpOf(t.ref.thread, this.launch.blockDim, this.warpSize!);
+    let warp = this.warpSites.get(warpId);
+    if (warp === undefined) {
+      warp = { at: { place: place.slice(), cells: new Map() }, thenSides: [] };
+      this.warpSites.set(warpId, warp);
+    }
+    if (warp.at.place.length !== place.length || !startsWith(place, warp.at.place)) warp.at = { place: place.slice(), cells: new Map() };
+    warp.thenSides.length = Math.min(warp.thenSides.length, place.length);
+    for (let depth = 0; depth < warp.thenSides.length; depth++) {
+      const side = warp.thenSides[depth];
+      if (side !== undefined && !startsWith(place, side.place)) warp.thenSides[depth] = undefined;
     }
     // one statement instance, or the else side of an `if` whose then side the warp ran: the earliest access of each site
     let earliest: Map<string, LockstepAccess> | null = null;
     for (let depth = -1; depth < place.length; depth++) {
-      const group = depth < 0 ? el.at : place[depth]!.k === 'side' && place[depth]!.n === 1 ? el.thenSides[depth] : undefined;
-      for (const refs of group?.sites.values() ?? []) {
+      const group = depth < 0 ? warp.at : place[depth]!.k === 'side' && place[depth]!.n === 1 ? warp.thenSides[depth] : undefined;
+      for (const refs of group?.cells.get(cell)?.values() ?? []) {
         const e = refs.find((r) => !vecEqual(r.ref.thread, ref.thread));
         if (e === undefined || (e.site.kind === site.kind && site.kind !== 'write')) continue;
         earliest ??= new Map();
@@ -1119,15 +1136,17 @@ class KernelRun {
     for (const e of [...(earliest?.values() ?? [])].sort((a, b) => a.order - b.order)) {
       this.addRace(`threads|${cell}|${e.site.key}|${site.key}`, { array: access.array, scope: this.scopes.get(access.array)!, index: access.index, between: 'threads', first: e.ref, second: ref });
     }
-    const entry: LockstepAccess = { ref, site, order: this.accessCount++ };
+    const entry: LockstepAccess = { ref, site, order: this.accessCount };
     for (let depth = -1; depth < place.length; depth++) {
-      let group = depth < 0 ? el.at : undefined;
+      let group = depth < 0 ? warp.at : undefined;
       if (depth >= 0 && place[depth]!.k === 'side' && place[depth]!.n === 0) {
-        group = el.thenSides[depth] ??= { place: place.slice(0, depth), sites: new Map() };
+        group = warp.thenSides[depth] ??= { place: place.slice(0, depth), cells: new Map() };
       }
       if (group === undefined) continue;
-      const refs = group.sites.get(site.key);
-      if (refs === undefined) group.sites.set(site.key, [entry]);
+      const sites = group.cells.get(cell) ?? new Map<string, LockstepAccess[]>();
+      group.cells.set(cell, sites);
+      const refs = sites.get(site.key);
+      if (refs === undefined) sites.set(site.key, [entry]);
       else if (refs.length < 2 && !refs.some((r) => vecEqual(r.ref.thread, ref.thread))) refs.push(entry);
     }
   }

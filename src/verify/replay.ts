@@ -137,15 +137,21 @@ function launchText(w: Witness): string {
 /**
  * Launches a replay runs: a grid of 64 blocks of 1024 threads, which a kernel
  * whose launch is fixed (a GPUVerify test header) may need when no smaller
- * witness exists, and the statements such a grid executes.
+ * witness exists, and the statements such a grid executes. The run keeps
+ * every access in its history, and what each element accessed in a phase
+ * held (some 500 bytes per access in all): the accesses are
+ * bounded too, well inside Node's heap, or a witness whose loop runs 2^30
+ * times (a parameter an assumption fixes) fills the heap before its steps
+ * run out.
  */
 const REPLAY_MAX_THREADS = 1 << 16;
 const REPLAY_MAX_STEPS = 20_000_000;
+const REPLAY_MAX_ACCESSES = 2_000_000;
 
 /** The interpreter's run of a witness's launch; parameters the witness leaves free are 0. */
 function runWitness(map: KernelMap, w: Witness, warpSize: number | undefined): Finished | Seen {
   const params = Object.fromEntries(map.params.map((p) => [p, w.parameters.get(p) ?? 0n]));
-  const result = runKernel(map.source, { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) }, { maxThreads: REPLAY_MAX_THREADS, maxSteps: REPLAY_MAX_STEPS, ...(warpSize === undefined ? {} : { warpSize }) });
+  const result = runKernel(map.source, { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) }, { maxThreads: REPLAY_MAX_THREADS, maxSteps: REPLAY_MAX_STEPS, maxAccesses: REPLAY_MAX_ACCESSES, ...(warpSize === undefined ? {} : { warpSize }) });
   switch (result.kind) {
     case 'finished':
       return result;

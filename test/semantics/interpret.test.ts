@@ -429,6 +429,17 @@ describe('limits', () => {
     expect(r.message).toContain('5000 steps');
   });
 
+  it('stops after maxAccesses, counted over all threads, well before its steps run out', () => {
+    const src = `kernel k(N) { shared A; for i in 0..N { let x = A[tid] in A[tid + 2] := x } }`;
+    // 2 threads × 3 iterations × 2 accesses: exactly the limit
+    expect(run(src, { params: { N: 3n }, block: 2 }, { maxAccesses: 12 }).kind).toBe('finished');
+    const r = run(src, { params: { N: 4n }, block: 2 }, { maxAccesses: 12 });
+    expect(r).toMatchObject({ kind: 'limit', limit: 'accesses' });
+    expect(r.kind === 'limit' && r.message).toContain('12 memory accesses');
+    // the same in lockstep, where the warp's accesses are also kept for its races
+    expect(run(src, { params: { N: 4n }, block: 2 }, { maxAccesses: 12, warpSize: 2 })).toMatchObject({ kind: 'limit', limit: 'accesses' });
+  });
+
   it('refuses launches with more threads than maxThreads', () => {
     const r = run(`kernel k() { skip }`, { block: 64, grid: 64 }, { maxThreads: 1024 });
     expect(r).toMatchObject({ kind: 'limit', limit: 'threads' });
