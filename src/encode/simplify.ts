@@ -26,13 +26,17 @@
  *   variable used too often to be substituted, e.g. an index both threads'
  *   wrapped values are equal to).
  *
- * The bounds the last three use are the facts' `≤ < ≥ >` and what
- * declarations and operators prove (intervals); they never look at an ite's
- * condition, so a fact's bounds hold of it whichever way the equalities
- * inside it are rewritten, and it may be rewritten under its own bounds.
+ * * a comparison the bounds decide is true or false, and so is an ite's
+ *   condition (the ite is then its branch): `blockDim.x ≤ 2^31 − 1` where
+ *   `blockDim.x ≤ 1024`.
+ *
+ * The bounds are the top-level `≤ < ≥ >` facts and what declarations and
+ * operators prove (intervals). Those facts themselves are rewritten under
+ * the declarations only, so each round's facts are equivalent to the last's.
  *
  * A query whose facts fold to false is decided unsat without a solver.
  */
+import type { CmpOp } from '../core/ast.js';
 import type { Declaration } from './smtlib.js';
 import { declaredRange } from './smtlib.js';
 import { Interner, nonNegative } from './share.js';
@@ -74,7 +78,10 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
       continue;
     }
     const bounds = boundsOf(facts, declared);
-    const next = conjuncts(joinDefinitions(facts, bounds).map((f) => rewrite(f, bounds)));
+    // the facts the bounds come from are rewritten under the declarations only: every fact rewritten under the bounds is
+    // then equivalent to what it was, given facts that are (rewritten under themselves, `x ≤ 5` would prove itself)
+    const declaredOnly = noBounds(declared);
+    const next = conjuncts(joinDefinitions(facts, bounds).map((f) => rewrite(f, isBound(f) ? declaredOnly : bounds)));
     if (next.length === facts.length && next.every((f, i) => sameFormula(f, facts[i]!))) break;
     facts = next;
   }
@@ -434,9 +441,14 @@ interface Bounds {
   readonly lower: ReadonlyMap<string, readonly Poly[]>;
   /** intervals computed from these bounds, per term key */
   readonly intervals: Map<string, Interval>;
+  /** terms settled under these bounds */
+  readonly settled: Map<Term, Term>;
 }
 
-const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ declared, upper: new Map(), lower: new Map(), intervals: new Map() });
+const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ declared, upper: new Map(), lower: new Map(), intervals: new Map(), settled: new Map() });
+
+/** Whether the top-level fact is one boundsOf reads. */
+const isBound = (f: Formula): boolean => f.k === 'cmp' && f.op !== '==' && f.op !== '!=';
 
 function boundsOf(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>): Bounds {
   const upper = new Map<string, Poly[]>();
@@ -452,7 +464,7 @@ function boundsOf(facts: readonly Formula[], declared: ReadonlyMap<string, Decla
     note(upper, small, strict ? add(poly(big), constant(1n), -1n) : poly(big));
     note(lower, big, strict ? add(poly(small), constant(1n), 1n) : poly(small));
   }
-  return { declared, upper, lower, intervals: new Map() };
+  return { declared, upper, lower, intervals: new Map(), settled: new Map() };
 }
 
 /** Whether p ≥ 0 for every value of its atoms, which are never negative: every coefficient is. */
@@ -689,19 +701,22 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
     case 'const':
       return f;
     case 'cmp': {
-      if (f.op !== '==' && f.op !== '!=') return compare(f.op, f.a, f.b);
-      const unwrap = unwrapped(f.a, f.b, bounds);
+      const [a, b] = [settled(f.a, bounds), settled(f.b, bounds)];
+      const known = decided(f.op, a, b, bounds);
+      if (known !== null) return { k: 'const', v: known };
+      if (f.op !== '==' && f.op !== '!=') return compare(f.op, a, b);
+      const unwrap = unwrapped(a, b, bounds);
       if (unwrap !== null) {
         const same = rewrite(unwrap, bounds);
         return f.op === '==' ? same : not(same);
       }
-      const p = poly(f.a);
-      const q = poly(f.b);
+      const p = poly(a);
+      const q = poly(b);
       const size = p.terms.size + q.terms.size;
       const e = equation(p, q, bounds);
       // an equality the normal form neither decides, splits nor shortens is left as written
       const shorter = e.k !== 'cmp' || size > poly(e.a).terms.size + poly(e.b).terms.size;
-      const same = shorter ? e : compare('==', f.a, f.b);
+      const same = shorter ? e : compare('==', a, b);
       return f.op === '==' ? same : not(same);
     }
     case 'and':
@@ -713,3 +728,68 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
   }
 }
 
+/** `a ⋈ b` where the bounds decide it: from the interval of a − b (common parts cancel) or of a and b themselves; else null. */
+function decided(o: CmpOp, a: Term, b: Term, bounds: Bounds): boolean | null {
+  const [i, j] = [interval(a, bounds), interval(b, bounds)];
+  const sides = sumOf(i, negated(j));
+  for (const d of [polyInterval(add(poly(a), poly(b), -1n), bounds), sides]) {
+    const below = (v: bigint): boolean => d.hi !== null && d.hi < v;
+    const above = (v: bigint): boolean => d.lo !== null && d.lo > v;
+    const known = ((): boolean | null => {
+      switch (o) {
+        case '<':
+          return below(0n) ? true : above(-1n) ? false : null;
+        case '<=':
+          return below(1n) ? true : above(0n) ? false : null;
+        case '>':
+          return above(0n) ? true : below(1n) ? false : null;
+        case '>=':
+          return above(-1n) ? true : below(0n) ? false : null;
+        case '==':
+          return above(0n) || below(0n) ? false : d.lo === 0n && d.hi === 0n ? true : null;
+        case '!=':
+          return above(0n) || below(0n) ? true : d.lo === 0n && d.hi === 0n ? false : null;
+      }
+    })();
+    if (known !== null) return known;
+  }
+  return null;
+}
+
+/** The term with each ite whose condition the bounds decide replaced by that branch (each shared node settled once). */
+function settled(t: Term, bounds: Bounds): Term {
+  const known = bounds.settled.get(t);
+  if (known !== undefined) return known;
+  const out = settledOf(t, bounds);
+  bounds.settled.set(t, out);
+  return out;
+}
+
+function settledOf(t: Term, bounds: Bounds): Term {
+  switch (t.k) {
+    case 'num':
+    case 'var':
+      return t;
+    case 'op':
+    case 'mop': {
+      const [a, b] = [settled(t.a, bounds), settled(t.b, bounds)];
+      if (a === t.a && b === t.b) return t;
+      return t.k === 'op' ? op(t.op, a, b) : mop(t.op, t.type, a, b);
+    }
+    case 'cast': {
+      const a = settled(t.a, bounds);
+      return a === t.a ? t : castTerm(t.type, a);
+    }
+    case 'ite': {
+      if (t.c.k === 'cmp') {
+        const [x, y] = [settled(t.c.a, bounds), settled(t.c.b, bounds)];
+        const known = decided(t.c.op, x, y, bounds);
+        if (known !== null) return settled(known ? t.a : t.b, bounds);
+        const [a, b] = [settled(t.a, bounds), settled(t.b, bounds)];
+        return x === t.c.a && y === t.c.b && a === t.a && b === t.b ? t : ite(cmp(t.c.op, x, y), a, b);
+      }
+      const [a, b] = [settled(t.a, bounds), settled(t.b, bounds)];
+      return a === t.a && b === t.b ? t : ite(t.c, a, b);
+    }
+  }
+}

@@ -206,3 +206,36 @@ describe('wrap-around: W(x) = W(y) is x = y where the facts prove |x − y| belo
     expect(expectEquivalent(ds, [...facts, not(eq(v('a'), v('c')))]).decided).toBe(true);
   });
 });
+
+describe('comparisons and ite conditions the bounds decide (enumerated)', () => {
+  it('an ite whose condition the facts decide is its branch: W(d) is d where d ≤ 5', () => {
+    const ds = [nat('d'), nat('j'), nat('k')];
+    const w = (t: Term): Term => ite(cmp('<=', t, num(5)), t, mop('-', 'i32', t, num(8)));
+    const facts = [cmp('<=', v('d'), num(5)), cmp('>=', v('d'), num(1)), eq(times(w(v('d')), v('j')), times(w(v('d')), v('k'))), not(eq(v('j'), v('k')))];
+    const s = simplify(ds, facts.slice(0, 3));
+    expect(JSON.stringify(s.assertions, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x))).not.toContain('ite');
+    expectEquivalent(ds, facts.slice(0, 3), 0n, 7n);
+    expectEquivalent(ds, facts, 0n, 7n);
+    // without d ≤ 5 the case split stays
+    const open = simplify(ds, [cmp('>=', v('d'), num(1)), eq(times(w(v('d')), v('j')), times(w(v('d')), v('k')))]);
+    expect(JSON.stringify(open.assertions, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x))).toContain('ite');
+    expectEquivalent(ds, [cmp('>=', v('d'), num(1)), eq(times(w(v('d')), v('j')), times(w(v('d')), v('k')))], 0n, 7n);
+  });
+
+  it('decides nested comparisons from the bounds: x < 6 where x < n ≤ 5', () => {
+    const ds = [nat('x'), nat('n'), nat('y')];
+    const guarded = (limit: number): Formula[] => [cmp('<', v('x'), v('n')), cmp('<=', v('n'), num(5)), or([not(cmp('<', v('x'), num(limit))), eq(v('y'), num(3))]), not(eq(v('y'), num(3)))];
+    expect(expectEquivalent(ds, guarded(6), 0n, 7n).decided).toBe(true);
+    // x < 4 is not decided: x = 4, n = 5
+    const open = expectEquivalent(ds, guarded(4), 0n, 7n);
+    expect(open.decided).toBe(false);
+    expect(open.count).toBeGreaterThan(0);
+  });
+
+  it('a fact never proves itself: x ≤ 3 and x < 4 are kept, though each implies the other', () => {
+    const ds = [nat('x')];
+    const r = expectEquivalent(ds, [cmp('<=', v('x'), num(3)), cmp('<', v('x'), num(4))], 0n, 7n);
+    expect(r.count).toBe(4);
+    expect(simplify(ds, [cmp('<=', v('x'), num(3)), cmp('<', v('x'), num(4))]).assertions.length).toBeGreaterThan(0);
+  });
+});
