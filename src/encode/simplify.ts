@@ -61,7 +61,8 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
   const declared = new Map(declarations.map((d) => [d.name, d]));
   const order = new Map(declarations.map((d, i) => [d.name, i]));
   const eliminated: { name: string; term: Term }[] = [];
-  let facts = conjuncts(assertions.map((f) => rewrite(f, noBounds(declared))));
+  const initial = noBounds(declared);
+  let facts = conjuncts(assertions.map((f) => rewrite(f, initial)));
   // each substitution takes a round: a query with many variables gets as many more
   for (let round = 0; round < ROUNDS + declarations.length; round++) {
     if (facts.some((f) => f.k === 'const' && !f.v)) return { declarations: [], assertions: [FALSE], eliminated };
@@ -405,6 +406,17 @@ function multiply(p: Poly, q: Poly): Poly | null {
 
 /** The term as a polynomial: `+`, `*` (and a machine type's `+ - *`, exact values) expanded, anything else an atom. */
 function poly(t: Term): Poly {
+  const known = polys.get(t);
+  if (known !== undefined) return known;
+  const p = polyOf(t);
+  polys.set(t, p);
+  return p;
+}
+
+/** each node's polynomial, computed once (nodes are immutable, and so are the polynomials: add and multiply copy) */
+const polys = new WeakMap<Term, Poly>();
+
+function polyOf(t: Term): Poly {
   if (t.k === 'num') return constant(t.v);
   if ((t.k === 'op' || t.k === 'mop') && (t.op === '+' || t.op === '*' || (t.k === 'mop' && t.op === '-'))) {
     const a = poly(t.a);
