@@ -15,14 +15,33 @@
  *   form whose coefficients' gcd does not divide the constant, false, and
  *   common monomials cancel (`b·n + t1 = b·n + t2` is `t1 = t2`);
  * * the mixed-radix split: `a·n + b = a'·n + b'` where the facts prove
- *   `0 ≤ b, b' < n` is `a = a' ∧ b = b'`.
+ *   `0 ≤ b, b' < n` is `a = a' ∧ b = b'`;
+ * * the window: `W(x) = W(y)`, W one wrap-around into a machine type (C's
+ *   cast, or the one-wrap case split `ite(x ≤ K, x, x − 2^w)` that
+ *   Builder.cast writes), is `x = y` where the facts prove |x − y| < 2^w
+ *   (both in one window of 2^w values, or their difference small): W(x)
+ *   and x differ by a multiple of 2^w;
+ * * two values of one variable compared: `v = A ∧ v = B` is
+ *   `v = A ∧ A = B` where the rewrites decide or change `A = B` (a
+ *   variable used too often to be substituted, e.g. an index both threads'
+ *   wrapped values are equal to).
+ *
+ * * a comparison the bounds decide is true or false, and so is an ite's
+ *   condition (the ite is then its branch): `blockDim.x ≤ 2^31 − 1` where
+ *   `blockDim.x ≤ 1024`.
+ *
+ * The bounds are the top-level `≤ < ≥ >` facts and what declarations and
+ * operators prove (intervals). Those facts themselves are rewritten under
+ * the declarations only, so each round's facts are equivalent to the last's.
  *
  * A query whose facts fold to false is decided unsat without a solver.
  */
+import type { CmpOp } from '../core/ast.js';
 import type { Declaration } from './smtlib.js';
 import { declaredRange } from './smtlib.js';
 import { Interner, nonNegative } from './share.js';
-import { FALSE, and, castTerm, cmp, ite, mop, not, num, op, or, type Formula, type Term } from './term.js';
+import { typeMax, typeMin, WIDTH } from '../core/arith.js';
+import { FALSE, and, castTerm, cmp, eq, ite, mop, not, num, op, or, type Formula, type Term } from './term.js';
 
 export interface Simplified {
   readonly declarations: readonly Declaration[];
@@ -42,7 +61,8 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
   const declared = new Map(declarations.map((d) => [d.name, d]));
   const order = new Map(declarations.map((d, i) => [d.name, i]));
   const eliminated: { name: string; term: Term }[] = [];
-  let facts = conjuncts(assertions.map((f) => rewrite(f, noBounds(declared))));
+  const initial = noBounds(declared);
+  let facts = conjuncts(assertions.map((f) => rewrite(f, initial)));
   // each substitution takes a round: a query with many variables gets as many more
   for (let round = 0; round < ROUNDS + declarations.length; round++) {
     if (facts.some((f) => f.k === 'const' && !f.v)) return { declarations: [], assertions: [FALSE], eliminated };
@@ -59,7 +79,10 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
       continue;
     }
     const bounds = boundsOf(facts, declared);
-    const next = conjuncts(facts.map((f) => rewrite(f, bounds)));
+    // the facts the bounds come from are rewritten under the declarations only: every fact rewritten under the bounds is
+    // then equivalent to what it was, given facts that are (rewritten under themselves, `x ≤ 5` would prove itself)
+    const declaredOnly = noBounds(declared);
+    const next = conjuncts(joinDefinitions(facts, bounds).map((f) => rewrite(f, isBound(f) ? declaredOnly : bounds)));
     if (next.length === facts.length && next.every((f, i) => sameFormula(f, facts[i]!))) break;
     facts = next;
   }
@@ -98,6 +121,7 @@ function conjuncts(fs: readonly Formula[]): Formula[] {
  */
 let interner = new Interner();
 const sameFormula = (f: Formula, g: Formula): boolean => interner.formula(f) === interner.formula(g);
+const sameTerm = (t: Term, u: Term): boolean => interner.term(t) === interner.term(u);
 
 /**
  * A polynomial atom's key, which also orders the monomials: the JSON text of the node (bigints as `"5n"`), built from
@@ -174,6 +198,39 @@ function substitution(facts: readonly Formula[], declared: ReadonlyMap<string, D
     if (best?.rank === 0) break;
   }
   return best;
+}
+
+/** The variable and term of a top-level `v = t` with v not in t, else null. */
+function definition(f: Formula): { name: string; term: Term } | null {
+  if (f.k !== 'cmp' || f.op !== '==') return null;
+  for (const [x, t] of [
+    [f.a, f.b],
+    [f.b, f.a],
+  ] as const) {
+    if (x.k === 'var' && variableUses(f).get(x.name) === 1) return { name: x.name, term: t };
+  }
+  return null;
+}
+
+/**
+ * `v = A ∧ v = B` as `v = A ∧ A = B` where the rewrites decide or change
+ * `A = B` (a variable the substitution keeps, for it is used in many places,
+ * with two values to compare: two threads' wrapped index, one named once).
+ */
+function joinDefinitions(facts: readonly Formula[], bounds: Bounds): Formula[] {
+  const first = new Map<string, Term>();
+  return facts.map((f) => {
+    const d = definition(f);
+    if (d === null) return f;
+    const a = first.get(d.name);
+    if (a === undefined) {
+      first.set(d.name, d.term);
+      return f;
+    }
+    const joined = compare('==', a, d.term);
+    const r = rewrite(joined, bounds);
+    return r.k === 'cmp' && r.op === '==' && sameTerm(r.a, a) && sameTerm(r.b, d.term) ? f : joined;
+  });
 }
 
 function termSize(t: Term): number {
@@ -302,7 +359,7 @@ function substitute(f: Formula, name: string, by: Term): Formula {
 
 /** A comparison, decided when its sides are the same term (every term is a total function of the variables). */
 function compare(o: Extract<Formula, { k: 'cmp' }>['op'], a: Term, b: Term): Formula {
-  if (interner.term(a) === interner.term(b)) return { k: 'const', v: o === '==' || o === '<=' || o === '>=' };
+  if (sameTerm(a, b)) return { k: 'const', v: o === '==' || o === '<=' || o === '>=' };
   return cmp(o, a, b);
 }
 
@@ -349,6 +406,17 @@ function multiply(p: Poly, q: Poly): Poly | null {
 
 /** The term as a polynomial: `+`, `*` (and a machine type's `+ - *`, exact values) expanded, anything else an atom. */
 function poly(t: Term): Poly {
+  const known = polys.get(t);
+  if (known !== undefined) return known;
+  const p = polyOf(t);
+  polys.set(t, p);
+  return p;
+}
+
+/** each node's polynomial, computed once (nodes are immutable, and so are the polynomials: add and multiply copy) */
+const polys = new WeakMap<Term, Poly>();
+
+function polyOf(t: Term): Poly {
   if (t.k === 'num') return constant(t.v);
   if ((t.k === 'op' || t.k === 'mop') && (t.op === '+' || t.op === '*' || (t.k === 'mop' && t.op === '-'))) {
     const a = poly(t.a);
@@ -375,29 +443,40 @@ const gcd = (a: bigint, b: bigint): bigint => {
 };
 
 // ---------------------------------------------------------------------------
-// What the facts say of upper bounds: atom ≤ polynomial.
+// What the facts say of bounds: atom ≤ polynomial, atom ≥ polynomial.
 
 interface Bounds {
   readonly declared: ReadonlyMap<string, Declaration>;
   /** per atom key: polynomials it is at most */
   readonly upper: ReadonlyMap<string, readonly Poly[]>;
+  /** per atom key: polynomials it is at least */
+  readonly lower: ReadonlyMap<string, readonly Poly[]>;
+  /** intervals computed from these bounds, per term key */
+  readonly intervals: Map<string, Interval>;
+  /** terms settled under these bounds */
+  readonly settled: Map<Term, Term>;
 }
 
-const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ declared, upper: new Map() });
+const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ declared, upper: new Map(), lower: new Map(), intervals: new Map(), settled: new Map() });
+
+/** Whether the top-level fact is one boundsOf reads. */
+const isBound = (f: Formula): boolean => f.k === 'cmp' && f.op !== '==' && f.op !== '!=';
 
 function boundsOf(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>): Bounds {
   const upper = new Map<string, Poly[]>();
-  const note = (x: Term, bound: Poly): void => {
+  const lower = new Map<string, Poly[]>();
+  const note = (table: Map<string, Poly[]>, x: Term, bound: Poly): void => {
     const k = key(x);
-    upper.set(k, [...(upper.get(k) ?? []), bound]);
+    table.set(k, [...(table.get(k) ?? []), bound]);
   };
   for (const f of facts) {
     if (f.k !== 'cmp') continue;
     const [small, big, strict] = f.op === '<' || f.op === '<=' ? [f.a, f.b, f.op === '<'] : f.op === '>' || f.op === '>=' ? [f.b, f.a, f.op === '>'] : [null, null, false];
     if (small === null || big === null) continue;
-    note(small, strict ? add(poly(big), constant(1n), -1n) : poly(big));
+    note(upper, small, strict ? add(poly(big), constant(1n), -1n) : poly(big));
+    note(lower, big, strict ? add(poly(small), constant(1n), 1n) : poly(small));
   }
-  return { declared, upper };
+  return { declared, upper, lower, intervals: new Map(), settled: new Map() };
 }
 
 /** Whether p ≥ 0 for every value of its atoms, which are never negative: every coefficient is. */
@@ -492,20 +571,164 @@ function equation(p: Poly, q: Poly, bounds: Bounds): Formula {
   return compare('==', termOf(positivePart(diff, 1n)), termOf(positivePart(diff, -1n)));
 }
 
+// ---------------------------------------------------------------------------
+// Intervals: what the declarations, the operators and the facts' bounds
+// prove of a term's values (null: unbounded on that side). Every interval
+// computed holds under the facts; a cycle through the facts' bounds is cut
+// (the term in progress is unbounded there), which only loses precision.
+
+interface Interval {
+  readonly lo: bigint | null;
+  readonly hi: bigint | null;
+}
+
+const ANY: Interval = { lo: null, hi: null };
+const point = (v: bigint): Interval => ({ lo: v, hi: v });
+const plusOrNull = (a: bigint | null, b: bigint | null): bigint | null => (a === null || b === null ? null : a + b);
+const sumOf = (a: Interval, b: Interval): Interval => ({ lo: plusOrNull(a.lo, b.lo), hi: plusOrNull(a.hi, b.hi) });
+const negated = (a: Interval): Interval => ({ lo: a.hi === null ? null : -a.hi, hi: a.lo === null ? null : -a.lo });
+const hullOf = (a: Interval, b: Interval): Interval => ({ lo: a.lo === null || b.lo === null ? null : a.lo < b.lo ? a.lo : b.lo, hi: a.hi === null || b.hi === null ? null : a.hi > b.hi ? a.hi : b.hi });
+const tighter = (a: bigint | null, b: bigint | null, higher: boolean): bigint | null => (a === null ? b : b === null ? a : higher === a > b ? a : b);
+
+function productOf(a: Interval, b: Interval): Interval {
+  if (a.lo !== null && a.hi !== null && b.lo !== null && b.hi !== null) {
+    const corners = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi];
+    return { lo: corners.reduce((x, y) => (x < y ? x : y)), hi: corners.reduce((x, y) => (x > y ? x : y)) };
+  }
+  if (a.lo !== null && b.lo !== null && a.lo >= 0n && b.lo >= 0n) return { lo: a.lo * b.lo, hi: null };
+  return ANY;
+}
+
+const nonNegativeInterval = (i: Interval): boolean => i.lo !== null && i.lo >= 0n;
+
+function interval(t: Term, bounds: Bounds): Interval {
+  const k = key(t);
+  const known = bounds.intervals.get(k);
+  if (known !== undefined) return known;
+  bounds.intervals.set(k, ANY);
+  let r = structuralInterval(t, bounds);
+  for (const u of bounds.upper.get(k) ?? []) r = { lo: r.lo, hi: tighter(r.hi, polyInterval(u, bounds).hi, false) };
+  for (const l of bounds.lower.get(k) ?? []) r = { lo: tighter(r.lo, polyInterval(l, bounds).lo, true), hi: r.hi };
+  bounds.intervals.set(k, r);
+  return r;
+}
+
+function structuralInterval(t: Term, bounds: Bounds): Interval {
+  switch (t.k) {
+    case 'num':
+      return point(t.v);
+    case 'var': {
+      const d = bounds.declared.get(t.name);
+      if (d === undefined) return ANY;
+      const { min, max } = declaredRange(d);
+      return { lo: min, hi: max };
+    }
+    case 'op':
+    case 'mop': {
+      const [a, b] = [interval(t.a, bounds), interval(t.b, bounds)];
+      switch (t.op) {
+        case '+':
+          return sumOf(a, b);
+        case '*':
+          return productOf(a, b);
+        case '-': {
+          const exact = sumOf(a, negated(b));
+          // the naturals' `-` is truncated at 0
+          if (t.k === 'mop') return exact;
+          return { lo: exact.lo === null || exact.lo < 0n ? 0n : exact.lo, hi: exact.hi === null ? null : exact.hi < 0n ? 0n : exact.hi };
+        }
+        default:
+          if (t.k === 'mop') return ['&', '|', '^'].includes(t.op) ? { lo: typeMin(t.type), hi: typeMax(t.type) } : ANY;
+          // x / y, x % y (x / 0 = 0, x % 0 = x), x >> y and x & y of naturals are at most x
+          if (nonNegativeInterval(a) && nonNegativeInterval(b) && ['/', '%', '>>', '&'].includes(t.op)) return { lo: 0n, hi: a.hi };
+          return nonNegativeInterval(a) && nonNegativeInterval(b) ? { lo: 0n, hi: null } : ANY;
+      }
+    }
+    case 'cast': {
+      const [min, max] = [typeMin(t.type), typeMax(t.type)];
+      const a = interval(t.a, bounds);
+      // the identity on the type's range
+      return a.lo !== null && a.hi !== null && a.lo >= min && a.hi <= max ? a : { lo: min, hi: max };
+    }
+    case 'ite':
+      return hullOf(interval(t.a, bounds), interval(t.b, bounds));
+  }
+}
+
+function polyInterval(p: Poly, bounds: Bounds): Interval {
+  let out = point(0n);
+  for (const [m, c] of p.terms) {
+    const value = factors(m).reduce<Interval>((acc, f) => productOf(acc, interval(p.atoms.get(f)!, bounds)), point(c));
+    out = sumOf(out, value);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Wrap-around: a machine integer's value is its exact value reduced into a
+// window of width 2^width, by C's cast or by the one-wrap case split that
+// Builder.cast (src/encode/query.ts) writes for it.
+
+/** A term W(x) computed from x alone whose value differs from x by a multiple of the modulus. */
+interface Wrapped {
+  readonly x: Term;
+  readonly modulus: bigint;
+  /** W itself: two wrapped terms of one shape are one function of their x */
+  readonly shape: string;
+}
+
+/** `cast(T, x)`, or `ite(x ⋈ K, x, x ± M)` (one wrap by M > 0): x, the modulus and the shape, else null. */
+function wrapped(t: Term): Wrapped | null {
+  if (t.k === 'cast') return { x: t.a, modulus: 1n << BigInt(WIDTH[t.type]), shape: `cast ${t.type}` };
+  if (t.k !== 'ite' || t.c.k !== 'cmp' || t.c.b.k !== 'num' || !sameTerm(t.c.a, t.a)) return null;
+  const e = t.b;
+  if ((e.k !== 'op' && e.k !== 'mop') || e.b.k !== 'num' || e.b.v <= 0n || !sameTerm(e.a, t.a)) return null;
+  // the naturals' `-` is truncated: only the machine one is exact
+  if (e.op !== '+' && !(e.op === '-' && e.k === 'mop')) return null;
+  return { x: t.a, modulus: e.b.v, shape: `ite ${t.c.op} ${t.c.b.v} ${e.op} ${e.b.v}` };
+}
+
+/**
+ * `W(x) = W(y)` as `x = y` where the bounds prove |x − y| < M: W(x) − W(y)
+ * differs from x − y by a multiple of M, which is then 0; and the same
+ * function of equal values is equal. Null when not of that shape or not proved.
+ */
+function unwrapped(a: Term, b: Term, bounds: Bounds): Formula | null {
+  const [u, v] = [wrapped(a), wrapped(b)];
+  if (u === null || v === null || u.shape !== v.shape) return null;
+  return withinOneWindow(u.x, v.x, u.modulus, bounds) ? eq(u.x, v.x) : null;
+}
+
+/** Whether the bounds prove −m < x − y < m: from the difference's polynomial (common parts cancel), or from x's and y's own intervals. */
+function withinOneWindow(x: Term, y: Term, m: bigint, bounds: Bounds): boolean {
+  const below = (i: Interval): boolean => i.lo !== null && i.hi !== null && i.lo > -m && i.hi < m;
+  if (below(polyInterval(add(poly(x), poly(y), -1n), bounds))) return true;
+  const [i, j] = [interval(x, bounds), interval(y, bounds)];
+  return i.lo !== null && i.hi !== null && j.lo !== null && j.hi !== null && below({ lo: i.lo - j.hi, hi: i.hi - j.lo });
+}
+
 /** The formula with its equalities of sums and products normalised, where that decides or shortens them. */
 function rewrite(f: Formula, bounds: Bounds): Formula {
   switch (f.k) {
     case 'const':
       return f;
     case 'cmp': {
-      if (f.op !== '==' && f.op !== '!=') return compare(f.op, f.a, f.b);
-      const p = poly(f.a);
-      const q = poly(f.b);
+      const [a, b] = [settled(f.a, bounds), settled(f.b, bounds)];
+      const known = decided(f.op, a, b, bounds);
+      if (known !== null) return { k: 'const', v: known };
+      if (f.op !== '==' && f.op !== '!=') return compare(f.op, a, b);
+      const unwrap = unwrapped(a, b, bounds);
+      if (unwrap !== null) {
+        const same = rewrite(unwrap, bounds);
+        return f.op === '==' ? same : not(same);
+      }
+      const p = poly(a);
+      const q = poly(b);
       const size = p.terms.size + q.terms.size;
       const e = equation(p, q, bounds);
       // an equality the normal form neither decides, splits nor shortens is left as written
       const shorter = e.k !== 'cmp' || size > poly(e.a).terms.size + poly(e.b).terms.size;
-      const same = shorter ? e : compare('==', f.a, f.b);
+      const same = shorter ? e : compare('==', a, b);
       return f.op === '==' ? same : not(same);
     }
     case 'and':
@@ -517,3 +740,68 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
   }
 }
 
+/** `a ⋈ b` where the bounds decide it: from the interval of a − b (common parts cancel) or of a and b themselves; else null. */
+function decided(o: CmpOp, a: Term, b: Term, bounds: Bounds): boolean | null {
+  const [i, j] = [interval(a, bounds), interval(b, bounds)];
+  const sides = sumOf(i, negated(j));
+  for (const d of [polyInterval(add(poly(a), poly(b), -1n), bounds), sides]) {
+    const below = (v: bigint): boolean => d.hi !== null && d.hi < v;
+    const above = (v: bigint): boolean => d.lo !== null && d.lo > v;
+    const known = ((): boolean | null => {
+      switch (o) {
+        case '<':
+          return below(0n) ? true : above(-1n) ? false : null;
+        case '<=':
+          return below(1n) ? true : above(0n) ? false : null;
+        case '>':
+          return above(0n) ? true : below(1n) ? false : null;
+        case '>=':
+          return above(-1n) ? true : below(0n) ? false : null;
+        case '==':
+          return above(0n) || below(0n) ? false : d.lo === 0n && d.hi === 0n ? true : null;
+        case '!=':
+          return above(0n) || below(0n) ? true : d.lo === 0n && d.hi === 0n ? false : null;
+      }
+    })();
+    if (known !== null) return known;
+  }
+  return null;
+}
+
+/** The term with each ite whose condition the bounds decide replaced by that branch (each shared node settled once). */
+function settled(t: Term, bounds: Bounds): Term {
+  const known = bounds.settled.get(t);
+  if (known !== undefined) return known;
+  const out = settledOf(t, bounds);
+  bounds.settled.set(t, out);
+  return out;
+}
+
+function settledOf(t: Term, bounds: Bounds): Term {
+  switch (t.k) {
+    case 'num':
+    case 'var':
+      return t;
+    case 'op':
+    case 'mop': {
+      const [a, b] = [settled(t.a, bounds), settled(t.b, bounds)];
+      if (a === t.a && b === t.b) return t;
+      return t.k === 'op' ? op(t.op, a, b) : mop(t.op, t.type, a, b);
+    }
+    case 'cast': {
+      const a = settled(t.a, bounds);
+      return a === t.a ? t : castTerm(t.type, a);
+    }
+    case 'ite': {
+      if (t.c.k === 'cmp') {
+        const [x, y] = [settled(t.c.a, bounds), settled(t.c.b, bounds)];
+        const known = decided(t.c.op, x, y, bounds);
+        if (known !== null) return settled(known ? t.a : t.b, bounds);
+        const [a, b] = [settled(t.a, bounds), settled(t.b, bounds)];
+        return x === t.c.a && y === t.c.b && a === t.a && b === t.b ? t : ite(cmp(t.c.op, x, y), a, b);
+      }
+      const [a, b] = [settled(t.a, bounds), settled(t.b, bounds)];
+      return a === t.a && b === t.b ? t : ite(t.c, a, b);
+    }
+  }
+}

@@ -4,24 +4,26 @@ import { describe, expect, it } from 'vitest';
 import { completeModel, simplify } from '../../src/encode/simplify.js';
 import { evalFormula, evalTerm } from '../../src/encode/evaluate.js';
 import { declaredRange, type Declaration } from '../../src/encode/smtlib.js';
-import { and, cmp, eq, mop, not, num, op, or, tvar, type Formula, type Term } from '../../src/encode/term.js';
+import { and, castTerm, cmp, eq, ite, mop, not, num, op, or, tvar, type Formula, type Term } from '../../src/encode/term.js';
 
 const v = tvar;
 const plus = (a: Term, b: Term): Term => op('+', a, b);
 const times = (a: Term, b: Term): Term => op('*', a, b);
 
-/** Every assignment of the declared variables, each over min(its range, [lo, hi]). */
-function* assignments(ds: readonly Declaration[], lo: bigint, hi: bigint): Generator<Map<string, bigint>> {
+/** Every assignment of the declared variables, each over its range's values among `values`. */
+function* assignments(ds: readonly Declaration[], values: readonly bigint[]): Generator<Map<string, bigint>> {
   if (ds.length === 0) {
     yield new Map();
     return;
   }
   const [d, ...rest] = ds;
   const r = declaredRange(d!);
-  for (let x = r.min > lo ? r.min : lo; x <= (r.max < hi ? r.max : hi); x++) {
-    for (const m of assignments(rest, lo, hi)) yield new Map([[d!.name, x], ...m]);
+  for (const x of values.filter((x) => x >= r.min && x <= r.max)) {
+    for (const m of assignments(rest, values)) yield new Map([[d!.name, x], ...m]);
   }
 }
+
+const between = (lo: bigint, hi: bigint): bigint[] => Array.from({ length: Number(hi - lo) + 1 }, (_, i) => lo + BigInt(i));
 
 /**
  * The simplified query has a model exactly when the original has, on small
@@ -29,7 +31,7 @@ function* assignments(ds: readonly Declaration[], lo: bigint, hi: bigint): Gener
  * gives the eliminated variables the values of their terms; every model of
  * the simplified query, completed, is a model of the original.
  */
-function expectEquivalent(ds: readonly Declaration[], fs: readonly Formula[], lo = 0n, hi = 5n): { decided: boolean; count: number } {
+function expectEquivalent(ds: readonly Declaration[], fs: readonly Formula[], lo = 0n, hi = 5n, values = between(lo, hi)): { decided: boolean; count: number } {
   const s = simplify(ds, fs);
   const inRange = (m: Map<string, bigint>, d: Declaration): boolean => {
     const r = declaredRange(d);
@@ -38,14 +40,14 @@ function expectEquivalent(ds: readonly Declaration[], fs: readonly Formula[], lo
   };
   const holds = (m: Map<string, bigint>, qs: readonly Formula[]): boolean => qs.every((f) => evalFormula(f, (n) => m.get(n) ?? 0n));
   let count = 0;
-  for (const m of assignments(ds, lo, hi)) {
+  for (const m of assignments(ds, values)) {
     if (!holds(m, fs)) continue;
     count++;
     expect(holds(m, s.assertions), `simplified fails on a model of the original ${JSON.stringify([...m], (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x))}`).toBe(true);
     for (const d of s.declarations) expect(inRange(m, d)).toBe(true);
     for (const e of s.eliminated) expect(evalTerm(e.term, (n) => m.get(n) ?? 0n)).toBe(m.get(e.name));
   }
-  for (const m of assignments(s.declarations, lo, hi)) {
+  for (const m of assignments(s.declarations, values)) {
     if (!holds(m, s.assertions)) continue;
     const full = completeModel(s.eliminated, m, evalTerm);
     expect(holds(full, fs), 'a completed model of the simplified query fails the original').toBe(true);
@@ -131,5 +133,109 @@ describe('the simplifier keeps every query equivalent (enumerated on small value
       or([and([eq(v('s'), num(0)), eq(plus(v('a'), num(1)), plus(v('b'), num(1)))]), and([eq(v('s'), num(1)), not(eq(times(num(2), v('a')), v('b')))])]),
       cmp('<', { k: 'ite', c: eq(v('a'), v('b')), a: v('a'), b: num(7) }, num(4)),
     ]);
+  });
+});
+
+describe('wrap-around: W(x) = W(y) is x = y where the facts prove |x − y| below the modulus (enumerated)', () => {
+  // Builder.cast's one-wrap case split on a window of width 4: values above 1 are taken minus 4
+  const wrap4 = (x: Term): Term => ite(cmp('<=', x, num(1)), x, mop('-', 'i32', x, num(4)));
+  const index = (b: string, t: string): Term => plus(times(v(b), v('d')), v(t));
+  const int = (name: string, bits: number): Declaration => ({ name, bits, type: 'int' });
+  // i is used in three more facts, as a kernel's index is: the substitution keeps it
+  const uses = [cmp('<=', v('i'), num(5)), cmp('>=', v('i'), num(-6)), cmp('<=', mop('+', 'i32', v('i'), num(1)), num(6))];
+  const values = between(-8n, 8n);
+
+  it('one block, two threads: i = W(b·d + t1) = W(b·d + t2) with both below 4 is t1 = t2', () => {
+    const ds = [nat('b', 2), nat('d', 2), nat('t1'), nat('t2'), int('i', 4)];
+    const defined = [eq(v('i'), wrap4(index('b', 't1'))), eq(v('i'), wrap4(index('b', 't2'))), ...uses];
+    const window = [cmp('<=', index('b', 't1'), num(3)), cmp('<=', index('b', 't2'), num(3))];
+    const distinct = not(eq(v('t1'), v('t2')));
+    expect(expectEquivalent(ds, [...defined, ...window, distinct], -8n, 8n, values).decided).toBe(true);
+    expect(expectEquivalent(ds, [...defined, ...window], -8n, 8n, values).count).toBeGreaterThan(0);
+    // without the window, W(1) = W(5) = 1: not rewritten, and still equivalent
+    const open = expectEquivalent(ds, [...defined, distinct], -8n, 8n, values);
+    expect(open.decided).toBe(false);
+    expect(open.count).toBeGreaterThan(0);
+  });
+
+  it('two blocks: the window, then the mixed-radix split on t < d, decides b1 ≠ b2', () => {
+    const ds = [nat('b1', 2), nat('b2', 2), nat('d', 2), nat('t1', 2), nat('t2', 2)];
+    const same = eq(wrap4(index('b1', 't1')), wrap4(index('b2', 't2')));
+    const window = [cmp('<=', index('b1', 't1'), num(3)), cmp('<=', index('b2', 't2'), num(3))];
+    const threads = [cmp('<', v('t1'), v('d')), cmp('<', v('t2'), v('d'))];
+    const blocks = not(eq(v('b1'), v('b2')));
+    expect(expectEquivalent(ds, [same, ...window, ...threads, blocks]).decided).toBe(true);
+    // without t < d, 0·2 + 2 = 1·2 + 0
+    const loose = expectEquivalent(ds, [same, ...window, blocks]);
+    expect(loose.decided).toBe(false);
+    expect(loose.count).toBeGreaterThan(0);
+  });
+
+  // values around the 32-bit window's edges
+  const edges = [-(1n << 32n) - 1n, -(1n << 32n), -1n, 0n, 1n, 1n << 31n, (1n << 32n) - 1n, 1n << 32n, (1n << 32n) + 1n, 1n << 33n];
+  const x = v('x');
+  const y = v('y');
+  const xy = [int('x', 34), int('y', 34)];
+  const inWindow = (t: Term): Formula[] => [cmp('>=', t, num(0)), cmp('<=', t, num((1n << 32n) - 1n))];
+
+  it("C's cast: (u32) x = (u32) y is x = y on one window of 2^32, and only there", () => {
+    const differ = not(eq(x, y));
+    expect(expectEquivalent(xy, [eq(castTerm('u32', x), castTerm('u32', y)), ...inWindow(x), ...inWindow(y), differ], 0n, 0n, edges).decided).toBe(true);
+    // the window may sit anywhere: x, y in [2^31, 2^32 + 2^31)
+    const shifted = [cmp('>=', x, num(1n << 31n)), cmp('<', x, num(3n << 31n)), cmp('>=', y, num(1n << 31n)), cmp('<', y, num(3n << 31n))];
+    expect(expectEquivalent(xy, [eq(castTerm('i32', x), castTerm('i32', y)), ...shifted, differ], 0n, 0n, edges).decided).toBe(true);
+    // (u32) 0 = (u32) 2^32
+    const open = expectEquivalent(xy, [eq(castTerm('u32', x), castTerm('u32', y)), cmp('>=', x, num(0)), cmp('>=', y, num(0)), differ], 0n, 0n, edges);
+    expect(open.decided).toBe(false);
+    expect(open.count).toBeGreaterThan(0);
+  });
+
+  it('two different wraps are not one function: (u32) x = (i32) y is left as it is', () => {
+    const s = simplify(xy, [eq(castTerm('u32', x), castTerm('i32', y)), ...inWindow(x), ...inWindow(y)]);
+    expect(s.assertions.some((f) => f.k === 'cmp' && f.op === '==' && f.a.k === 'cast')).toBe(true);
+    // x = y = 2^31: 2^31 as u32, −2^31 as i32
+    expectEquivalent(xy, [eq(castTerm('u32', x), castTerm('i32', y)), ...inWindow(x), ...inWindow(y), eq(x, y)], 0n, 0n, edges);
+    const other = (t: Term): Term => ite(cmp('<=', t, num(2)), t, mop('-', 'i32', t, num(4)));
+    expectEquivalent([nat('a'), nat('c')], [eq(wrap4(v('a')), other(v('c'))), cmp('<=', v('a'), num(3)), cmp('<=', v('c'), num(3))]);
+  });
+
+  it('a variable with two values compares them: v = a + 1 ∧ v = c + 1 is v = a + 1 ∧ a = c', () => {
+    const ds = [nat('a'), nat('c'), nat('v'), nat('w')];
+    const facts = [eq(v('v'), plus(v('a'), num(1))), eq(v('v'), plus(v('c'), num(1))), cmp('<', v('v'), v('w')), cmp('<', v('w'), times(v('v'), num(2))), not(eq(v('v'), num(3)))];
+    expectEquivalent(ds, facts);
+    expect(expectEquivalent(ds, [...facts, not(eq(v('a'), v('c')))]).decided).toBe(true);
+  });
+});
+
+describe('comparisons and ite conditions the bounds decide (enumerated)', () => {
+  it('an ite whose condition the facts decide is its branch: W(d) is d where d ≤ 5', () => {
+    const ds = [nat('d'), nat('j'), nat('k')];
+    const w = (t: Term): Term => ite(cmp('<=', t, num(5)), t, mop('-', 'i32', t, num(8)));
+    const facts = [cmp('<=', v('d'), num(5)), cmp('>=', v('d'), num(1)), eq(times(w(v('d')), v('j')), times(w(v('d')), v('k'))), not(eq(v('j'), v('k')))];
+    const s = simplify(ds, facts.slice(0, 3));
+    expect(JSON.stringify(s.assertions, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x))).not.toContain('ite');
+    expectEquivalent(ds, facts.slice(0, 3), 0n, 7n);
+    expectEquivalent(ds, facts, 0n, 7n);
+    // without d ≤ 5 the case split stays
+    const open = simplify(ds, [cmp('>=', v('d'), num(1)), eq(times(w(v('d')), v('j')), times(w(v('d')), v('k')))]);
+    expect(JSON.stringify(open.assertions, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x))).toContain('ite');
+    expectEquivalent(ds, [cmp('>=', v('d'), num(1)), eq(times(w(v('d')), v('j')), times(w(v('d')), v('k')))], 0n, 7n);
+  });
+
+  it('decides nested comparisons from the bounds: x < 6 where x < n ≤ 5', () => {
+    const ds = [nat('x'), nat('n'), nat('y')];
+    const guarded = (limit: number): Formula[] => [cmp('<', v('x'), v('n')), cmp('<=', v('n'), num(5)), or([not(cmp('<', v('x'), num(limit))), eq(v('y'), num(3))]), not(eq(v('y'), num(3)))];
+    expect(expectEquivalent(ds, guarded(6), 0n, 7n).decided).toBe(true);
+    // x < 4 is not decided: x = 4, n = 5
+    const open = expectEquivalent(ds, guarded(4), 0n, 7n);
+    expect(open.decided).toBe(false);
+    expect(open.count).toBeGreaterThan(0);
+  });
+
+  it('a fact never proves itself: x ≤ 3 and x < 4 are kept, though each implies the other', () => {
+    const ds = [nat('x')];
+    const r = expectEquivalent(ds, [cmp('<=', v('x'), num(3)), cmp('<', v('x'), num(4))], 0n, 7n);
+    expect(r.count).toBe(4);
+    expect(simplify(ds, [cmp('<=', v('x'), num(3)), cmp('<', v('x'), num(4))]).assertions.length).toBeGreaterThan(0);
   });
 });
