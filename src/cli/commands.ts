@@ -7,7 +7,7 @@ import { type Launch, NO_LAUNCH, launchFor } from '../core/launch.js';
 import { readFile } from 'node:fs/promises';
 import type { KernelMap } from '../map/map.js';
 import { strictRaces, type FileResult } from '../verify/result.js';
-import { startZ3, z3Wasm } from '../solve/z3.js';
+import { z3Wasm } from '../solve/z3.js';
 import type { KernelResult } from '../verify/result.js';
 import { colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
 import { textReport } from '../report/text.js';
@@ -17,7 +17,7 @@ import { launchOfOptions, warpSizeOf } from '../api/options.js';
 import { inferText, loweredProgram, phasesText, queryListing } from '../api/stages.js';
 import { writtenQueryFiles } from './smt-out.js';
 import { outputDirectory, outputFile } from './output.js';
-import { verifiedFiles, verifiesInProcess, type Progress } from './jobs.js';
+import { verifiedFiles, type Progress } from './jobs.js';
 import { solverOf } from '../solve/backends.js';
 import { DEFAULT_TIMEOUT_MS, MEMBER_NAMES, binaryOf, boundOf, type MemberName, type SolverChoice, type SolverName } from '../solve/solver.js';
 import { defaultMembers } from '../solve/members.js';
@@ -151,8 +151,7 @@ export async function verifyCommand(args: readonly string[], flags: VerifyFlags,
   const launch = launchOf(flags, input.kernels);
   const job = { kernel: flags.kernel ?? null, launch, timeoutMs, rlimit, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true, cuda: cudaFlagsOf(flags) };
   const toVerify = input.order.filter((entry) => entry.maps !== null);
-  // once the input is known good (a bad one never waits for a solver it does not use), Z3 starts while the files are verified up to their first check
-  if ((solver.kind === 'z3-wasm' || solver.kind === 'portfolio') && toVerify.length > 0 && verifiesInProcess(jobs, toVerify.length)) startZ3();
+  // Z3 starts at the first query that the simplifier and the search by evaluation leave: most kernels never need it
   const outcomes = await verifiedFiles(toVerify.map((entry) => ({ ...job, path: entry.path })), jobs, progressOf(io));
   let next = 0;
   const verified = input.order.map((entry) => (entry.maps === null ? input.failed.find((f) => f.path === entry.path)! : outcomes[next++]!.file));

@@ -29,7 +29,7 @@ export interface Z3Engine {
   readonly queue: Watchdog;
 }
 
-/** The engine over the Z3 `start` gives, started at the first check (or by startZ3) and reused. */
+/** The engine over the Z3 `start` gives, started at the first check and reused. */
 export function z3Engine(start: () => Promise<Z3Api>): Z3Engine {
   let api: Promise<Z3Api> | undefined;
   return { api: () => (api ??= start()), queue: watchdog('z3-wasm') };
@@ -37,16 +37,6 @@ export function z3Engine(start: () => Promise<Z3Api>): Z3Engine {
 
 /** Node's Z3, one per process. */
 const node = z3Engine(() => import('z3-solver').then(async ({ init }) => (await init()).Z3));
-
-/**
- * Starts Node's Z3 now without waiting for it, so that its start-up (reading
- * and compiling its WebAssembly, mostly off the main thread) overlaps the
- * caller's own work; the first check waits for what is left. A failure to
- * start shows at that check.
- */
-export function startZ3(): void {
-  node.api().catch(() => undefined);
-}
 
 /**
  * Z3's output for a script, in a context of its own, and how long Z3 took

@@ -1,7 +1,9 @@
 /** The installed entry point: bin/faial-ts.js on the compiled dist/, in a child process. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -67,4 +69,26 @@ describe('bin/faial-ts.js', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
+
+  it('loads Z3 only for a query the simplifier and the search by evaluation leave, and never for --version', async () => {
+    // a module hook in the child that says on stderr whenever something asks for z3-solver
+    const dir = await mkdtemp(join(tmpdir(), 'faial-z3-hook-'));
+    try {
+      await writeFile(join(dir, 'hooks.mjs'), "export async function resolve(s, c, next) { if (s === 'z3-solver') process.stderr.write('z3-solver requested\\n'); return next(s, c); }\n");
+      await writeFile(join(dir, 'register.mjs'), "import { register } from 'node:module'; register('./hooks.mjs', import.meta.url);\n");
+      const env = { NODE_OPTIONS: `--import ${join(dir, 'register.mjs')}` };
+      const decidedWithoutSolver = await bin(['verify', '--json', 'examples/paper/figure3.bcu'], env);
+      const stats = (JSON.parse(decidedWithoutSolver.stdout) as { kernels: { stats: { queries: number; withoutSolver: number } }[] }).kernels[0]!.stats;
+      expect(stats.withoutSolver).toBe(stats.queries);
+      expect(decidedWithoutSolver.stderr).not.toContain('z3-solver requested');
+      expect((await bin(['--version'], env)).stderr).not.toContain('z3-solver requested');
+      // morton's tile index leaves one query to the solver
+      const needsSolver = await bin(['verify', '--json', 'examples/bitwise/morton.bcu'], env);
+      const left = (JSON.parse(needsSolver.stdout) as { kernels: { stats: { queries: number; withoutSolver: number } }[] }).kernels[0]!.stats;
+      expect(left.withoutSolver).toBeLessThan(left.queries);
+      expect(needsSolver.stderr).toContain('z3-solver requested');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
