@@ -6,6 +6,9 @@
  * it is counted and printed. The timeout per query is short so that the test
  * stays affordable; the verdicts that matter are the decided ones.
  */
+import { describe, expect, it } from 'vitest';
+import { examples } from '../examples/expectations.js';
+import { hasPrograms } from '../support/binaries.js';
 import type { Launch } from '../../src/core/launch.js';
 import { readFileSync } from 'node:fs';
 import { solverOf } from '../../src/solve/backends.js';
@@ -65,4 +68,21 @@ export async function agreementOn(paths: readonly string[]): Promise<Agreement> 
 export function summary(a: Agreement): string {
   const undecided = [...a.undecided].map(([s, n]) => `${s} ${n}`).join(', ');
   return `${a.queries} queries in ${Math.round(a.milliseconds / 1000)} s; not decided within ${QUERY_TIMEOUT_MS} ms: ${undecided || 'none'}`;
+}
+
+/**
+ * The agreement test on the k-th of n slices of the examples. The examples are
+ * split over several files so that the test workers share them and each file
+ * stays well inside its time limit on a loaded machine.
+ */
+export function describeAgreementOnSlice(k: number, n: number): void {
+  describe.runIf(hasPrograms('z3', 'cvc5'))(`z3-wasm, z3 and cvc5 agree on every query of the examples (slice ${k + 1} of ${n})`, () => {
+    it('no sat against unsat, every model satisfies its query', async () => {
+      const a = await agreementOn(examples().filter((_, i) => i % n === k).map((e) => e.path));
+      console.log(`solver agreement (slice ${k + 1} of ${n}): ${summary(a)}`);
+      expect(a.queries).toBeGreaterThan(100);
+      expect(a.disagreements).toEqual([]);
+      expect(a.wrongModels).toEqual([]);
+    }, 600_000);
+  });
 }

@@ -1,0 +1,3 @@
+import { describeAgreementOnSlice } from './agreement.js';
+
+describeAgreementOnSlice(2, 4);
