@@ -5,6 +5,7 @@
  * front end's core program must follow (checked with names, so that a
  * lowering mistake is an error at its place rather than a wrong verdict).
  */
+import { memoizedPerObject } from '../util/memo.js';
 import type { BExpr, Expr, IntType, Kernel, MachineType, Stmt } from './ast.js';
 import { inRange } from './arith.js';
 import { bexprOperands } from './exprs.js';
@@ -38,17 +39,11 @@ export function machineType(t: IntType): MachineType | undefined {
   return t === 'nat' ? undefined : t;
 }
 
-/** Whether evaluating the expression may be undefined behaviour: it holds a typed + − * / % << or >>. */
-export function mayBeUndefined(e: Expr): boolean {
-  const known = undefinedness.get(e);
-  if (known !== undefined) return known;
-  const may = mayBeUndefinedOf(e);
-  undefinedness.set(e, may);
-  return may;
-}
-
-/** per expression object: a let's value is inlined by reference at every use, and asked about at each */
-const undefinedness = new WeakMap<Expr, boolean>();
+/**
+ * Whether evaluating the expression may be undefined behaviour: it holds a typed + − * / % << or >>.
+ * Remembered per expression object: a let's value is inlined by reference at every use, and asked about at each.
+ */
+export const mayBeUndefined: (e: Expr) => boolean = memoizedPerObject(mayBeUndefinedOf);
 
 function mayBeUndefinedOf(e: Expr): boolean {
   switch (e.kind) {

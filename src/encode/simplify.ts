@@ -36,6 +36,7 @@
  *
  * A query whose facts fold to false is decided unsat without a solver.
  */
+import { memoizedPerObject } from '../util/memo.js';
 import type { CmpOp } from '../core/ast.js';
 import type { Declaration } from './smtlib.js';
 import { declaredRange } from './smtlib.js';
@@ -404,17 +405,11 @@ function multiply(p: Poly, q: Poly): Poly | null {
   return { terms: out.terms, atoms: new Map([...p.atoms, ...q.atoms]) };
 }
 
-/** The term as a polynomial: `+`, `*` (and a machine type's `+ - *`, exact values) expanded, anything else an atom. */
-function poly(t: Term): Poly {
-  const known = polys.get(t);
-  if (known !== undefined) return known;
-  const p = polyOf(t);
-  polys.set(t, p);
-  return p;
-}
-
-/** each node's polynomial, computed once (nodes are immutable, and so are the polynomials: add and multiply copy) */
-const polys = new WeakMap<Term, Poly>();
+/**
+ * The term as a polynomial: `+`, `*` (and a machine type's `+ - *`, exact values) expanded, anything else an atom.
+ * Each node's computed once (nodes are immutable, and so are the polynomials: add and multiply copy).
+ */
+const poly = memoizedPerObject(polyOf);
 
 function polyOf(t: Term): Poly {
   if (t.k === 'num') return constant(t.v);
