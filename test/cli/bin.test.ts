@@ -1,4 +1,4 @@
-/** The installed entry point: bin/faial-ts.js on the compiled dist/, in a child process. */
+/** The installed entry point: bin/faial-ts.js on the bundled dist/bundle/, in a child process. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
@@ -17,11 +17,12 @@ async function mtime(path: string): Promise<number | null> {
 }
 
 beforeAll(async () => {
-  const built = await mtime('dist/cli/main.js');
-  const sources = await Promise.all(['src/cli/main.ts', 'src/report/text.ts', 'src/diagnostics/render.ts'].map(mtime));
+  const built = await mtime('dist/bundle/main.js');
+  const sources = await Promise.all(['src/cli/main.ts', 'src/report/text.ts', 'src/diagnostics/render.ts', 'scripts/bundle.js'].map(mtime));
   if (built === null || sources.some((s) => s !== null && s > built)) {
-    // tsc still emits when another module has a type error; the test then shows what breaks
+    // tsc still emits when another module has a type error, and esbuild bundles it; the test then shows what breaks
     await run('npx', ['tsc', '-p', 'tsconfig.build.json']).catch(() => undefined);
+    await run('node', ['scripts/bundle.js']);
   }
 }, 180_000);
 
@@ -54,7 +55,7 @@ describe('bin/faial-ts.js', () => {
 
   it('ends with an internal error and exit code 2, not 0, when a run never settles and nothing is left to wait for', async () => {
     // what a Z3 thread that dies without a word leaves behind: a promise nobody will settle
-    const script = "import { main } from './dist/cli/main.js'; main(['verify', 'x.bcu'], () => new Promise(() => {}));";
+    const script = "import { main } from './dist/bundle/main.js'; main(['verify', 'x.bcu'], () => new Promise(() => {}));";
     const r = await run('node', ['--input-type=module', '-e', script]).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
       (e: { code: number; stdout: string; stderr: string }) => e,
