@@ -27,7 +27,7 @@ function rowHtml(r: ExperimentRow, i: number): string {
     `<td>${r.kind === 'kernel' ? escapedXml(r.kernel) : '—'}</td>`,
     `<td>${r.kind === 'kernel' ? r.class : '—'}</td>`,
     `<td class="${verdict}">${statusName(verdict)}</td>`,
-    ...(r.kind === 'kernel' ? [num(r.confirmedAlarms), num(r.possibleAlarms), num(r.unknownQueries), num(r.queries)] : [num('—'), num('—'), num('—'), num('—')]),
+    ...(r.kind === 'kernel' ? [num(r.confirmedAlarms), num(r.possibleAlarms), num(r.unknownQueries), num(r.queries), num(r.solverQueries)] : [num('—'), num('—'), num('—'), num('—'), num('—')]),
     ...STAGES.map((s) => num(r.times[s].toFixed(1))),
     num(r.totalMs.toFixed(1)),
     `<td>${r.error === null ? '' : `<code>${escapedXml(r.error.split('\n')[0]!)}</code>`}</td>`,
@@ -48,7 +48,7 @@ export function experimentHtml(results: ExperimentResults): string {
     bars: slowest.map(({ r, i }) => ({ label: rowName(r), href: `#${rowId(i)}`, values: STAGES.map((s) => r.times[s]) })),
   });
   const alarmed = rows.flatMap((r, i) => (r.kind === 'kernel' && r.confirmedAlarms + r.possibleAlarms > 0 ? [{ r, i }] : []));
-  const head = ['#', 'file', 'kernel', 'class', 'verdict', 'confirmed', 'possible', 'unknown queries', 'queries', ...STAGES.map((s) => `${s} ms`), 'total ms', 'error'];
+  const head = ['#', 'file', 'kernel', 'class', 'verdict', 'confirmed', 'possible', 'unknown queries', 'queries', 'solver queries', ...STAGES.map((s) => `${s} ms`), 'total ms', 'error'];
   const body = [
     markdownHtml(summaryMarkdown(results)),
     '<h2>Alarms by kernel</h2>',

@@ -51,6 +51,7 @@ export const CSV_HEADER = [
   'accesses',
   'phases',
   'queries',
+  'solver_queries',
   'warp_size',
   'verdict',
   'confirmed_alarms',
@@ -68,7 +69,7 @@ export function dependenceText(deps: readonly DataDependence[]): string {
 
 function csvRecord(row: ExperimentRow): CsvValue[] {
   const times = [...STAGES.map((s) => row.times[s]), row.totalMs];
-  if (row.kind === 'file-error') return [row.file, null, null, null, null, null, null, null, null, 'error', null, null, null, ...times, row.error];
+  if (row.kind === 'file-error') return [row.file, null, null, null, null, null, null, null, null, null, 'error', null, null, null, ...times, row.error];
   return [
     row.file,
     row.kernel,
@@ -78,6 +79,7 @@ function csvRecord(row: ExperimentRow): CsvValue[] {
     row.accesses,
     row.phases,
     row.queries,
+    row.solverQueries,
     row.warpSize,
     row.verdict,
     row.confirmedAlarms,

@@ -47,6 +47,8 @@ export interface KernelRow extends RowBase {
   readonly accesses: number;
   readonly phases: number;
   readonly queries: number;
+  /** the queries that reached a solver: the others the simplifier or the search for a model by evaluation decided */
+  readonly solverQueries: number;
   /** the warps of this many threads run in lockstep in the verdict (`--warp-size`, or a .cu file's header); null: independent threads */
   readonly warpSize: number | null;
   readonly verdict: Status;
@@ -126,6 +128,7 @@ function kernelRow(r: KernelResult, checking: Readonly<Record<CheckStage, number
     accesses: r.stats.accesses,
     phases: r.stats.phases,
     queries: r.stats.queries,
+    solverQueries: r.stats.queries - r.stats.withoutSolver,
     warpSize: r.warpSize ?? null,
     verdict: r.status,
     confirmedAlarms: alarms.filter((a) => a.confidence === 'confirmed').length,

@@ -94,6 +94,20 @@ describe('faial-ts experiment', () => {
   it('counts accesses, phases and queries', () => {
     expect(row('fig3')).toMatchObject({ accesses: '2', phases: '1', unknown_queries: '0' });
     expect(Number(row('fig3')['queries'])).toBeGreaterThanOrEqual(2);
+    // figure 3's race is found by evaluation: no query reaches a solver
+    expect(row('fig3')['solver_queries']).toBe('0');
+    for (const r of csv.slice(1, -1)) {
+      const solver = Number(r[CSV_HEADER.indexOf('solver_queries')]);
+      expect(Number.isInteger(solver) && solver >= 0 && solver <= Number(r[CSV_HEADER.indexOf('queries')])).toBe(true);
+    }
+  });
+
+  it('counts the queries that reached a solver: morton.bcu leaves one of its five to it', async () => {
+    const out = join(dir, 'morton');
+    expect((await cliResult(['experiment', 'examples/bitwise/morton.bcu', '--out', out])).exitCode).toBe(0);
+    const [header, morton] = csvRecords(await readFile(join(out, 'results.csv'), 'utf8'));
+    const at = (h: string): string => morton![header!.indexOf(h)]!;
+    expect([at('queries'), at('solver_queries')]).toEqual(['5', '1']);
   });
 
   it('times every stage, and the stages add up to the total', () => {
