@@ -18,7 +18,10 @@
  * the comparison's two sides at x = 0 and x = 1 and solving as if linear
  * (only a candidate: the value is checked like any other); and its declared
  * range's ends. Variables are assigned in an order that completes
- * assertions early, so that a wrong choice is refuted near the root.
+ * assertions early, so that a wrong choice is refuted near the root; when a
+ * variable has no value left, the search goes back to the latest variable
+ * the failed facts read, not merely the previous one (a block of one thread
+ * leaves no second thread, whatever the loop counter assigned in between).
  */
 import { evalFormula, evalTerm, type Valuation } from './evaluate.js';
 import { declaredRange, type Declaration } from './smtlib.js';
@@ -66,24 +69,44 @@ export function searchedModel(declarations: readonly Declaration[], assertions: 
   if (!ground.every((f) => holds(f, value))) return null;
   // per depth: what checking its facts costs, and what finding their roots does (four evaluations)
   const cost = completed.map((fs) => fs.reduce((n, f) => n + distinctNodes(f), 1));
+  // per depth and fact: the earlier depths whose values the fact also reads
+  const earlier = completed.map((fs, depth) => fs.map((f) => [...formulaVars(f)].map((v) => depthOf.get(v)!).filter((d) => d !== depth)));
   let spent = 0;
   let work = 0;
-  const assign = (depth: number): boolean => {
+  /**
+   * A model of the depths from `depth` on, or the earlier depths whose values
+   * the failure depends on (conflict-directed backjumping): a depth the
+   * failure does not name is not retried, as no other value of it can help,
+   * and the search jumps back to the deepest depth named. `exhausted` when a
+   * budget is spent.
+   */
+  const assign = (depth: number): true | Set<number> | 'exhausted' => {
     if (depth === order.length) return true;
     const x = order[depth]!;
     work += 4 * cost[depth]!;
-    if (work > WORK_BUDGET) return false;
+    if (work > WORK_BUDGET) return 'exhausted';
+    const conflict = new Set<number>();
     for (const v of candidates(x, ranges.get(x)!, completed[depth]!, model)) {
       work += cost[depth]!;
-      if (spent++ >= budget || work > WORK_BUDGET) return false;
+      if (spent++ >= budget || work > WORK_BUDGET) return 'exhausted';
       model.set(x, v);
-      if (completed[depth]!.every((f) => holds(f, value)) && assign(depth + 1)) return true;
-      if (spent >= budget || work > WORK_BUDGET) return false;
+      const failed = completed[depth]!.findIndex((f) => !holds(f, value));
+      if (failed >= 0) {
+        for (const d of earlier[depth]![failed]!) conflict.add(d);
+        continue;
+      }
+      const deeper = assign(depth + 1);
+      if (deeper === true || deeper === 'exhausted') return deeper;
+      if (!deeper.has(depth)) {
+        model.delete(x);
+        return deeper;
+      }
+      for (const d of deeper) if (d !== depth) conflict.add(d);
     }
     model.delete(x);
-    return false;
+    return conflict;
   };
-  return assign(0) ? model : null;
+  return assign(0) === true ? model : null;
 }
 
 /** Whether the fact holds; a value too large to compute (a huge shift or product) refutes the candidate, as no model is made of it. */

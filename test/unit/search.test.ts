@@ -79,6 +79,25 @@ describe('searchedModel', () => {
     for (const [ds, fs] of unsat) expect(searchedModel(ds, fs)).toBeNull();
   });
 
+  it('goes back to the variable a failure names, past those assigned in between (a block of one thread has no second thread, whatever the counters)', () => {
+    // assigned in the order bd, s, u, w, t2, t1: with bd = 1 no t1 differs from t2, and going back only to the previous
+    // variable would retry every value of w, u and s (thousands of candidates) before bd = 2
+    const bd = v('bd');
+    const counter = (c: string): Formula => and([cmp('>=', v(c), num(1)), cmp('<=', v(c), op('+', bd, num(64)))]);
+    const fs: Formula[] = [
+      cmp('>=', bd, num(1)),
+      counter('s'),
+      counter('u'),
+      counter('w'),
+      cmp('<', v('t1'), bd),
+      cmp('<', v('t2'), bd),
+      not(eq(v('t1'), v('t2'))),
+      not(eq(v('t2'), op('+', op('+', v('s'), v('u')), op('+', v('w'), num(1000))))),
+    ];
+    const m = expectModel(['bd', 's', 'u', 'w', 't1', 't2'].map((n) => nat(n)), fs);
+    expect([m.get('bd'), m.get('s'), m.get('u'), m.get('w')]).toEqual([2n, 1n, 1n, 1n]);
+  });
+
   it('gives up within its budget when the model is not among its candidates', () => {
     // x·x = 1369 holds at 37 only: no small value, and the comparison is not linear
     const square: Formula = eq(op('*', v('x'), v('x')), num(1369));
