@@ -204,3 +204,14 @@ describe('the warp-level split (syncwarp)', () => {
     expect(before.map(warpsOf)).toEqual(Array<string>(7).fill('none'));
   });
 });
+
+describe('race queries of an array kept in rows', () => {
+  it('asks no query of a pair whose indices are different constants in some dimension, and one of every other conflicting pair', async () => {
+    const text = 'kernel k() { shared A; A[0][tid] := 1; A[1][tid] := 2; let v = A[0][tid + 1] in A[tid][1] := v }';
+    const map = mapOf(text);
+    const free = { params: new Map(), blockDim: null, gridDim: null };
+    const ids = raceQueries(map, await phasesOf(map, free, 10_000, z3Wasm), free).map((q) => q.query.id);
+    // A[0][tid] at 1.24, A[1][tid] at 1.40, A[0][tid + 1] at 1.64, A[tid][1] at 1.81: rows 0 and 1 never meet
+    expect(ids).toEqual(['1.24-1.24', '1.24-1.64', '1.24-1.81', '1.40-1.40', '1.40-1.81', '1.64-1.81', '1.81-1.81'].map((p) => `k/phase0/A/${p}`));
+  });
+});
