@@ -308,7 +308,10 @@ async function chunkedMain(args: Args, chunks: readonly { readonly seed: number;
       }
       if (run.kind === 'broken') lost.push(`seed ${c.seed} (${c.runs} kernels): ${run.why}`);
       else outcomes.push(run.outcomes);
-      console.error(`  … ${outcomes.length + lost.length} of ${chunks.length} chunks`);
+      // each chunk's result as it comes, so that a campaign stopped early still says what it checked and found
+      const said = run.kind === 'broken' ? 'not checked' : run.outcomes.some((o) => o.failure !== null) ? 'FAILED' : `${c.runs} kernels passed`;
+      console.error(`  … ${outcomes.length + lost.length} of ${chunks.length} chunks (seed ${c.seed}: ${said})`);
+      if (run.kind !== 'broken') for (const f of run.outcomes.filter((o) => o.failure !== null)) printOutcome(f, '');
     }
   };
   await Promise.all(Array.from({ length: Math.min(args.jobs, chunks.length) }, worker));
@@ -319,7 +322,7 @@ async function chunkedMain(args: Args, chunks: readonly { readonly seed: number;
     const failures = os.filter((o) => o.failure !== null);
     if (failures.length > 0) {
       failed = true;
-      for (const f of failures) printOutcome(f, '');
+      console.log(`${name}: FAILED in ${failures.length} of ${os.length} chunks (each shown above as it ended)`);
       continue;
     }
     const tally: Record<string, number> = {};

@@ -1502,6 +1502,16 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
   };
 }
 
+/**
+ * The query's encoding once `extra` is asserted too (a witness's bounds): a
+ * bit-vector width must hold the extra facts' values as well, or they wrap
+ * around where the integers do not (a bound on the sum of five sizes below
+ * 2^32 needs 35 bits, the sizes alone 33).
+ */
+export function encodingWith(q: Pick<Query, 'declarations' | 'assertions' | 'encoding'>, extra: readonly Formula[]): Encoding {
+  return extra.length === 0 ? q.encoding : chooseEncoding(q.declarations, [...q.assertions, ...extra]);
+}
+
 /** Whether the simplifier decided the query unsat: it is not given to a solver. */
 export const decidedUnsat = (q: Query): boolean => q.assertions.length === 1 && q.assertions[0]!.k === 'const' && !q.assertions[0]!.v;
 

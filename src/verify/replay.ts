@@ -17,7 +17,7 @@ import { located, positionAt, type Span } from '../core/source.js';
 import type { KernelMap } from '../map/map.js';
 import { runKernel, type Finished } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
-import type { Query } from '../encode/query.js';
+import { encodingWith, type Query } from '../encode/query.js';
 import { decodeModel, printScript } from '../encode/smtlib.js';
 import type { Valuation } from '../encode/evaluate.js';
 import type { Solver } from '../solve/solver.js';
@@ -121,9 +121,10 @@ function sizesOf(q: Query, w: Witness): Valuation {
 function modelsOf(q: Query, { solver, timeoutMs }: ReplayOptions): ModelOf {
   return async (more) => {
     const assertions = [...q.assertions, ...more];
-    const verdict = await solver.check(printScript(q.declarations, assertions, q.encoding), timeoutMs);
+    const encoding = encodingWith(q, more);
+    const verdict = await solver.check(printScript(q.declarations, assertions, encoding), timeoutMs);
     if (verdict.status !== 'sat') return null;
-    const model = completedModel(q, decodeModel(q.encoding, verdict.model));
+    const model = completedModel(q, decodeModel(encoding, verdict.model));
     if (!modelSatisfies({ ...q, assertions }, model)) throw new Error(`internal error: the solver's small witness for ${q.id} does not satisfy the query`);
     return model;
   };

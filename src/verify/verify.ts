@@ -17,6 +17,7 @@ import {
   completionQuery,
   decidedUnsat,
   divergenceQuery,
+  encodingWith,
   evaluationsOf,
   raceQueries as pairQueries,
   scopeQuery,
@@ -214,10 +215,11 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       withoutSolver++;
       return { status: 'sat', model };
     }
-    const script = clock.timed('encoding', () => printScript(q.declarations, assertions, q.encoding));
-    const bitVectors = bitVectorsOf(q.declarations, assertions, q.encoding);
+    const encoding = encodingWith(q, extra);
+    const script = clock.timed('encoding', () => printScript(q.declarations, assertions, encoding));
+    const bitVectors = bitVectorsOf(q.declarations, assertions, encoding);
     const answer = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs, { bitVectors }));
-    const verdict = answer.status === 'sat' ? { ...answer, model: completedModel(q, decodeModel(q.encoding, answer.model)) } : answer;
+    const verdict = answer.status === 'sat' ? { ...answer, model: completedModel(q, decodeModel(encoding, answer.model)) } : answer;
     if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions }, verdict.model)) {
       throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
     }

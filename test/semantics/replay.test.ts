@@ -34,6 +34,19 @@ describe('verify --replay', () => {
     }
   });
 
+  it('asks for a small witness in bit-vectors wide enough for its bounds (the fuzz campaign found an internal error there)', async () => {
+    // only a launch of 2^32 - 1 threads along y (or as many blocks) reaches the barrier; the bit-or makes the query a
+    // bit-vector one, 33 bits wide, and the bound on the sum of the launch's sizes wrapped around in those 33 bits
+    const dir = mkdtempSync(join(tmpdir(), 'faial-replay-'));
+    const file = join(dir, 'wide.bcu');
+    writeFileSync(file, 'kernel k() {\n  if ((gridDim.x | threadIdx.y) % 4294967295 == 0) {\n    sync\n  }\n}\n');
+    const r = await cliResult(['verify', '--replay', file]);
+    expect(r.stdout).not.toContain('internal error');
+    expect(r.stdout).toContain('✗ barrier divergence at 3:5 (confirmed)');
+    expect(r.stdout).toMatch(/not replayed: .*more than the limit of 65536/);
+    expect(r.exitCode).toBe(1);
+  });
+
   it('replays a confirmed barrier divergence', async () => {
     const r = await cliResult(['verify', '--replay', 'examples/divergence/sync-in-tid-loop.bcu']);
     expect(r.exitCode).toBe(1);

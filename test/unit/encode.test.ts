@@ -11,6 +11,7 @@ import { verifyKernel } from '../../src/verify/verify.js';
 import type { KernelResult } from '../../src/verify/result.js';
 import { loopValues, type LoopShape } from '../../src/semantics/loops.js';
 import { z3Wasm } from '../../src/solve/z3.js';
+import { encodingWith } from '../../src/encode/query.js';
 
 const x = tvar('x');
 const y = tvar('y');
@@ -70,6 +71,25 @@ describe('chooseEncoding', () => {
     expect(enc.logic).toBe('QF_BV');
     // x * y needs 16 bits, plus a spare one
     expect(enc.width).toBeGreaterThanOrEqual(17);
+  });
+});
+
+describe('encodingWith', () => {
+  it('widens a bit-vector query for the facts added to it, so that a bound on a sum of sizes does not wrap (replay found a witness that way)', async () => {
+    // five 32-bit sizes, each at least 2^31, made a bit-vector query by an xor; then a witness bound: their sum below 5
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const declarations: Declaration[] = names.map((name) => ({ name, bits: 32 }));
+    const assertions = names.map((n) => cmp('>=', op('^', tvar(n), num(1)), num(2n ** 31n)));
+    const q = { declarations, assertions, encoding: chooseEncoding(declarations, assertions) };
+    const bound = cmp('<', names.map((n): Term => tvar(n)).reduce((s, t) => op('+', s, t)), num(5));
+    // over the integers the sum is at least 5·2^31: no model
+    const solved = async (enc: Encoding): Promise<string> => (await check(printScript(declarations, [...assertions, bound], enc), 10_000)).status;
+    expect(q.encoding.width).toBe(33);
+    // the query's own 33 bits let the sum wrap past 2^33 to a small value
+    expect(await solved(q.encoding)).toBe('sat');
+    expect(encodingWith(q, [bound]).width).toBeGreaterThanOrEqual(36);
+    expect(await solved(encodingWith(q, [bound]))).toBe('unsat');
+    expect(encodingWith(q, [])).toBe(q.encoding);
   });
 });
 
