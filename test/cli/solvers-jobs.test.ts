@@ -179,8 +179,9 @@ describe('one kernel failing does not stop the run', () => {
   });
 
   it('a worker that dies costs only its file: its kernels are in error, the other files are verified', async () => {
-    // a solver that kills the worker running it on the queries of kernel squares (parameter M), and is Z3 otherwise
-    const killer = `sh -c 'f=$(mktemp); cat > $f; if grep -q p.M $f; then kill -9 $PPID; fi; z3 -in < $f; rm -f $f'`;
+    // a solver that kills the worker running it on the queries of kernel squares (parameter M), and is Z3 otherwise;
+    // it stops there too, or a Z3 left without its worker would go on with squares's hard query for hours
+    const killer = `sh -c 'f=$(mktemp); cat > $f; if grep -q p.M $f; then rm -f $f; kill -9 $PPID; exit 1; fi; z3 -in < $f; rm -f $f'`;
     const r = await cliResult(['verify', file('drf.bcu'), file('squares.bcu'), file('racy.bcu'), file('diverge.bcu'), '--json', '--jobs', '2', '--solver-cmd', killer]);
     expect(r.exitCode).toBe(2);
     const report = decoded(r.stdout);
