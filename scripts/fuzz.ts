@@ -239,6 +239,18 @@ function printOutcome(o: Outcome, seedNote: string): void {
   for (const [key, n] of Object.entries(o.tally).sort(([a], [b]) => a.localeCompare(b))) console.log(`  ${key}: ${Number.isInteger(n) ? n : n.toFixed(1)}`);
 }
 
+/** The process groups of the chunks still running. */
+const liveGroups = new Set<number>();
+
+function killGroup(group: number | undefined): void {
+  if (group === undefined) return;
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // The group has already gone.
+  }
+}
+
 /** What became of one chunk's child process. */
 type ChunkRun = { readonly kind: 'done'; readonly outcomes: Outcome[] } | { readonly kind: 'broken'; readonly why: string };
 
@@ -248,14 +260,18 @@ function runChunk(args: Args, runs: number, seed: number): Promise<ChunkRun> {
   childArgs.push('--warps', args.warps ?? 'none');
   if (args.syncwarp) childArgs.push('--syncwarp');
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...childArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, so that a kill reaches the solver binaries its portfolio started too.
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...childArgs], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const group = child.pid;
+    if (group !== undefined) liveGroups.add(group);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = args.chunkTimeoutSec === null ? null : setTimeout(() => child.kill('SIGKILL'), args.chunkTimeoutSec * 1000);
+    const timer = args.chunkTimeoutSec === null ? null : setTimeout(() => killGroup(group), args.chunkTimeoutSec * 1000);
     child.on('close', (code, signal) => {
       if (timer !== null) clearTimeout(timer);
+      if (group !== undefined) liveGroups.delete(group);
       const last = stdout.trim().split('\n').at(-1) ?? '';
       if ((code === 0 || code === 1) && last.startsWith('[')) {
         resolve({ kind: 'done', outcomes: JSON.parse(last) as Outcome[] });
@@ -293,6 +309,13 @@ function chunksOf(args: Args, chunk: number): { readonly seed: number; readonly 
 
 /** The chunks, J at a time, each retried once if its process breaks; their outcomes added up per campaign name. */
 async function chunkedMain(args: Args, chunks: readonly { readonly seed: number; readonly runs: number }[]): Promise<number> {
+  // The chunks' groups are not the terminal's, so Ctrl-C reaches only this process: pass it on.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      for (const group of liveGroups) killGroup(group);
+      process.exit(130);
+    });
+  }
   const outcomes: Outcome[][] = [];
   const lost: string[] = [];
   let retried = 0;
