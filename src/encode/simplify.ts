@@ -59,6 +59,9 @@ const MAX_MONOMIALS = 64;
 
 export function simplify(declarations: readonly Declaration[], assertions: readonly Formula[]): Simplified {
   interner = new Interner();
+  factorsOf = new Map();
+  // a polynomial's monomials name atoms by their number in the interner
+  poly = memoizedPerObject(polyOf);
   const declared = new Map(declarations.map((d) => [d.name, d]));
   const order = new Map(declarations.map((d, i) => [d.name, i]));
   const eliminated: { name: string; term: Term }[] = [];
@@ -68,15 +71,19 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
   for (let round = 0; round < ROUNDS + declarations.length; round++) {
     if (facts.some((f) => f.k === 'const' && !f.v)) return { declarations: [], assertions: [FALSE], eliminated };
     facts = unique(facts);
-    const s = substitution(facts, declared, order);
-    if (s !== null) {
-      const { name, term } = s;
-      eliminated.push({ name, term });
-      const d = declared.get(name)!;
-      declared.delete(name);
-      const bounds = rangeFacts(d, term, declared);
-      // a fact without x stays the object it was (its variables' counts are kept)
-      facts = conjuncts([...facts.filter((f) => f !== s.fact).map((f) => (variableUses(f).has(name) ? substitute(f, name, term) : f)), ...bounds]);
+    const batch = substitutions(facts, declared, order);
+    if (batch.length > 0) {
+      const by = new Map(batch.map(({ name, term }) => [name, term]));
+      const used = new Set(batch.map((s) => s.fact));
+      const bounds: Formula[] = [];
+      for (const { name, term } of batch) {
+        eliminated.push({ name, term });
+        const d = declared.get(name)!;
+        declared.delete(name);
+        bounds.push(...rangeFacts(d, term, declared));
+      }
+      // a fact without the variables stays the object it was (its variables' counts are kept)
+      facts = conjuncts([...facts.filter((f) => !used.has(f)).map((f) => ([...variableUses(f).keys()].some((x) => by.has(x)) ? substitute(f, by) : f)), ...bounds]);
       continue;
     }
     const bounds = boundsOf(facts, declared);
@@ -100,11 +107,11 @@ export function completeModel(eliminated: Simplified['eliminated'], model: Reado
 
 /** A formula over the original query's variables, restated over the simplified one's. */
 export function restate(eliminated: Simplified['eliminated'], f: Formula): Formula {
-  return eliminated.reduce((g, { name, term }) => substitute(g, name, term), f);
+  return eliminated.reduce((g, { name, term }) => substitute(g, new Map([[name, term]])), f);
 }
 
 export function restateTerm(eliminated: Simplified['eliminated'], t: Term): Term {
-  return eliminated.reduce((u, { name, term }) => substituteTerm(u, name, term), t);
+  return eliminated.reduce((u, { name, term }) => substituteTerm(u, new Map([[name, term]])), t);
 }
 
 function conjuncts(fs: readonly Formula[]): Formula[] {
@@ -124,31 +131,8 @@ let interner = new Interner();
 const sameFormula = (f: Formula, g: Formula): boolean => interner.formula(f) === interner.formula(g);
 const sameTerm = (t: Term, u: Term): boolean => interner.term(t) === interner.term(u);
 
-/**
- * A polynomial atom's key, which also orders the monomials: the JSON text of the node (bigints as `"5n"`), built from
- * its children's keys, each computed once per node (nodes are immutable, and
- * the rounds compare and collect the same ones again and again).
- */
-const keys = new WeakMap<object, string>();
-function key(x: Formula | Term): string {
-  const known = keys.get(x);
-  if (known !== undefined) return known;
-  const k = jsonOf(x);
-  keys.set(x, k);
-  return k;
-}
-
-function jsonOf(v: unknown): string {
-  if (typeof v === 'bigint') return `"${v}n"`;
-  if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? 'null' : jsonOf(x))).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const fields = Object.entries(v)
-      .filter(([, x]) => x !== undefined)
-      .map(([name, x]) => `${JSON.stringify(name)}:${typeof x === 'object' && x !== null && !Array.isArray(x) ? key(x as Term) : jsonOf(x)}`);
-    return `{${fields.join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
+/** A term's key in the polynomials and the bounds' tables: its number in this simplification's interner (equal terms, equal keys). */
+const key = (t: Term): string => String(interner.term(t));
 
 function unique(fs: readonly Formula[]): Formula[] {
   const seen = new Set<number>();
@@ -160,12 +144,60 @@ function unique(fs: readonly Formula[]): Formula[] {
   });
 }
 
+interface Substitution {
+  readonly fact: Formula;
+  readonly name: string;
+  readonly term: Term;
+}
+
+/**
+ * The substitutions of one round: every `x = number` and `x = y` with y
+ * declared before x that can be made at once (no variable substituted
+ * occurs in another's term), else the single best one (substitution). A
+ * query with many variables copied from one another (the loop variables of
+ * aligned phases) then takes a few rounds, not one per variable.
+ */
+function substitutions(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>, order: ReadonlyMap<string, number>): Substitution[] {
+  const batch: Substitution[] = [];
+  const named = new Set<string>();
+  const mentioned = new Set<string>();
+  const admit = (s: Substitution): void => {
+    const inTerm = s.term.k === 'var' ? [s.term.name] : [];
+    if (named.has(s.name) || mentioned.has(s.name) || inTerm.some((v) => named.has(v))) return;
+    batch.push(s);
+    named.add(s.name);
+    inTerm.forEach((v) => mentioned.add(v));
+  };
+  for (const f of facts) {
+    if (f.k !== 'cmp') continue;
+    const zero = atMostZero(f, declared);
+    if (zero !== null) {
+      admit({ fact: f, name: zero, term: num(0) });
+      continue;
+    }
+    if (f.op !== '==') continue;
+    for (const [x, t] of [
+      [f.a, f.b],
+      [f.b, f.a],
+    ] as const) {
+      if (x.k !== 'var' || !declared.has(x.name)) continue;
+      if (t.k === 'num' || (t.k === 'var' && t.name !== x.name && declared.has(t.name) && order.get(t.name)! < order.get(x.name)!)) {
+        admit({ fact: f, name: x.name, term: t });
+        break;
+      }
+    }
+  }
+  if (batch.length > 0) return batch;
+  const best = substitution(facts, declared, order);
+  return best === null ? [] : [best];
+}
+
 /**
  * A top-level `x = t` to substitute: a declared x not in t. Between two
  * variables the later declared goes (thread 2's before thread 1's, an index
  * before what it is equal to); a number is preferred to any other term.
  */
-function substitution(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>, order: ReadonlyMap<string, number>): { fact: Formula; name: string; term: Term } | null {
+function substitution(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>, order: ReadonlyMap<string, number>): Substitution | null {
   let best: { fact: Formula; name: string; term: Term; rank: number } | null = null;
   // per variable: the facts it occurs in, and its occurrences in all of them
   const total = new Map<string, { facts: number; uses: number }>();
@@ -326,35 +358,36 @@ function rangeFacts(d: Declaration, t: Term, declared: ReadonlyMap<string, Decla
   return [nonNegative(t, declared) && min <= 0n ? null : cmp('>=', t, num(min)), cmp('<=', t, num(max))].filter((f): f is Formula => f !== null);
 }
 
-function substituteTerm(t: Term, name: string, by: Term): Term {
+/** The term with each variable named in `by` replaced by its term (none of which mentions one of them). */
+function substituteTerm(t: Term, by: ReadonlyMap<string, Term>): Term {
   switch (t.k) {
     case 'num':
       return t;
     case 'var':
-      return t.name === name ? by : t;
+      return by.get(t.name) ?? t;
     case 'op':
-      return op(t.op, substituteTerm(t.a, name, by), substituteTerm(t.b, name, by));
+      return op(t.op, substituteTerm(t.a, by), substituteTerm(t.b, by));
     case 'mop':
-      return mop(t.op, t.type, substituteTerm(t.a, name, by), substituteTerm(t.b, name, by));
+      return mop(t.op, t.type, substituteTerm(t.a, by), substituteTerm(t.b, by));
     case 'cast':
-      return castTerm(t.type, substituteTerm(t.a, name, by));
+      return castTerm(t.type, substituteTerm(t.a, by));
     case 'ite':
-      return ite(substitute(t.c, name, by), substituteTerm(t.a, name, by), substituteTerm(t.b, name, by));
+      return ite(substitute(t.c, by), substituteTerm(t.a, by), substituteTerm(t.b, by));
   }
 }
 
-function substitute(f: Formula, name: string, by: Term): Formula {
+function substitute(f: Formula, by: ReadonlyMap<string, Term>): Formula {
   switch (f.k) {
     case 'const':
       return f;
     case 'cmp':
-      return compare(f.op, substituteTerm(f.a, name, by), substituteTerm(f.b, name, by));
+      return compare(f.op, substituteTerm(f.a, by), substituteTerm(f.b, by));
     case 'and':
-      return and(f.args.map((g) => substitute(g, name, by)));
+      return and(f.args.map((g) => substitute(g, by)));
     case 'or':
-      return or(f.args.map((g) => substitute(g, name, by)));
+      return or(f.args.map((g) => substitute(g, by)));
     case 'not':
-      return not(substitute(f.arg, name, by));
+      return not(substitute(f.arg, by));
   }
 }
 
@@ -393,7 +426,15 @@ function add(p: Poly, q: Poly, sign: bigint): Poly {
   return { terms, atoms: new Map([...p.atoms, ...q.atoms]) };
 }
 
-const factors = (m: string): string[] => (m === ONE ? [] : m.split('\u0000'));
+/** A monomial's factors: split once per monomial text, since the same monomials come back in every round; one table per simplification, like the interner's. */
+let factorsOf = new Map<string, readonly string[]>();
+const factors = (m: string): readonly string[] => {
+  const known = factorsOf.get(m);
+  if (known !== undefined) return known;
+  const fs = m === ONE ? [] : m.split('\u0000');
+  factorsOf.set(m, fs);
+  return fs;
+};
 const monomial = (fs: readonly string[]): string => [...fs].sort().join('\u0000');
 
 function multiply(p: Poly, q: Poly): Poly | null {
@@ -409,7 +450,7 @@ function multiply(p: Poly, q: Poly): Poly | null {
  * The term as a polynomial: `+`, `*` (and a machine type's `+ - *`, exact values) expanded, anything else an atom.
  * Each node's computed once (nodes are immutable, and so are the polynomials: add and multiply copy).
  */
-const poly = memoizedPerObject(polyOf);
+let poly = memoizedPerObject(polyOf);
 
 function polyOf(t: Term): Poly {
   if (t.k === 'num') return constant(t.v);
@@ -522,7 +563,7 @@ function radixSplit(p: Poly, q: Poly, bounds: Bounds): Formula | null {
       n: multiplyBy(atom(t), c),
       divides: (m, v) => (factors(m).includes(g) && v % c === 0n ? v / c : null),
       divide: (m) => {
-        const fs = factors(m);
+        const fs = [...factors(m)];
         fs.splice(fs.indexOf(g), 1);
         return monomial(fs);
       },
@@ -739,7 +780,10 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
 function decided(o: CmpOp, a: Term, b: Term, bounds: Bounds): boolean | null {
   const [i, j] = [interval(a, bounds), interval(b, bounds)];
   const sides = sumOf(i, negated(j));
-  for (const d of [polyInterval(add(poly(a), poly(b), -1n), bounds), sides]) {
+  // of two different variables or numbers, the difference's interval is the sides' (nothing cancels)
+  const atomic = (t: Term): boolean => t.k === 'var' || t.k === 'num';
+  const differences = atomic(a) && atomic(b) && !sameTerm(a, b) ? [sides] : [polyInterval(add(poly(a), poly(b), -1n), bounds), sides];
+  for (const d of differences) {
     const below = (v: bigint): boolean => d.hi !== null && d.hi < v;
     const above = (v: bigint): boolean => d.lo !== null && d.lo > v;
     const known = ((): boolean | null => {

@@ -17,14 +17,14 @@ import { located, positionAt, type Span } from '../core/source.js';
 import type { KernelMap } from '../map/map.js';
 import { runKernel, type Finished } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
-import { encodingWith, type Query } from '../encode/query.js';
-import { decodeModel, printScript } from '../encode/smtlib.js';
+import type { Query } from '../encode/query.js';
 import type { Valuation } from '../encode/evaluate.js';
 import type { Solver } from '../solve/solver.js';
 import { assertNever } from '../util/assert.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from './result.js';
 import { divergenceQueries, phasesOf, raceQueries } from './verify.js';
-import { completedModel, modelSatisfies, selectedPoints, witnessOf } from './witness.js';
+import { selectedPoints, witnessOf } from './witness.js';
+import { ask } from './ask.js';
 import { isSmallWitness, smallModel, type ModelOf } from './shrink.js';
 
 export type ReplayVerdict =
@@ -117,16 +117,11 @@ function sizesOf(q: Query, w: Witness): Valuation {
   };
 }
 
-/** Models of the query with `extra` asserted, from the solver, each checked against the query. */
+/** Models of the query with `more` asserted, each checked against the query (src/verify/ask.ts). */
 function modelsOf(q: Query, { solver, timeoutMs }: ReplayOptions): ModelOf {
   return async (more) => {
-    const assertions = [...q.assertions, ...more];
-    const encoding = encodingWith(q, more);
-    const verdict = await solver.check(printScript(q.declarations, assertions, encoding), timeoutMs);
-    if (verdict.status !== 'sat') return null;
-    const model = completedModel(q, decodeModel(encoding, verdict.model));
-    if (!modelSatisfies({ ...q, assertions }, model)) throw new Error(`internal error: the solver's small witness for ${q.id} does not satisfy the query`);
-    return model;
+    const { verdict } = await ask(q, more, { solver, timeoutMs });
+    return verdict.status === 'sat' ? verdict.model : null;
   };
 }
 

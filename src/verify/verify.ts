@@ -15,9 +15,7 @@ import { containsErased, pointVars } from '../encode/paths.js';
 import {
   assumptionsQuery,
   completionQuery,
-  decidedUnsat,
   divergenceQuery,
-  encodingWith,
   evaluationsOf,
   raceQueries as pairQueries,
   scopeQuery,
@@ -26,13 +24,13 @@ import {
   type RaceQuerySpec,
   type ThreadIds,
 } from '../encode/query.js';
-import { bitVectorEncoding, decodeModel, printScript, EncodingLimit, type Declaration, type Encoding } from '../encode/smtlib.js';
+import { EncodingLimit } from '../encode/smtlib.js';
 import type { Formula } from '../encode/term.js';
 import type { Solver, Verdict } from '../solve/solver.js';
-import { completedModel, dataDoubts, modelSatisfies, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
+import { dataDoubts, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
 import { raceKind, statusOf, VERIFY_STAGES, type AccessSite, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
 import { isSmallWitness, smallModel, type ModelOf } from './shrink.js';
-import { searchedModel } from '../encode/search.js';
+import { ask as askBackEnd } from './ask.js';
 import { StageClock } from '../util/clock.js';
 
 export interface VerifyOptions {
@@ -45,24 +43,6 @@ export interface VerifyOptions {
 
 export { DEFAULT_TIMEOUT_MS } from '../solve/solver.js';
 
-/**
- * The question's bit-vector encoding, for an integer one (null for a
- * bit-vector query, or when the bit-vectors would be too wide): a portfolio
- * races it against the integer encoding.
- */
-function bitVectorsOf(declarations: readonly Declaration[], assertions: readonly Formula[], encoding: Encoding): () => string | null {
-  return () => {
-    if (encoding.width !== null) return null;
-    try {
-      const alternative = bitVectorEncoding(declarations, assertions);
-      // a signed encoding's model is read back by decodeModel, which knows only the query's own encoding
-      return alternative.signed === true ? null : printScript(declarations, assertions, alternative);
-    } catch (e) {
-      if (e instanceof EncodingLimit) return null;
-      throw e;
-    }
-  };
-}
 
 /** Rounds of the vacuity check, each naming one more thread that may fail an assumption. */
 const VACUITY_ROUNDS = 3;
@@ -128,9 +108,7 @@ export async function phasesOf(
       splitPhases(m, async (loop, noSync, around) => {
         const code: Code = around({ kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync });
         const q = clock.timed('encoding', () => completionQuery(m, vars, launch, code));
-        const script = clock.timed('encoding', () => printScript(q.declarations, q.assertions, q.encoding));
-        const bitVectors = bitVectorsOf(q.declarations, q.assertions, q.encoding);
-        const verdict = await clock.timedAsync('solving', () => solver.check(script, timeoutMs, { bitVectors }));
+        const { verdict } = await askBackEnd(q, [], { solver, timeoutMs, clock });
         return verdict.status === 'unsat';
       }),
     );
@@ -203,26 +181,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
    */
   const ask = async (q: Query, extra: readonly Formula[]): Promise<Verdict> => {
     queries++;
-    if (decidedUnsat(q)) {
-      withoutSolver++;
-      return { status: 'unsat' };
-    }
-    const assertions = [...q.assertions, ...extra];
-    const searched = clock.timed('solving', () => searchedModel(q.declarations, assertions));
-    if (searched !== null) {
-      const model = completedModel(q, searched);
-      if (!modelSatisfies({ ...q, assertions }, model)) throw new Error(`internal error: the model found by evaluation for ${q.id} does not satisfy the query as built (simplifier bug)`);
-      withoutSolver++;
-      return { status: 'sat', model };
-    }
-    const encoding = encodingWith(q, extra);
-    const script = clock.timed('encoding', () => printScript(q.declarations, assertions, encoding));
-    const bitVectors = bitVectorsOf(q.declarations, assertions, encoding);
-    const answer = await clock.timedAsync('solving', () => options.solver.check(script, options.timeoutMs, { bitVectors }));
-    const verdict = answer.status === 'sat' ? { ...answer, model: completedModel(q, decodeModel(encoding, answer.model)) } : answer;
-    if (verdict.status === 'sat' && !modelSatisfies({ ...q, assertions }, verdict.model)) {
-      throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
-    }
+    const { verdict, bySolver } = await askBackEnd(q, extra, { solver: options.solver, timeoutMs: options.timeoutMs, clock });
+    if (!bySolver) withoutSolver++;
     return verdict;
   };
 

@@ -70,6 +70,22 @@ describe('the simplifier keeps every query equivalent (enumerated on small value
     expectEquivalent(ds, [eq(v('z'), plus(v('x'), v('x'))), not(eq(v('z'), num(4)))]);
   });
 
+  it('substitutes many copies in one round: chains, numbers, and a variable both named and substituted for', () => {
+    // x2 = x1, x3 = x2, x4 = x3 (a chain of copies, later declared first), y = 2, y < 1 + x4, x1 ≠ z
+    const ds = [nat('x1'), nat('x2'), nat('x3'), nat('x4'), nat('y', 2), nat('z', 2)];
+    const chain = [eq(v('x2'), v('x1')), eq(v('x3'), v('x2')), eq(v('x4'), v('x3')), eq(v('y'), num(2)), cmp('<', v('y'), plus(num(1), v('x4'))), not(eq(v('x1'), v('z')))];
+    const r = expectEquivalent(ds, chain, 0n, 7n);
+    expect(r.count).toBeGreaterThan(0);
+    const s = simplify(ds, chain);
+    expect(s.declarations.map((d) => d.name)).toEqual(['x1', 'z']);
+    expect(s.eliminated.map((e) => e.name).sort()).toEqual(['x2', 'x3', 'x4', 'y']);
+    // x = y, y = x + 0 is no definition of y by x alone; both orders of one pair of copies
+    expectEquivalent([nat('x'), nat('y')], [eq(v('y'), v('x')), eq(v('x'), v('y')), cmp('<', v('x'), num(3))]);
+    // a copy whose source is itself set to a number in the same round: x2 := x1 waits for x1 := 3
+    const decided = expectEquivalent([nat('x1'), nat('x2')], [eq(v('x2'), v('x1')), eq(v('x1'), num(3)), not(eq(v('x2'), num(3)))]);
+    expect(decided.decided).toBe(true);
+  });
+
   it('a natural below 1 is 0', () => {
     const r = expectEquivalent([nat('x'), nat('y')], [cmp('<', v('x'), num(1)), not(eq(v('x'), v('y'))), cmp('<', v('y'), num(1))]);
     expect(r.decided).toBe(true);

@@ -1,0 +1,69 @@
+/**
+ * One question to the back end: is this query, with some extra facts over
+ * the variables the simplifier left, satisfiable? Every caller (race and
+ * divergence queries, the loop checks of the phase split, the vacuity and
+ * scope checks, the search for a small witness) asks it the same way: the
+ * simplifier's answer, then a model found by evaluation
+ * (src/encode/search.ts), then a solver's. A model is completed and checked
+ * against the query as built, whoever found it, so a wrong model is an
+ * internal error, never a witness.
+ */
+import { decidedUnsat, encodingWith, type Query } from '../encode/query.js';
+import { searchedModel } from '../encode/search.js';
+import { bitVectorEncoding, decodeModel, EncodingLimit, printScript, type Declaration, type Encoding } from '../encode/smtlib.js';
+import type { Formula } from '../encode/term.js';
+import type { Solver, Verdict } from '../solve/solver.js';
+import { StageClock } from '../util/clock.js';
+import type { VerifyStage } from './result.js';
+import { completedModel, modelSatisfies } from './witness.js';
+
+export interface AskOptions {
+  readonly solver: Solver;
+  readonly timeoutMs: number;
+  readonly clock?: StageClock<VerifyStage>;
+}
+
+export interface Answer {
+  readonly verdict: Verdict;
+  /** whether a solver had to be asked (the simplifier or the search decided otherwise) */
+  readonly bySolver: boolean;
+}
+
+export async function ask(q: Query, extra: readonly Formula[], { solver, timeoutMs, clock = new StageClock() }: AskOptions): Promise<Answer> {
+  if (decidedUnsat(q)) return { verdict: { status: 'unsat' }, bySolver: false };
+  const assertions = [...q.assertions, ...extra];
+  const asBuilt: Query = { ...q, assertions };
+  const searched = clock.timed('solving', () => searchedModel(q.declarations, assertions));
+  if (searched !== null) {
+    const model = completedModel(q, searched);
+    if (!modelSatisfies(asBuilt, model)) throw new Error(`internal error: the model found by evaluation for ${q.id} does not satisfy the query as built (simplifier bug)`);
+    return { verdict: { status: 'sat', model }, bySolver: false };
+  }
+  const encoding = encodingWith(q, extra);
+  const script = clock.timed('encoding', () => printScript(q.declarations, assertions, encoding));
+  const bitVectors = bitVectorsOf(q.declarations, assertions, encoding);
+  const answer = await clock.timedAsync('solving', () => solver.check(script, timeoutMs, { bitVectors }));
+  if (answer.status !== 'sat') return { verdict: answer, bySolver: true };
+  const model = completedModel(q, decodeModel(encoding, answer.model));
+  if (!modelSatisfies(asBuilt, model)) throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);
+  return { verdict: { ...answer, model }, bySolver: true };
+}
+
+/**
+ * The question's bit-vector encoding, for an integer one (null for a
+ * bit-vector query, or when the bit-vectors would be too wide): a portfolio
+ * races it against the integer encoding.
+ */
+function bitVectorsOf(declarations: readonly Declaration[], assertions: readonly Formula[], encoding: Encoding): () => string | null {
+  return () => {
+    if (encoding.width !== null) return null;
+    try {
+      const alternative = bitVectorEncoding(declarations, assertions);
+      // a signed encoding's model is read back by decodeModel, which knows only the query's own encoding
+      return alternative.signed === true ? null : printScript(declarations, assertions, alternative);
+    } catch (e) {
+      if (e instanceof EncodingLimit) return null;
+      throw e;
+    }
+  };
+}
