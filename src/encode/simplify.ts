@@ -295,12 +295,10 @@ function formulaSize(f: Formula): number {
   }
 }
 
-const uses = new WeakMap<Formula, ReadonlyMap<string, number>>();
-
 /** How many times each variable occurs in the fact (computed once per fact object). */
-function variableUses(f: Formula): ReadonlyMap<string, number> {
-  const known = uses.get(f);
-  if (known !== undefined) return known;
+const variableUses = memoizedPerObject(usesOf);
+
+function usesOf(f: Formula): ReadonlyMap<string, number> {
   const out = new Map<string, number>();
   const term = (t: Term): void => {
     switch (t.k) {
@@ -336,7 +334,6 @@ function variableUses(f: Formula): ReadonlyMap<string, number> {
     }
   };
   formula(f);
-  uses.set(f, out);
   return out;
 }
 
