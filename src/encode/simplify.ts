@@ -26,9 +26,18 @@
  *   variable used too often to be substituted, e.g. an index both threads'
  *   wrapped values are equal to).
  *
+ * * two variables defined by one term are equal: `x = A ∧ y = A` is
+ *   `x = A ∧ y = x` (two threads' clamped index, each used too often to be
+ *   substituted);
+ * * a formula named once (`1 = ite(F, 1, 0)`, src/encode/share.ts) is F,
+ *   rewritten like any other.
+ *
  * * a comparison the bounds decide is true or false, and so is an ite's
  *   condition (the ite is then its branch): `blockDim.x ≤ 2^31 − 1` where
- *   `blockDim.x ≤ 1024`.
+ *   `blockDim.x ≤ 1024`. A range fact (an operation's value against a number,
+ *   as definedness adds) is decided by the other bounds alone: `16·bx ≤
+ *   2^32 − 1` where `bx < 4`. A signed atom the facts keep positive counts as
+ *   non-negative in the mixed-radix split.
  *
  * The bounds are the top-level `≤ < ≥ >` facts and what declarations and
  * operators prove (intervals). Those facts themselves are rewritten under
@@ -42,7 +51,7 @@ import type { Declaration } from './smtlib.js';
 import { declaredRange } from './smtlib.js';
 import { Interner, nonNegative } from './share.js';
 import { typeMax, typeMin, WIDTH } from '../core/arith.js';
-import { FALSE, and, castTerm, cmp, eq, ite, mop, not, num, op, or, type Formula, type Term } from './term.js';
+import { FALSE, and, castTerm, cmp, eq, ite, mop, not, num, op, or, tvar, type Formula, type Term } from './term.js';
 
 export interface Simplified {
   readonly declarations: readonly Declaration[];
@@ -90,7 +99,19 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
     // the facts the bounds come from are rewritten under the declarations only: every fact rewritten under the bounds is
     // then equivalent to what it was, given facts that are (rewritten under themselves, `x ≤ 5` would prove itself)
     const declaredOnly = noBounds(declared);
-    const next = conjuncts(joinDefinitions(facts, bounds).map((f) => rewrite(f, isBound(f) ? declaredOnly : bounds)));
+    // a range fact (an operation's value against a number: what definedness and eliminated variables add) is decided by
+    // the other bounds, which stay: `16·bx ≤ 2^32 − 1` where `bx < 4`
+    const others = boundsOf(
+      facts.filter((f) => !isRangeFact(f)),
+      declared,
+    );
+    const next = conjuncts(
+      joinDefinitions(facts, bounds).map((f) => {
+        if (!isRangeFact(f)) return rewrite(f, isBound(f) ? declaredOnly : bounds);
+        const known = decided(f.op, f.a, f.b, others);
+        return known === null ? rewrite(f, declaredOnly) : { k: 'const', v: known };
+      }),
+    );
     if (next.length === facts.length && next.every((f, i) => sameFormula(f, facts[i]!))) break;
     facts = next;
   }
@@ -133,6 +154,9 @@ const sameTerm = (t: Term, u: Term): boolean => interner.term(t) === interner.te
 
 /** A term's key in the polynomials and the bounds' tables: its number in this simplification's interner (equal terms, equal keys). */
 const key = (t: Term): string => String(interner.term(t));
+
+/** The term of a key. */
+const atomOf = (k: string): Term => interner.nodes[Number(k)]!.node as Term;
 
 function unique(fs: readonly Formula[]): Formula[] {
   const seen = new Set<number>();
@@ -252,9 +276,14 @@ function definition(f: Formula): { name: string; term: Term } | null {
  */
 function joinDefinitions(facts: readonly Formula[], bounds: Bounds): Formula[] {
   const first = new Map<string, Term>();
+  // per defining term: the first variable it defines (`x = A ∧ y = A` is `x = A ∧ y = x`, which substitutes)
+  const definedBy = new Map<number, string>();
   return facts.map((f) => {
     const d = definition(f);
     if (d === null) return f;
+    const byTerm = definedBy.get(interner.term(d.term));
+    if (byTerm === undefined) definedBy.set(interner.term(d.term), d.name);
+    else if (byTerm !== d.name && d.term.k !== 'var' && d.term.k !== 'num') return eq(tvar(d.name), tvar(byTerm));
     const a = first.get(d.name);
     if (a === undefined) {
       first.set(d.name, d.term);
@@ -399,18 +428,17 @@ function compare(o: Extract<Formula, { k: 'cmp' }>['op'], a: Term, b: Term): For
 
 interface Poly {
   readonly terms: Map<string, bigint>;
-  readonly atoms: Map<string, Term>;
 }
 
 const ONE = '';
 
 function constant(v: bigint): Poly {
-  return { terms: v === 0n ? new Map() : new Map([[ONE, v]]), atoms: new Map() };
+  return { terms: v === 0n ? new Map() : new Map([[ONE, v]]) };
 }
 
 function atom(t: Term): Poly {
   const k = key(t);
-  return { terms: new Map([[k, 1n]]), atoms: new Map([[k, t]]) };
+  return { terms: new Map([[k, 1n]]) };
 }
 
 function add(p: Poly, q: Poly, sign: bigint): Poly {
@@ -420,7 +448,7 @@ function add(p: Poly, q: Poly, sign: bigint): Poly {
     if (v === 0n) terms.delete(m);
     else terms.set(m, v);
   }
-  return { terms, atoms: new Map([...p.atoms, ...q.atoms]) };
+  return { terms };
 }
 
 /** A monomial's factors: split once per monomial text, since the same monomials come back in every round; one table per simplification, like the interner's. */
@@ -438,9 +466,9 @@ function multiply(p: Poly, q: Poly): Poly | null {
   if (p.terms.size * q.terms.size > MAX_MONOMIALS) return null;
   let out = constant(0n);
   for (const [m, c] of p.terms) {
-    for (const [n, d] of q.terms) out = add(out, { terms: new Map([[monomial([...factors(m), ...factors(n)]), c * d]]), atoms: new Map() }, 1n);
+    for (const [n, d] of q.terms) out = add(out, { terms: new Map([[monomial([...factors(m), ...factors(n)]), c * d]]) }, 1n);
   }
-  return { terms: out.terms, atoms: new Map([...p.atoms, ...q.atoms]) };
+  return out;
 }
 
 /**
@@ -463,11 +491,11 @@ function polyOf(t: Term): Poly {
 /** The polynomial as a term of natural `+` and `*` (exact); its coefficients must be positive. */
 function termOf(p: Poly): Term {
   const monomials = [...p.terms].sort(([m], [n]) => (m === ONE ? 1 : n === ONE ? -1 : m < n ? -1 : m > n ? 1 : 0));
-  const product = (m: string, c: bigint): Term => factors(m).reduce<Term>((acc, f) => op('*', acc, p.atoms.get(f)!), num(c));
+  const product = (m: string, c: bigint): Term => factors(m).reduce<Term>((acc, f) => op('*', acc, atomOf(f)), num(c));
   return monomials.reduce<Term>((acc, [m, c]) => op('+', acc, product(m, c)), num(0));
 }
 
-const positivePart = (p: Poly, sign: bigint): Poly => ({ terms: new Map([...p.terms].filter(([, c]) => c * sign > 0n).map(([m, c]) => [m, c * sign])), atoms: p.atoms });
+const positivePart = (p: Poly, sign: bigint): Poly => ({ terms: new Map([...p.terms].filter(([, c]) => c * sign > 0n).map(([m, c]) => [m, c * sign])) });
 
 const gcd = (a: bigint, b: bigint): bigint => {
   let [x, y] = [a < 0n ? -a : a, b < 0n ? -b : b];
@@ -495,6 +523,12 @@ const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ decl
 /** Whether the top-level fact is one boundsOf reads. */
 const isBound = (f: Formula): boolean => f.k === 'cmp' && f.op !== '==' && f.op !== '!=';
 
+const isCompound = (t: Term): boolean => t.k !== 'var' && t.k !== 'num';
+
+/** A bound of an operation's value by a number. */
+const isRangeFact = (f: Formula): f is Extract<Formula, { k: 'cmp' }> =>
+  isBound(f) && f.k === 'cmp' && ((isCompound(f.a) && f.b.k === 'num') || (isCompound(f.b) && f.a.k === 'num'));
+
 function boundsOf(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>): Bounds {
   const upper = new Map<string, Poly[]>();
   const lower = new Map<string, Poly[]>();
@@ -513,8 +547,10 @@ function boundsOf(facts: readonly Formula[], declared: ReadonlyMap<string, Decla
 }
 
 /** Whether p ≥ 0 for every value of its atoms, which are never negative: every coefficient is. */
-const provablyNonNegative = (p: Poly, bounds: Bounds): boolean =>
-  [...p.terms].every(([m, c]) => c >= 0n && factors(m).every((f) => nonNegative(p.atoms.get(f)!, bounds.declared)));
+const provablyNonNegative = (p: Poly, bounds: Bounds): boolean => [...p.terms].every(([m, c]) => c >= 0n && factors(m).every((f) => atomNonNegative(atomOf(f), bounds)));
+
+/** Whether the atom is never negative: by its declaration and operators, or by the facts' bounds (a signed value the facts keep positive). */
+const atomNonNegative = (t: Term, bounds: Bounds): boolean => nonNegative(t, bounds.declared) || nonNegativeInterval(interval(t, bounds));
 
 /** Whether the facts prove b ≤ n − 1: each atom of b (linear, non-negative) replaced by an upper bound, n − 1 − b has no negative coefficient. */
 function provablyBelow(b: Poly, n: Poly, bounds: Bounds): boolean {
@@ -526,8 +562,8 @@ function provablyBelow(b: Poly, n: Poly, bounds: Bounds): boolean {
     }
     const fs = factors(m);
     if (fs.length !== 1 || c < 0n) return false;
-    const x = b.atoms.get(fs[0]!)!;
-    if (!nonNegative(x, bounds.declared)) return false;
+    const x = atomOf(fs[0]!);
+    if (!atomNonNegative(x, bounds)) return false;
     const candidates = [...(bounds.upper.get(fs[0]!) ?? [])];
     if (x.k === 'var') candidates.push(constant(declaredRange(bounds.declared.get(x.name)!).max));
     const fit = candidates.map((u) => add(rest, multiplyBy(u, c), -1n)).find((r) => [...r.terms.values()].every((v) => v >= 0n));
@@ -537,7 +573,7 @@ function provablyBelow(b: Poly, n: Poly, bounds: Bounds): boolean {
   return [...rest.terms.values()].every((v) => v >= 0n);
 }
 
-const multiplyBy = (p: Poly, c: bigint): Poly => ({ terms: new Map([...p.terms].map(([m, v]) => [m, v * c])), atoms: p.atoms });
+const multiplyBy = (p: Poly, c: bigint): Poly => ({ terms: new Map([...p.terms].map(([m, v]) => [m, v * c])) });
 
 /**
  * `a·n + b = a'·n + b'` as `a = a' ∧ b = b'`, where the facts prove
@@ -550,8 +586,8 @@ function radixSplit(p: Poly, q: Poly, bounds: Bounds): Formula | null {
   for (const c of new Set(all.filter(([m, c]) => m !== ONE && c > 1n).map(([, c]) => c))) {
     moduli.push({ n: constant(c), divides: (_m, v) => (v % c === 0n ? v / c : null), divide: (m) => m });
   }
-  const atoms = new Map([...p.atoms, ...q.atoms]);
-  for (const [g, t] of atoms) {
+  for (const g of new Set(all.flatMap(([m]) => factors(m)))) {
+    const t = atomOf(g);
     const holding = all.filter(([m]) => factors(m).includes(g));
     if (holding.length === 0) continue;
     const c = holding.reduce((acc, [, v]) => gcd(acc, v), 0n);
@@ -576,8 +612,8 @@ function radixSplit(p: Poly, q: Poly, bounds: Bounds): Formula | null {
         else high.set(divide(m), (high.get(divide(m)) ?? 0n) + d);
       }
       return [
-        { terms: high, atoms: atoms },
-        { terms: low, atoms: atoms },
+        { terms: high },
+        { terms: low },
       ];
     };
     const [a, b] = split(p);
@@ -691,7 +727,7 @@ function structuralInterval(t: Term, bounds: Bounds): Interval {
 function polyInterval(p: Poly, bounds: Bounds): Interval {
   let out = point(0n);
   for (const [m, c] of p.terms) {
-    const value = factors(m).reduce<Interval>((acc, f) => productOf(acc, interval(p.atoms.get(f)!, bounds)), point(c));
+    const value = factors(m).reduce<Interval>((acc, f) => productOf(acc, interval(atomOf(f), bounds)), point(c));
     out = sumOf(out, value);
   }
   return out;
@@ -750,6 +786,11 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
       const known = decided(f.op, a, b, bounds);
       if (known !== null) return { k: 'const', v: known };
       if (f.op !== '==' && f.op !== '!=') return compare(f.op, a, b);
+      const selected = selection(a, b) ?? selection(b, a);
+      if (selected !== null) {
+        const same = rewrite(selected, bounds);
+        return f.op === '==' ? same : not(same);
+      }
       const unwrap = unwrapped(a, b, bounds);
       if (unwrap !== null) {
         const same = rewrite(unwrap, bounds);
@@ -771,6 +812,16 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
     case 'not':
       return not(rewrite(f.arg, bounds));
   }
+}
+
+/**
+ * `k = ite(c, x, y)` of numbers k, x, y as a formula of c (how a formula
+ * named once, src/encode/share.ts, is asserted: `1 = ite(F, 1, 0)` is F), so
+ * that the rewrites reach inside it; else null.
+ */
+function selection(k: Term, t: Term): Formula | null {
+  if (k.k !== 'num' || t.k !== 'ite' || t.a.k !== 'num' || t.b.k !== 'num') return null;
+  return or([and([{ k: 'const', v: t.a.v === k.v }, t.c]), and([{ k: 'const', v: t.b.v === k.v }, not(t.c)])]);
 }
 
 /** `a ⋈ b` where the bounds decide it: from the interval of a − b (common parts cancel) or of a and b themselves; else null. */
@@ -836,8 +887,11 @@ function settledOf(t: Term, bounds: Bounds): Term {
         const [a, b] = [settled(t.a, bounds), settled(t.b, bounds)];
         return x === t.c.a && y === t.c.b && a === t.a && b === t.b ? t : ite(cmp(t.c.op, x, y), a, b);
       }
+      // any other condition is rewritten under the bounds, which may decide it
+      const c = rewrite(t.c, bounds);
+      if (c.k === 'const') return settled(c.v ? t.a : t.b, bounds);
       const [a, b] = [settled(t.a, bounds), settled(t.b, bounds)];
-      return a === t.a && b === t.b ? t : ite(t.c, a, b);
+      return sameFormula(c, t.c) && a === t.a && b === t.b ? t : ite(c, a, b);
     }
   }
 }

@@ -86,6 +86,15 @@ describe('the simplifier keeps every query equivalent (enumerated on small value
     expect(decided.decided).toBe(true);
   });
 
+  it('two variables defined by one term are equal: x = a + 1 ∧ y = a + 1 is x = a + 1 ∧ y = x', () => {
+    const ds = [nat('x'), nat('y'), nat('a'), nat('b')];
+    // used in other facts too, so neither definition is substituted: the shared term still ties them
+    const often = [cmp('<', v('x'), v('b')), cmp('<', v('a'), v('x')), cmp('<', v('y'), plus(v('b'), v('x'))), cmp('<', v('a'), v('y'))];
+    const facts = [eq(v('x'), plus(v('a'), num(1))), eq(v('y'), plus(v('a'), num(1))), ...often];
+    expectEquivalent(ds, facts, 0n, 7n);
+    expect(expectEquivalent(ds, [...facts, not(eq(v('x'), v('y')))], 0n, 7n).decided).toBe(true);
+  });
+
   it('a natural below 1 is 0', () => {
     const r = expectEquivalent([nat('x'), nat('y')], [cmp('<', v('x'), num(1)), not(eq(v('x'), v('y'))), cmp('<', v('y'), num(1))]);
     expect(r.decided).toBe(true);
@@ -246,6 +255,45 @@ describe('comparisons and ite conditions the bounds decide (enumerated)', () => 
     const open = expectEquivalent(ds, guarded(4), 0n, 7n);
     expect(open.decided).toBe(false);
     expect(open.count).toBeGreaterThan(0);
+  });
+
+  it("drops a bound of an operation's value by a number where the other bounds prove it, never two that prove each other", () => {
+    const ds = [nat('x'), nat('y')];
+    // 2x ≤ 6 where x < 3: dropped; without x < 3 it stays
+    const kept = (fs: Formula[]): number => simplify(ds, fs).assertions.length;
+    expect(kept([cmp('<', v('x'), num(3)), cmp('<=', times(num(2), v('x')), num(6))])).toBe(1);
+    expect(kept([cmp('<=', times(num(2), v('x')), num(6))])).toBe(1);
+    expectEquivalent(ds, [cmp('<', v('x'), num(3)), cmp('<=', times(num(2), v('x')), num(6)), cmp('<', v('y'), plus(v('x'), num(1)))], 0n, 7n);
+    // x + 1 ≤ 4 and x + 2 ≤ 5 say the same: neither may take the other away
+    const same = [cmp('<=', plus(v('x'), num(1)), num(4)), cmp('<=', plus(v('x'), num(2)), num(5))];
+    expect(expectEquivalent(ds, same, 0n, 7n).count).toBe(4 * 8);
+    // a bound the others contradict decides the query
+    expect(expectEquivalent(ds, [cmp('>', v('x'), num(4)), cmp('<=', times(num(2), v('x')), num(6))], 0n, 7n).decided).toBe(true);
+  });
+
+  it('a formula asserted as 1 = ite(F, 1, 0) is F, and is rewritten: its comparisons the bounds decide are decided', () => {
+    const ds = [nat('x'), nat('y')];
+    const named = (f: Formula): Formula => eq(num(1), ite(f, num(1), num(0)));
+    // x < 3 ⇒ 2x ≤ 6: the named formula is true
+    const facts = [cmp('<', v('x'), num(3)), named(or([cmp('>', v('y'), num(5)), cmp('<=', times(num(2), v('x')), num(6))]))];
+    expect(simplify(ds, facts).assertions.length).toBe(1);
+    expectEquivalent(ds, facts, 0n, 7n);
+    // 0 = ite(F, 1, 0) is ¬F, and 2 = ite(F, 1, 0) is false
+    expect(expectEquivalent(ds, [eq(num(0), ite(cmp('<', v('x'), v('y')), num(1), num(0)))], 0n, 7n).count).toBe(36);
+    expect(expectEquivalent(ds, [eq(num(2), ite(cmp('<', v('x'), v('y')), num(1), num(0)))], 0n, 7n).decided).toBe(true);
+    // an ite of terms whose condition is no comparison: decided by the bounds when it can be, kept otherwise
+    const choose = (c: Formula): Formula => eq(v('y'), ite(c, v('x'), num(7)));
+    expectEquivalent(ds, [cmp('<', v('x'), num(3)), choose(and([cmp('<', v('x'), num(4)), cmp('>=', v('x'), num(0))]))], 0n, 7n);
+    expectEquivalent(ds, [choose(or([cmp('<', v('x'), num(2)), cmp('>', v('x'), num(5))]))], 0n, 7n);
+  });
+
+  it('the mixed-radix split on signed values the facts keep in range: a·n + b = a′·n + b′ with 0 < b, b′ < n', () => {
+    const int = (name: string): Declaration => ({ name, bits: 3, type: 'int' });
+    const ds = [int('a'), int('b'), int('c'), int('d'), nat('n')];
+    const facts = [cmp('>', v('b'), num(0)), cmp('<', v('b'), v('n')), cmp('>', v('d'), num(0)), cmp('<', v('d'), v('n')), eq(plus(times(v('a'), v('n')), v('b')), plus(times(v('c'), v('n')), v('d'))), not(eq(v('b'), v('d')))];
+    expect(expectEquivalent(ds, facts, -3n, 5n).decided).toBe(true);
+    // without b > 0 the split does not apply (b may be negative): a model exists
+    expect(expectEquivalent(ds, facts.slice(1), -3n, 5n).count).toBeGreaterThan(0);
   });
 
   it('a fact never proves itself: x ≤ 3 and x < 4 are kept, though each implies the other', () => {
