@@ -101,10 +101,7 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
     const declaredOnly = noBounds(declared);
     // a range fact (an operation's value against a number: what definedness and eliminated variables add) is decided by
     // the other bounds, which stay: `16·bx ≤ 2^32 − 1` where `bx < 4`
-    const others = boundsOf(
-      facts.filter((f) => !isRangeFact(f)),
-      declared,
-    );
+    const others = facts.some(isRangeFact) ? boundsOf(facts.filter((f) => !isRangeFact(f)), declared) : bounds;
     const next = conjuncts(
       joinDefinitions(facts, bounds).map((f) => {
         if (!isRangeFact(f)) return rewrite(f, isBound(f) ? declaredOnly : bounds);
@@ -281,9 +278,10 @@ function joinDefinitions(facts: readonly Formula[], bounds: Bounds): Formula[] {
   return facts.map((f) => {
     const d = definition(f);
     if (d === null) return f;
-    const byTerm = definedBy.get(interner.term(d.term));
-    if (byTerm === undefined) definedBy.set(interner.term(d.term), d.name);
-    else if (byTerm !== d.name && d.term.k !== 'var' && d.term.k !== 'num') return eq(tvar(d.name), tvar(byTerm));
+    const termId = interner.term(d.term);
+    const byTerm = definedBy.get(termId);
+    if (byTerm === undefined) definedBy.set(termId, d.name);
+    else if (byTerm !== d.name && !isAtomic(d.term)) return eq(tvar(d.name), tvar(byTerm));
     const a = first.get(d.name);
     if (a === undefined) {
       first.set(d.name, d.term);
@@ -523,11 +521,12 @@ const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ decl
 /** Whether the top-level fact is one boundsOf reads. */
 const isBound = (f: Formula): boolean => f.k === 'cmp' && f.op !== '==' && f.op !== '!=';
 
-const isCompound = (t: Term): boolean => t.k !== 'var' && t.k !== 'num';
+/** A variable or a number: no operation inside. */
+const isAtomic = (t: Term): boolean => t.k === 'var' || t.k === 'num';
 
 /** A bound of an operation's value by a number. */
 const isRangeFact = (f: Formula): f is Extract<Formula, { k: 'cmp' }> =>
-  isBound(f) && f.k === 'cmp' && ((isCompound(f.a) && f.b.k === 'num') || (isCompound(f.b) && f.a.k === 'num'));
+  isBound(f) && f.k === 'cmp' && ((!isAtomic(f.a) && f.b.k === 'num') || (!isAtomic(f.b) && f.a.k === 'num'));
 
 function boundsOf(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>): Bounds {
   const upper = new Map<string, Poly[]>();
@@ -829,8 +828,7 @@ function decided(o: CmpOp, a: Term, b: Term, bounds: Bounds): boolean | null {
   const [i, j] = [interval(a, bounds), interval(b, bounds)];
   const sides = sumOf(i, negated(j));
   // of two different variables or numbers, the difference's interval is the sides' (nothing cancels)
-  const atomic = (t: Term): boolean => t.k === 'var' || t.k === 'num';
-  const differences = atomic(a) && atomic(b) && !sameTerm(a, b) ? [sides] : [polyInterval(add(poly(a), poly(b), -1n), bounds), sides];
+  const differences = isAtomic(a) && isAtomic(b) && !sameTerm(a, b) ? [sides] : [polyInterval(add(poly(a), poly(b), -1n), bounds), sides];
   for (const d of differences) {
     const below = (v: bigint): boolean => d.hi !== null && d.hi < v;
     const above = (v: bigint): boolean => d.lo !== null && d.lo > v;

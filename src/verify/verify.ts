@@ -43,7 +43,6 @@ export interface VerifyOptions {
 
 export { DEFAULT_TIMEOUT_MS } from '../solve/solver.js';
 
-
 /** Rounds of the vacuity check, each naming one more thread that may fail an assumption. */
 const VACUITY_ROUNDS = 3;
 
