@@ -247,9 +247,21 @@ export async function cliResult(argv: readonly string[], env: NodeJS.ProcessEnv 
 /** `run` is runCli; a test passes a stand-in to see how the process ends when a run never does. */
 export function main(argv: string[], run: (argv: string[], io: CliIO) => Promise<number> = runCli): void {
   lazyWasmValidation();
+  // A reader that stops early (`faial-ts verify … | head`) closes the pipe:
+  // the rest of the output has nowhere to go, but the run still ends with its
+  // own exit code, which a CI job reads from the pipeline's status.
+  const closed = { out: false, err: false };
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    closed.out = true;
+  });
+  process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    closed.err = true;
+  });
   const io: CliIO = {
-    out: (t) => void process.stdout.write(t),
-    err: (t) => void process.stderr.write(t),
+    out: (t) => void (closed.out || process.stdout.write(t)),
+    err: (t) => void (closed.err || process.stderr.write(t)),
     colour: colourWanted(process.stdout, process.env),
     env: process.env,
     progress: process.stderr.isTTY === true,

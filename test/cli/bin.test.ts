@@ -1,6 +1,6 @@
 /** The installed entry point: bin/faial-ts.js on the bundled dist/bundle/, in a child process. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +63,17 @@ describe('bin/faial-ts.js', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('internal error: the solver stopped answering: a check ended without a result\n');
+  });
+
+  it('keeps its exit code and says nothing when the reader of its output goes away (`verify … | head`)', async () => {
+    const child = spawn('node', ['bin/faial-ts.js', 'verify', 'examples/paper/figure3.bcu'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // the read end closes before the report is written: every write of it meets a closed pipe
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(1);
   });
 
   it('prints the version', async () => {
