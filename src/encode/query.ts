@@ -345,6 +345,12 @@ class Builder {
       for (let v = l.succ(l.from); chain.length < count && v.k === 'num' && v.v < limit && !chain.some((c) => c.k === 'num' && v.k === 'num' && c.v === v.v); v = l.succ(v)) {
         chain.push(v);
       }
+    } else if (!up && l.step.k === 'num' && l.step.v >= 2n) {
+      // (from / c) / c = from / c², so the values are from / cⁱ: no helper
+      // variables, and each a division by a number (a shift, for the bit
+      // blaster). They agree with the frozen chain below wherever it matters:
+      // up to the first value that stops the loop, and its fixpoint 0.
+      for (let i = 1, power = l.step.v; i < count; i++, power *= l.step.v) chain.push(op('/', l.from, num(power)));
     } else {
       const width = up ? l.bits + this.bits(l.step) : this.bits(l.from);
       for (let i = 1; i < count; i++) {

@@ -418,7 +418,7 @@ export function printTerm(t: Term, enc: Encoding): string {
           '^': 'bvxor',
         };
         if (x.op === '-') return `(ite (bvule ${b} ${a}) (bvsub ${a} ${b}) ${lit(0n)})`;
-        if (x.op === '/') return `(ite (= ${b} ${lit(0n)}) ${lit(0n)} (bvudiv ${a} ${b}))`;
+        if (x.op === '/') return x.b.k === 'num' ? (x.b.v === 0n ? lit(0n) : `(bvudiv ${a} ${b})`) : `(ite (= ${b} ${lit(0n)}) ${lit(0n)} (bvudiv ${a} ${b}))`;
         return `(${bvop[x.op]} ${a} ${b})`;
       }
     }

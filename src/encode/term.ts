@@ -56,6 +56,8 @@ export function op(o: ArithOp, a: Term, b: Term): Term {
       break;
     case '/':
       if (isNum(b, 1n)) return a;
+      // (x / c) / d = x / (c·d) for positive c and d, truncated or floored alike
+      if (b.k === 'num' && b.v > 0n && a.k === 'op' && a.op === '/' && a.b.k === 'num' && a.b.v > 0n) return op('/', a.a, num(a.b.v * b.v));
       break;
     case '%':
       if (isNum(b, 1n)) return num(0);

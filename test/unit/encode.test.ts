@@ -108,6 +108,19 @@ describe('evaluate: the language semantics', () => {
     expect(applyArith('^', 12n, 10n)).toBe(6n);
   });
 
+  it('divides by two numbers in a row as by their product: x / c / d = x / (c·d), for x of either sign', () => {
+    const v = (n: string): bigint => values.get(n)!;
+    const values = new Map<string, bigint>();
+    for (let xv = -40n; xv <= 40n; xv++) {
+      for (let c = 1n; c <= 5n; c++) {
+        for (let d = 1n; d <= 5n; d++) {
+          values.set('x', xv);
+          expect(evalTerm(op('/', op('/', x, num(c)), num(d)), v)).toBe(applyArith('/', applyArith('/', xv, c), d));
+        }
+      }
+    }
+  });
+
   it('evaluates terms and formulas on a valuation', () => {
     const v = (n: string): bigint => (n === 'x' ? 3n : 5n);
     expect(evalTerm(op('-', x, y), v)).toBe(0n);
@@ -124,6 +137,7 @@ describe('evaluate: the language semantics', () => {
     expect(op('%', num(9), num(0))).toEqual(num(9));
     expect(op('+', x, num(0))).toEqual(x);
     expect(op('*', x, num(0))).toEqual(num(0));
+    expect(op('/', op('/', x, num(3)), num(4))).toEqual(op('/', x, num(12)));
     expect(cmp('<=', x, x)).toEqual({ k: 'const', v: true });
     expect(and([eq(x, y), { k: 'const', v: false }])).toEqual({ k: 'const', v: false });
   });
@@ -156,6 +170,8 @@ describe('SMT-LIB scripts in Z3', () => {
     ['x - y = 0 with x < y (truncated)', [eq(op('-', x, y), num(0)), cmp('<', x, y)], 'sat'],
     ['(x - y) + y = x with x < y', [eq(op('+', op('-', x, y), y), x), cmp('<', x, y)], 'unsat'],
     ['x / 0 != 0', [not(eq(op('/', x, num(0)), num(0)))], 'unsat'],
+    ['x / 3 = 5 with x outside 15..17', [eq(op('/', x, num(3)), num(5)), or([cmp('<', x, num(15)), cmp('>', x, num(17))])], 'unsat'],
+    ['x / 3 = 5 with x = 17', [eq(op('/', x, num(3)), num(5)), eq(x, num(17))], 'sat'],
     ['x / y != 0 with y = 0', [not(eq(op('/', x, y), num(0))), eq(y, num(0))], 'unsat'],
     ['x % y != x with y = 0', [not(eq(op('%', x, y), x)), eq(y, num(0))], 'unsat'],
     ['x % y = 3 with y = 5, x > 10', [eq(op('%', x, y), num(3)), eq(y, num(5)), cmp('>', x, num(10))], 'sat'],
@@ -281,6 +297,29 @@ describe('loop membership is exact', () => {
     // step / k reaches 0 and stays there: 0 is visited
     expect((await verify(probeKernel('20 downto 0 step / 2', 0))).status).toBe('racy');
   });
+
+  it('a division loop from a symbolic start visits exactly from / cⁱ while in range, in a thread and as the iteration a barrier aligns', async () => {
+    // the start is a parameter, so the values are terms, not numbers: from / c, from / c², …
+    const aligned = (probe: number, step: number): string =>
+      `kernel k(N, M) { shared A; for i in N downto M step / ${step} { if (tid = 0) { A[i] := 1 } else { let v = A[${probe}] in skip }; sync } }`;
+    const cases: [number, number, number][] = [
+      [20, 3, 2],
+      [20, 0, 2],
+      [1, 0, 2],
+      [0, 0, 2],
+      [31, 2, 3],
+      [7, 8, 2],
+    ];
+    for (const [from, to, step] of cases) {
+      const visited = new Set(loopValues({ direction: 'down', op: '/', amount: BigInt(step), from: BigInt(from), to: BigInt(to) }, 100).values.map(Number));
+      for (const probe of [0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 20, 31]) {
+        const expected = visited.has(probe) ? 'racy' : 'drf';
+        const params = { N: from, M: to };
+        expect([from, to, step, probe, (await verify(probeKernel(`N downto M step / ${step}`, probe), params)).status]).toEqual([from, to, step, probe, expected]);
+        expect([from, to, step, probe, 'aligned', (await verify(aligned(probe, step), params)).status]).toEqual([from, to, step, probe, 'aligned', expected]);
+      }
+    }
+  }, 120_000);
 
   it('visits nothing for an empty range', async () => {
     expect((await verify(probeKernel('5..5', 5))).status).toBe('drf');
