@@ -32,7 +32,7 @@ import { located, positionAt, type Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import { pointsOf, sharedBinders, type Point, type Step } from './paths.js';
 import { Interner, shareSubterms } from './share.js';
-import { simplify, type Simplified } from './simplify.js';
+import { simplifyByCases, type Simplified } from './simplify.js';
 import { chooseEncoding, declaredRange, termBits, type Declaration, type Encoding } from './smtlib.js';
 import { FALSE, TRUE, and, castTerm, cmp, eq, isTrue, ite, mop, not, num, op, or, tvar, type Formula, type Term } from './term.js';
 
@@ -332,7 +332,7 @@ class Builder {
     const key = `${r.step.op} ${l.type ?? 'nat'} ${JSON.stringify([l.from, l.step, l.to], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
     const known = this.chains.get(key);
     if (known) return known;
-    const chain = l.type === undefined ? this.natChain(l, up) : this.typedChain(l, l.type);
+    const chain = l.type === undefined ? this.natChain(l, up) : this.typedChain(l, l.type, r.step.op === '/');
     this.chains.set(key, chain);
     return chain;
   }
@@ -350,7 +350,7 @@ class Builder {
       // variables, and each a division by a number (a shift, for the bit
       // blaster). They agree with the frozen chain below wherever it matters:
       // up to the first value that stops the loop, and its fixpoint 0.
-      for (let i = 1, power = l.step.v; i < count; i++, power *= l.step.v) chain.push(op('/', l.from, num(power)));
+      for (let i = 1; i < count; i++) chain.push(op('/', chain[i - 1]!, l.step));
     } else {
       const width = up ? l.bits + this.bits(l.step) : this.bits(l.from);
       for (let i = 1; i < count; i++) {
@@ -368,7 +368,7 @@ class Builder {
    * type and the chain stops (stays put) where the loop stops or its step is
    * undefined; within the width every value that can be visited is reached.
    */
-  private typedChain(l: LoopTerms, type: MachineType): Term[] {
+  private typedChain(l: LoopTerms, type: MachineType, dividing: boolean): Term[] {
     const count = WIDTH[type] + 2;
     const chain: Term[] = [l.from];
     // a typed sequence need not be monotone (negative values and steps): numbers only when the loop is decided
@@ -379,6 +379,20 @@ class Builder {
         if (chain.some((c) => c.k === 'num' && next.k === 'num' && c.v === next.v)) break;
         chain.push(next);
         v = next;
+      }
+      return chain;
+    }
+    if (l.step.k === 'num' && l.step.v >= 2n && (dividing || l.from.k === 'num')) {
+      // Moving by c ≥ 2 (from / cⁱ, towards 0, or from · cⁱ, away from it)
+      // the values go one way, so `member` needs no frozen chain: the values
+      // are terms, with no helper variables, up to a fixpoint or to the first
+      // step that is not defined (a product past the type, a number here).
+      for (let i = 1; i < count; i++) {
+        const prev = chain[i - 1]!;
+        if (!isTrue(l.stepDefined(prev))) break;
+        const next = l.succ(prev);
+        if (next.k === 'num' && prev.k === 'num' && next.v === prev.v) break;
+        chain.push(next);
       }
       return chain;
     }
@@ -656,7 +670,8 @@ class Scope {
           : and([cmp('<=', x, l.from), l.continues(x), eq(op('%', op('-', l.from, x), l.step), num(0))]);
       case '*':
       case '/':
-        return or(this.b.chain(r, l).map((v) => and([l.continues(v), eq(x, v)])));
+        // the values move one way (away from or towards 0), so a value in range after a first one in range had every value between in range
+        return and([l.continues(l.from), or(this.b.chain(r, l).map((v) => and([l.continues(v), eq(x, v)])))]);
       default:
         return assertNever(r.step.op);
     }
@@ -1495,7 +1510,7 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
   for (const name of shared.names) b.roles.set(name, { role: 'aux' });
   declarations.push(...shared.declarations);
   const assertions = shared.assertions;
-  const s = simplify(declarations, assertions);
+  const s = simplifyByCases(declarations, assertions);
   return {
     ...q,
     assertions: s.assertions,

@@ -103,7 +103,7 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
     // the other bounds, which stay: `16·bx ≤ 2^32 − 1` where `bx < 4`
     const others = facts.some(isRangeFact) ? boundsOf(facts.filter((f) => !isRangeFact(f)), declared) : bounds;
     const next = conjuncts(
-      joinDefinitions(facts, bounds).map((f) => {
+      joinDefinitions(withResidues(facts, declared), bounds).map((f) => {
         if (!isRangeFact(f)) return rewrite(f, isBound(f) ? declaredOnly : bounds);
         const known = decided(f.op, f.a, f.b, others);
         return known === null ? rewrite(f, declaredOnly) : { k: 'const', v: known };
@@ -114,6 +114,45 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
   }
   if (facts.some((f) => f.k === 'const' && !f.v)) return { declarations: [], assertions: [FALSE], eliminated };
   return { declarations: declarations.filter((d) => declared.has(d.name)), assertions: unique(facts), eliminated };
+}
+
+/** A disjunction of more cases than this is not split (a geometric loop over 32-bit values has 33). */
+const MAX_CASES = 40;
+
+/**
+ * The query simplified, and when that leaves a top-level disjunction each of
+ * whose cases fixes one variable to a number (`s = 1 ∨ (2 < n ∧ s = 2) ∨ …`,
+ * a geometric loop's values), each case simplified on its own: the query is
+ * unsat when every case is, and otherwise stays as simplified (a solver gets
+ * one query, not its cases). With the variable a number, an index such as
+ * `t mod 2s` becomes linear, and the rewrites decide what they could not.
+ */
+export function simplifyByCases(declarations: readonly Declaration[], assertions: readonly Formula[]): Simplified {
+  const s = simplify(declarations, assertions);
+  const split = s.assertions.find((f) => f.k === 'or' && f.args.length <= MAX_CASES && fixedInEveryCase(f.args) !== null);
+  if (split === undefined || split.k !== 'or') return s;
+  const rest = s.assertions.filter((f) => f !== split);
+  for (const c of split.args) {
+    const one = simplify(s.declarations, [...rest, c]);
+    if (!(one.assertions.length === 1 && one.assertions[0]!.k === 'const' && !one.assertions[0]!.v)) return s;
+  }
+  return { declarations: [], assertions: [FALSE], eliminated: s.eliminated };
+}
+
+/** A variable every case sets to a number (`x = 4` among its conjuncts), or null. */
+function fixedInEveryCase(cases: readonly Formula[]): string | null {
+  const fixedIn = (c: Formula): Set<string> => {
+    const fixed = new Set<string>();
+    for (const f of c.k === 'and' ? c.args : [c]) {
+      if (f.k !== 'cmp' || f.op !== '==') continue;
+      if (f.a.k === 'var' && f.b.k === 'num') fixed.add(f.a.name);
+      if (f.b.k === 'var' && f.a.k === 'num') fixed.add(f.b.name);
+    }
+    return fixed;
+  };
+  const [first, ...others] = cases.map(fixedIn);
+  const common = [...(first ?? [])].filter((x) => others.every((o) => o.has(x)));
+  return common[0] ?? null;
 }
 
 /** The original query's model from a model of the simplified one: each eliminated variable's value, last eliminated first. */
@@ -291,6 +330,70 @@ function joinDefinitions(facts: readonly Formula[], bounds: Bounds): Formula[] {
     const r = rewrite(joined, bounds);
     return r.k === 'cmp' && r.op === '==' && sameTerm(r.a, a) && sameTerm(r.b, d.term) ? f : joined;
   });
+}
+
+/** `x % m = r` for a natural variable x and numbers m > 0, r: x's residue modulo m. */
+function residueOf(f: Formula, declared: ReadonlyMap<string, Declaration>): { readonly name: string; readonly modulus: bigint; readonly residue: bigint } | null {
+  if (f.k !== 'cmp' || f.op !== '==') return null;
+  const [mod, r] = f.a.k === 'op' ? [f.a, f.b] : [f.b, f.a];
+  if (mod.k !== 'op' || mod.op !== '%' || mod.a.k !== 'var' || mod.b.k !== 'num' || mod.b.v <= 0n || r.k !== 'num') return null;
+  const d = declared.get(mod.a.name);
+  if (d === undefined || declaredRange(d).min < 0n) return null;
+  return { name: mod.a.name, modulus: mod.b.v, residue: r.v };
+}
+
+/**
+ * With `x % m = r` among the facts, `(x + c) % k` (c ≥ 0 a number, k a
+ * divisor of m) is the number (r + c) % k in the other facts: for natural x
+ * and c, x + c and r + c differ by a multiple of m, so of k. A reduction's
+ * `t % 2s = 0 ∧ (t + s) % 2s = 0` is then false once s is a number.
+ */
+function withResidues(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>): Formula[] {
+  const known = new Map<Formula, { readonly name: string; readonly modulus: bigint; readonly residue: bigint }>();
+  for (const f of facts) {
+    const r = residueOf(f, declared);
+    if (r !== null) known.set(f, r);
+  }
+  if (known.size === 0) return [...facts];
+  const residues = [...known.values()];
+  const term = (t: Term): Term => {
+    switch (t.k) {
+      case 'num':
+      case 'var':
+        return t;
+      case 'op': {
+        const [a, b] = [term(t.a), term(t.b)];
+        if (t.op === '%' && b.k === 'num' && b.v > 0n) {
+          const [x, c] = a.k === 'var' ? [a, 0n] : a.k === 'op' && a.op === '+' && a.a.k === 'var' && a.b.k === 'num' && a.b.v >= 0n ? [a.a, a.b.v] : a.k === 'op' && a.op === '+' && a.b.k === 'var' && a.a.k === 'num' && a.a.v >= 0n ? [a.b, a.a.v] : [null, 0n];
+          const r = x === null ? undefined : residues.find((k) => k.name === x.name && k.modulus % b.v === 0n);
+          if (r !== undefined) return num((r.residue + c) % b.v);
+        }
+        return op(t.op, a, b);
+      }
+      case 'mop':
+        return mop(t.op, t.type, term(t.a), term(t.b));
+      case 'cast':
+        return castTerm(t.type, term(t.a));
+      case 'ite':
+        return ite(formula(t.c), term(t.a), term(t.b));
+    }
+  };
+  const formula = (f: Formula): Formula => {
+    switch (f.k) {
+      case 'const':
+        return f;
+      case 'cmp':
+        return compare(f.op, term(f.a), term(f.b));
+      case 'and':
+        return and(f.args.map(formula));
+      case 'or':
+        return or(f.args.map(formula));
+      case 'not':
+        return not(formula(f.arg));
+    }
+  };
+  // a residue fact keeps its own form (rewritten by itself it would read `r = r`)
+  return facts.map((f) => (known.has(f) ? f : formula(f)));
 }
 
 function termSize(t: Term): number {

@@ -387,6 +387,7 @@ export function printTerm(t: Term, enc: Encoding): string {
           case '*':
             return `(bvmul ${a} ${b})`;
           case '/':
+            if (x.b.k === 'num') return x.b.v === 0n ? lit(0n) : `(bvsdiv ${a} ${b})`;
             return `(ite (= ${b} ${lit(0n)}) ${lit(0n)} (bvsdiv ${a} ${b}))`;
           case '%':
             return `(ite (= ${b} ${lit(0n)}) ${a} (bvsrem ${a} ${b}))`;

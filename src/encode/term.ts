@@ -8,7 +8,7 @@
  * SMT-LIB; evaluate.ts computes them on a model.
  */
 import type { ArithOp, CmpOp, MachineType } from '../core/ast.js';
-import { machineValue, wrap } from '../core/arith.js';
+import { machineValue, typeMax, wrap } from '../core/arith.js';
 import { applyArith, applyCmp } from '../semantics/values.js';
 
 export type Term =
@@ -75,6 +75,10 @@ export function mop(o: ArithOp, type: MachineType, a: Term, b: Term): Term {
   const isNum = (t: Term, v: bigint): boolean => t.k === 'num' && t.v === v;
   if ((o === '+' && isNum(a, 0n)) || (o === '*' && isNum(a, 1n))) return b;
   if (((o === '+' || o === '-') && isNum(b, 0n)) || ((o === '*' || o === '/') && isNum(b, 1n))) return a;
+  // C's division truncates, and truncating by c then by d is truncating by c·d (a number of the type)
+  if (o === '/' && b.k === 'num' && b.v > 0n && a.k === 'mop' && a.op === '/' && a.type === type && a.b.k === 'num' && a.b.v > 0n && a.b.v * b.v <= typeMax(type)) {
+    return mop('/', type, a.a, num(a.b.v * b.v));
+  }
   return { k: 'mop', op: o, type, a, b };
 }
 

@@ -1,10 +1,10 @@
 // The simplifier's rewrites are equivalences: checked by enumerating every
 // small value of every variable, on the formulas each rewrite is for.
 import { describe, expect, it } from 'vitest';
-import { completeModel, simplify } from '../../src/encode/simplify.js';
+import { completeModel, simplify, simplifyByCases } from '../../src/encode/simplify.js';
 import { evalFormula, evalTerm } from '../../src/encode/evaluate.js';
 import { declaredRange, type Declaration } from '../../src/encode/smtlib.js';
-import { and, castTerm, cmp, eq, ite, mop, not, num, op, or, tvar, type Formula, type Term } from '../../src/encode/term.js';
+import { FALSE, and, castTerm, cmp, eq, ite, mop, not, num, op, or, tvar, type Formula, type Term } from '../../src/encode/term.js';
 
 const v = tvar;
 const plus = (a: Term, b: Term): Term => op('+', a, b);
@@ -300,6 +300,44 @@ describe('comparisons and ite conditions the bounds decide (enumerated)', () => 
     expect(expectEquivalent(ds, facts, -3n, 5n).decided).toBe(true);
     // without b > 0 the split does not apply (b may be negative): a model exists
     expect(expectEquivalent(ds, facts.slice(1), -3n, 5n).count).toBeGreaterThan(0);
+  });
+
+  it("a known residue: with x % m = r, (x + c) % k is (r + c) % k for k dividing m, and a reduction's t % 2s = 0 ∧ (t + s) % 2s = 0 is false", () => {
+    const ds = [nat('x', 5), nat('y', 5)];
+    let decided = 0;
+    for (const m of [2n, 4n, 6n]) {
+      for (let r = 0n; r < m; r++) {
+        for (const k of [1n, 2n, 3n, 4n, 6n].filter((k) => m % k === 0n)) {
+          for (let c = 0n; c <= 3n; c++) {
+            for (let w = 0n; w < k; w++) {
+              const facts = [eq(op('%', v('x'), num(m)), num(r)), eq(op('%', plus(v('x'), num(c)), num(k)), num(w)), cmp('<', v('y'), v('x'))];
+              if (expectEquivalent(ds, facts, 0n, 13n).decided) decided++;
+            }
+          }
+        }
+      }
+    }
+    // every (r + c) % k ≠ w is decided false
+    expect(decided).toBeGreaterThan(100);
+    const reduction = [eq(op('%', v('x'), num(8)), num(0)), eq(v('y'), plus(v('x'), num(4))), eq(op('%', v('y'), num(8)), num(0))];
+    expect(expectEquivalent(ds, reduction, 0n, 20n).decided).toBe(true);
+    // a residue modulo 4 says nothing of x % 8
+    expect(expectEquivalent(ds, [eq(op('%', v('x'), num(4)), num(1)), eq(op('%', v('x'), num(8)), num(5))], 0n, 20n).count).toBeGreaterThan(0);
+  });
+
+  it('splits a disjunction that fixes one variable in each case (a geometric loop): unsat when every case is, as it was otherwise', () => {
+    const ds = [nat('s', 5), nat('x', 5), nat('y', 5)];
+    const steps = or([eq(v('s'), num(1)), and([cmp('<', num(2), v('x')), eq(v('s'), num(2))]), eq(v('s'), num(4))]);
+    const twice = times(num(2), v('s'));
+    const reduction = [steps, eq(op('%', v('x'), twice), num(0)), eq(v('y'), plus(v('x'), v('s'))), eq(op('%', v('y'), twice), num(0))];
+    // no model, yet the remainder by a variable leaves it open to the rewrites alone
+    expect(expectEquivalent(ds, reduction, 0n, 31n).count).toBe(0);
+    expect(simplify(ds, reduction).assertions).not.toEqual([FALSE]);
+    expect(simplifyByCases(ds, reduction).assertions).toEqual([FALSE]);
+    // with one case open (y = x + 2s: x = 0, s = 1 is a model), the query stays as simplified
+    const open = [steps, eq(op('%', v('x'), twice), num(0)), eq(v('y'), plus(v('x'), twice)), eq(op('%', v('y'), twice), num(0))];
+    expect(expectEquivalent(ds, open, 0n, 31n).count).toBeGreaterThan(0);
+    expect(simplifyByCases(ds, open)).toEqual(simplify(ds, open));
   });
 
   it('a fact never proves itself: x ≤ 3 and x < 4 are kept, though each implies the other', () => {
