@@ -102,11 +102,18 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
     // a range fact (an operation's value against a number: what definedness and eliminated variables add) is decided by
     // the other bounds, which stay: `16·bx ≤ 2^32 − 1` where `bx < 4`
     const others = facts.some(isRangeFact) ? boundsOf(facts.filter((f) => !isRangeFact(f)), declared) : bounds;
+    // a bound with an ite inside (a machine value's one-wrap split, `ite(d ≤ 2^31 − 1, d, d − 2^32) · j < n`), and a range
+    // fact the other bounds leave open, are rewritten under the plain bounds: those of the facts that are neither, themselves
+    // rewritten under the declarations only, so that no two facts settle each other
+    const iteBounds = facts.map(isIteBound);
+    const plain = facts.some((f, i) => iteBounds[i] === true || (isRangeFact(f) && (hasIte(f.a) || hasIte(f.b))))
+      ? boundsOf(facts.filter((f, i) => !iteBounds[i] && !isRangeFact(f)), declared)
+      : declaredOnly;
     const next = conjuncts(
-      joinDefinitions(withResidues(facts, declared), bounds).map((f) => {
-        if (!isRangeFact(f)) return rewrite(f, isBound(f) ? declaredOnly : bounds);
+      joinDefinitions(withResidues(facts, declared), bounds).map((f, i) => {
+        if (!isRangeFact(f)) return rewrite(f, isBound(f) ? (iteBounds[i] === true ? plain : declaredOnly) : bounds);
         const known = decided(f.op, f.a, f.b, others);
-        return known === null ? rewrite(f, declaredOnly) : { k: 'const', v: known };
+        return known === null ? rewrite(f, plain) : { k: 'const', v: known };
       }),
     );
     if (next.length === facts.length && next.every((f, i) => sameFormula(f, facts[i]!))) break;
@@ -623,6 +630,24 @@ const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ decl
 
 /** Whether the top-level fact is one boundsOf reads. */
 const isBound = (f: Formula): boolean => f.k === 'cmp' && f.op !== '==' && f.op !== '!=';
+
+/** A bound (not a range fact) with an ite in it. */
+const isIteBound = (f: Formula): boolean => f.k === 'cmp' && isBound(f) && (hasIte(f.a) || hasIte(f.b)) && !isRangeFact(f);
+
+function hasIte(t: Term): boolean {
+  switch (t.k) {
+    case 'num':
+    case 'var':
+      return false;
+    case 'ite':
+      return true;
+    case 'op':
+    case 'mop':
+      return hasIte(t.a) || hasIte(t.b);
+    case 'cast':
+      return hasIte(t.a);
+  }
+}
 
 /** A variable or a number: no operation inside. */
 const isAtomic = (t: Term): boolean => t.k === 'var' || t.k === 'num';

@@ -340,6 +340,25 @@ describe('comparisons and ite conditions the bounds decide (enumerated)', () => 
     expect(simplifyByCases(ds, open)).toEqual(simplify(ds, open));
   });
 
+  it("settles the ites of a bound by the other facts' plain bounds: ite(d ≤ 3, d, d − 8)·j < n where d ≤ 2, never two such bounds by each other", () => {
+    const ds = [nat('d'), nat('j'), nat('n'), nat('x'), nat('y')];
+    const wrap = ite(cmp('<=', v('d'), num(3)), v('d'), op('-', v('d'), num(8)));
+    const settledBound = [cmp('<=', v('d'), num(2)), cmp('<', times(wrap, v('j')), v('n'))];
+    const text = (fs: readonly Formula[]): string => JSON.stringify(fs, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x));
+    expect(text(simplify(ds, settledBound).assertions)).not.toContain('ite');
+    expectEquivalent(ds, settledBound, 0n, 7n);
+    // a range fact (a value against a number) that the bounds leave open is settled the same way
+    const rangeFact = [cmp('<=', v('d'), num(2)), cmp('>=', plus(v('x'), times(wrap, v('j'))), num(3))];
+    expect(text(simplify(ds, rangeFact).assertions)).not.toContain('ite');
+    expectEquivalent(ds, rangeFact, 0n, 5n);
+    // without the plain bound the ite stays
+    expect(text(simplify(ds, settledBound.slice(1)).assertions)).toContain('ite');
+    // two bounds with ites whose conditions the other one's bound would decide: both kept as they were
+    const mutual = [cmp('<', ite(cmp('<', v('y'), num(3)), v('x'), num(9)), num(2)), cmp('<', ite(cmp('<', v('x'), num(2)), v('y'), num(9)), num(3))];
+    expectEquivalent(ds.slice(3), mutual, 0n, 7n);
+    expectEquivalent(ds, [cmp('<', v('x'), v('y')), cmp('<', ite(cmp('<', v('x'), v('y')), v('x'), v('n')), v('j'))], 0n, 5n);
+  });
+
   it('a fact never proves itself: x ≤ 3 and x < 4 are kept, though each implies the other', () => {
     const ds = [nat('x')];
     const r = expectEquivalent(ds, [cmp('<=', v('x'), num(3)), cmp('<', v('x'), num(4))], 0n, 7n);
