@@ -7,7 +7,8 @@
  * runs them. Names are the query ids with `.` for `/`
  * (fig3.phase0.A.11.13-12.5: the pair of accesses at 11:13 and 12:5;
  * fig3.grid.g.…, fig3.sync0); the completion checks, which have no place of
- * their own, are numbered in the order asked.
+ * their own, are numbered in the order asked, those the simplifier decides
+ * included.
  */
 import type { Launch } from '../core/launch.js';
 import { assumptionsQuery, decidedUnsat, type Query } from '../encode/query.js';
@@ -46,20 +47,13 @@ const namedScript = (q: Query): NamedScript => ({ name: q.id.replaceAll('/', '.'
 
 /** Throws EncodingLimit when some query cannot be encoded. */
 export async function queryScripts(map: KernelMap, launch: Launch, timeoutMs: number, solver: Solver): Promise<NamedScript[]> {
-  const completions: string[] = [];
-  const recording: Solver = {
-    name: solver.name,
-    check: (script, ms) => {
-      completions.push(script);
-      return solver.check(script, ms);
-    },
-  };
+  const completions: Query[] = [];
   const divergences = divergenceQueries(map, launch).map(namedScript);
-  const split = await phasesOf(map, launch, timeoutMs, recording);
+  const split = await phasesOf(map, launch, timeoutMs, solver, undefined, (q) => completions.push(q));
   return [
     ...divergences,
     ...(hasScopeConditions(map) ? [namedScript(assumptionsQuery(map, launch, 'pass'))] : []),
-    ...completions.map((script, i) => ({ name: `${map.name}.completes${i}`, script, query: null })),
+    ...completions.map((q, i) => ({ name: `${map.name}.completes${i}`, script: queryText(q), query: null })),
     ...raceQueries(map, split, launch).map((r) => namedScript(r.query)),
   ];
 }

@@ -100,6 +100,8 @@ export async function phasesOf(
   timeoutMs: number,
   solver: Solver,
   clock: StageClock<VerifyStage> = new StageClock(),
+  /** told each loop check, in the order asked (`smt` prints them) */
+  onCheck: (q: Query) => void = () => undefined,
 ): Promise<PhaseSplit> {
   const split = (m: KernelMap): Promise<PhaseSplit> => {
     const vars = new Map(m.vars);
@@ -107,6 +109,7 @@ export async function phasesOf(
       splitPhases(m, async (loop, noSync, around) => {
         const code: Code = around({ kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync });
         const q = clock.timed('encoding', () => completionQuery(m, vars, launch, code));
+        onCheck(q);
         const { verdict } = await askBackEnd(q, [], { solver, timeoutMs, clock });
         return verdict.status === 'unsat';
       }),
