@@ -93,6 +93,11 @@ export interface RunOptions {
   /** races and uninitialised reads kept, each (default {@link DEFAULT_MAX_REPORTS}) */
   readonly maxReports?: number;
   /**
+   * Only the races on this element are kept (what replay looks for): in a
+   * large launch, races on other elements would fill the list first.
+   */
+  readonly racesOn?: { readonly array: string; readonly index: readonly bigint[] };
+  /**
    * The seed of the unknown values `havoc` binds (default 0): each is a
    * function of the seed, the statement, the thread and how many the thread
    * bound before, within the variable's type.
@@ -1153,6 +1158,8 @@ class KernelRun {
 
   /** Keeps a race unless its pair of sites (either way round) was reported on that element. */
   private addRace(key: string, race: Race): boolean {
+    const only = this.options.racesOn;
+    if (only !== undefined && (race.array !== only.array || race.index.length !== only.index.length || race.index.some((v, i) => v !== only.index[i]))) return true;
     const [between, cell, a, b] = key.split('|');
     if (this.raceKeys.has(key) || this.raceKeys.has(`${between}|${cell}|${b}|${a}`)) return true;
     if (this.races.length >= this.maxReports) {

@@ -15,7 +15,7 @@
 import type { Launch } from '../core/launch.js';
 import { located, positionAt, type Span } from '../core/source.js';
 import type { KernelMap } from '../map/map.js';
-import { runKernel, type Finished } from '../semantics/interpret.js';
+import { runKernel, type Finished, type RunOptions } from '../semantics/interpret.js';
 import type { Vec3 } from '../semantics/values.js';
 import type { Query } from '../encode/query.js';
 import type { Valuation } from '../encode/evaluate.js';
@@ -145,9 +145,13 @@ const REPLAY_MAX_STEPS = 20_000_000;
 const REPLAY_MAX_ACCESSES = 2_000_000;
 
 /** The interpreter's run of a witness's launch; parameters the witness leaves free are 0. */
-function runWitness(map: KernelMap, w: Witness, warpSize: number | undefined): Finished | Seen {
+function runWitness(map: KernelMap, w: Witness, warpSize: number | undefined, racesOn?: RunOptions['racesOn']): Finished | Seen {
   const params = Object.fromEntries(map.params.map((p) => [p, w.parameters.get(p) ?? 0n]));
-  const result = runKernel(map.source, { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) }, { maxThreads: REPLAY_MAX_THREADS, maxSteps: REPLAY_MAX_STEPS, maxAccesses: REPLAY_MAX_ACCESSES, ...(warpSize === undefined ? {} : { warpSize }) });
+  const result = runKernel(
+    map.source,
+    { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) },
+    { maxThreads: REPLAY_MAX_THREADS, maxSteps: REPLAY_MAX_STEPS, maxAccesses: REPLAY_MAX_ACCESSES, ...(warpSize === undefined ? {} : { warpSize }), ...(racesOn === undefined ? {} : { racesOn }) },
+  );
   switch (result.kind) {
     case 'finished':
       return result;
@@ -172,7 +176,7 @@ function place(map: KernelMap, span: Span): string {
 
 /** Whether the run shows the race: both threads at the reported sites on the element, in one phase of their block or in two blocks. */
 function raceSeen(map: KernelMap, w: Witness, index: readonly bigint[], race: Race, warpSize: number | undefined): Seen {
-  const run = runWitness(map, w, warpSize);
+  const run = runWitness(map, w, warpSize, { array: race.array, index });
   if (!('blocks' in run)) return run;
   const phasesOf = (t: 0 | 1): Set<number> => {
     const thread = w.threads[t];

@@ -202,6 +202,18 @@ describe('data races within a block (paper, Definition 1)', () => {
     expect(bounded.races).toHaveLength(10);
     expect(bounded.truncated).toBe(true);
   });
+
+  it('keeps only the races on one element when asked (replay looks for one), so that races elsewhere do not crowd it out', () => {
+    const src = `kernel k() { shared A; for i in 0..50 { A[i] := tid } }`;
+    const bounded = finished(run(src, { block: 32 }, { maxReports: 10 }));
+    expect(bounded.races.some((x) => x.index[0] === 40n)).toBe(false);
+    const focused = finished(run(src, { block: 32 }, { maxReports: 10, racesOn: { array: 'A', index: [40n] } }));
+    expect(focused.races.map((x) => `${x.array}[${x.index[0]}]`)).toEqual(['A[40]']);
+    expect(focused.truncated).toBe(false);
+    // warps in lockstep record their races through the same list
+    const lockstep = finished(run(src, { block: 32 }, { maxReports: 10, warpSize: 4, racesOn: { array: 'A', index: [40n] } }));
+    expect(lockstep.races.map((x) => `${x.array}[${x.index[0]}]`)).toEqual(['A[40]']);
+  });
 });
 
 describe('global arrays across blocks', () => {
