@@ -352,8 +352,9 @@ function residueOf(f: Formula, declared: ReadonlyMap<string, Declaration>): { re
 /**
  * With `x % m = r` among the facts, `(x + c) % k` (c ≥ 0 a number, k a
  * divisor of m) is the number (r + c) % k in the other facts: for natural x
- * and c, x + c and r + c differ by a multiple of m, so of k. A reduction's
- * `t % 2s = 0 ∧ (t + s) % 2s = 0` is then false once s is a number.
+ * and c, x + c and r + c differ by a multiple of m, so of k. So is `y % k`
+ * with `y = x + c` among the facts. A reduction's `t % 2s = 0 ∧ (t + s) % 2s
+ * = 0` is then false once s is a number.
  */
 function withResidues(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>): Formula[] {
   const known = new Map<Formula, { readonly name: string; readonly modulus: bigint; readonly residue: bigint }>();
@@ -362,7 +363,25 @@ function withResidues(facts: readonly Formula[], declared: ReadonlyMap<string, D
     if (r !== null) known.set(f, r);
   }
   if (known.size === 0) return [...facts];
-  const residues = [...known.values()];
+  // each residue with the facts it comes from
+  const residues = [...known].map(([f, r]) => ({ ...r, from: [f] }));
+  // y = x + c (a natural y, c ≥ 0) gives y the residue (r + c) % m of each of x's
+  const sources = new Set<Formula>(known.keys());
+  for (const f of facts) {
+    const d = definition(f);
+    const y = d === null ? undefined : declared.get(d.name);
+    if (d === null || y === undefined || declaredRange(y).min < 0n) continue;
+    const [x, c] = shiftedVariable(d.term);
+    for (const [g, r] of [...known].filter(([, k]) => x !== null && k.name === x)) {
+      residues.push({ name: d.name, modulus: r.modulus, residue: (r.residue + c) % r.modulus, from: [g, f] });
+      sources.add(f);
+    }
+  }
+  // a residue fact that another residue of its variable contradicts makes the facts false
+  const contradicted = (f: Formula): boolean => {
+    const own = known.get(f)!;
+    return residues.some((r) => !r.from.includes(f) && r.name === own.name && r.modulus % own.modulus === 0n && r.residue % own.modulus !== own.residue);
+  };
   const term = (t: Term): Term => {
     switch (t.k) {
       case 'num':
@@ -371,8 +390,8 @@ function withResidues(facts: readonly Formula[], declared: ReadonlyMap<string, D
       case 'op': {
         const [a, b] = [term(t.a), term(t.b)];
         if (t.op === '%' && b.k === 'num' && b.v > 0n) {
-          const [x, c] = a.k === 'var' ? [a, 0n] : a.k === 'op' && a.op === '+' && a.a.k === 'var' && a.b.k === 'num' && a.b.v >= 0n ? [a.a, a.b.v] : a.k === 'op' && a.op === '+' && a.b.k === 'var' && a.a.k === 'num' && a.a.v >= 0n ? [a.b, a.a.v] : [null, 0n];
-          const r = x === null ? undefined : residues.find((k) => k.name === x.name && k.modulus % b.v === 0n);
+          const [x, c] = shiftedVariable(a);
+          const r = x === null ? undefined : residues.find((k) => k.name === x && k.modulus % b.v === 0n);
           if (r !== undefined) return num((r.residue + c) % b.v);
         }
         return op(t.op, a, b);
@@ -399,8 +418,17 @@ function withResidues(facts: readonly Formula[], declared: ReadonlyMap<string, D
         return not(formula(f.arg));
     }
   };
-  // a residue fact keeps its own form (rewritten by itself it would read `r = r`)
-  return facts.map((f) => (known.has(f) ? f : formula(f)));
+  // a fact a residue comes from keeps its own form (a residue fact rewritten by itself would read `r = r`)
+  return facts.map((f) => (known.has(f) && contradicted(f) ? FALSE : sources.has(f) ? f : formula(f)));
+}
+
+/** x + c (or c + x, or x) as the variable x and the number c ≥ 0; else [null, 0]. A machine `+` is exact where defined, as `+`. */
+function shiftedVariable(t: Term): [string | null, bigint] {
+  if (t.k === 'var') return [t.name, 0n];
+  if ((t.k !== 'op' && t.k !== 'mop') || t.op !== '+') return [null, 0n];
+  if (t.a.k === 'var' && t.b.k === 'num' && t.b.v >= 0n) return [t.a.name, t.b.v];
+  if (t.b.k === 'var' && t.a.k === 'num' && t.a.v >= 0n) return [t.b.name, t.a.v];
+  return [null, 0n];
 }
 
 function termSize(t: Term): number {

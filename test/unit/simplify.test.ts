@@ -321,6 +321,21 @@ describe('comparisons and ite conditions the bounds decide (enumerated)', () => 
     expect(decided).toBeGreaterThan(100);
     const reduction = [eq(op('%', v('x'), num(8)), num(0)), eq(v('y'), plus(v('x'), num(4))), eq(op('%', v('y'), num(8)), num(0))];
     expect(expectEquivalent(ds, reduction, 0n, 20n).decided).toBe(true);
+    // through a definition y = x + c, which the substitution leaves when y is used in many facts
+    for (const m of [2n, 4n, 6n]) {
+      for (let r = 0n; r < m; r++) {
+        for (let c = 0n; c <= 3n; c++) {
+          for (let w = 0n; w < m; w++) {
+            // the definition by a machine `+` (CUDA's `tid + s`), which is exact where defined
+            for (const sum of [plus(v('x'), num(c)), mop('+', 'u32', v('x'), num(c))]) {
+              const facts = [eq(op('%', v('x'), num(m)), num(r)), eq(v('y'), sum), eq(op('%', v('y'), num(m)), num(w)), cmp('<', v('y'), num(30)), not(eq(v('x'), v('y')))];
+              const { decided } = expectEquivalent(ds, facts, 0n, 31n);
+              if ((r + c) % m !== w) expect(decided).toBe(true);
+            }
+          }
+        }
+      }
+    }
     // a residue modulo 4 says nothing of x % 8
     expect(expectEquivalent(ds, [eq(op('%', v('x'), num(4)), num(1)), eq(op('%', v('x'), num(8)), num(5))], 0n, 20n).count).toBeGreaterThan(0);
   });
