@@ -418,8 +418,9 @@ function withResidues(facts: readonly Formula[], declared: ReadonlyMap<string, D
         return not(formula(f.arg));
     }
   };
-  // a fact a residue comes from keeps its own form (a residue fact rewritten by itself would read `r = r`)
-  return facts.map((f) => (known.has(f) && contradicted(f) ? FALSE : sources.has(f) ? f : formula(f)));
+  // a fact a residue comes from keeps its own form (a residue fact rewritten by itself would read `r = r`); so does a
+  // bound, from which the round's bounds come, which rewrite the equalities the residues come from
+  return facts.map((f) => (known.has(f) && contradicted(f) ? FALSE : sources.has(f) || isBound(f) ? f : formula(f)));
 }
 
 /** x + c (or c + x, or x) as the variable x and the number c ≥ 0; else [null, 0]. A machine `+` is exact where defined, as `+`. */
