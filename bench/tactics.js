@@ -19,7 +19,7 @@ process.chdir(root);
 const { values } = parseArgs({ options: { only: { type: 'string', default: '' } } });
 
 execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-const { z3Script, z3Verdict } = await import('../dist/solve/z3-script.js');
+const { overBitVectors, z3Script, z3Verdict } = await import('../dist/solve/z3-script.js');
 const { DEFAULT_RLIMIT } = await import('../dist/solve/budget.js');
 const { measuredCheck } = await import('../dist/solve/z3.js');
 
@@ -31,7 +31,7 @@ try {
     .sort()
     .filter((n) => n.includes(values.only))
     .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }))
-    .filter((s) => /^\(declare-const \S+ \(_ BitVec \d+\)\)$/m.test(s.text));
+    .filter((s) => overBitVectors(s.text));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -250,18 +250,17 @@ export function main(argv: string[], run: (argv: string[], io: CliIO) => Promise
   // A reader that stops early (`faial-ts verify … | head`) closes the pipe:
   // the rest of the output has nowhere to go, but the run still ends with its
   // own exit code, which a CI job reads from the pipeline's status.
-  const closed = { out: false, err: false };
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') throw e;
-    closed.out = true;
-  });
-  process.stderr.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') throw e;
-    closed.err = true;
-  });
+  const writerTo = (stream: NodeJS.WriteStream): ((t: string) => void) => {
+    let closed = false;
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      closed = true;
+    });
+    return (t) => void (closed || stream.write(t));
+  };
   const io: CliIO = {
-    out: (t) => void (closed.out || process.stdout.write(t)),
-    err: (t) => void (closed.err || process.stderr.write(t)),
+    out: writerTo(process.stdout),
+    err: writerTo(process.stderr),
     colour: colourWanted(process.stdout, process.env),
     env: process.env,
     progress: process.stderr.isTTY === true,

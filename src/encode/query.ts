@@ -32,7 +32,7 @@ import { located, positionAt, type Span } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import { pointsOf, sharedBinders, type Point, type Step } from './paths.js';
 import { Interner, shareSubterms } from './share.js';
-import { simplifyByCases, type Simplified } from './simplify.js';
+import { foldsToFalse, simplifyByCases, type Simplified } from './simplify.js';
 import { chooseEncoding, declaredRange, termBits, type Declaration, type Encoding } from './smtlib.js';
 import { FALSE, TRUE, and, castTerm, cmp, eq, isTrue, ite, mop, not, num, op, or, tvar, type Formula, type Term } from './term.js';
 
@@ -1534,7 +1534,7 @@ export function encodingWith(q: Pick<Query, 'declarations' | 'assertions' | 'enc
 }
 
 /** Whether the simplifier decided the query unsat: it is not given to a solver. */
-export const decidedUnsat = (q: Query): boolean => q.assertions.length === 1 && q.assertions[0]!.k === 'const' && !q.assertions[0]!.v;
+export const decidedUnsat = (q: Query): boolean => foldsToFalse(q);
 
 /**
  * Can some thread run `code` to its end? Used to prove that every iteration of

@@ -106,9 +106,8 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
     // fact the other bounds leave open, are rewritten under the plain bounds: those of the facts that are neither, themselves
     // rewritten under the declarations only, so that no two facts settle each other
     const iteBounds = facts.map(isIteBound);
-    const plain = facts.some((f, i) => iteBounds[i] === true || (isRangeFact(f) && (hasIte(f.a) || hasIte(f.b))))
-      ? boundsOf(facts.filter((f, i) => !iteBounds[i] && !isRangeFact(f)), declared)
-      : declaredOnly;
+    // (without an ite anywhere in a bound they settle nothing the declarations do not)
+    const plain = facts.some((f) => isBound(f) && mentionsIte(f)) ? boundsOf(facts.filter((f, i) => !iteBounds[i] && !isRangeFact(f)), declared) : declaredOnly;
     const next = conjuncts(
       joinDefinitions(withResidues(facts, declared), bounds).map((f, i) => {
         if (!isRangeFact(f)) return rewrite(f, isBound(f) ? (iteBounds[i] === true ? plain : declaredOnly) : bounds);
@@ -122,6 +121,9 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
   if (facts.some((f) => f.k === 'const' && !f.v)) return { declarations: [], assertions: [FALSE], eliminated };
   return { declarations: declarations.filter((d) => declared.has(d.name)), assertions: unique(facts), eliminated };
 }
+
+/** Whether the simplified query is false (decided unsat): its one fact is `false`. */
+export const foldsToFalse = (s: Pick<Simplified, 'assertions'>): boolean => s.assertions.length === 1 && s.assertions[0]!.k === 'const' && !s.assertions[0]!.v;
 
 /** A disjunction of more cases than this is not split (a geometric loop over 32-bit values has 33). */
 const MAX_CASES = 40;
@@ -140,8 +142,7 @@ export function simplifyByCases(declarations: readonly Declaration[], assertions
   if (split === undefined || split.k !== 'or') return s;
   const rest = s.assertions.filter((f) => f !== split);
   for (const c of split.args) {
-    const one = simplify(s.declarations, [...rest, c]);
-    if (!(one.assertions.length === 1 && one.assertions[0]!.k === 'const' && !one.assertions[0]!.v)) return s;
+    if (!foldsToFalse(simplify(s.declarations, [...rest, c]))) return s;
   }
   return { declarations: [], assertions: [FALSE], eliminated: s.eliminated };
 }
@@ -339,8 +340,15 @@ function joinDefinitions(facts: readonly Formula[], bounds: Bounds): Formula[] {
   });
 }
 
+/** What `x % m = r` says of x. */
+interface Residue {
+  readonly name: string;
+  readonly modulus: bigint;
+  readonly residue: bigint;
+}
+
 /** `x % m = r` for a natural variable x and numbers m > 0, r: x's residue modulo m. */
-function residueOf(f: Formula, declared: ReadonlyMap<string, Declaration>): { readonly name: string; readonly modulus: bigint; readonly residue: bigint } | null {
+function residueOf(f: Formula, declared: ReadonlyMap<string, Declaration>): Residue | null {
   if (f.k !== 'cmp' || f.op !== '==') return null;
   const [mod, r] = f.a.k === 'op' ? [f.a, f.b] : [f.b, f.a];
   if (mod.k !== 'op' || mod.op !== '%' || mod.a.k !== 'var' || mod.b.k !== 'num' || mod.b.v <= 0n || r.k !== 'num') return null;
@@ -357,7 +365,7 @@ function residueOf(f: Formula, declared: ReadonlyMap<string, Declaration>): { re
  * = 0` is then false once s is a number.
  */
 function withResidues(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>): Formula[] {
-  const known = new Map<Formula, { readonly name: string; readonly modulus: bigint; readonly residue: bigint }>();
+  const known = new Map<Formula, Residue>();
   for (const f of facts) {
     const r = residueOf(f, declared);
     if (r !== null) known.set(f, r);
@@ -382,45 +390,17 @@ function withResidues(facts: readonly Formula[], declared: ReadonlyMap<string, D
     const own = known.get(f)!;
     return residues.some((r) => !r.from.includes(f) && r.name === own.name && r.modulus % own.modulus === 0n && r.residue % own.modulus !== own.residue);
   };
-  const term = (t: Term): Term => {
-    switch (t.k) {
-      case 'num':
-      case 'var':
-        return t;
-      case 'op': {
-        const [a, b] = [term(t.a), term(t.b)];
-        if (t.op === '%' && b.k === 'num' && b.v > 0n) {
-          const [x, c] = shiftedVariable(a);
-          const r = x === null ? undefined : residues.find((k) => k.name === x && k.modulus % b.v === 0n);
-          if (r !== undefined) return num((r.residue + c) % b.v);
-        }
-        return op(t.op, a, b);
-      }
-      case 'mop':
-        return mop(t.op, t.type, term(t.a), term(t.b));
-      case 'cast':
-        return castTerm(t.type, term(t.a));
-      case 'ite':
-        return ite(formula(t.c), term(t.a), term(t.b));
-    }
-  };
-  const formula = (f: Formula): Formula => {
-    switch (f.k) {
-      case 'const':
-        return f;
-      case 'cmp':
-        return compare(f.op, term(f.a), term(f.b));
-      case 'and':
-        return and(f.args.map(formula));
-      case 'or':
-        return or(f.args.map(formula));
-      case 'not':
-        return not(formula(f.arg));
-    }
+  // (x + c) % k, its parts rewritten already, is a number when x has a residue modulo a multiple of k
+  const reduced = (t: Term): Term => {
+    if (t.k !== 'op' || t.op !== '%' || t.b.k !== 'num' || t.b.v <= 0n) return t;
+    const k = t.b.v;
+    const [x, c] = shiftedVariable(t.a);
+    const r = x === null ? undefined : residues.find((e) => e.name === x && e.modulus % k === 0n);
+    return r === undefined ? t : num((r.residue + c) % k);
   };
   // a fact a residue comes from keeps its own form (a residue fact rewritten by itself would read `r = r`); so does a
   // bound, from which the round's bounds come, which rewrite the equalities the residues come from
-  return facts.map((f) => (known.has(f) && contradicted(f) ? FALSE : sources.has(f) || isBound(f) ? f : formula(f)));
+  return facts.map((f) => (known.has(f) && contradicted(f) ? FALSE : sources.has(f) || isBound(f) ? f : rebuilt(f, reduced)));
 }
 
 /** x + c (or c + x, or x) as the variable x and the number c ≥ 0; else [null, 0]. A machine `+` is exact where defined, as `+`. */
@@ -522,37 +502,42 @@ function rangeFacts(d: Declaration, t: Term, declared: ReadonlyMap<string, Decla
 }
 
 /** The term with each variable named in `by` replaced by its term (none of which mentions one of them). */
-function substituteTerm(t: Term, by: ReadonlyMap<string, Term>): Term {
+/** The term rebuilt bottom-up, each node (its parts already rebuilt) passed through `at`, which returns it or its replacement. */
+function rebuiltTerm(t: Term, at: (t: Term) => Term): Term {
   switch (t.k) {
     case 'num':
-      return t;
     case 'var':
-      return by.get(t.name) ?? t;
+      return at(t);
     case 'op':
-      return op(t.op, substituteTerm(t.a, by), substituteTerm(t.b, by));
+      return at(op(t.op, rebuiltTerm(t.a, at), rebuiltTerm(t.b, at)));
     case 'mop':
-      return mop(t.op, t.type, substituteTerm(t.a, by), substituteTerm(t.b, by));
+      return at(mop(t.op, t.type, rebuiltTerm(t.a, at), rebuiltTerm(t.b, at)));
     case 'cast':
-      return castTerm(t.type, substituteTerm(t.a, by));
+      return at(castTerm(t.type, rebuiltTerm(t.a, at)));
     case 'ite':
-      return ite(substitute(t.c, by), substituteTerm(t.a, by), substituteTerm(t.b, by));
+      return at(ite(rebuilt(t.c, at), rebuiltTerm(t.a, at), rebuiltTerm(t.b, at)));
   }
 }
 
-function substitute(f: Formula, by: ReadonlyMap<string, Term>): Formula {
+/** The formula with every term rebuilt by {@link rebuiltTerm}. */
+function rebuilt(f: Formula, at: (t: Term) => Term): Formula {
   switch (f.k) {
     case 'const':
       return f;
     case 'cmp':
-      return compare(f.op, substituteTerm(f.a, by), substituteTerm(f.b, by));
+      return compare(f.op, rebuiltTerm(f.a, at), rebuiltTerm(f.b, at));
     case 'and':
-      return and(f.args.map((g) => substitute(g, by)));
+      return and(f.args.map((g) => rebuilt(g, at)));
     case 'or':
-      return or(f.args.map((g) => substitute(g, by)));
+      return or(f.args.map((g) => rebuilt(g, at)));
     case 'not':
-      return not(substitute(f.arg, by));
+      return not(rebuilt(f.arg, at));
   }
 }
+
+const substituteTerm = (t: Term, by: ReadonlyMap<string, Term>): Term => rebuiltTerm(t, (u) => (u.k === 'var' ? (by.get(u.name) ?? u) : u));
+
+const substitute = (f: Formula, by: ReadonlyMap<string, Term>): Formula => rebuilt(f, (u) => (u.k === 'var' ? (by.get(u.name) ?? u) : u));
 
 /** A comparison, decided when its sides are the same term (every term is a total function of the variables). */
 function compare(o: Extract<Formula, { k: 'cmp' }>['op'], a: Term, b: Term): Formula {
@@ -660,8 +645,11 @@ const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ decl
 /** Whether the top-level fact is one boundsOf reads. */
 const isBound = (f: Formula): boolean => f.k === 'cmp' && f.op !== '==' && f.op !== '!=';
 
+/** A comparison with an ite in a side. */
+const mentionsIte = (f: Formula): boolean => f.k === 'cmp' && (hasIte(f.a) || hasIte(f.b));
+
 /** A bound (not a range fact) with an ite in it. */
-const isIteBound = (f: Formula): boolean => f.k === 'cmp' && isBound(f) && (hasIte(f.a) || hasIte(f.b)) && !isRangeFact(f);
+const isIteBound = (f: Formula): boolean => isBound(f) && mentionsIte(f) && !isRangeFact(f);
 
 function hasIte(t: Term): boolean {
   switch (t.k) {

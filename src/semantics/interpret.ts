@@ -548,6 +548,8 @@ class KernelRun {
   private readonly maxSteps: number;
   private readonly maxThreads: number;
   private readonly maxReports: number;
+  /** the element whose races alone are kept (options.racesOn), by its cell key */
+  private readonly racesOnly: string | undefined;
   private readonly scopes = new Map<string, Scope>();
   private readonly sizes = new Map<string, readonly bigint[]>();
   private launch!: ResolvedLaunch;
@@ -588,6 +590,7 @@ class KernelRun {
     this.maxAccesses = options.maxAccesses ?? Infinity;
     this.maxThreads = options.maxThreads ?? DEFAULT_MAX_THREADS;
     this.maxReports = options.maxReports ?? DEFAULT_MAX_REPORTS;
+    this.racesOnly = options.racesOn === undefined ? undefined : cellKey(options.racesOn.array, options.racesOn.index);
     this.warpSize = options.warpSize ?? null;
     this.syncwarpSize = hasSyncwarp(kernel.body) ? (options.warpSize ?? DEFAULT_WARP_SIZE) : null;
     this.warpPhases = this.syncwarpSize !== null && this.warpSize === null;
@@ -1158,9 +1161,8 @@ class KernelRun {
 
   /** Keeps a race unless its pair of sites (either way round) was reported on that element. */
   private addRace(key: string, race: Race): boolean {
-    const only = this.options.racesOn;
-    if (only !== undefined && (race.array !== only.array || race.index.length !== only.index.length || race.index.some((v, i) => v !== only.index[i]))) return true;
     const [between, cell, a, b] = key.split('|');
+    if (this.racesOnly !== undefined && cell !== this.racesOnly) return true;
     if (this.raceKeys.has(key) || this.raceKeys.has(`${between}|${cell}|${b}|${a}`)) return true;
     if (this.races.length >= this.maxReports) {
       this.truncated = true;

@@ -44,7 +44,7 @@ export const RESEEDED: Z3Strategy = { name: 'z3-wasm:seed7', tactic: '(using-par
 export const NATIVE: Z3Strategy = { name: 'z3', tactic: 'smt', bitVectorTactic: 'qfbv' };
 
 /** Whether the script's constants are bit-vectors (the query's bit-vector encoding). */
-const overBitVectors = (script: string): boolean => /^\(declare-const \S+ \(_ BitVec \d+\)\)$/m.test(script);
+export const overBitVectors = (script: string): boolean => /^\(declare-const \S+ \(_ BitVec \d+\)\)$/m.test(script);
 
 /**
  * The script Z3 runs: its limits, the standalone query checked with the
