@@ -25,7 +25,7 @@
  */
 import { evalFormula, evalTerm, type Valuation } from './evaluate.js';
 import { declaredRange, type Declaration } from './smtlib.js';
-import { distinctNodes, formulaVars, type Formula } from './term.js';
+import { distinctNodes, formulaVars, termVars, type Formula, type Term } from './term.js';
 
 /** Candidate values tried per query, at most: a few hundred evaluations of small formulas, well under a millisecond or two. */
 export const SEARCH_BUDGET = 600;
@@ -37,6 +37,9 @@ export const SEARCH_BUDGET = 600;
 export const WORK_BUDGET = 50_000;
 
 const SMALL: readonly bigint[] = [0n, 1n, 2n, 3n];
+/** more candidates for a variable a bitwise operation reads (a mask, a size, a partner `t ^ j`): the next powers of two */
+const POWERS: readonly bigint[] = [4n, 8n];
+const BITWISE: ReadonlySet<string> = new Set(['&', '|', '^', '<<', '>>']);
 /** comparisons of a fact whose roots are candidates, at most (a long disjunction gives its first ones) */
 const MAX_ROOTED = 16;
 
@@ -52,6 +55,7 @@ export function searchedModel(declarations: readonly Declaration[], assertions: 
   // a variable no declaration ranges is outside what this search can value
   if (varsOf.some((vs) => [...vs].some((v) => !ranges.has(v)))) return null;
   const order = assignmentOrder(declarations.map((d) => d.name), varsOf);
+  const bitwise = bitwiseVariables(facts);
   // the facts each depth completes: checked as soon as their last variable is given a value
   const depthOf = new Map(order.map((v, i) => [v, i]));
   const completed: Formula[][] = order.map(() => []);
@@ -86,7 +90,7 @@ export function searchedModel(declarations: readonly Declaration[], assertions: 
     work += 4 * cost[depth]!;
     if (work > WORK_BUDGET) return 'exhausted';
     const conflict = new Set<number>();
-    for (const v of candidates(x, ranges.get(x)!, completed[depth]!, model)) {
+    for (const v of candidates(x, ranges.get(x)!, completed[depth]!, model, bitwise.has(x))) {
       work += cost[depth]!;
       if (spent++ >= budget || work > WORK_BUDGET) return 'exhausted';
       model.set(x, v);
@@ -149,9 +153,49 @@ function assignmentOrder(names: readonly string[], varsOf: readonly Set<string>[
   return order;
 }
 
+/** The variables in an operand of a bitwise operation. */
+function bitwiseVariables(facts: readonly Formula[]): Set<string> {
+  const out = new Set<string>();
+  const seen = new Set<Term | Formula>();
+  const visit = (x: Term | Formula): void => {
+    if (seen.has(x)) return;
+    seen.add(x);
+    switch (x.k) {
+      case 'num':
+      case 'var':
+      case 'const':
+        return;
+      case 'op':
+      case 'mop':
+        if (BITWISE.has(x.op)) {
+          termVars(x.a, out);
+          termVars(x.b, out);
+        }
+        visit(x.a);
+        return visit(x.b);
+      case 'cmp':
+        visit(x.a);
+        return visit(x.b);
+      case 'cast':
+        return visit(x.a);
+      case 'ite':
+        visit(x.c);
+        visit(x.a);
+        return visit(x.b);
+      case 'and':
+      case 'or':
+        return x.args.forEach(visit);
+      case 'not':
+        return visit(x.arg);
+    }
+  };
+  facts.forEach(visit);
+  return out;
+}
+
 /** The values x may take, smallest magnitude first, within its range. */
-function candidates(x: string, range: { min: bigint; max: bigint }, facts: readonly Formula[], model: Map<string, bigint>): bigint[] {
-  const found = new Set<bigint>(SMALL);
+function candidates(x: string, range: { min: bigint; max: bigint }, facts: readonly Formula[], model: Map<string, bigint>, bitwise: boolean): bigint[] {
+  const found = new Set<bigint>(bitwise ? [...SMALL, ...POWERS] : SMALL);
   for (const f of facts) for (const r of roots(f, x, model)) for (const d of [-1n, 0n, 1n]) found.add(r + d);
   found.add(range.min);
   found.add(range.max);

@@ -46,7 +46,7 @@
  * A query whose facts fold to false is decided unsat without a solver.
  */
 import { memoizedPerObject } from '../util/memo.js';
-import type { CmpOp } from '../core/ast.js';
+import type { CmpOp, MachineType } from '../core/ast.js';
 import type { Declaration } from './smtlib.js';
 import { declaredRange } from './smtlib.js';
 import { Interner, nonNegative } from './share.js';
@@ -78,7 +78,7 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
   let facts = conjuncts(assertions.map((f) => rewrite(f, initial)));
   // each substitution takes a round: a query with many variables gets as many more
   for (let round = 0; round < ROUNDS + declarations.length; round++) {
-    if (facts.some((f) => f.k === 'const' && !f.v)) return { declarations: [], assertions: [FALSE], eliminated };
+    if (contradictory(facts)) return { declarations: [], assertions: [FALSE], eliminated };
     facts = unique(facts);
     const batch = substitutions(facts, declared, order);
     if (batch.length > 0) {
@@ -109,7 +109,7 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
     // (without an ite anywhere in a bound they settle nothing the declarations do not)
     const plain = facts.some((f) => isBound(f) && mentionsIte(f)) ? boundsOf(facts.filter((f, i) => !iteBounds[i] && !isRangeFact(f)), declared) : declaredOnly;
     const next = conjuncts(
-      joinDefinitions(withResidues(facts, declared), bounds).map((f, i) => {
+      joinDefinitions(withXorDefinitions(withResidues(facts, declared), declared), bounds).map((f, i) => {
         if (!isRangeFact(f)) return rewrite(f, isBound(f) ? (iteBounds[i] === true ? plain : declaredOnly) : bounds);
         const known = decided(f.op, f.a, f.b, others);
         return known === null ? rewrite(f, plain) : { k: 'const', v: known };
@@ -118,7 +118,7 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
     if (next.length === facts.length && next.every((f, i) => sameFormula(f, facts[i]!))) break;
     facts = next;
   }
-  if (facts.some((f) => f.k === 'const' && !f.v)) return { declarations: [], assertions: [FALSE], eliminated };
+  if (contradictory(facts)) return { declarations: [], assertions: [FALSE], eliminated };
   return { declarations: declarations.filter((d) => declared.has(d.name)), assertions: unique(facts), eliminated };
 }
 
@@ -403,6 +403,90 @@ function withResidues(facts: readonly Formula[], declared: ReadonlyMap<string, D
   return facts.map((f) => (known.has(f) && contradicted(f) ? FALSE : sources.has(f) || isBound(f) ? f : rebuilt(f, reduced)));
 }
 
+/**
+ * With `x = y ^ z` among the facts (x a variable, `^` of the naturals or of
+ * a machine type T), `y ^ z` is x, `x ^ z` is y and `x ^ y` is z in the
+ * other facts (T's value of them, modulo 2^w): xor by z is its own inverse.
+ * Bitonic sort's partner `ixj = tid ^ j`: `t1 = t2 ^ j ∧ t1 ^ j > t1 ∧
+ * t2 ^ j > t2` is `t1 = t2 ^ j ∧ t2 > t1 ∧ t1 > t2`. The definitions keep their form (each would
+ * rewrite the other to `x = x`).
+ */
+function withXorDefinitions(facts: readonly Formula[], declared: ReadonlyMap<string, Declaration>): Formula[] {
+  const inverse = new Map<number, Term>();
+  const sources = new Set<Formula>();
+  for (const f of facts) {
+    const d = definition(f);
+    const t = d?.term;
+    if (d === null || t === undefined || (t.k !== 'op' && t.k !== 'mop') || t.op !== '^') continue;
+    const xor = (a: Term, b: Term): Term => (t.k === 'op' ? op('^', a, b) : mop('^', t.type, a, b));
+    const value = (u: Term): Term => (t.k === 'op' ? u : ofType(t.type, u, declared));
+    const x = tvar(d.name);
+    inverse.set(interner.term(t), x);
+    inverse.set(interner.term(xor(t.b, t.a)), x);
+    for (const [other, result] of [
+      [t.b, t.a],
+      [t.a, t.b],
+    ] as const) {
+      inverse.set(interner.term(xor(x, other)), value(result));
+      inverse.set(interner.term(xor(other, x)), value(result));
+    }
+    sources.add(f);
+  }
+  if (inverse.size === 0) return [...facts];
+  return facts.map((f) => (sources.has(f) ? f : rebuilt(f, (u) => ((u.k === 'op' || u.k === 'mop') && u.op === '^' ? (inverse.get(interner.term(u)) ?? u) : u))));
+}
+
+/** T's value of t: t itself where its declarations keep it in T's range, else its cast. */
+function ofType(type: MachineType, t: Term, declared: ReadonlyMap<string, Declaration>): Term {
+  const i = interval(t, noBounds(declared));
+  return i.lo !== null && i.hi !== null && i.lo >= typeMin(type) && i.hi <= typeMax(type) ? t : castTerm(type, t);
+}
+
+/**
+ * `a ^ c = b ^ c` (either way round, of the naturals or of one machine type T) as `a = b`, or T's values of a and b
+ * equal: xor by c is one-to-one. Else null.
+ */
+function xorCancelled(a: Term, b: Term, declared: ReadonlyMap<string, Declaration>): Formula | null {
+  if ((a.k !== 'op' && a.k !== 'mop') || (b.k !== 'op' && b.k !== 'mop') || a.op !== '^' || b.op !== '^' || a.k !== b.k) return null;
+  if (a.k === 'mop' && b.k === 'mop' && a.type !== b.type) return null;
+  const value = (u: Term): Term => (a.k === 'mop' ? ofType(a.type, u, declared) : u);
+  for (const [c, x] of [
+    [a.a, a.b],
+    [a.b, a.a],
+  ] as const) {
+    if (sameTerm(c, b.a)) return eq(value(x), value(b.b));
+    if (sameTerm(c, b.b)) return eq(value(x), value(b.a));
+  }
+  return null;
+}
+
+/** Whether the facts are false: one of them is, or two bounds of one linear form contradict each other (`x < y ∧ y < x`). */
+function contradictory(facts: readonly Formula[]): boolean {
+  const lowest = new Map<string, bigint>();
+  const highest = new Map<string, bigint>();
+  for (const f of facts) {
+    if (f.k === 'const' && !f.v) return true;
+    if (f.k !== 'cmp' || !isBound(f)) continue;
+    const [small, big, strict] = f.op === '<' || f.op === '<=' ? [f.a, f.b, f.op === '<'] : [f.b, f.a, f.op === '>'];
+    // big − small = sign·F + c ≥ least, F's first coefficient positive
+    const d = add(poly(big), poly(small), -1n);
+    const least = strict ? 1n : 0n;
+    const c = d.terms.get(ONE) ?? 0n;
+    const form = [...d.terms].filter(([m]) => m !== ONE).sort(([m], [n]) => (m < n ? -1 : m > n ? 1 : 0));
+    if (form.length === 0) continue;
+    const sign = form[0]![1] > 0n ? 1n : -1n;
+    const text = form.map(([m, v]) => `${m}\u0001${v * sign}`).join('\u0002');
+    if (sign > 0n) lowest.set(text, maxOf(lowest.get(text), least - c));
+    else highest.set(text, minOf(highest.get(text), c - least));
+    const [lo, hi] = [lowest.get(text), highest.get(text)];
+    if (lo !== undefined && hi !== undefined && lo > hi) return true;
+  }
+  return false;
+}
+
+const maxOf = (a: bigint | undefined, b: bigint): bigint => (a === undefined || b > a ? b : a);
+const minOf = (a: bigint | undefined, b: bigint): bigint => (a === undefined || b < a ? b : a);
+
 /** x + c (or c + x, or x) as the variable x and the number c ≥ 0; else [null, 0]. A machine `+` is exact where defined, as `+`. */
 function shiftedVariable(t: Term): [string | null, bigint] {
   if (t.k === 'var') return [t.name, 0n];
@@ -501,7 +585,6 @@ function rangeFacts(d: Declaration, t: Term, declared: ReadonlyMap<string, Decla
   return [nonNegative(t, declared) && min <= 0n ? null : cmp('>=', t, num(min)), cmp('<=', t, num(max))].filter((f): f is Formula => f !== null);
 }
 
-/** The term with each variable named in `by` replaced by its term (none of which mentions one of them). */
 /** The term rebuilt bottom-up, each node (its parts already rebuilt) passed through `at`, which returns it or its replacement. */
 function rebuiltTerm(t: Term, at: (t: Term) => Term): Term {
   switch (t.k) {
@@ -935,6 +1018,11 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
         const same = rewrite(selected, bounds);
         return f.op === '==' ? same : not(same);
       }
+      const cancelled = xorCancelled(a, b, bounds.declared);
+      if (cancelled !== null) {
+        const same = rewrite(cancelled, bounds);
+        return f.op === '==' ? same : not(same);
+      }
       const unwrap = unwrapped(a, b, bounds);
       if (unwrap !== null) {
         const same = rewrite(unwrap, bounds);
@@ -1020,6 +1108,9 @@ function settledOf(t: Term, bounds: Bounds): Term {
     }
     case 'cast': {
       const a = settled(t.a, bounds);
+      // the identity on the type's range
+      const i = interval(a, bounds);
+      if (i.lo !== null && i.hi !== null && i.lo >= typeMin(t.type) && i.hi <= typeMax(t.type)) return a;
       return a === t.a ? t : castTerm(t.type, a);
     }
     case 'ite': {

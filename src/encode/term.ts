@@ -40,10 +40,18 @@ export function op(o: ArithOp, a: Term, b: Term): Term {
   switch (o) {
     case '+':
     case '|':
-    case '^':
       if (isNum(a, 0n)) return b;
       if (isNum(b, 0n)) return a;
       break;
+    case '^': {
+      if (isNum(a, 0n)) return b;
+      if (isNum(b, 0n)) return a;
+      if (sameShape(a, b)) return num(0);
+      // xor is its own inverse: (x ^ y) ^ y = x
+      const rest = xorPartner(a, b, 'op') ?? xorPartner(b, a, 'op');
+      if (rest !== null) return rest;
+      break;
+    }
     case '-':
     case '<<':
     case '>>':
@@ -75,11 +83,44 @@ export function mop(o: ArithOp, type: MachineType, a: Term, b: Term): Term {
   const isNum = (t: Term, v: bigint): boolean => t.k === 'num' && t.v === v;
   if ((o === '+' && isNum(a, 0n)) || (o === '*' && isNum(a, 1n))) return b;
   if (((o === '+' || o === '-') && isNum(b, 0n)) || ((o === '*' || o === '/') && isNum(b, 1n))) return a;
+  if (o === '^') {
+    // wrap(T, x ^ x) = 0, and wrap(T, wrap(T, x ^ y) ^ y) = wrap(T, x): xor and the reduction modulo 2^w commute
+    if (sameShape(a, b)) return num(0);
+    const rest = xorPartner(a, b, type) ?? xorPartner(b, a, type);
+    if (rest !== null) return castTerm(type, rest);
+  }
   // C's division truncates, and truncating by c then by d is truncating by c·d (a number of the type)
   if (o === '/' && b.k === 'num' && b.v > 0n && a.k === 'mop' && a.op === '/' && a.type === type && a.b.k === 'num' && a.b.v > 0n && a.b.v * b.v <= typeMax(type)) {
     return mop('/', type, a.a, num(a.b.v * b.v));
   }
   return { k: 'mop', op: o, type, a, b };
+}
+
+/** x where `t` is `x ^ y` (either way round) of the naturals ('op') or of the machine type, else null. */
+function xorPartner(t: Term, y: Term, kind: 'op' | MachineType): Term | null {
+  if ((t.k !== 'op' && t.k !== 'mop') || t.op !== '^' || (t.k === 'op' ? kind !== 'op' : t.type !== kind)) return null;
+  if (sameShape(t.b, y)) return t.a;
+  if (sameShape(t.a, y)) return t.b;
+  return null;
+}
+
+/** Whether two terms are written alike (an ite only as the same object: its condition is a formula). */
+export function sameShape(t: Term, u: Term): boolean {
+  if (t === u) return true;
+  switch (t.k) {
+    case 'num':
+      return u.k === 'num' && u.v === t.v;
+    case 'var':
+      return u.k === 'var' && u.name === t.name;
+    case 'op':
+      return u.k === 'op' && u.op === t.op && sameShape(t.a, u.a) && sameShape(t.b, u.b);
+    case 'mop':
+      return u.k === 'mop' && u.op === t.op && u.type === t.type && sameShape(t.a, u.a) && sameShape(t.b, u.b);
+    case 'cast':
+      return u.k === 'cast' && u.type === t.type && sameShape(t.a, u.a);
+    case 'ite':
+      return false;
+  }
 }
 
 export function castTerm(type: MachineType, a: Term): Term {

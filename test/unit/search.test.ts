@@ -54,6 +54,19 @@ describe('searchedModel', () => {
     expectModel([nat('t1'), nat('t2')], [eq(op('+', op('*', num(2), t1), num(3)), op('+', t2, num(7))), not(eq(t1, t2))]);
   });
 
+  it('tries the next powers of two for a variable a bitwise operation reads (a size that must be a power of two), and only for such a one', () => {
+    // a block of at least 5 threads whose size is a power of two: 8, which no comparison names
+    const pow2 = (x: Term): Formula => eq(op('&', x, op('-', x, num(1))), num(0));
+    const m = expectModel([nat('bd'), nat('t')], [pow2(v('bd')), cmp('>', v('bd'), num(5)), cmp('<', v('t'), v('bd')), cmp('>=', v('t'), num(5))]);
+    expect(m.get('bd')).toBe(8n);
+    // bitonic's partner: t ^ j > t with t ≥ 4 and j a power of two below 8
+    const j = v('j');
+    expectModel([nat('t'), nat('j')], [cmp('>', op('^', v('t'), j), v('t')), cmp('>=', v('t'), num(4)), pow2(j), cmp('>=', j, num(1)), cmp('<', j, num(8))]);
+    // without a bitwise operation 8 is not a candidate: x·x = 64 is not linear, and no comparison names 8
+    expect(searchedModel([nat('x')], [eq(op('*', v('x'), v('x')), num(64))])).toBeNull();
+    expect(searchedModel([nat('x')], [eq(op('*', v('x'), v('x')), num(64)), eq(op('&', v('x'), num(7)), num(0))])?.get('x')).toBe(8n);
+  });
+
   it('respects declared ranges, signed ones included', () => {
     const m = expectModel([{ name: 'x', bits: 32, type: 'i32' }], [cmp('<', v('x'), num(-5))]);
     expect(m.get('x')).toBe(-6n);

@@ -1,7 +1,7 @@
 // The simplifier's rewrites are equivalences: checked by enumerating every
 // small value of every variable, on the formulas each rewrite is for.
 import { describe, expect, it } from 'vitest';
-import { completeModel, simplify, simplifyByCases } from '../../src/encode/simplify.js';
+import { completeModel, simplify, simplifyByCases, type Simplified } from '../../src/encode/simplify.js';
 import { evalFormula, evalTerm } from '../../src/encode/evaluate.js';
 import { declaredRange, type Declaration } from '../../src/encode/smtlib.js';
 import { FALSE, and, castTerm, cmp, eq, ite, mop, not, num, op, or, tvar, type Formula, type Term } from '../../src/encode/term.js';
@@ -215,9 +215,24 @@ describe('wrap-around: W(x) = W(y) is x = y where the facts prove |x − y| belo
     expect(open.count).toBeGreaterThan(0);
   });
 
-  it('two different wraps are not one function: (u32) x = (i32) y is left as it is', () => {
+  it("C's cast is the identity where the bounds keep its operand in the type, and only there", () => {
+    const text = (s: Simplified): string => JSON.stringify(s, (_k, t: unknown) => (typeof t === 'bigint' ? Number(t) : t));
+    const sum = eq(plus(castTerm('u32', x), y), num((1n << 32n) + 1n));
+    const facts = [sum, ...inWindow(x)];
+    expect(text(simplify(xy, facts))).not.toContain('cast');
+    // among the edges: (0, 2^32 + 1) and (1, 2^32)
+    expect(expectEquivalent(xy, facts, 0n, 0n, edges).count).toBe(2);
+    // x = 2^32, one past the type, wraps to 0: the cast stays, and (2^32, 2^32 + 1) is a model too
+    const open = [sum, cmp('>=', x, num(0)), cmp('<=', x, num(1n << 32n))];
+    expect(text(simplify(xy, open))).toContain('cast');
+    expect(expectEquivalent(xy, open, 0n, 0n, edges).count).toBe(3);
+  });
+
+  it('two different wraps are not one function: (u32) x = (i32) y keeps its (i32) cast (the (u32) one is the identity on the window)', () => {
     const s = simplify(xy, [eq(castTerm('u32', x), castTerm('i32', y)), ...inWindow(x), ...inWindow(y)]);
-    expect(s.assertions.some((f) => f.k === 'cmp' && f.op === '==' && f.a.k === 'cast')).toBe(true);
+    // x is substituted by (i32) y, whose cast stays: x = y would be wrong at 2^31
+    expect(s.eliminated).toEqual([{ name: 'x', term: castTerm('i32', y) }]);
+    expect(JSON.stringify(s.assertions, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x))).not.toContain('"u32"');
     // x = y = 2^31: 2^31 as u32, −2^31 as i32
     expectEquivalent(xy, [eq(castTerm('u32', x), castTerm('i32', y)), ...inWindow(x), ...inWindow(y), eq(x, y)], 0n, 0n, edges);
     const other = (t: Term): Term => ite(cmp('<=', t, num(2)), t, mop('-', 'i32', t, num(4)));
@@ -372,6 +387,92 @@ describe('comparisons and ite conditions the bounds decide (enumerated)', () => 
     const mutual = [cmp('<', ite(cmp('<', v('y'), num(3)), v('x'), num(9)), num(2)), cmp('<', ite(cmp('<', v('x'), num(2)), v('y'), num(9)), num(3))];
     expectEquivalent(ds.slice(3), mutual, 0n, 7n);
     expectEquivalent(ds, [cmp('<', v('x'), v('y')), cmp('<', ite(cmp('<', v('x'), v('y')), v('x'), v('n')), v('j'))], 0n, 5n);
+  });
+
+  it('xor is its own inverse: (x ^ y) ^ y is x, x ^ x is 0, and modulo 2^32 on u32 (enumerated)', () => {
+    const [x, y] = [v('x'), v('y')];
+    const values = [...between(0n, 9n), 2n ** 32n - 1n, 2n ** 32n, 2n ** 32n + 3n];
+    for (const [xv, yv] of values.flatMap((a) => values.map((b) => [a, b] as const))) {
+      const at = (n: string): bigint => (n === 'x' ? xv : yv);
+      for (const t of [op('^', op('^', x, y), y), op('^', op('^', y, x), y), op('^', y, op('^', x, y)), op('^', y, op('^', y, x))]) {
+        expect(t).toEqual(x);
+        expect(evalTerm(op('^', op('^', x, y), y), at)).toBe(xv);
+      }
+      const machine = mop('^', 'u32', mop('^', 'u32', x, y), y);
+      expect(machine).toEqual(castTerm('u32', x));
+      // the term built without the rewrite computes the same value
+      const unfolded: Term = { k: 'mop', op: '^', type: 'u32', a: { k: 'mop', op: '^', type: 'u32', a: x, b: y }, b: y };
+      expect(evalTerm(machine, at)).toBe(evalTerm(unfolded, at));
+    }
+    expect(op('^', x, x)).toEqual(num(0));
+    expect(mop('^', 'i32', x, x)).toEqual(num(0));
+  });
+
+  it("xor definitions: with x = y ^ z, y ^ z is x, x ^ z is y and x ^ y is z in the other facts; bitonic's t1 = t2 ^ j ∧ t1 ^ j > t1 ∧ t2 ^ j > t2 is false", () => {
+    const ds = [nat('t1'), nat('t2'), nat('j'), nat('k')];
+    const [t1, t2, j, k] = [v('t1'), v('t2'), v('j'), v('k')];
+    const lower = (t: Term): Formula => cmp('>', op('^', t, j), t);
+    // the partner written either way round, and the definition on either side
+    for (const partner of [op('^', t2, j), op('^', j, t2)]) {
+      for (const definition of [eq(t1, partner), eq(partner, t1)]) {
+        const facts = [definition, lower(t1), lower(t2), cmp('<', t1, k), not(eq(t1, t2))];
+        expect(expectEquivalent(ds, facts, 0n, 7n).decided).toBe(true);
+      }
+    }
+    // a fact the definitions rewrite but do not decide stays equivalent, and keeps its models
+    expect(expectEquivalent(ds, [eq(t1, op('^', t2, j)), cmp('<', op('^', t1, j), k), cmp('<', op('^', t2, j), k), not(eq(t1, t2))], 0n, 7n).count).toBeGreaterThan(0);
+    // two definitions of each other (t1 = t2 ^ j ∧ t2 = t1 ^ j) keep each other: neither is rewritten to true
+    expect(expectEquivalent(ds, [eq(t1, op('^', t2, j)), eq(t2, op('^', t1, j)), cmp('>', j, num(0))], 0n, 7n).count).toBeGreaterThan(0);
+    // on u32, x ^ z is y modulo 2^32 only: y beyond the type is cast (t1 ^ j ≥ t2 fails for t2 = 2^32 + 1, holds for t2 < 2^32)
+    const wide = [nat('t1', 34), nat('t2', 34), nat('j', 34)];
+    const big = [0n, 1n, 2n, 3n, 2n ** 32n, 2n ** 32n + 1n, 2n ** 32n + 3n];
+    // (t1 and t2 are used in four more facts each, so that neither is substituted: the definition rewrites the other facts)
+    const uses = [t1, t2].flatMap((t) => [cmp('<', t, num(1n << 33n)), not(eq(t, num(5))), not(eq(t, num(6))), cmp('>=', plus(t, j), num(0))]);
+    const back = [eq(t1, mop('^', 'u32', t2, j)), cmp('>=', mop('^', 'u32', t1, j), t2), ...uses];
+    expect(simplify(wide, back).eliminated).toEqual([]);
+    // a model for each t2 below 2^32 and each j (t1 is their xor), none for t2 beyond
+    expect(expectEquivalent(wide, back, 0n, 0n, big).count).toBe(4 * big.length);
+    const typed = wide.map((d) => ({ ...d, type: 'u32' as const }));
+    expect(expectEquivalent(typed, [back[0]!, cmp('>', mop('^', 'u32', t1, j), t1), cmp('>', mop('^', 'u32', t2, j), t2), ...uses], 0n, 0n, big).decided).toBe(true);
+  });
+
+  it('xor by a common operand cancels: a ^ c = b ^ c is a = b, and on u32 their values modulo 2^32 (enumerated)', () => {
+    const ds = [nat('a'), nat('b'), nat('c')];
+    const [a, b, c] = [v('a'), v('b'), v('c')];
+    for (const [x, y] of [
+      [op('^', a, c), op('^', b, c)],
+      [op('^', c, a), op('^', b, c)],
+      [op('^', a, c), op('^', c, b)],
+    ] as const) {
+      expect(expectEquivalent(ds, [eq(x, y), not(eq(a, b))], 0n, 7n).decided).toBe(true);
+      expect(expectEquivalent(ds, [not(eq(x, y)), cmp('<', a, b)], 0n, 7n).count).toBeGreaterThan(0);
+    }
+    // u32: a = 2^32 + 1 and b = 1 have one value of the type, so a ^ c = b ^ c holds with a ≠ b
+    const wide = [nat('a', 34), nat('b', 34), nat('c', 34)];
+    const big = [0n, 1n, 2n, 2n ** 32n, 2n ** 32n + 1n];
+    const machine = [eq(mop('^', 'u32', a, c), mop('^', 'u32', b, c)), not(eq(a, b))];
+    expect(expectEquivalent(wide, machine, 0n, 0n, big).count).toBeGreaterThan(0);
+    expect(expectEquivalent(wide.map((d) => ({ ...d, type: 'u32' as const })), machine, 0n, 0n, big).decided).toBe(true);
+  });
+
+  it('two bounds of one linear form that contradict each other are false: x < y ∧ y < x, 2x < y + 3 ∧ y ≤ 2x − 3; x ≤ y ∧ y ≤ x is not', () => {
+    const ds = [nat('x'), nat('y'), nat('z')];
+    const [x, y, z] = [v('x'), v('y'), v('z')];
+    const contradictions: Formula[][] = [
+      [cmp('<', x, y), cmp('<', y, x)],
+      [cmp('<', x, y), cmp('>', x, y)],
+      [cmp('<=', plus(x, num(1)), y), cmp('<=', y, x)],
+      [cmp('<', times(num(2), x), plus(y, num(3))), cmp('<=', y, op('+', times(num(2), x), num(-3)))],
+      [cmp('<=', plus(y, num(2)), plus(x, z)), cmp('<=', plus(z, x), plus(y, num(1))), cmp('<', z, num(7))],
+      [cmp('<', plus(x, z), y), cmp('<=', y, plus(z, x))],
+    ];
+    for (const facts of contradictions) expect(expectEquivalent(ds, facts, 0n, 7n).decided).toBe(true);
+    const consistent: Formula[][] = [
+      [cmp('<=', x, y), cmp('<=', y, x)],
+      [cmp('<', x, plus(y, num(1))), cmp('<=', y, x)],
+      [cmp('<', times(num(2), x), plus(y, num(3))), cmp('<=', y, op('+', times(num(2), x), num(-2)))],
+    ];
+    for (const facts of consistent) expect(expectEquivalent(ds, facts, 0n, 7n).count).toBeGreaterThan(0);
   });
 
   it('a fact never proves itself: x ≤ 3 and x < 4 are kept, though each implies the other', () => {
