@@ -19,9 +19,10 @@
  *
  * The first member starts at once and the others when it has not answered
  * within a head start (or has said unknown), so that an easy query costs one
- * solver. This changes how long a check takes, never its verdict or witness:
- * the first member always runs, and the others, once started, run until the
- * answer is known. Sat from one member and unsat from another would be a
+ * solver; a nonlinear query gets a shorter one, as its hard cases are where
+ * the members differ most. This changes how long a check takes, never its
+ * verdict or witness: the first member always runs, and the others, once
+ * started, run until the answer is known. Sat from one member and unsat from another would be a
  * solver bug: the check is then unknown, naming both.
  */
 import type { CheckOptions, Solver, Verdict } from './solver.js';
@@ -76,8 +77,8 @@ function decision(answers: readonly (Answer | undefined)[], names: readonly stri
   return { verdict: { status: 'unknown', reason: reasons.length === 1 ? reasons[0]! : said.map((s) => `${s.name}: ${s.reason}`).join('; ') }, hopeless: [] };
 }
 
-/** A portfolio of the members, in order, named after them. */
-export function portfolio(members: readonly Member[], headStartMs: number): Solver {
+/** A portfolio of the members, in order, named after them; the others start after the head start (on a nonlinear query, its own). */
+export function portfolio(members: readonly Member[], headStartMs: number, nonlinearHeadStartMs = headStartMs): Solver {
   const names = members.map((m) => m.name);
   const name = `portfolio (${names.join(', ')})`;
   return {
@@ -139,7 +140,7 @@ export function portfolio(members: readonly Member[], headStartMs: number): Solv
         };
         if (options?.signal?.aborted) return finish(CANCELED);
         options?.signal?.addEventListener('abort', cancel);
-        if (members.length > 1) timer = setTimeout(startRest, headStartMs);
+        if (members.length > 1) timer = setTimeout(startRest, options?.nonlinear === true ? nonlinearHeadStartMs : headStartMs);
         start(0);
       });
     },

@@ -28,6 +28,8 @@ export interface CheckOptions {
   readonly bitVectors?: () => string | null;
   /** Aborted once the answer is no longer wanted (another member of a portfolio answered): the check stops and says unknown. */
   readonly signal?: AbortSignal;
+  /** Whether the query is over nonlinear integer arithmetic, where solvers' times differ by orders of magnitude (a portfolio races sooner). */
+  readonly nonlinear?: boolean;
 }
 
 export interface Solver {

@@ -42,7 +42,7 @@ export async function ask(q: Query, extra: readonly Formula[], { solver, timeout
   const encoding = encodingWith(q, extra);
   const script = clock.timed('encoding', () => printScript(q.declarations, assertions, encoding));
   const bitVectors = bitVectorsOf(q.declarations, assertions, encoding);
-  const answer = await clock.timedAsync('solving', () => solver.check(script, timeoutMs, { bitVectors }));
+  const answer = await clock.timedAsync('solving', () => solver.check(script, timeoutMs, { bitVectors, nonlinear: encoding.logic === 'QF_NIA' }));
   if (answer.status !== 'sat') return { verdict: answer, bySolver: true };
   const model = completedModel(q, decodeModel(encoding, answer.model));
   if (!modelSatisfies(asBuilt, model)) throw new Error(`internal error: the solver's witness for ${q.id} does not satisfy the query (encoding bug)`);

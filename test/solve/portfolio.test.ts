@@ -141,6 +141,24 @@ describe('portfolio', () => {
     expect(await undecided).toEqual(sat(4n));
   });
 
+  it('gives the first member a head start of its own on a nonlinear query', async () => {
+    const fakes = [fake('a'), fake('b')];
+    const p = portfolio(fakes.map((f) => ({ name: f.solver.name, solver: f.solver, encoding: 'own' as const })), 1e9, 0);
+    const linear = p.check(INT, 1_000);
+    await settle();
+    expect(fakes.map((f) => f.given.length)).toEqual([1, 0]);
+    fakes[0]!.answer(UNSAT);
+    expect(await linear).toEqual(UNSAT);
+    const nonlinear = p.check(INT, 1_000, { nonlinear: true });
+    await settle();
+    expect(fakes.map((f) => f.given.length)).toEqual([2, 1]);
+    // the witness is still the first member's, whichever says sat first
+    fakes[1]!.answer(sat(2n));
+    await settle();
+    fakes[0]!.answer(sat(1n));
+    expect(await nonlinear).toEqual(sat(1n));
+  });
+
   it('gives each member its encoding, the bit-vector one printed only when such a member runs', async () => {
     const [own, bits] = [fake('own'), fake('bits')];
     const members: Member[] = [
