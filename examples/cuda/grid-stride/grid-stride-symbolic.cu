@@ -1,5 +1,4 @@
 // expect: drf
-// verifier: unknown (disjointness of i = g + k*S for a symbolic stride S = blockDim.x * gridDim.x needs division-with-remainder reasoning the solver may not finish in the default time)
 // grid-stride-saxpy.cu with 32-bit unsigned indices and no launch given: the
 // same argument (distinct start offsets below the stride S, every thread steps
 // by S) holds for every block and grid size. Unsigned on purpose: with
