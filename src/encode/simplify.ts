@@ -419,7 +419,7 @@ function withXorDefinitions(facts: readonly Formula[], declared: ReadonlyMap<str
     const t = d?.term;
     if (d === null || t === undefined || (t.k !== 'op' && t.k !== 'mop') || t.op !== '^') continue;
     const xor = (a: Term, b: Term): Term => (t.k === 'op' ? op('^', a, b) : mop('^', t.type, a, b));
-    const value = (u: Term): Term => (t.k === 'op' ? u : ofType(t.type, u, declared));
+    const value = (u: Term): Term => xorValue(t, u, declared);
     const x = tvar(d.name);
     inverse.set(interner.term(t), x);
     inverse.set(interner.term(xor(t.b, t.a)), x);
@@ -436,10 +436,10 @@ function withXorDefinitions(facts: readonly Formula[], declared: ReadonlyMap<str
   return facts.map((f) => (sources.has(f) ? f : rebuilt(f, (u) => ((u.k === 'op' || u.k === 'mop') && u.op === '^' ? (inverse.get(interner.term(u)) ?? u) : u))));
 }
 
-/** T's value of t: t itself where its declarations keep it in T's range, else its cast. */
-function ofType(type: MachineType, t: Term, declared: ReadonlyMap<string, Declaration>): Term {
-  const i = interval(t, noBounds(declared));
-  return i.lo !== null && i.hi !== null && i.lo >= typeMin(type) && i.hi <= typeMax(type) ? t : castTerm(type, t);
+/** What u stands for beside the xor `x`: u itself for the naturals' `^`; for a machine type's, T's value of u (u where its declarations keep it in T's range, else its cast). */
+function xorValue(x: Extract<Term, { k: 'op' | 'mop' }>, u: Term, declared: ReadonlyMap<string, Declaration>): Term {
+  if (x.k === 'op') return u;
+  return withinType(interval(u, noBounds(declared)), x.type) ? u : castTerm(x.type, u);
 }
 
 /**
@@ -449,7 +449,7 @@ function ofType(type: MachineType, t: Term, declared: ReadonlyMap<string, Declar
 function xorCancelled(a: Term, b: Term, declared: ReadonlyMap<string, Declaration>): Formula | null {
   if ((a.k !== 'op' && a.k !== 'mop') || (b.k !== 'op' && b.k !== 'mop') || a.op !== '^' || b.op !== '^' || a.k !== b.k) return null;
   if (a.k === 'mop' && b.k === 'mop' && a.type !== b.type) return null;
-  const value = (u: Term): Term => (a.k === 'mop' ? ofType(a.type, u, declared) : u);
+  const value = (u: Term): Term => xorValue(a, u, declared);
   for (const [c, x] of [
     [a.a, a.b],
     [a.b, a.a],
@@ -466,8 +466,9 @@ function contradictory(facts: readonly Formula[]): boolean {
   const highest = new Map<string, bigint>();
   for (const f of facts) {
     if (f.k === 'const' && !f.v) return true;
-    if (f.k !== 'cmp' || !isBound(f)) continue;
-    const [small, big, strict] = f.op === '<' || f.op === '<=' ? [f.a, f.b, f.op === '<'] : [f.b, f.a, f.op === '>'];
+    const sides = f.k === 'cmp' ? boundSides(f) : null;
+    if (sides === null) continue;
+    const { small, big, strict } = sides;
     // big − small = sign·F + c ≥ least, F's first coefficient positive
     const d = add(poly(big), poly(small), -1n);
     const least = strict ? 1n : 0n;
@@ -569,8 +570,10 @@ function usesOf(f: Formula): ReadonlyMap<string, number> {
 
 /** The variable of `x < 1` or `x ≤ 0` (either way round), for a variable that cannot be negative. */
 function atMostZero(f: Extract<Formula, { k: 'cmp' }>, declared: ReadonlyMap<string, Declaration>): string | null {
-  const [x, bound, strict] = f.op === '<' || f.op === '<=' ? [f.a, f.b, f.op === '<'] : f.op === '>' || f.op === '>=' ? [f.b, f.a, f.op === '>'] : [null, null, false];
-  if (x?.k !== 'var' || bound?.k !== 'num' || !declared.has(x.name) || declaredRange(declared.get(x.name)!).min < 0n) return null;
+  const sides = boundSides(f);
+  if (sides === null) return null;
+  const { small: x, big: bound, strict } = sides;
+  if (x.k !== 'var' || bound.k !== 'num' || !declared.has(x.name) || declaredRange(declared.get(x.name)!).min < 0n) return null;
   return bound.v === (strict ? 1n : 0n) ? x.name : null;
 }
 
@@ -728,6 +731,21 @@ const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ decl
 /** Whether the top-level fact is one boundsOf reads. */
 const isBound = (f: Formula): boolean => f.k === 'cmp' && f.op !== '==' && f.op !== '!=';
 
+/** A bound as `small < big` (strict) or `small ≤ big`, whichever way round it is written; null for `=` and `≠`. */
+function boundSides(f: Extract<Formula, { k: 'cmp' }>): { readonly small: Term; readonly big: Term; readonly strict: boolean } | null {
+  switch (f.op) {
+    case '<':
+    case '<=':
+      return { small: f.a, big: f.b, strict: f.op === '<' };
+    case '>':
+    case '>=':
+      return { small: f.b, big: f.a, strict: f.op === '>' };
+    case '==':
+    case '!=':
+      return null;
+  }
+}
+
 /** A comparison with an ite in a side. */
 const mentionsIte = (f: Formula): boolean => f.k === 'cmp' && (hasIte(f.a) || hasIte(f.b));
 
@@ -764,9 +782,9 @@ function boundsOf(facts: readonly Formula[], declared: ReadonlyMap<string, Decla
     table.set(k, [...(table.get(k) ?? []), bound]);
   };
   for (const f of facts) {
-    if (f.k !== 'cmp') continue;
-    const [small, big, strict] = f.op === '<' || f.op === '<=' ? [f.a, f.b, f.op === '<'] : f.op === '>' || f.op === '>=' ? [f.b, f.a, f.op === '>'] : [null, null, false];
-    if (small === null || big === null) continue;
+    const sides = f.k === 'cmp' ? boundSides(f) : null;
+    if (sides === null) continue;
+    const { small, big, strict } = sides;
     note(upper, small, strict ? add(poly(big), constant(1n), -1n) : poly(big));
     note(lower, big, strict ? add(poly(small), constant(1n), 1n) : poly(small));
   }
@@ -897,6 +915,9 @@ function productOf(a: Interval, b: Interval): Interval {
 
 const nonNegativeInterval = (i: Interval): boolean => i.lo !== null && i.lo >= 0n;
 
+/** Whether every value of the interval is one of the type's: a cast of them is the identity. */
+const withinType = (i: Interval, type: MachineType): boolean => i.lo !== null && i.hi !== null && i.lo >= typeMin(type) && i.hi <= typeMax(type);
+
 function interval(t: Term, bounds: Bounds): Interval {
   const k = key(t);
   const known = bounds.intervals.get(k);
@@ -941,10 +962,8 @@ function structuralInterval(t: Term, bounds: Bounds): Interval {
       }
     }
     case 'cast': {
-      const [min, max] = [typeMin(t.type), typeMax(t.type)];
       const a = interval(t.a, bounds);
-      // the identity on the type's range
-      return a.lo !== null && a.hi !== null && a.lo >= min && a.hi <= max ? a : { lo: min, hi: max };
+      return withinType(a, t.type) ? a : { lo: typeMin(t.type), hi: typeMax(t.type) };
     }
     case 'ite':
       return hullOf(interval(t.a, bounds), interval(t.b, bounds));
@@ -1108,9 +1127,7 @@ function settledOf(t: Term, bounds: Bounds): Term {
     }
     case 'cast': {
       const a = settled(t.a, bounds);
-      // the identity on the type's range
-      const i = interval(a, bounds);
-      if (i.lo !== null && i.hi !== null && i.lo >= typeMin(t.type) && i.hi <= typeMax(t.type)) return a;
+      if (withinType(interval(a, bounds), t.type)) return a;
       return a === t.a ? t : castTerm(t.type, a);
     }
     case 'ite': {
