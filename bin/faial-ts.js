@@ -1,4 +1,12 @@
 #!/usr/bin/env node
-import { main } from '../dist/bundle/main.js';
-
-main(process.argv.slice(2));
+// `--version` alone is answered before the command line is loaded: scripts and
+// CI jobs ask it first, and loading commander and the options' modules would
+// cost it a third of its time.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  const { version } = await import('../dist/bundle/version.js');
+  process.stdout.write(`${version()}\n`);
+} else {
+  const { main } = await import('../dist/bundle/main.js');
+  main(argv);
+}

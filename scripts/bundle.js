@@ -16,7 +16,7 @@ const out = join(root, 'dist', 'bundle');
 
 await rm(out, { recursive: true, force: true });
 await build({
-  entryPoints: ['src/cli/main.ts', 'src/cli/worker.ts', 'src/solve/wasm-worker.ts'].map((p) => join(root, p)),
+  entryPoints: ['src/cli/main.ts', 'src/cli/version.ts', 'src/cli/worker.ts', 'src/solve/wasm-worker.ts'].map((p) => join(root, p)),
   outdir: out,
   entryNames: '[name]',
   bundle: true,

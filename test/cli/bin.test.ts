@@ -1,10 +1,11 @@
 /** The installed entry point: bin/faial-ts.js on the bundled dist/bundle/, in a child process. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { cliResult } from '../../src/cli/main.js';
 
 const run = promisify(execFile);
 
@@ -76,24 +77,28 @@ describe('bin/faial-ts.js', () => {
     expect(code).toBe(1);
   });
 
-  it('prints the version', async () => {
-    const r = await bin(['--version']);
-    expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  it('prints the package version for --version and -V, as the command line does in-process', async () => {
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    expect(pkg.version).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const flag of ['--version', '-V']) expect(await bin([flag])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    // the answer before the command line is loaded and commander's own agree
+    expect((await cliResult(['--version'])).stdout).toBe(`${pkg.version}\n`);
   });
 
-  it('loads Z3 only for a query the simplifier and the search by evaluation leave, and never for --version', async () => {
+  it('loads Z3 only for a query the simplifier and the search by evaluation leave, and neither Z3 nor the command line for --version', async () => {
     // a module hook in the child that says on stderr whenever something asks for z3-solver
     const dir = await mkdtemp(join(tmpdir(), 'faial-z3-hook-'));
     try {
-      await writeFile(join(dir, 'hooks.mjs'), "export async function resolve(s, c, next) { if (s === 'z3-solver') process.stderr.write('z3-solver requested\\n'); return next(s, c); }\n");
+      await writeFile(join(dir, 'hooks.mjs'), "export async function resolve(s, c, next) { if (s === 'z3-solver' || s.endsWith('/main.js')) process.stderr.write(`${s} requested\\n`); return next(s, c); }\n");
       await writeFile(join(dir, 'register.mjs'), "import { register } from 'node:module'; register('./hooks.mjs', import.meta.url);\n");
       const env = { NODE_OPTIONS: `--import ${join(dir, 'register.mjs')}` };
       const decidedWithoutSolver = await bin(['verify', '--json', 'examples/paper/figure3.bcu'], env);
       const stats = (JSON.parse(decidedWithoutSolver.stdout) as { kernels: { stats: { queries: number; withoutSolver: number } }[] }).kernels[0]!.stats;
       expect(stats.withoutSolver).toBe(stats.queries);
       expect(decidedWithoutSolver.stderr).not.toContain('z3-solver requested');
-      expect((await bin(['--version'], env)).stderr).not.toContain('z3-solver requested');
+      // nor the command line itself: --version alone is answered before it is loaded
+      expect((await bin(['--version'], env)).stderr).toBe('');
+      expect((await bin(['--help'], env)).stderr).toBe('../dist/bundle/main.js requested\n');
       // morton's tile index leaves one query to the solver
       const needsSolver = await bin(['verify', '--json', 'examples/bitwise/morton.bcu'], env);
       const left = (JSON.parse(needsSolver.stdout) as { kernels: { stats: { queries: number; withoutSolver: number } }[] }).kernels[0]!.stats;
