@@ -32,6 +32,7 @@ import type { CliIO } from './main.js';
 import { UsageError, dimOf, inputFiles, naturalOf, paramsOf } from './options.js';
 import { version } from './version.js';
 import { frontEndsFor, type CudaFlags } from './cuda.js';
+import { headerNotice } from '../api/cuda.js';
 import { fileLaunch } from '../api/verify.js';
 
 /** `--warp-size N` and its spelling `--warp-sync N`. */
@@ -277,7 +278,10 @@ export async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Prom
   const input = await loaded([file], flags.kernel, flags);
   for (const f of input.failed) if (!f.ok) io.err(renderedDiagnostics(f.diagnostics, io.colour));
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
-  const launch = launchOf(flags, input.kernels);
+  // the launch verify solves with: a .cu file's test header completes the command line's (said in a note, as verify does)
+  const entry = input.order[0]!;
+  const { launch, header } = fileLaunch(entry.path, entry.text, launchOf(flags, input.kernels));
+  if (header !== null) io.err(renderedDiagnostics([headerNotice(entry.path, entry.text, launch, header)], io.colour));
   if (flags.out !== undefined) {
     const written = await writtenQueryFiles(input.kernels, launch, flags.out);
     for (const s of written.skipped) io.err(`warning: ${s}\n`);

@@ -13,6 +13,9 @@ import { readFile } from 'node:fs/promises';
 import { DiagnosticError } from '../diagnostics/diagnostic.js';
 import type { Kernel, Program } from '../core/ast.js';
 import { programOf } from '../api/check.js';
+import { headerNotice, type TestHeader } from '../api/cuda.js';
+import { fileLaunch } from '../api/verify.js';
+import type { Launch } from '../core/launch.js';
 import { frontEndsFor, type CudaFlags } from './cuda.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import { executionText } from '../report/describe.js';
@@ -69,7 +72,8 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
   let exit = EXIT_OK;
   /** unreadable files and syntax errors, also listed in the JSON document */
   const inputErrors: { file: string; line?: number; column?: number; message: string }[] = [];
-  const programs: Program[] = [];
+  const given: Launch = { params: new Map(), blockDim: opts.blockDim ?? null, gridDim: opts.gridDim ?? null, ...(opts.warpSize === undefined ? {} : { warpSize: opts.warpSize }) };
+  const programs: { program: Program; launch: Launch; header: TestHeader | null }[] = [];
   for (const path of files) {
     let text: string;
     try {
@@ -83,7 +87,8 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
     }
     try {
       const lowered = programOf(path, text, await frontEndsFor(path, text, opts.cuda ?? {}));
-      programs.push(lowered.program);
+      // a .cu file's GPUVerify test header gives the dimensions and warp size the command line does not, as in verify
+      programs.push({ program: lowered.program, ...fileLaunch(path, text, given) });
       // a kernel the CUDA front end does not analyse cannot run either
       for (const r of lowered.rejected.filter((k) => opts.kernel === undefined || k.name === opts.kernel)) {
         const d = r.diagnostic;
@@ -101,9 +106,11 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
     }
   }
 
-  const selected = programs.flatMap((p) => p.kernels.filter((k) => opts.kernel === undefined || k.name.text === opts.kernel).map((kernel) => ({ file: p.file, kernel })));
+  const selected = programs.flatMap(({ program, launch, header }) =>
+    program.kernels.filter((k) => opts.kernel === undefined || k.name.text === opts.kernel).map((kernel) => ({ file: program.file, kernel, launch, header })),
+  );
   if (opts.kernel !== undefined && selected.length === 0 && programs.length > 0) {
-    const names = programs.flatMap((p) => p.kernels.map((k) => k.name.text));
+    const names = programs.flatMap((p) => p.program.kernels.map((k) => k.name.text));
     io.err(`error: no kernel named '${opts.kernel}' (found: ${names.join(', ')})\n`);
     return EXIT_BAD_INPUT;
   }
@@ -119,22 +126,27 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
     if (!paramNames.has(name)) io.err(`warning: -p ${name}: no kernel run has a parameter '${name}'\n`);
   }
 
-  const reports: KernelRunReport[] = selected.map(({ file, kernel }) => {
+  const noted = new Set<SourceFile>();
+  const reports: KernelRunReport[] = selected.map(({ file, kernel, launch, header }) => {
     const kernelInit: Record<string, InitContent> = {};
     for (const a of kernel.arrays) {
       const content = init.explicit.get(a.name.text) ?? init.fallback;
       if (content !== undefined) kernelInit[a.name.text] = content;
     }
+    const blockDim = vec3Of(launch.blockDim);
+    const gridDim = vec3Of(launch.gridDim);
+    const warpSize = launch.warpSize;
+    if (header !== null && !noted.has(file)) {
+      noted.add(file);
+      const note = headerNotice(file.path, file.text, launch, header);
+      io.err(`${location(note.file, note.span)}: ${note.severity}: ${note.message}\n`);
+    }
     const result = runKernel(
       kernel,
-      {
-        params: opts.params,
-        ...(opts.blockDim === undefined ? {} : { blockDim: opts.blockDim }),
-        ...(opts.gridDim === undefined ? {} : { gridDim: opts.gridDim }),
-      },
-      { init: kernelInit, ...(opts.seed === undefined ? {} : { seed: opts.seed }), ...(opts.warpSize === undefined ? {} : { warpSize: opts.warpSize }) },
+      { params: opts.params, ...(blockDim === undefined ? {} : { blockDim }), ...(gridDim === undefined ? {} : { gridDim }) },
+      { init: kernelInit, ...(opts.seed === undefined ? {} : { seed: opts.seed }), ...(warpSize === undefined ? {} : { warpSize }) },
     );
-    return { file, kernel, result, execution: executionText(opts.warpSize === undefined ? {} : { warpSize: opts.warpSize }) };
+    return { file, kernel, result, execution: executionText(warpSize === undefined ? {} : { warpSize }) };
   });
 
   for (const r of reports) exit = Math.max(exit, exitCodeOf(r.result));
@@ -149,6 +161,9 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
   }
   return exit;
 }
+
+/** A launch's dimensions as the interpreter's three. */
+const vec3Of = (dims: readonly bigint[] | null): Vec3 | undefined => (dims === null ? undefined : [dims[0] ?? 1n, dims[1] ?? 1n, dims[2] ?? 1n]);
 
 function exitCodeOf(result: RunResult): number {
   switch (result.kind) {

@@ -1,5 +1,5 @@
 /** The CLI on CUDA files: lower, -D/-I, the GPUVerify test header and flags, directories, workers. */
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,11 @@ done:
   'header.cu': `//pass
 //--blockDim=[8,8] --gridDim=4 -DSTEP=3
 __global__ void strided(int *A) { A[threadIdx.x * STEP] = 0; }
+`,
+  // DRF at the header's 16 threads only: two threads of 64 share A[t % 32]
+  'wrap.cu': `//pass
+//--blockDim=[16] --gridDim=1
+__global__ void wrap(int *A) { A[threadIdx.x % 32] = threadIdx.x; }
 `,
   'helper.cu': `#include "helper.cuh"
 __global__ void k(int *A) { put(A); }
@@ -111,6 +116,16 @@ describe('faial-ts lower', () => {
     expect(r.stderr).toContain('mixed.cu:1:17: error: launch violates requires at 1:17');
   });
 
+  it('runs with the launch of a GPUVerify test header where the command line gives none, and says so', async () => {
+    const r = await cliResult(['run', at('wrap.cu')]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('kernel wrap(), grid 1, block 16, independent threads');
+    expect(r.stderr).toBe(`${at('wrap.cu')}:2:1: note: the launch (blockDim = 16, gridDim = 1) comes from the GPUVerify test header of this file\n`);
+    const wider = await cliResult(['run', at('wrap.cu'), '--block-dim', '64']);
+    expect(wider.exitCode).toBe(1);
+    expect(wider.stdout).toContain('data race on A[0]');
+  });
+
   it('reads the macros of a GPUVerify test header', async () => {
     const r = await cliResult(['lower', at('header.cu')]);
     expect(r.stdout).toContain('A[(u32) threadIdx.x * 3] := 0');
@@ -122,7 +137,7 @@ describe('faial-ts verify on .cu', () => {
     const r = await cliResult(['verify', dir, '-I', at('inc'), '--json']);
     const report = decoded(r.stdout);
     const kernels = report.kernels.map((k) => `${k.file.slice(dir.length + 1)} ${k.kernel}`);
-    expect(kernels).toEqual(['copy.cu copy', 'header.cu strided', 'helper.cu k', 'mixed.cu fine', 'mixed.cu jumps', 'plain.bcu plain']);
+    expect(kernels).toEqual(['copy.cu copy', 'header.cu strided', 'helper.cu k', 'mixed.cu fine', 'mixed.cu jumps', 'plain.bcu plain', 'wrap.cu wrap']);
     const jumps = report.kernels.find((k) => k.kernel === 'jumps')!;
     expect(jumps.status).toBe('error');
     expect(jumps.errors[0]).toMatchObject({ code: 'E0602', message: 'unsupported: goto', line: 3, column: 3 });
@@ -135,6 +150,26 @@ describe('faial-ts verify on .cu', () => {
     expect(text.stdout).toContain('note[N0605]: the launch (blockDim = (8,8,1), gridDim = 4) comes from the GPUVerify test header of this file');
     const json = decoded((await cliResult(['verify', at('header.cu'), '--json'])).stdout);
     expect(json.notices?.map((n) => [n.code, n.line])).toEqual([['N0605', 2]]);
+  });
+
+  it('prints with smt the queries verify solves: under the launch of the test header, said in the same note', async () => {
+    const race = /; query wrap\/phase0\/A\/\S+\n; decided sat by evaluation/;
+    expect((await cliResult(['verify', at('wrap.cu')])).exitCode).toBe(0);
+    const printed = await cliResult(['smt', at('wrap.cu')]);
+    expect(printed.stderr).toContain('note[N0605]: the launch (blockDim = 16, gridDim = 1) comes from the GPUVerify test header of this file');
+    expect(printed.stdout).toContain('; query wrap/phase0/A/');
+    expect(printed.stdout).not.toMatch(race);
+    const out = await mkdtemp(join(tmpdir(), 'faial-smt-header-'));
+    try {
+      const listed = await cliResult(['smt', at('wrap.cu'), '--out', out]);
+      const phase = listed.stdout.split('\n').find((f) => f.includes('phase0'))!;
+      expect(await readFile(phase, 'utf8')).not.toContain('decided sat');
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+    // the command line's launch still comes first
+    expect((await cliResult(['smt', at('wrap.cu'), '--block-dim', '64'])).stdout).toMatch(race);
+    expect((await cliResult(['verify', at('wrap.cu'), '--block-dim', '64'])).exitCode).toBe(1);
   });
 
   it('accepts GPUVerify\'s --blockDim= and --gridDim= spellings', async () => {
