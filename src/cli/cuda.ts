@@ -13,6 +13,7 @@ import { cudaFrontEnds, type CudaFlags } from '../api/cuda.js';
 import { loadCudaGrammar, type CudaGrammar } from '../frontend/cuda/parse.js';
 import { lowerCuda } from '../frontend/cuda/lower.js';
 import type { SourceFile } from '../core/source.js';
+import { tieringLate } from './wasm-flags.js';
 
 export type { CudaFlags } from '../api/cuda.js';
 
@@ -20,10 +21,12 @@ let grammar: Promise<CudaGrammar> | undefined;
 
 export function cudaGrammar(): Promise<CudaGrammar> {
   const require = createRequire(import.meta.url);
-  grammar ??= loadCudaGrammar({
-    runtime: readFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm')),
-    cpp: readFileSync(require.resolve('tree-sitter-cpp/tree-sitter-cpp.wasm')),
-  });
+  grammar ??= tieringLate(() =>
+    loadCudaGrammar({
+      runtime: readFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm')),
+      cpp: readFileSync(require.resolve('tree-sitter-cpp/tree-sitter-cpp.wasm')),
+    }),
+  );
   return grammar;
 }
 
