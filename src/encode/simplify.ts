@@ -1051,8 +1051,9 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
       const q = poly(b);
       const size = p.terms.size + q.terms.size;
       const e = equation(p, q, bounds);
-      // an equality the normal form neither decides, splits nor shortens is left as written
-      const shorter = e.k !== 'cmp' || size > poly(e.a).terms.size + poly(e.b).terms.size;
+      // an equality the normal form neither decides, splits nor shortens is left as written; shorter is fewer monomials,
+      // or as many written smaller (`(t1 + 3) − 3 = (t2 + 3) − 3` is `t1 = t2`, which the substitution then reads)
+      const shorter = e.k !== 'cmp' || size > poly(e.a).terms.size + poly(e.b).terms.size || termSize(e.a) + termSize(e.b) < termSize(a) + termSize(b);
       const same = shorter ? e : compare('==', a, b);
       return f.op === '==' ? same : not(same);
     }

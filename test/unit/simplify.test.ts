@@ -121,6 +121,19 @@ describe('the simplifier keeps every query equivalent (enumerated on small value
     expectEquivalent(signed, [eq(mop('-', 'i32', v('x'), v('y')), num(3))], -3n, 3n);
   });
 
+  it('writes an equality in normal form where that is smaller: (t1 + 3) − 3 = (t2 + 3) − 3 is t1 = t2, which then substitutes', () => {
+    const ds: Declaration[] = [
+      { name: 't1', bits: 32, type: 'i32' },
+      { name: 't2', bits: 32, type: 'i32' },
+    ];
+    const shifted = (t: string): Term => mop('-', 'i32', mop('+', 'i32', v(t), num(3)), num(3));
+    // a stencil's two threads at one interior slot l − 3 = (t + 3) − 3: distinct threads never meet
+    const s = simplify(ds, [eq(shifted('t1'), shifted('t2')), not(eq(v('t1'), v('t2')))]);
+    expect(s.assertions).toEqual([FALSE]);
+    expect(expectEquivalent(ds, [eq(shifted('t1'), shifted('t2')), not(eq(v('t1'), v('t2')))], -3n, 3n).decided).toBe(true);
+    expect(expectEquivalent(ds, [eq(shifted('t1'), shifted('t2')), cmp('<', v('t2'), num(2))], -3n, 3n).count).toBe(5);
+  });
+
   it('splits a·n + b = a′·n + b′ when the facts bound b and b′ below n, and only then', () => {
     const ds = [nat('a'), nat('a2'), nat('b'), nat('b2'), nat('n')];
     const lhs = plus(times(v('a'), v('n')), v('b'));
