@@ -872,7 +872,7 @@ function radixSplit(p: Poly, q: Poly, bounds: Bounds): Formula | null {
   return null;
 }
 
-/** p = q in normal form: decided when the difference is a constant or fails the gcd test, else its two sides with the common part cancelled. */
+/** p = q in normal form: decided when the difference is a constant or fails the gcd test, else its two sides with the common part cancelled and divided by their gcd. */
 function equation(p: Poly, q: Poly, bounds: Bounds): Formula {
   const diff = add(p, q, -1n);
   const k = diff.terms.get(ONE) ?? 0n;
@@ -882,7 +882,9 @@ function equation(p: Poly, q: Poly, bounds: Bounds): Formula {
   if (k % g !== 0n) return FALSE;
   const split = radixSplit(p, q, bounds);
   if (split !== null) return split;
-  return compare('==', termOf(positivePart(diff, 1n)), termOf(positivePart(diff, -1n)));
+  // divided by the gcd of its coefficients, which divides the constant too: 2·t1 = 2·t2 is t1 = t2
+  const reduced = g > 1n ? { terms: new Map([...diff.terms].map(([m, c]) => [m, c / g])) } : diff;
+  return compare('==', termOf(positivePart(reduced, 1n)), termOf(positivePart(reduced, -1n)));
 }
 
 // ---------------------------------------------------------------------------

@@ -83,6 +83,8 @@ export function mop(o: ArithOp, type: MachineType, a: Term, b: Term): Term {
   const isNum = (t: Term, v: bigint): boolean => t.k === 'num' && t.v === v;
   if ((o === '+' && isNum(a, 0n)) || (o === '*' && isNum(a, 1n))) return b;
   if (((o === '+' || o === '-') && isNum(b, 0n)) || ((o === '*' || o === '/') && isNum(b, 1n))) return a;
+  // exact values: x·0, x % ±1 (a loop of step 1's membership (i − lo) % 1 = 0), 0 / x and 0 % x are 0
+  if ((o === '*' && (isNum(a, 0n) || isNum(b, 0n))) || (o === '%' && (isNum(b, 1n) || isNum(b, -1n))) || ((o === '/' || o === '%') && isNum(a, 0n))) return num(0);
   if (o === '^') {
     // wrap(T, x ^ x) = 0, and wrap(T, wrap(T, x ^ y) ^ y) = wrap(T, x): xor and the reduction modulo 2^w commute
     if (sameShape(a, b)) return num(0);

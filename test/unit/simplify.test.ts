@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { completeModel, simplify, simplifyByCases, type Simplified } from '../../src/encode/simplify.js';
 import { evalFormula, evalTerm } from '../../src/encode/evaluate.js';
 import { declaredRange, type Declaration } from '../../src/encode/smtlib.js';
+import type { ArithOp } from '../../src/core/ast.js';
 import { FALSE, and, castTerm, cmp, eq, ite, mop, not, num, op, or, tvar, type Formula, type Term } from '../../src/encode/term.js';
 
 const v = tvar;
@@ -121,7 +122,7 @@ describe('the simplifier keeps every query equivalent (enumerated on small value
     expectEquivalent(signed, [eq(mop('-', 'i32', v('x'), v('y')), num(3))], -3n, 3n);
   });
 
-  it('writes an equality in normal form where that is smaller: (t1 + 3) − 3 = (t2 + 3) − 3 is t1 = t2, which then substitutes', () => {
+  it('writes an equality in normal form where that is smaller: (t1 + 3) − 3 = (t2 + 3) − 3 and 2·t1 = 2·t2 are t1 = t2, which then substitutes', () => {
     const ds: Declaration[] = [
       { name: 't1', bits: 32, type: 'i32' },
       { name: 't2', bits: 32, type: 'i32' },
@@ -132,6 +133,13 @@ describe('the simplifier keeps every query equivalent (enumerated on small value
     expect(s.assertions).toEqual([FALSE]);
     expect(expectEquivalent(ds, [eq(shifted('t1'), shifted('t2')), not(eq(v('t1'), v('t2')))], -3n, 3n).decided).toBe(true);
     expect(expectEquivalent(ds, [eq(shifted('t1'), shifted('t2')), cmp('<', v('t2'), num(2))], -3n, 3n).count).toBe(5);
+    // divided by the gcd of its coefficients: odd-even sort's pairs 2·t1 + p = 2·t2 + p of distinct threads never meet
+    const pair = (t: string): Term => plus(times(num(2), v(t)), v('p'));
+    const nats = [nat('t1'), nat('t2'), nat('p')];
+    expect(simplify(nats, [eq(pair('t1'), pair('t2')), not(eq(v('t1'), v('t2')))]).assertions).toEqual([FALSE]);
+    expect(expectEquivalent(nats, [eq(pair('t1'), pair('t2')), not(eq(v('t1'), v('t2')))]).decided).toBe(true);
+    // 6a + 3 = 3b + 9 is 2a = b + 2 (the constant divides too), kept and equivalent
+    expect(expectEquivalent([nat('a'), nat('b')], [eq(plus(times(num(6), v('a')), num(3)), plus(times(num(3), v('b')), num(9)))], 0n, 7n).count).toBe(4);
   });
 
   it('splits a·n + b = a′·n + b′ when the facts bound b and b′ below n, and only then', () => {
@@ -400,6 +408,29 @@ describe('comparisons and ite conditions the bounds decide (enumerated)', () => 
     const mutual = [cmp('<', ite(cmp('<', v('y'), num(3)), v('x'), num(9)), num(2)), cmp('<', ite(cmp('<', v('x'), num(2)), v('y'), num(9)), num(3))];
     expectEquivalent(ds.slice(3), mutual, 0n, 7n);
     expectEquivalent(ds, [cmp('<', v('x'), v('y')), cmp('<', ite(cmp('<', v('x'), v('y')), v('x'), v('n')), v('j'))], 0n, 5n);
+  });
+
+  it('a machine operation whose value is 0 whatever its operand is 0: x·0, 0·x, x % 1, x % −1, 0 / x, 0 % x (enumerated)', () => {
+    const x = v('x');
+    const values = [...between(-4n, 4n), 2n ** 31n - 1n, -(2n ** 31n), 2n ** 32n - 1n];
+    for (const type of ['i32', 'u32', 'i64'] as const) {
+      const folded: [ArithOp, Term, Term][] = [
+        ['*', x, num(0)],
+        ['*', num(0), x],
+        ['%', x, num(1)],
+        ['%', x, num(-1)],
+        ['/', num(0), x],
+        ['%', num(0), x],
+      ];
+      for (const [o, a, b] of folded) {
+        expect(mop(o, type, a, b)).toEqual(num(0));
+        const unfolded: Term = { k: 'mop', op: o, type, a, b };
+        for (const xv of values) expect(evalTerm(unfolded, () => xv)).toBe(0n);
+      }
+      // not the others: x % 2, x / x
+      expect(mop('%', type, x, num(2)).k).toBe('mop');
+      expect(mop('/', type, x, x).k).toBe('mop');
+    }
   });
 
   it('xor is its own inverse: (x ^ y) ^ y is x, x ^ x is 0, and modulo 2^32 on u32 (enumerated)', () => {
