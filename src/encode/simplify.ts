@@ -65,6 +65,10 @@ const ROUNDS = 64;
 const MAX_GROWTH = 64;
 /** a product expanded into more monomials than this stays an atom */
 const MAX_MONOMIALS = 64;
+/** a fact is decided with the definitions' terms put in through this many levels of definitions, */
+const DEFINITION_ROUNDS = 4;
+/** and while it is at most this many nodes (decidedByDefinitions) */
+const MAX_DECIDED_SIZE = 256;
 
 export function simplify(declarations: readonly Declaration[], assertions: readonly Formula[]): Simplified {
   interner = new Interner();
@@ -108,9 +112,15 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
     const iteBounds = facts.map(isIteBound);
     // (without an ite anywhere in a bound they settle nothing the declarations do not)
     const plain = facts.some((f) => isBound(f) && mentionsIte(f)) ? boundsOf(facts.filter((f, i) => !iteBounds[i] && !isRangeFact(f)), declared) : declaredOnly;
+    const { defined, sources: definitionSources } = smallDefinitions(facts);
     const next = conjuncts(
       joinDefinitions(withXorDefinitions(withResidues(facts, declared), declared), bounds).map((f, i) => {
-        if (!isRangeFact(f)) return rewrite(f, isBound(f) ? (iteBounds[i] === true ? plain : declaredOnly) : bounds);
+        if (isBound(f) && !isRangeFact(f)) return rewrite(f, iteBounds[i] === true ? plain : declaredOnly);
+        if (!isRangeFact(f)) {
+          const r = rewrite(f, bounds);
+          // (a definition is never decided with itself: `x = A ∧ x = B` keeps x = A, and A = B is decided with it)
+          return definitionSources.has(facts[i]!) ? r : decidedByDefinitions(r, defined, bounds);
+        }
         const known = decided(f.op, f.a, f.b, others);
         return known === null ? rewrite(f, plain) : { k: 'const', v: known };
       }),
@@ -338,6 +348,45 @@ function joinDefinitions(facts: readonly Formula[], bounds: Bounds): Formula[] {
     const r = rewrite(joined, bounds);
     return r.k === 'cmp' && r.op === '==' && sameTerm(r.a, a) && sameTerm(r.b, d.term) ? f : joined;
   });
+}
+
+/**
+ * The facts `x = t` (x not in t) whose t is small (at most MAX_GROWTH nodes),
+ * the first of each x: x's value, for the other facts to be decided with;
+ * and those facts.
+ */
+function smallDefinitions(facts: readonly Formula[]): { defined: Map<string, Term>; sources: Set<Formula> } {
+  const defined = new Map<string, Term>();
+  const sources = new Set<Formula>();
+  for (const f of facts) {
+    const d = definition(f);
+    if (d === null || defined.has(d.name) || termSize(d.term) > MAX_GROWTH) continue;
+    defined.set(d.name, d.term);
+    sources.add(f);
+  }
+  return { defined, sources };
+}
+
+/**
+ * An equality or disequality (rewritten) of a fact that is no source of a
+ * definition, decided where its defined variables' terms put in decide it
+ * (`W(s2) = W(s3) + 1` with s2 = 2·t1 + r and s3 = 2·t2 + r is false: the
+ * parity), else as it is. The definitions are facts, so this is an
+ * equivalence; and such a fact is never read by the bounds or the
+ * definitions, so none of them is decided with it.
+ */
+function decidedByDefinitions(f: Formula, defined: ReadonlyMap<string, Term>, bounds: Bounds): Formula {
+  if (defined.size === 0 || f.k !== 'cmp' || isBound(f)) return f;
+  const mentions = (g: Formula): boolean => [...variableUses(g).keys()].some((x) => defined.has(x));
+  if (!mentions(f)) return f;
+  // a definition's term may name other defined variables (x = W(s2) + 1, s2 = 2·t1 + r): a few rounds, while it stays small
+  let g: Formula = f;
+  for (let round = 0; round < DEFINITION_ROUNDS && mentions(g); round++) {
+    g = substitute(g, defined);
+    if (formulaSize(g) > MAX_DECIDED_SIZE) return f;
+  }
+  const r = rewrite(g, bounds);
+  return r.k === 'const' ? r : f;
 }
 
 /** What `x % m = r` says of x. */
@@ -956,11 +1005,14 @@ function structuralInterval(t: Term, bounds: Bounds): Interval {
           if (t.k === 'mop') return exact;
           return { lo: exact.lo === null || exact.lo < 0n ? 0n : exact.lo, hi: exact.hi === null ? null : exact.hi < 0n ? 0n : exact.hi };
         }
-        default:
+        default: {
+          const known = boundedByConstant(t, a);
+          if (known !== null) return known;
           if (t.k === 'mop') return ['&', '|', '^'].includes(t.op) ? { lo: typeMin(t.type), hi: typeMax(t.type) } : ANY;
           // x / y, x % y (x / 0 = 0, x % 0 = x), x >> y and x & y of naturals are at most x
           if (nonNegativeInterval(a) && nonNegativeInterval(b) && ['/', '%', '>>', '&'].includes(t.op)) return { lo: 0n, hi: a.hi };
           return nonNegativeInterval(a) && nonNegativeInterval(b) ? { lo: 0n, hi: null } : ANY;
+        }
       }
     }
     case 'cast': {
@@ -970,6 +1022,26 @@ function structuralInterval(t: Term, bounds: Bounds): Interval {
     case 'ite':
       return hullOf(interval(t.a, bounds), interval(t.b, bounds));
   }
+}
+
+/**
+ * `x & c` with a number c ≥ 0 is in [0, c] (the bits of c, on a machine type
+ * too where c is of the type: the value wraps to itself); C's `x % c` with a
+ * number c ≠ 0 has the sign of x and a magnitude below |c|. `a` is x's
+ * interval. Else null.
+ */
+function boundedByConstant(t: Extract<Term, { k: 'op' | 'mop' }>, a: Interval): Interval | null {
+  if (t.op === '&') {
+    const c = t.b.k === 'num' ? t.b.v : t.a.k === 'num' ? t.a.v : null;
+    if (c === null || c < 0n || (t.k === 'mop' && c > typeMax(t.type))) return null;
+    return { lo: 0n, hi: c };
+  }
+  if (t.op === '%' && t.b.k === 'num' && t.b.v !== 0n) {
+    const most = (t.b.v < 0n ? -t.b.v : t.b.v) - 1n;
+    if (nonNegativeInterval(a)) return { lo: 0n, hi: a.hi !== null && a.hi < most ? a.hi : most };
+    return { lo: -most, hi: a.hi !== null && a.hi <= 0n ? 0n : most };
+  }
+  return null;
 }
 
 function polyInterval(p: Poly, bounds: Bounds): Interval {

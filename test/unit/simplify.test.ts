@@ -142,6 +142,26 @@ describe('the simplifier keeps every query equivalent (enumerated on small value
     expect(expectEquivalent([nat('a'), nat('b')], [eq(plus(times(num(6), v('a')), num(3)), plus(times(num(3), v('b')), num(9)))], 0n, 7n).count).toBe(4);
   });
 
+  it("decides an equality with the definitions' terms put in, never a definition with itself (enumerated)", () => {
+    // odd-even sort: s2 = 2·t1 + r, s3 = 2·t2 + r, each used too often to be substituted; s2 = s3 + 1 is false (parity)
+    const ds = [nat('t1', 2), nat('t2', 2), nat('r', 1), nat('s2', 4), nat('s3', 4)];
+    const defs = [eq(v('s2'), plus(times(num(2), v('t1')), v('r'))), eq(v('s3'), plus(times(num(2), v('t2')), v('r')))];
+    const uses = ['s2', 's3'].flatMap((x) => [not(eq(v(x), num(13))), not(eq(v(x), num(14))), cmp('<', plus(v(x), v('t1')), num(15))]);
+    const racing = [...defs, ...uses, eq(v('s2'), plus(v('s3'), num(1)))];
+    expect(simplify(ds, racing).assertions).toEqual([FALSE]);
+    expect(expectEquivalent(ds, racing, 0n, 15n).decided).toBe(true);
+    // through two levels (x = s2 + 1, s2 = 2·t1 + r) and true: dropped, the rest equivalent
+    const ds2 = [...ds, nat('x', 4)];
+    const twoLevels = [...defs, ...uses, eq(v('x'), plus(v('s2'), num(1))), not(eq(v('x'), num(12))), not(eq(v('x'), num(11))), cmp('<', plus(v('x'), v('t2')), num(15)), not(eq(v('x'), plus(v('s3'), num(0))))];
+    expect(expectEquivalent(ds2, twoLevels, 0n, 15n).count).toBeGreaterThan(0);
+    // x = s2 + 1 ∧ x = s3: the first definition stays, the second is decided with it (false)
+    const twice = [...defs, ...uses, eq(v('x'), plus(v('s2'), num(1))), eq(v('x'), v('s3')), not(eq(v('x'), num(12))), cmp('<', plus(v('x'), v('t2')), num(15))];
+    expect(expectEquivalent(ds2, twice, 0n, 15n).decided).toBe(true);
+    // a definition decided with itself would drop it: x = s2 + 1 alone with its uses keeps x's value
+    const alone = [...defs, ...uses, eq(v('x'), plus(v('s2'), num(1))), not(eq(v('x'), num(12))), cmp('<', plus(v('x'), v('t2')), num(15)), not(eq(v('x'), num(2)))];
+    expect(expectEquivalent(ds2, alone, 0n, 15n).count).toBeGreaterThan(0);
+  });
+
   it('splits a·n + b = a′·n + b′ when the facts bound b and b′ below n, and only then', () => {
     const ds = [nat('a'), nat('a2'), nat('b'), nat('b2'), nat('n')];
     const lhs = plus(times(v('a'), v('n')), v('b'));
