@@ -142,6 +142,24 @@ describe('the simplifier keeps every query equivalent (enumerated on small value
     expect(expectEquivalent([nat('a'), nat('b')], [eq(plus(times(num(6), v('a')), num(3)), plus(times(num(3), v('b')), num(9)))], 0n, 7n).count).toBe(4);
   });
 
+  it("bounds x & c by [0, c] and C's x % c by x's sign and |c| − 1, on naturals and machine types (enumerated)", () => {
+    const x = v('x');
+    const i32: Declaration[] = [{ name: 'x', bits: 32, type: 'i32' }];
+    const around = [...between(-9n, 9n), 2n ** 31n - 1n, -(2n ** 31n)];
+    // decided by the interval alone
+    for (const never of [cmp('>', mop('&', 'i32', x, num(6)), num(6)), cmp('<', mop('&', 'i32', num(6), x), num(0)), cmp('>=', mop('%', 'i32', x, num(4)), num(4)), cmp('<=', mop('%', 'i32', x, num(-4)), num(-4))]) {
+      expect(simplify(i32, [never]).assertions).toEqual([FALSE]);
+      expect(expectEquivalent(i32, [never], 0n, 0n, around).decided).toBe(true);
+    }
+    // what the interval leaves open is kept: x % 4 takes -3 … 3, x & 6 takes 0, 2, 4, 6
+    expect(expectEquivalent(i32, [cmp('<', mop('%', 'i32', x, num(4)), num(-2))], 0n, 0n, around).count).toBeGreaterThan(0);
+    expect(expectEquivalent(i32, [cmp('>', mop('&', 'i32', x, num(6)), num(5))], 0n, 0n, around).count).toBeGreaterThan(0);
+    // a non-negative x keeps x % c non-negative and at most x
+    const n = [nat('y', 3)];
+    expect(simplify(n, [cmp('>', op('%', v('y'), num(5)), num(4))]).assertions).toEqual([FALSE]);
+    expect(expectEquivalent(n, [cmp('>', op('%', v('y'), num(5)), num(3))], 0n, 7n).count).toBe(1);
+  });
+
   it("decides an equality with the definitions' terms put in, never a definition with itself (enumerated)", () => {
     // odd-even sort: s2 = 2·t1 + r, s3 = 2·t2 + r, each used too often to be substituted; s2 = s3 + 1 is false (parity)
     const ds = [nat('t1', 2), nat('t2', 2), nat('r', 1), nat('s2', 4), nat('s3', 4)];
