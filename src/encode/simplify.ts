@@ -1088,6 +1088,41 @@ function unwrapped(a: Term, b: Term, bounds: Bounds): Formula | null {
   return withinOneWindow(u.x, v.x, u.modulus, bounds) ? eq(u.x, v.x) : null;
 }
 
+/**
+ * `W(x) = c` for a number c: W(x) differs from x by a multiple of the
+ * modulus M, so x is one of c + k·M. Where the bounds leave x one such value
+ * v, it is `x = v` if W(v) = c and false otherwise; where they leave none,
+ * false (`(u32) n = 64` for an int n is n = 64). Null otherwise.
+ */
+function unwrappedNumber(a: Term, b: Term, bounds: Bounds): Formula | null {
+  const [t, c] = b.k === 'num' ? [a, b.v] : a.k === 'num' ? [b, a.v] : [null, 0n];
+  const w = t === null ? null : wrapped(t);
+  if (t === null || w === null) return null;
+  const i = interval(w.x, bounds);
+  if (i.lo === null || i.hi === null) return null;
+  // the k with lo ≤ c + k·M ≤ hi
+  const ceilDiv = (n: bigint, d: bigint): bigint => (n >= 0n ? (n + d - 1n) / d : -(-n / d));
+  const floorDiv = (n: bigint, d: bigint): bigint => (n >= 0n ? n / d : -((-n + d - 1n) / d));
+  const [first, last] = [ceilDiv(i.lo - c, w.modulus), floorDiv(i.hi - c, w.modulus)];
+  if (first > last) return FALSE;
+  if (first !== last) return null;
+  const v = c + first * w.modulus;
+  return atValue(t, v) === c ? eq(w.x, num(v)) : FALSE;
+}
+
+/** The number W(v): the wrapped term with its x a number v. */
+function atValue(t: Term, v: bigint): bigint | null {
+  const x = num(v);
+  if (t.k === 'cast') {
+    const r = castTerm(t.type, x);
+    return r.k === 'num' ? r.v : null;
+  }
+  if (t.k !== 'ite' || t.c.k !== 'cmp' || (t.b.k !== 'op' && t.b.k !== 'mop')) return null;
+  const e = t.b;
+  const r = ite(cmp(t.c.op, x, t.c.b), x, e.k === 'op' ? op(e.op, x, e.b) : mop(e.op, e.type, x, e.b));
+  return r.k === 'num' ? r.v : null;
+}
+
 /** Whether the bounds prove −m < x − y < m: from the difference's polynomial (common parts cancel), or from x's and y's own intervals. */
 function withinOneWindow(x: Term, y: Term, m: bigint, bounds: Bounds): boolean {
   const below = (i: Interval): boolean => i.lo !== null && i.hi !== null && i.lo > -m && i.hi < m;
@@ -1116,7 +1151,7 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
         const same = rewrite(cancelled, bounds);
         return f.op === '==' ? same : not(same);
       }
-      const unwrap = unwrapped(a, b, bounds);
+      const unwrap = unwrapped(a, b, bounds) ?? unwrappedNumber(a, b, bounds);
       if (unwrap !== null) {
         const same = rewrite(unwrap, bounds);
         return f.op === '==' ? same : not(same);

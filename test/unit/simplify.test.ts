@@ -274,6 +274,29 @@ describe('wrap-around: W(x) = W(y) is x = y where the facts prove |x − y| belo
     expect(open.count).toBeGreaterThan(0);
   });
 
+  it("a wrapped value equal to a number: (u32) n = 64 for an int n is n = 64, false where no x fits, kept where two do (enumerated)", () => {
+    const n: Declaration[] = [{ name: 'n', bits: 32, type: 'i32' }];
+    const ints = [-(1n << 31n), -64n, -1n, 0n, 63n, 64n, 65n, (1n << 31n) - 1n];
+    // C's int == unsigned: the int converted, one value of the int's range
+    const s = simplify(n, [eq(castTerm('u32', v('n')), num(64)), cmp('<', v('n'), num(100))]);
+    expect(s.eliminated).toEqual([{ name: 'n', term: num(64) }]);
+    expect(expectEquivalent(n, [eq(castTerm('u32', v('n')), num(64))], 0n, 0n, ints).count).toBe(1);
+    // (u32) n = 2^32 − 1 is n = −1; (i32) y = 5 where 0 ≤ y < 2^32 is y = 5
+    expect(expectEquivalent(n, [eq(castTerm('u32', v('n')), num((1n << 32n) - 1n))], 0n, 0n, ints).count).toBe(1);
+    expect(expectEquivalent([xy[1]!], [eq(castTerm('i32', y), num(5)), ...inWindow(y)], 0n, 0n, [...edges, 5n, (1n << 32n) + 5n]).count).toBe(1);
+    // no value of the window: false; a number outside the type: false
+    expect(simplify([xy[0]!], [eq(castTerm('u32', x), num(7)), cmp('>=', x, num(8)), cmp('<=', x, num(100))]).assertions).toEqual([FALSE]);
+    expect(simplify(n, [eq(castTerm('u32', v('n')), num(-1))]).assertions).toEqual([FALSE]);
+    // the one-wrap split: ite(x ≤ 3, x, x − 8) = −2 is x = 6 where 0 ≤ x < 8
+    const split = ite(cmp('<=', x, num(3)), x, mop('-', 'i64', x, num(8)));
+    expect(expectEquivalent([xy[0]!], [eq(split, num(-2)), cmp('>=', x, num(0)), cmp('<', x, num(8))], -9n, 9n).count).toBe(1);
+    expect(expectEquivalent([xy[0]!], [eq(split, num(5)), cmp('>=', x, num(0)), cmp('<', x, num(8))], -9n, 9n).decided).toBe(true);
+    // two windows' worth of x: kept, equivalent
+    const open = expectEquivalent([xy[0]!], [eq(castTerm('u32', x), num(1))], 0n, 0n, edges);
+    expect(open.decided).toBe(false);
+    expect(open.count).toBe(2);
+  });
+
   it("C's cast is the identity where the bounds keep its operand in the type, and only there", () => {
     const text = (s: Simplified): string => JSON.stringify(s, (_k, t: unknown) => (typeof t === 'bigint' ? Number(t) : t));
     const sum = eq(plus(castTerm('u32', x), y), num((1n << 32n) + 1n));
