@@ -114,7 +114,7 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
     const plain = facts.some((f) => isBound(f) && mentionsIte(f)) ? boundsOf(facts.filter((f, i) => !iteBounds[i] && !isRangeFact(f)), declared) : declaredOnly;
     const { defined, sources: definitionSources } = smallDefinitions(facts);
     const next = conjuncts(
-      joinDefinitions(withXorDefinitions(withResidues(facts, declared), declared), bounds).map((f, i) => {
+      joinDefinitions(withQuotients(withXorDefinitions(withResidues(facts, declared), declared), bounds), bounds).map((f, i) => {
         if (isBound(f) && !isRangeFact(f)) return rewrite(f, iteBounds[i] === true ? plain : declaredOnly);
         if (!isRangeFact(f)) {
           const r = rewrite(f, bounds);
@@ -450,6 +450,46 @@ function withResidues(facts: readonly Formula[], declared: ReadonlyMap<string, D
   // a fact a residue comes from keeps its own form (a residue fact rewritten by itself would read `r = r`); so does a
   // bound, from which the round's bounds come, which rewrite the equalities the residues come from
   return facts.map((f) => (known.has(f) && contradicted(f) ? FALSE : sources.has(f) || isBound(f) ? f : rebuilt(f, reduced)));
+}
+
+/** `x / m` or `x % m` (of the naturals or of a machine type) by a number m > 0: x and m, else null. */
+function byNumber(t: Term, o: '/' | '%'): { x: Term; m: bigint } | null {
+  return (t.k === 'op' || t.k === 'mop') && t.op === o && t.b.k === 'num' && t.b.v > 0n ? { x: t.a, m: t.b.v } : null;
+}
+
+/**
+ * `x / m = y / m` as `x = y` (and `≠` as `≠`) where `x % m = r` and
+ * `y % m = r` are among the facts (or `x % 2 ≠ 1 − r`), m > 0 a number and
+ * the bounds keep x and y non-negative: such a value is m times its quotient plus its remainder
+ * (truncated or floored alike). Two threads' `i % 2 = 0 ∧ out[i / 2]`: i1 / 2
+ * = i2 / 2 is i1 = i2. The residue facts keep their form.
+ */
+function withQuotients(facts: readonly Formula[], bounds: Bounds): Formula[] {
+  const residues = new Map<string, bigint>();
+  for (const f of facts) {
+    // `x % 2 ≠ r` (r 0 or 1) is `x % 2 = 1 − r` for the non-negative x the rewrite below requires
+    const [c, differs] = f.k === 'not' && f.arg.k === 'cmp' && f.arg.op === '==' ? [f.arg, true] : f.k === 'cmp' && (f.op === '==' || f.op === '!=') ? [f, f.op === '!='] : [null, false];
+    if (c === null) continue;
+    for (const [t, r] of [
+      [c.a, c.b],
+      [c.b, c.a],
+    ] as const) {
+      const mod = byNumber(t, '%');
+      if (mod === null || r.k !== 'num') continue;
+      if (!differs) residues.set(`${key(mod.x)} ${mod.m}`, r.v);
+      else if (mod.m === 2n && (r.v === 0n || r.v === 1n)) residues.set(`${key(mod.x)} ${mod.m}`, 1n - r.v);
+    }
+  }
+  if (residues.size === 0) return [...facts];
+  return facts.map((f) => {
+    if (f.k !== 'cmp' || (f.op !== '==' && f.op !== '!=')) return f;
+    const [p, q] = [byNumber(f.a, '/'), byNumber(f.b, '/')];
+    if (p === null || q === null || p.m !== q.m) return f;
+    const [rp, rq] = [residues.get(`${key(p.x)} ${p.m}`), residues.get(`${key(q.x)} ${q.m}`)];
+    if (rp === undefined || rp !== rq) return f;
+    if (!nonNegativeInterval(interval(p.x, bounds)) || !nonNegativeInterval(interval(q.x, bounds))) return f;
+    return cmp(f.op, p.x, q.x);
+  });
 }
 
 /**

@@ -160,6 +160,34 @@ describe('the simplifier keeps every query equivalent (enumerated on small value
     expect(expectEquivalent(n, [cmp('>', op('%', v('y'), num(5)), num(3))], 0n, 7n).count).toBe(1);
   });
 
+  it('x / m = y / m is x = y where x and y have one residue modulo m and are never negative (enumerated)', () => {
+    const [x, y] = [v('x'), v('y')];
+    const nats = [nat('x', 4), nat('y', 4)];
+    const half = (t: Term): Term => op('/', t, num(2));
+    const parity = (t: Term, r: number): Formula => eq(op('%', t, num(2)), num(r));
+    // pack-pairs: even i of two threads write out[i / 2].x, odd ones out[i / 2].y
+    for (const facts of [
+      [parity(x, 0), parity(y, 0), eq(half(x), half(y)), not(eq(x, y))],
+      [not(parity(x, 0)), not(parity(y, 0)), eq(half(x), half(y)), not(eq(x, y))],
+      [eq(op('%', x, num(3)), num(2)), eq(op('%', y, num(3)), num(2)), eq(op('/', x, num(3)), op('/', y, num(3))), not(eq(x, y))],
+    ]) {
+      expect(simplify(nats, facts).assertions).toEqual([FALSE]);
+      expect(expectEquivalent(nats, facts, 0n, 15n).decided).toBe(true);
+    }
+    // different residues, or none: kept (2 / 2 = 3 / 2)
+    expect(expectEquivalent(nats, [parity(x, 0), parity(y, 1), eq(half(x), half(y))], 0n, 15n).count).toBe(8);
+    expect(expectEquivalent(nats, [eq(half(x), half(y)), not(eq(x, y))], 0n, 15n).count).toBe(16);
+    // C's remainder of a negative value: −1 % 2 = −1 ≠ 0 and 1 % 2 ≠ 0, −1 / 2 = 0 = 1 / 2, yet −1 ≠ 1
+    const ints: Declaration[] = [
+      { name: 'x', bits: 32, type: 'i32' },
+      { name: 'y', bits: 32, type: 'i32' },
+    ];
+    const odd = (t: Term): Formula => not(eq(mop('%', 'i32', t, num(2)), num(0)));
+    const mhalf = (t: Term): Term => mop('/', 'i32', t, num(2));
+    expect(expectEquivalent(ints, [odd(x), odd(y), eq(mhalf(x), mhalf(y)), not(eq(x, y))], -5n, 5n).count).toBe(2);
+    expect(expectEquivalent(ints, [odd(x), odd(y), eq(mhalf(x), mhalf(y)), not(eq(x, y)), cmp('>=', x, num(0)), cmp('>=', y, num(0))], -5n, 5n).decided).toBe(true);
+  });
+
   it("decides an equality with the definitions' terms put in, never a definition with itself (enumerated)", () => {
     // odd-even sort: s2 = 2·t1 + r, s3 = 2·t2 + r, each used too often to be substituted; s2 = s3 + 1 is false (parity)
     const ds = [nat('t1', 2), nat('t2', 2), nat('r', 1), nat('s2', 4), nat('s3', 4)];
