@@ -87,12 +87,14 @@ export function launchWithHeader(launch: Launch, text: string): { launch: Launch
   };
 }
 
-/** The note that says a file's launch (or macros) came from its test header, at line 2. */
-export function headerNotice(path: string, text: string, launch: Launch, header: TestHeader): Diagnostic {
+/** The note, at line 2, that says which parts of a file's launch (or only its macros) came from its test header: those the caller's launch `given` leaves out. */
+export function headerNotice(path: string, text: string, given: Launch, header: TestHeader): Diagnostic {
   const line2 = text.indexOf('\n') + 1;
   const span = { start: line2, end: line2 + header.line.length };
-  const given = [launchText({ ...launch, params: new Map() }), launch.warpSize === undefined ? null : `warp size ${launch.warpSize} (lockstep)`].filter((x) => x !== null);
-  return cudaDiagnostic('launchFromHeader', sourceFile(path, text), span, `the launch (${given.length === 0 ? 'macros only' : given.join(', ')}) comes from the GPUVerify test header of this file`);
+  const fromHeader: Launch = { params: new Map(), blockDim: given.blockDim === null ? header.blockDim : null, gridDim: given.gridDim === null ? header.gridDim : null };
+  const warpSize = given.warpSize === undefined ? header.warpSize : null;
+  const parts = [launchText(fromHeader), warpSize === null ? null : `warp size ${warpSize} (lockstep)`].filter((x) => x !== null);
+  return cudaDiagnostic('launchFromHeader', sourceFile(path, text), span, `the launch (${parts.length === 0 ? 'macros only' : parts.join(', ')}) comes from the GPUVerify test header of this file`);
 }
 
 /**

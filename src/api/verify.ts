@@ -118,7 +118,7 @@ export async function verifyFile(path: string, text: string, options: VerifyFile
     replayFailures.push(...outcome.replayFailures);
   }
   kernels.push(...checked.rejected.map((r) => rejectedResult(checked.file, r)));
-  const said = [...(header === null ? [] : [headerNotice(path, text, launch, header)]), ...checked.notices];
+  const said = [...(header === null ? [] : [headerNotice(path, text, options.launch, header)]), ...checked.notices];
   const notices = said.length > 0 ? { notices: said } : {};
   return { file: { ok: true, path, kernels: inFileOrder(kernels), ...notices }, replayFailures, checking };
 }

@@ -280,8 +280,9 @@ export async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Prom
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
   // the launch verify solves with: a .cu file's test header completes the command line's (said in a note, as verify does)
   const entry = input.order[0]!;
-  const { launch, header } = fileLaunch(entry.path, entry.text, launchOf(flags, input.kernels));
-  if (header !== null) io.err(renderedDiagnostics([headerNotice(entry.path, entry.text, launch, header)], io.colour));
+  const given = launchOf(flags, input.kernels);
+  const { launch, header } = fileLaunch(entry.path, entry.text, given);
+  if (header !== null) io.err(renderedDiagnostics([headerNotice(entry.path, entry.text, given, header)], io.colour));
   if (flags.out !== undefined) {
     const written = await writtenQueryFiles(input.kernels, launch, flags.out);
     for (const s of written.skipped) io.err(`warning: ${s}\n`);

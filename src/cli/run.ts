@@ -138,7 +138,7 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
     const warpSize = launch.warpSize;
     if (header !== null && !noted.has(file)) {
       noted.add(file);
-      const note = headerNotice(file.path, file.text, launch, header);
+      const note = headerNotice(file.path, file.text, given, header);
       io.err(`${location(note.file, note.span)}: ${note.severity}: ${note.message}\n`);
     }
     const result = runKernel(

@@ -124,6 +124,9 @@ describe('faial-ts lower', () => {
     const wider = await cliResult(['run', at('wrap.cu'), '--block-dim', '64']);
     expect(wider.exitCode).toBe(1);
     expect(wider.stdout).toContain('data race on A[0]');
+    expect(wider.stderr).toBe(`${at('wrap.cu')}:2:1: note: the launch (gridDim = 1) comes from the GPUVerify test header of this file\n`);
+    // all of it from the command line: only the header's macros (none here) would be left to say
+    expect((await cliResult(['run', at('wrap.cu'), '--block-dim', '64', '--grid-dim', '2'])).stderr).toBe('');
   });
 
   it('reads the macros of a GPUVerify test header', async () => {
@@ -150,6 +153,8 @@ describe('faial-ts verify on .cu', () => {
     expect(text.stdout).toContain('note[N0605]: the launch (blockDim = (8,8,1), gridDim = 4) comes from the GPUVerify test header of this file');
     const json = decoded((await cliResult(['verify', at('header.cu'), '--json'])).stdout);
     expect(json.notices?.map((n) => [n.code, n.line])).toEqual([['N0605', 2]]);
+    // a block size from the command line: the note names the grid (from the header) only
+    expect((await cliResult(['verify', at('header.cu'), '--block-dim', '4'])).stdout).toContain('note[N0605]: the launch (gridDim = 4) comes from the GPUVerify test header of this file');
   });
 
   it('prints with smt the queries verify solves: under the launch of the test header, said in the same note', async () => {
@@ -167,8 +172,10 @@ describe('faial-ts verify on .cu', () => {
     } finally {
       await rm(out, { recursive: true, force: true });
     }
-    // the command line's launch still comes first
-    expect((await cliResult(['smt', at('wrap.cu'), '--block-dim', '64'])).stdout).toMatch(race);
+    // the command line's launch still comes first, and the note names only what the header gave
+    const wider = await cliResult(['smt', at('wrap.cu'), '--block-dim', '64']);
+    expect(wider.stdout).toMatch(race);
+    expect(wider.stderr).toContain('note[N0605]: the launch (gridDim = 1) comes from the GPUVerify test header of this file');
     expect((await cliResult(['verify', at('wrap.cu'), '--block-dim', '64'])).exitCode).toBe(1);
   });
 
