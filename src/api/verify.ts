@@ -15,7 +15,8 @@ import type { FileResult, KernelResult } from '../verify/result.js';
 import { verifyKernel, type VerifyOptions } from '../verify/verify.js';
 import { StageClock } from '../util/clock.js';
 import { BCU_ONLY, checkedKernels, checkedSafely, internalError, isCudaPath, messageOf, type CheckStage, type FrontEnds, type RejectedKernel } from './check.js';
-import { headerNotice, launchWithHeader, type TestHeader } from './cuda.js';
+import { headerNotice, launchWithHeader } from './cuda.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../core/source.js';
 
 export interface VerifyFileOptions {
@@ -108,7 +109,7 @@ export async function verifyFile(path: string, text: string, options: VerifyFile
   const checked = checkedSafely(path, text, options.kernel, clock, frontEnds);
   const checking = { parse: clock.milliseconds('parse'), typing: clock.milliseconds('typing') };
   if (!checked.ok) return { file: { ok: false, path, diagnostics: checked.diagnostics }, replayFailures: [], checking };
-  const { launch, header } = fileLaunch(path, text, options.launch);
+  const { launch, notice } = fileLaunch(path, text, options.launch);
   const kernels: KernelResult[] = [];
   const replayFailures: string[] = [];
   for (const [i, map] of checked.kernels.entries()) {
@@ -118,14 +119,16 @@ export async function verifyFile(path: string, text: string, options: VerifyFile
     replayFailures.push(...outcome.replayFailures);
   }
   kernels.push(...checked.rejected.map((r) => rejectedResult(checked.file, r)));
-  const said = [...(header === null ? [] : [headerNotice(path, text, options.launch, header)]), ...checked.notices];
+  const said = [...(notice === null ? [] : [notice]), ...checked.notices];
   const notices = said.length > 0 ? { notices: said } : {};
   return { file: { ok: true, path, kernels: inFileOrder(kernels), ...notices }, replayFailures, checking };
 }
 
-/** The launch a file is verified with: the caller's, completed by a CUDA file's GPUVerify test header (which is then said in a notice). */
-export function fileLaunch(path: string, text: string, launch: Launch): { launch: Launch; header: TestHeader | null } {
-  return isCudaPath(path) ? launchWithHeader(launch, text) : { launch, header: null };
+/** The launch a file is verified with: the caller's, completed by a CUDA file's GPUVerify test header, and the note that says what the header gave (null when it gave nothing). */
+export function fileLaunch(path: string, text: string, given: Launch): { launch: Launch; notice: Diagnostic | null } {
+  if (!isCudaPath(path)) return { launch: given, notice: null };
+  const { launch, header } = launchWithHeader(given, text);
+  return { launch, notice: header === null ? null : headerNotice(path, text, given, header) };
 }
 
 /** The outcome of a file whose verification was cut short (a worker that died): every kernel of it in error, with the reason. */

@@ -32,7 +32,6 @@ import type { CliIO } from './main.js';
 import { UsageError, dimOf, inputFiles, naturalOf, paramsOf } from './options.js';
 import { version } from './version.js';
 import { frontEndsFor, type CudaFlags } from './cuda.js';
-import { headerNotice } from '../api/cuda.js';
 import { fileLaunch } from '../api/verify.js';
 
 /** `--warp-size N` and its spelling `--warp-sync N`. */
@@ -280,9 +279,8 @@ export async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Prom
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
   // the launch verify solves with: a .cu file's test header completes the command line's (said in a note, as verify does)
   const entry = input.order[0]!;
-  const given = launchOf(flags, input.kernels);
-  const { launch, header } = fileLaunch(entry.path, entry.text, given);
-  if (header !== null) io.err(renderedDiagnostics([headerNotice(entry.path, entry.text, given, header)], io.colour));
+  const { launch, notice } = fileLaunch(entry.path, entry.text, launchOf(flags, input.kernels));
+  if (notice !== null) io.err(renderedDiagnostics([notice], io.colour));
   if (flags.out !== undefined) {
     const written = await writtenQueryFiles(input.kernels, launch, flags.out);
     for (const s of written.skipped) io.err(`warning: ${s}\n`);

@@ -13,14 +13,14 @@ import { readFile } from 'node:fs/promises';
 import { DiagnosticError } from '../diagnostics/diagnostic.js';
 import type { Kernel, Program } from '../core/ast.js';
 import { programOf } from '../api/check.js';
-import { headerNotice, type TestHeader } from '../api/cuda.js';
 import { fileLaunch } from '../api/verify.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Launch } from '../core/launch.js';
 import { frontEndsFor, type CudaFlags } from './cuda.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import { executionText } from '../report/describe.js';
 import { runKernel, vecText, type Access, type Finished, type InitContent, type PhaseEnd, type Race, type RunResult } from '../semantics/interpret.js';
-import type { Vec3 } from '../semantics/values.js';
+import { vec3, type Vec3 } from '../semantics/values.js';
 import { assertNever } from '../util/assert.js';
 
 export interface RunCommandOptions {
@@ -73,7 +73,7 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
   /** unreadable files and syntax errors, also listed in the JSON document */
   const inputErrors: { file: string; line?: number; column?: number; message: string }[] = [];
   const given: Launch = { params: new Map(), blockDim: opts.blockDim ?? null, gridDim: opts.gridDim ?? null, ...(opts.warpSize === undefined ? {} : { warpSize: opts.warpSize }) };
-  const programs: { program: Program; launch: Launch; header: TestHeader | null }[] = [];
+  const programs: { program: Program; launch: Launch; notice: Diagnostic | null }[] = [];
   for (const path of files) {
     let text: string;
     try {
@@ -106,8 +106,8 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
     }
   }
 
-  const selected = programs.flatMap(({ program, launch, header }) =>
-    program.kernels.filter((k) => opts.kernel === undefined || k.name.text === opts.kernel).map((kernel) => ({ file: program.file, kernel, launch, header })),
+  const selected = programs.flatMap(({ program, launch, notice }) =>
+    program.kernels.filter((k) => opts.kernel === undefined || k.name.text === opts.kernel).map((kernel) => ({ file: program.file, kernel, launch, notice })),
   );
   if (opts.kernel !== undefined && selected.length === 0 && programs.length > 0) {
     const names = programs.flatMap((p) => p.program.kernels.map((k) => k.name.text));
@@ -127,19 +127,18 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
   }
 
   const noted = new Set<SourceFile>();
-  const reports: KernelRunReport[] = selected.map(({ file, kernel, launch, header }) => {
+  const reports: KernelRunReport[] = selected.map(({ file, kernel, launch, notice }) => {
     const kernelInit: Record<string, InitContent> = {};
     for (const a of kernel.arrays) {
       const content = init.explicit.get(a.name.text) ?? init.fallback;
       if (content !== undefined) kernelInit[a.name.text] = content;
     }
-    const blockDim = vec3Of(launch.blockDim);
-    const gridDim = vec3Of(launch.gridDim);
+    const blockDim = launch.blockDim === null ? undefined : vec3(launch.blockDim);
+    const gridDim = launch.gridDim === null ? undefined : vec3(launch.gridDim);
     const warpSize = launch.warpSize;
-    if (header !== null && !noted.has(file)) {
+    if (notice !== null && !noted.has(file)) {
       noted.add(file);
-      const note = headerNotice(file.path, file.text, given, header);
-      io.err(`${location(note.file, note.span)}: ${note.severity}: ${note.message}\n`);
+      io.err(`${location(notice.file, notice.span)}: ${notice.severity}: ${notice.message}\n`);
     }
     const result = runKernel(
       kernel,
@@ -161,9 +160,6 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
   }
   return exit;
 }
-
-/** A launch's dimensions as the interpreter's three. */
-const vec3Of = (dims: readonly bigint[] | null): Vec3 | undefined => (dims === null ? undefined : [dims[0] ?? 1n, dims[1] ?? 1n, dims[2] ?? 1n]);
 
 function exitCodeOf(result: RunResult): number {
   switch (result.kind) {

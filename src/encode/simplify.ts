@@ -465,19 +465,21 @@ function byNumber(t: Term, o: '/' | '%'): { x: Term; m: bigint } | null {
  * = i2 / 2 is i1 = i2. The residue facts keep their form.
  */
 function withQuotients(facts: readonly Formula[], bounds: Bounds): Formula[] {
+  const residueKey = ({ x, m }: { x: Term; m: bigint }): string => `${key(x)} ${m}`;
   const residues = new Map<string, bigint>();
   for (const f of facts) {
+    const c = f.k === 'not' ? f.arg : f;
+    if (c.k !== 'cmp' || (c.op !== '==' && c.op !== '!=')) continue;
     // `x % 2 ≠ r` (r 0 or 1) is `x % 2 = 1 − r` for the non-negative x the rewrite below requires
-    const [c, differs] = f.k === 'not' && f.arg.k === 'cmp' && f.arg.op === '==' ? [f.arg, true] : f.k === 'cmp' && (f.op === '==' || f.op === '!=') ? [f, f.op === '!='] : [null, false];
-    if (c === null) continue;
+    const differs = (c.op === '!=') !== (f.k === 'not');
     for (const [t, r] of [
       [c.a, c.b],
       [c.b, c.a],
     ] as const) {
       const mod = byNumber(t, '%');
       if (mod === null || r.k !== 'num') continue;
-      if (!differs) residues.set(`${key(mod.x)} ${mod.m}`, r.v);
-      else if (mod.m === 2n && (r.v === 0n || r.v === 1n)) residues.set(`${key(mod.x)} ${mod.m}`, 1n - r.v);
+      if (!differs) residues.set(residueKey(mod), r.v);
+      else if (mod.m === 2n && (r.v === 0n || r.v === 1n)) residues.set(residueKey(mod), 1n - r.v);
     }
   }
   if (residues.size === 0) return [...facts];
@@ -485,7 +487,7 @@ function withQuotients(facts: readonly Formula[], bounds: Bounds): Formula[] {
     if (f.k !== 'cmp' || (f.op !== '==' && f.op !== '!=')) return f;
     const [p, q] = [byNumber(f.a, '/'), byNumber(f.b, '/')];
     if (p === null || q === null || p.m !== q.m) return f;
-    const [rp, rq] = [residues.get(`${key(p.x)} ${p.m}`), residues.get(`${key(q.x)} ${q.m}`)];
+    const [rp, rq] = [residues.get(residueKey(p)), residues.get(residueKey(q))];
     if (rp === undefined || rp !== rq) return f;
     if (!nonNegativeInterval(interval(p.x, bounds)) || !nonNegativeInterval(interval(q.x, bounds))) return f;
     return cmp(f.op, p.x, q.x);

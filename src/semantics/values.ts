@@ -24,6 +24,9 @@ import type { Span } from '../core/source.js';
 /** A value of each axis, in the order x, y, z. */
 export type Vec3 = readonly [bigint, bigint, bigint];
 
+/** A launch's dimension (1 to 3 components, as the core's Launch and a witness keep it) as the interpreter's three: missing ones are 1. */
+export const vec3 = (dims: readonly bigint[]): Vec3 => [dims[0] ?? 1n, dims[1] ?? 1n, dims[2] ?? 1n];
+
 /** The values of the CUDA builtins that are known; a missing one is unbound. */
 export interface BuiltinValues {
   readonly threadIdx?: Vec3;

@@ -16,7 +16,7 @@ import type { Launch } from '../core/launch.js';
 import { located, positionAt, type Span } from '../core/source.js';
 import type { KernelMap } from '../map/map.js';
 import { runKernel, type Finished, type RunOptions } from '../semantics/interpret.js';
-import type { Vec3 } from '../semantics/values.js';
+import { vec3 } from '../semantics/values.js';
 import type { Query } from '../encode/query.js';
 import type { Valuation } from '../encode/evaluate.js';
 import type { Solver } from '../solve/solver.js';
@@ -149,7 +149,7 @@ function runWitness(map: KernelMap, w: Witness, warpSize: number | undefined, ra
   const params = Object.fromEntries(map.params.map((p) => [p, w.parameters.get(p) ?? 0n]));
   const result = runKernel(
     map.source,
-    { params, blockDim: vec(w.blockDim), gridDim: vec(w.gridDim) },
+    { params, blockDim: vec3(w.blockDim), gridDim: vec3(w.gridDim) },
     { maxThreads: REPLAY_MAX_THREADS, maxSteps: REPLAY_MAX_STEPS, maxAccesses: REPLAY_MAX_ACCESSES, ...(warpSize === undefined ? {} : { warpSize }), ...(racesOn === undefined ? {} : { racesOn }) },
   );
   switch (result.kind) {
@@ -222,10 +222,6 @@ function divergenceSeen(map: KernelMap, w: Witness, warpSize: number | undefined
   return run.divergences.some((d) => sameVec(d.block, block))
     ? { kind: 'replayed' }
     : { kind: 'mismatch', message: `with ${launchText(w)}, block (${block.join(', ')}) of the witness meets its barriers without divergence` };
-}
-
-function vec(v: readonly bigint[]): Vec3 {
-  return [v[0] ?? 1n, v[1] ?? 1n, v[2] ?? 1n];
 }
 
 /** Equal as vectors, where missing trailing components are 0 (ids) — both sides have the same length in practice. */
