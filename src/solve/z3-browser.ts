@@ -9,17 +9,17 @@
 import { init } from 'z3-solver/build/browser.js';
 import { DEFAULT_RLIMIT } from './budget.js';
 import type { Watched } from './watchdog.js';
-import { z3Engine, z3WasmSolver } from './z3.js';
+import { runtimeOf, z3Engine, z3WasmSolver } from './z3.js';
 
 /** `z3Script` is the absolute URL of z3-built.js; z3-built.wasm is beside it. */
 export function browserZ3(z3Script: string): Watched {
   const engine = z3Engine(async () => {
-    const { Z3 } = await init({
+    const started = await init({
       // a worker has no script tag Emscripten could find itself by
       mainScriptUrlOrBlob: z3Script,
       locateFile: (file: string) => new URL(file, z3Script).href,
     });
-    return Z3;
+    return runtimeOf(started);
   });
   return { ...z3WasmSolver(DEFAULT_RLIMIT, engine), stuck: engine.queue.stuck };
 }

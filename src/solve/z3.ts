@@ -9,7 +9,7 @@
  * The same checks run in a browser (z3-browser.ts): only the way Z3 is
  * started differs.
  */
-import type { Z3LowLevel } from 'z3-solver';
+import type { Z3LowLevel, Z3_context } from 'z3-solver';
 import { CANCELED, DEFAULT_RLIMIT, isOutOfResources, isOutOfTime, outOfResources, outOfTime } from './budget.js';
 import { spentOf } from './answer.js';
 import type { Solver, Verdict } from './solver.js';
@@ -20,43 +20,99 @@ import { PREPROCESSED, RESEEDED, STANDARD, z3Script, z3Verdict, type Z3Strategy 
 export type Z3Api = Z3LowLevel['Z3'];
 
 /**
+ * The parts of z3-solver's Emscripten module a check uses to hand Z3 its
+ * script (z3-solver types the module as `any`).
+ */
+export interface Z3Module {
+  readonly HEAPU8: Uint8Array;
+  _malloc(bytes: number): number;
+  _free(address: number): void;
+  async_call(f: (context: Z3_context, script: number) => void, context: Z3_context, script: number): Promise<string>;
+  _async_Z3_eval_smtlib2_string(context: Z3_context, script: number): void;
+}
+
+/** A started Z3: its API and the module under it. */
+export interface Z3Runtime {
+  readonly Z3: Z3Api;
+  readonly em: Z3Module;
+}
+
+/**
  * A started Z3 and the queue its checks wait in: the WebAssembly module runs
  * one call at a time, so every check of one Z3 waits its turn there, under a
  * watchdog.
  */
 export interface Z3Engine {
-  readonly api: () => Promise<Z3Api>;
+  readonly runtime: () => Promise<Z3Runtime>;
   readonly queue: Watchdog;
 }
 
 /** The engine over the Z3 `start` gives, started at the first check and reused. */
-export function z3Engine(start: () => Promise<Z3Api>): Z3Engine {
-  let api: Promise<Z3Api> | undefined;
-  return { api: () => (api ??= start()), queue: watchdog('z3-wasm') };
+export function z3Engine(start: () => Promise<Z3Runtime>): Z3Engine {
+  let runtime: Promise<Z3Runtime> | undefined;
+  return { runtime: () => (runtime ??= start()), queue: watchdog('z3-wasm') };
 }
 
 /** Node's Z3, one per process. */
-const node = z3Engine(() => import('z3-solver').then(async ({ init }) => (await init()).Z3));
+const node = z3Engine(() => import('z3-solver').then(async ({ init }) => runtimeOf(await init())));
+
+/** The runtime of what z3-solver's `init` gives. */
+export function runtimeOf(started: { readonly Z3: Z3Api; readonly em: unknown }): Z3Runtime {
+  return { Z3: started.Z3, em: started.em as Z3Module };
+}
+
+/**
+ * Z3's output for the script, evaluated on a thread of its own. z3-solver's
+ * `eval_smtlib2_string` passes the script on the JavaScript call's stack,
+ * which is given back when the call returns, while the thread reads it
+ * whenever it starts: beside two busy processes, about 3 checks in 1,000
+ * read a script partly overwritten, and answered unknown (a check cut short,
+ * or a command rejected) where the same check otherwise ran out of its units.
+ * The script is copied to memory of its own, freed once Z3 has answered.
+ */
+async function evaluated(em: Z3Module, context: Z3_context, script: string): Promise<string> {
+  const bytes = new TextEncoder().encode(script);
+  const address = em._malloc(bytes.length + 1);
+  // read after the allocation, which may have grown the memory and replaced the view
+  em.HEAPU8.set(bytes, address);
+  em.HEAPU8[address + bytes.length] = 0;
+  try {
+    return await em.async_call(em._async_Z3_eval_smtlib2_string, context, address);
+  } finally {
+    em._free(address);
+  }
+}
+
+/** How often an interrupt is said again until Z3 has stopped. */
+const INTERRUPT_REPEAT_MS = 20;
 
 /**
  * Z3's output for a script, in a context of its own, and how long Z3 took
  * (not counting its start-up); an abort interrupts Z3, which then answers unknown.
  */
 async function evaluate(engine: Z3Engine, text: string, signal: AbortSignal | undefined): Promise<{ readonly out: string; readonly elapsedMs: number } | null> {
-  const Z3 = await engine.api();
+  const { Z3, em } = await engine.runtime();
   // aborted while Z3 was starting: its 'abort' event has passed
   if (signal?.aborted) return null;
   const config = Z3.mk_config();
   const context = Z3.mk_context_rc(config);
   Z3.del_config(config);
-  const stop = (): void => Z3.interrupt(context);
+  // Z3 clears an interrupt when its check begins (the resource limit's push),
+  // so one that comes while the script is still being read is lost: it is
+  // said again until the evaluation returns
+  let repeat: ReturnType<typeof setInterval> | undefined;
+  const stop = (): void => {
+    Z3.interrupt(context);
+    repeat ??= setInterval(() => Z3.interrupt(context), INTERRUPT_REPEAT_MS);
+  };
   signal?.addEventListener('abort', stop);
   const started = performance.now();
   try {
-    const out = await Z3.eval_smtlib2_string(context, text);
+    const out = await evaluated(em, context, text);
     return { out, elapsedMs: performance.now() - started };
   } finally {
     signal?.removeEventListener('abort', stop);
+    clearInterval(repeat);
     Z3.del_context(context);
   }
 }
@@ -73,7 +129,7 @@ async function measured(engine: Z3Engine, script: string, strategy: Z3Strategy, 
   try {
     answer = await evaluate(engine, z3Script(script, strategy, rlimit, timeoutMs), signal);
   } catch (e) {
-    // seen once under heavy load: Z3 failing on a script it otherwise accepts; no verdict, no crash
+    // an exception in Z3's thread: no verdict, no crash
     return { verdict: { status: 'unknown', reason: `z3 failed on the query: ${(e instanceof Error ? e.message : String(e)).trim()}` }, spent: null };
   }
   if (answer === null || signal?.aborted) return { verdict: CANCELED, spent: null };

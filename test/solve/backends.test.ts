@@ -7,7 +7,8 @@ import { hasPrograms } from '../support/binaries.js';
 import { RESEEDED, STANDARD } from '../../src/solve/z3-script.js';
 import { z3WasmProcess } from '../../src/solve/wasm-process.js';
 import { racingPortfolio } from '../../src/solve/members.js';
-import { z3WasmStrategy } from '../../src/solve/z3.js';
+import { init, type Z3_context } from 'z3-solver';
+import { runtimeOf, z3Engine, z3WasmStrategy, type Z3Api, type Z3Engine, type Z3Module } from '../../src/solve/z3.js';
 
 const INT = '; fragment: QF_LIA\n(set-logic ALL)\n(declare-const x Int)\n(declare-const y Int)\n(assert (and (<= 0 x) (< x 200) (<= 0 y) (< y 200)))\n';
 const BV = '; fragment: QF_BV, width 8\n(set-logic ALL)\n(declare-const a (_ BitVec 8))\n(declare-const b (_ BitVec 8))\n';
@@ -105,6 +106,51 @@ describe('z3-wasm', () => {
     const pending = z3WasmStrategy(STANDARD, 2_000_000_000).check(HARD, 600_000, { signal: stop.signal });
     setTimeout(() => stop.abort(), 200);
     expect(await pending).toEqual({ status: 'unknown', reason: 'canceled: another solver answered first' });
+  });
+});
+
+describe('z3-wasm, handing Z3 its script', () => {
+  /** Z3 started as a check starts it, with a hook run right after each evaluation is handed to Z3's thread. */
+  const hooked = (after: (Z3: Z3Api) => void): Z3Engine =>
+    z3Engine(async () => {
+      const { Z3, em } = runtimeOf(await init());
+      const hookedEm: Z3Module = {
+        get HEAPU8() {
+          return em.HEAPU8;
+        },
+        _malloc: (bytes) => em._malloc(bytes),
+        _free: (address) => em._free(address),
+        _async_Z3_eval_smtlib2_string: (context, script) => em._async_Z3_eval_smtlib2_string(context, script),
+        async_call: (f, context, script) => {
+          const answer = em.async_call(f, context, script);
+          after(Z3);
+          return answer;
+        },
+      };
+      return { Z3, em: hookedEm };
+    });
+  const sat = `${INT}(assert (= (+ x y) 150))\n(assert (= (* 2 x) y))`;
+
+  it('gives Z3 a copy of its own: the caller reusing its stack at once, as the next call does, changes nothing', async () => {
+    const scratch = { context: null as Z3_context | null };
+    const engine = hooked((Z3) => {
+      scratch.context ??= Z3.mk_context_rc(Z3.mk_config());
+      // a string argument is written on the stack, where a script passed the same way would lie
+      for (let i = 0; i < 20; i++) Z3.mk_string_symbol(scratch.context, ')'.repeat(sat.length + 200));
+    });
+    for (let i = 0; i < 5; i++) {
+      expect(await z3WasmStrategy(STANDARD, 200_000, engine).check(sat, 60_000)).toEqual({ status: 'sat', model: new Map([['x', 50n], ['y', 100n]]) });
+    }
+  });
+
+  it('stops a check that is aborted before Z3 has begun it (Z3 clears an interrupt when its check begins)', async () => {
+    const stop = new AbortController();
+    const engine = hooked(() => stop.abort());
+    // were the interrupt lost, the check would spend its 2·10⁹ units: many minutes
+    expect(await z3WasmStrategy(STANDARD, 2_000_000_000, engine).check(HARD, 600_000, { signal: stop.signal })).toEqual({
+      status: 'unknown',
+      reason: 'canceled: another solver answered first',
+    });
   });
 });
 
