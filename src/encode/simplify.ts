@@ -29,6 +29,8 @@
  * * two variables defined by one term are equal: `x = A ∧ y = A` is
  *   `x = A ∧ y = x` (two threads' clamped index, each used too often to be
  *   substituted);
+ * * the naturals' truncated `a − b` is the exact difference where that,
+ *   in normal form, has non-negative coefficients over non-negative atoms;
  * * a formula named once (`1 = ite(F, 1, 0)`, src/encode/share.ts) is F,
  *   rewritten like any other.
  *
@@ -1257,6 +1259,17 @@ function decided(o: CmpOp, a: Term, b: Term, bounds: Bounds): boolean | null {
   return null;
 }
 
+/**
+ * The naturals' truncated `a − b` as a sum of products where a − b, in
+ * normal form, is one whose coefficients are positive over non-negative
+ * atoms: the difference is then never below 0, so nothing is truncated, and
+ * the polynomial normal form reads it (`(2·t + 1) − 1` is `2·t`). Else null.
+ */
+function exactDifference(a: Term, b: Term, bounds: Bounds): Term | null {
+  const difference = add(poly(a), poly(b), -1n);
+  return difference.terms.size <= MAX_MONOMIALS && provablyNonNegative(difference, bounds) ? termOf(difference) : null;
+}
+
 /** The term with each ite whose condition the bounds decide replaced by that branch (each shared node settled once). */
 function settled(t: Term, bounds: Bounds): Term {
   const known = bounds.settled.get(t);
@@ -1274,6 +1287,10 @@ function settledOf(t: Term, bounds: Bounds): Term {
     case 'op':
     case 'mop': {
       const [a, b] = [settled(t.a, bounds), settled(t.b, bounds)];
+      if (t.k === 'op' && t.op === '-') {
+        const exact = exactDifference(a, b, bounds);
+        if (exact !== null) return exact;
+      }
       if (a === t.a && b === t.b) return t;
       return t.k === 'op' ? op(t.op, a, b) : mop(t.op, t.type, a, b);
     }

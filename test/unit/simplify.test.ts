@@ -142,6 +142,27 @@ describe('the simplifier keeps every query equivalent (enumerated on small value
     expect(expectEquivalent([nat('a'), nat('b')], [eq(plus(times(num(6), v('a')), num(3)), plus(times(num(3), v('b')), num(9)))], 0n, 7n).count).toBe(4);
   });
 
+  it("the naturals' truncated a − b is exact where a − b in normal form has non-negative coefficients over non-negative atoms: (2·t + 1) − 1 is 2·t (enumerated)", () => {
+    const minus = (a: Term, b: Term): Term => op('-', a, b);
+    // a work-efficient scan at a fixed step: ai = (2·t + 1) − 1 and bi = (2·t + 2) − 1 of two threads never meet
+    const nats = [nat('t1'), nat('t2')];
+    const ai = minus(plus(times(num(2), v('t1')), num(1)), num(1));
+    const bi = minus(plus(times(num(2), v('t2')), num(2)), num(1));
+    expect(simplify(nats, [eq(ai, bi)]).assertions).toEqual([FALSE]);
+    expect(expectEquivalent(nats, [eq(ai, bi)]).decided).toBe(true);
+    // (x + y) − y is x
+    const xyz = [nat('x'), nat('y'), nat('z')];
+    expect(expectEquivalent(xyz, [eq(minus(plus(v('x'), v('y')), v('y')), v('z'))]).count).toBe(6 * 6);
+    // (x + 1) − y may truncate (x = 0, y = 3 gives 0): kept, and equivalent
+    expect(expectEquivalent(xyz, [eq(minus(plus(v('x'), num(1)), v('y')), v('z'))]).count).toBe(6 * 6 - 1);
+    // an atom that may be negative: (s + 2) − 1 is 0, not s + 1, at s = −3
+    const signed: Declaration[] = [
+      { name: 's', bits: 32, type: 'i32' },
+      { name: 'z', bits: 32, type: 'i32' },
+    ];
+    expect(expectEquivalent(signed, [eq(minus(plus(v('s'), num(2)), num(1)), v('z'))], -3n, 3n).count).toBe(6);
+  });
+
   it("bounds x & c by [0, c] and C's x % c by x's sign and |c| − 1, on naturals and machine types (enumerated)", () => {
     const x = v('x');
     const i32: Declaration[] = [{ name: 'x', bits: 32, type: 'i32' }];
