@@ -8,6 +8,7 @@
  */
 import { build, type BuildOptions } from 'esbuild';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -30,6 +31,8 @@ export interface BuiltFile {
 async function exampleFiles(dir: string): Promise<{ path: string; text: string }[]> {
   const out: { path: string; text: string }[] = [];
   const walk = async (d: string): Promise<void> => {
+    // a build project needs its compilation database's flags, which the page does not have
+    if (existsSync(join(d, 'CMakeLists.txt'))) return;
     for (const e of (await readdir(d, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const p = join(d, e.name);
       if (e.isDirectory()) await walk(p);

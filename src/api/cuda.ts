@@ -17,11 +17,15 @@ import { launchText } from '../report/describe.js';
 import type { FrontEnds } from './check.js';
 import { UsageError, dimOf, naturalOf } from './options.js';
 
-/** -D, -U and -I as a user gives them. */
+/** -D, -U and -I as a user gives them; -include files; the compilation database that adds a file's own. */
 export interface CudaFlags {
   define?: string[];
   undefine?: string[];
   include?: string[];
+  /** files read as if `#include "…"` stood on the main file's first line (`-include`, from a compilation database) */
+  preInclude?: string[];
+  /** the path of a compile_commands.json whose entry for a file gives its flags first */
+  compileCommands?: string;
 }
 
 /** `-DNAME`, `-DNAME=VALUE`, `-D'F(x)=…'` as the preprocessor takes them. */
@@ -104,5 +108,5 @@ export function headerNotice(path: string, text: string, given: Launch, header: 
  */
 export function cudaFrontEnds(grammar: CudaGrammar, text: string, flags: CudaFlags, readFile: (path: string) => string | null): FrontEnds {
   const defines = definesOf([...(testHeader(text)?.defines ?? []), ...(flags.define ?? [])]);
-  return { cuda: { grammar, defines, undefines: flags.undefine ?? [], includeDirs: flags.include ?? [], readFile } };
+  return { cuda: { grammar, defines, undefines: flags.undefine ?? [], includeDirs: flags.include ?? [], preIncludes: flags.preInclude ?? [], readFile } };
 }

@@ -5,6 +5,7 @@
  */
 import { type Launch, NO_LAUNCH, launchFor } from '../core/launch.js';
 import { readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
 import type { KernelMap } from '../map/map.js';
 import { strictRaces, type FileResult } from '../verify/result.js';
 import { z3Wasm } from '../solve/z3.js';
@@ -31,7 +32,8 @@ import { EXIT_BAD_INPUT, EXIT_DRF, verifyExitCode } from './exit.js';
 import type { CliIO } from './main.js';
 import { UsageError, dimOf, inputFiles, naturalOf, paramsOf } from './options.js';
 import { version } from './version.js';
-import { frontEndsFor, type CudaFlags } from './cuda.js';
+import { compileDatabase, frontEndsFor, type CudaFlags } from './cuda.js';
+import { cudaFilesOf } from '../api/compile-commands.js';
 import { fileLaunch } from '../api/verify.js';
 
 /** `--warp-size N` and its spelling `--warp-sync N`. */
@@ -147,7 +149,7 @@ export async function verifyCommand(args: readonly string[], flags: VerifyFlags,
   const maxRaces = naturalOf(flags.maxRaces, '--max-races', 1);
   const jobs = naturalOf(flags.jobs, '--jobs', 1);
   const solver = await solverChoiceOf(flags, rlimit);
-  const input = await loaded(args, flags.kernel, flags);
+  const input = await loaded(filesToRead(args, flags), flags.kernel, flags);
   const launch = launchOf(flags, input.kernels);
   const job = { kernel: flags.kernel ?? null, launch, timeoutMs, rlimit, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true, cuda: cudaFlagsOf(flags) };
   const toVerify = input.order.filter((entry) => entry.maps !== null);
@@ -327,7 +329,7 @@ export async function experimentSubcommand(inputs: readonly string[], flags: Exp
     cuda: cudaFlagsOf(flags),
     warpSize: warpSizeOf(flags.warpSize, flags.warpSync) ?? null,
   };
-  return experimentCommand(inputs, settings, io, progressOf(io));
+  return experimentCommand(filesToRead(inputs, flags), settings, io, progressOf(io));
 }
 
 function shardOption(text: string): Shard {
@@ -361,7 +363,22 @@ export async function runSubcommand(args: readonly string[], flags: RunFlags, io
 }
 
 /** -D, -U and -I as a job carries them to a worker process. */
-const cudaFlagsOf = (flags: CudaFlags): CudaFlags => ({ define: flags.define ?? [], undefine: flags.undefine ?? [], include: flags.include ?? [] });
+const cudaFlagsOf = (flags: CudaFlags): CudaFlags => ({
+  define: flags.define ?? [],
+  undefine: flags.undefine ?? [],
+  include: flags.include ?? [],
+  ...(flags.compileCommands === undefined ? {} : { compileCommands: flags.compileCommands }),
+});
+
+/** The files to read: those given, or without any, the `.cu` files of the compilation database. */
+function filesToRead(args: readonly string[], flags: CudaFlags): readonly string[] {
+  if (args.length > 0) return args;
+  if (flags.compileCommands === undefined) throw new UsageError('no input file', ['name .bcu/.cu files or directories, or give --compile-commands build/compile_commands.json']);
+  // named from the working directory, as the user would name them
+  const files = cudaFilesOf(compileDatabase(flags.compileCommands)).map((f) => relative(process.cwd(), f));
+  if (files.length === 0) throw new UsageError(`--compile-commands ${flags.compileCommands}: no .cu file in the database`);
+  return files;
+}
 
 export async function lowerCommand(file: string, flags: LowerFlags, io: CliIO): Promise<number> {
   const text = await textOf(file);

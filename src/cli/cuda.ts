@@ -5,11 +5,13 @@
  * the flags and the GPUVerify test header), and the origin maps of CUDA
  * units, which cannot cross to a worker process and back.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { BCU_ONLY, isCudaPath, type FrontEnds } from '../api/check.js';
+import { compileDatabaseOf, withDatabaseFlags, type CompileDatabase } from '../api/compile-commands.js';
 import { cudaFrontEnds, type CudaFlags } from '../api/cuda.js';
+import { UsageError } from '../api/options.js';
 import { loadCudaGrammar, type CudaGrammar } from '../frontend/cuda/parse.js';
 import { lowerCuda } from '../frontend/cuda/lower.js';
 import type { SourceFile } from '../core/source.js';
@@ -38,10 +40,42 @@ function readText(path: string): string | null {
   }
 }
 
-/** The front ends for one file: for a CUDA file, the grammar, its -D (the test header's, then the command line's), -U, and -I resolved from the working directory. */
+const databases = new Map<string, CompileDatabase>();
+
+/** The compilation database at `path`, read once per process; unreadable or malformed, a usage error. */
+export function compileDatabase(path: string): CompileDatabase {
+  const known = databases.get(path);
+  if (known !== undefined) return known;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--compile-commands: cannot read '${path}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+  // a relative `directory` (not what CMake writes, but what a database kept in a repository needs) starts at the database's own
+  const db = compileDatabaseOf(path, text, (directory, file) => canonical(resolve(dirname(path), directory, file)));
+  databases.set(path, db);
+  return db;
+}
+
+/** A path with its symbolic links resolved where it exists, so that a file named two ways finds its database entry. */
+function canonical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The front ends for one file: for a CUDA file, the grammar, its -D (the
+ * test header's, then the compilation database's, then the command
+ * line's), -U, and -I resolved from the working directory.
+ */
 export async function frontEndsFor(path: string, text: string, flags: CudaFlags): Promise<FrontEnds> {
   if (!isCudaPath(path)) return BCU_ONLY;
-  return cudaFrontEnds(await cudaGrammar(), text, { ...flags, include: (flags.include ?? []).map((d) => resolve(d)) }, readText);
+  const own = flags.compileCommands === undefined ? flags : withDatabaseFlags(flags, compileDatabase(flags.compileCommands).files.get(canonical(resolve(path))));
+  return cudaFrontEnds(await cudaGrammar(), text, { ...own, include: (own.include ?? []).map((d) => resolve(d)) }, readText);
 }
 
 /** A copy of `value` with every source file in it replaced by `f`'s (results carry the files their spans are in). */

@@ -68,7 +68,8 @@ function withCudaOptions(cmd: Command): Command {
   return cmd
     .option('-D, --define <NAME[=VALUE]>', 'define a macro for .cu files (repeatable): -DTILE=16', collect, [])
     .option('-U, --undefine <NAME>', 'undefine a macro for .cu files (repeatable)', collect, [])
-    .option('-I, --include <DIR>', 'search DIR for #include "…" of .cu files (repeatable)', collect, []);
+    .option('-I, --include <DIR>', 'search DIR for #include "…" of .cu files (repeatable)', collect, [])
+    .option('--compile-commands <FILE>', "read each .cu file's -I, -D, -U and -include from this compile_commands.json (before the command line's)");
 }
 
 /** The options of commands that verify many files: solver, budget, races per kernel, worker processes. */
@@ -98,7 +99,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
       root
         .command('verify')
         .description('prove kernels data-race free, or report races and barrier divergences with witnesses')
-        .argument('<FILE...>', '.bcu and .cu files or directories (every .bcu and .cu below, sorted)'),
+        .argument('[FILE...]', '.bcu and .cu files or directories (every .bcu and .cu below, sorted); with --compile-commands and none, every .cu file of the database'),
     ),
   )
     .addOption(new Option('--json', 'print a JSON report instead of text').conflicts('sarif'))
@@ -166,7 +167,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
         root
           .command('experiment')
           .description('verify every kernel and write a table of results (class, verdict, alarms, time per stage) and a summary')
-          .argument('<PATH...>', '.bcu and .cu files or directories (every .bcu and .cu below, sorted)')
+          .argument('[PATH...]', '.bcu and .cu files or directories (every .bcu and .cu below, sorted); with --compile-commands and none, every .cu file of the database')
           // required, but checked by the command: commander would ask `experiment merge` for it too
           .option('--out <DIR>', 'write results.csv, results.json, summary.md and report.html into DIR (required)'),
       ),

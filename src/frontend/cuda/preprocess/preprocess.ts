@@ -503,6 +503,9 @@ export function preprocess(main: SourceText, options: PreprocessOptions): Prepro
   const expander = new Expander(driver, driver, false);
   driver.expander = expander;
   driver.enter(mainFile, null);
+  // gcc's -include: "as if #include "file" appeared as the first line of the primary source file"
+  const preIncludes = options.preIncludes ?? [];
+  if (preIncludes.length > 0) driver.enter(driver.addFile('<command line -include>', preIncludes.map((f) => `#include "${f}"\n`).join('')), null);
   const out = new OutputBuilder();
   const flushNewlines = (): void => {
     if (expander.pendingNewlines > 0) out.unmapped('\n'.repeat(expander.pendingNewlines));

@@ -9,6 +9,8 @@ export interface PreprocessOptions {
   readonly undefines: readonly string[];
   /** -I directories, searched after the including file's directory */
   readonly includeDirs: readonly string[];
+  /** `-include` files (absolute paths), read in order as if `#include "…"` stood before the main file's first line */
+  readonly preIncludes?: readonly string[];
   /** The text of a file, or null when there is none; paths are '/'-separated. No file system here. */
   readonly readFile: (path: string) => string | null;
 }
