@@ -26,6 +26,11 @@ export interface CudaFlags {
   preInclude?: string[];
   /** the path of a compile_commands.json whose entry for a file gives its flags first */
   compileCommands?: string;
+  /** verify every launch, not only the sizes the file's host code launches the kernel with */
+  anyLaunch?: boolean;
+  /** the sizes the user fixes (their values travel in the launch; here, only that they are given) */
+  blockDim?: string;
+  gridDim?: string;
 }
 
 /** `-DNAME`, `-DNAME=VALUE`, `-D'F(x)=…'` as the preprocessor takes them. */
@@ -107,6 +112,13 @@ export function headerNotice(path: string, text: string, given: Launch, header: 
  * names files) where `#include "…"` looks after the including file's own.
  */
 export function cudaFrontEnds(grammar: CudaGrammar, text: string, flags: CudaFlags, readFile: (path: string) => string | null): FrontEnds {
-  const defines = definesOf([...(testHeader(text)?.defines ?? []), ...(flags.define ?? [])]);
-  return { cuda: { grammar, defines, undefines: flags.undefine ?? [], includeDirs: flags.include ?? [], preIncludes: flags.preInclude ?? [], readFile } };
+  const header = testHeader(text);
+  const defines = definesOf([...(header?.defines ?? []), ...(flags.define ?? [])]);
+  // sizes the command line or the test header fix are theirs; the host code's launches fix only the others
+  const given = [
+    ...(flags.blockDim !== undefined || (header?.blockDim ?? null) !== null ? ['blockDim' as const] : []),
+    ...(flags.gridDim !== undefined || (header?.gridDim ?? null) !== null ? ['gridDim' as const] : []),
+  ];
+  const launches = { any: flags.anyLaunch === true, given };
+  return { cuda: { grammar, defines, undefines: flags.undefine ?? [], includeDirs: flags.include ?? [], preIncludes: flags.preInclude ?? [], readFile, launches } };
 }

@@ -368,6 +368,9 @@ const cudaFlagsOf = (flags: CudaFlags): CudaFlags => ({
   undefine: flags.undefine ?? [],
   include: flags.include ?? [],
   ...(flags.compileCommands === undefined ? {} : { compileCommands: flags.compileCommands }),
+  ...(flags.anyLaunch === true ? { anyLaunch: true } : {}),
+  ...(flags.blockDim === undefined ? {} : { blockDim: flags.blockDim }),
+  ...(flags.gridDim === undefined ? {} : { gridDim: flags.gridDim }),
 });
 
 /** The files to read: those given, or without any, the `.cu` files of the compilation database. */

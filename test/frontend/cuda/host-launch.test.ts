@@ -1,0 +1,68 @@
+/** The launches a file's host code makes: which sizes are known, and the kernels fixed to them. */
+import { describe, expect, it } from 'vitest';
+import { hostLaunches, launchSitesOf } from '../../../src/frontend/cuda/host-launch.js';
+import { core, lowered } from './lower-helpers.js';
+
+const site = (text: string): { grid: readonly bigint[] | null; block: readonly bigint[] | null } => {
+  const sites = launchSitesOf(text);
+  expect(sites).toHaveLength(1);
+  return { grid: sites[0]!.grid, block: sites[0]!.block };
+};
+
+describe('launch sites', () => {
+  it('reads constants, constant expressions, dim3 and braces', () => {
+    expect(site('k<<<4, 256>>>(a);')).toEqual({ grid: [4n, 1n, 1n], block: [256n, 1n, 1n] });
+    expect(site('k<<<(1 << 20) / 256, 0x100u>>>(a);')).toEqual({ grid: [4096n, 1n, 1n], block: [256n, 1n, 1n] });
+    expect(site('k<<<dim3(8, 4), dim3(16, 16, 1), 0, stream>>>(a);')).toEqual({ grid: [8n, 4n, 1n], block: [16n, 16n, 1n] });
+    expect(site('k<<<{2, 3}, {32}>>>(a);')).toEqual({ grid: [2n, 3n, 1n], block: [32n, 1n, 1n] });
+    expect(site('tmpl<float, 4><<<1, 32>>>(a);')).toEqual({ grid: [1n, 1n, 1n], block: [32n, 1n, 1n] });
+  });
+
+  it('follows variables declared once with a constant initializer and never written again', () => {
+    expect(site('const int threads = 128; dim3 grid(2 * 2, threads / 64); k<<<grid, threads>>>(a);')).toEqual({ grid: [4n, 2n, 1n], block: [128n, 1n, 1n] });
+    expect(site('int t{64}; dim3 b = dim3(t, 2); k<<<1, b>>>(a);')).toEqual({ grid: [1n, 1n, 1n], block: [64n, 2n, 1n] });
+  });
+
+  it('leaves unknown what it cannot follow: run-time values, writes, parameters, two declarations', () => {
+    expect(site('void run(int n) { k<<<n / 256, 256>>>(a); }')).toEqual({ grid: null, block: [256n, 1n, 1n] });
+    expect(site('void run(int threads) { k<<<1, threads>>>(a); }').block).toBeNull();
+    expect(site('dim3 b(16, 16); b.x = n; k<<<1, b>>>(a);').block).toBeNull();
+    expect(site('int t = 64; t *= 2; k<<<1, t>>>(a);').block).toBeNull();
+    expect(site('int t = 64; t++; k<<<1, t>>>(a);').block).toBeNull();
+    expect(site('int t = 64; init(&t); k<<<1, t>>>(a);').block).toBeNull();
+    expect(site('void f() { int t = 64; } void g() { int t = 32; k<<<1, t>>>(a); }').block).toBeNull();
+    expect(site('k<<<1, 1 << 40>>>(a);').block).toBeNull();
+    expect(site('k<<<1, 0>>>(a);').block).toBeNull();
+    expect(site('k<<<1, sizeof(float)>>>(a);').block).toBeNull();
+  });
+
+  it('fixes a kernel launched at several sites only where they agree', () => {
+    const launches = hostLaunches(launchSitesOf('k<<<4, 64>>>(a); k<<<8, 64>>>(a); j<<<1, 32>>>(a);'));
+    expect(launches.get('k')).toMatchObject({ grid: null, block: [64n, 1n, 1n] });
+    expect(launches.get('k')!.sites).toHaveLength(2);
+    expect(launches.get('j')).toMatchObject({ grid: [1n, 1n, 1n], block: [32n, 1n, 1n] });
+  });
+});
+
+const FILE = `#define BLOCK 64
+__global__ void fold(int *a) {
+  __shared__ int s[BLOCK];
+  s[threadIdx.x % BLOCK] = a[threadIdx.x];
+}
+__global__ void unlaunched(int *a) { a[threadIdx.x] = 0; }
+void host(int *a, int n) {
+  fold<<<n, BLOCK>>>(a);
+}
+`;
+
+describe('kernels at their launches', () => {
+  it('requires the launched sizes at the launch site, and says so in a note', async () => {
+    const text = await core(FILE);
+    expect(text).toContain('requires (u32) blockDim.x == 64');
+    expect(text).not.toContain('gridDim.x ==');
+    const unit = await lowered(FILE);
+    const notes = unit.notices.filter((n) => n.code === 'N0620');
+    expect(notes.map((n) => n.message)).toEqual(['kernel fold is verified at blockDim = 64, from its launch here (gridDim: every value)']);
+    expect(text.slice(text.indexOf('kernel unlaunched'))).not.toContain('blockDim.x ==');
+  });
+});
