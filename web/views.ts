@@ -6,7 +6,7 @@
 import { located, type SourceFile, type Span } from '../src/core/source.js';
 import type { Diagnostic } from '../src/diagnostics/diagnostic.js';
 import { colorsOf, renderedDiagnostic } from '../src/diagnostics/render.js';
-import { elementText, executionText, raceScopeText, reasonText, wellTypedText } from '../src/report/describe.js';
+import { LOCKSTEP_ONLY_TEXT, elementText, executionText, raceScopeText, reasonText, wellTypedText } from '../src/report/describe.js';
 import { divergenceText, kernelText, raceText, witnessRows } from '../src/report/text.js';
 import type { Launch } from '../src/core/launch.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from '../src/verify/result.js';
@@ -83,7 +83,7 @@ export function kernelView(r: KernelResult, launch: Launch | null, editorPath: s
     status: r.status,
     headline: text.split('\n', 1)[0]!,
     wellTyped: wellTypedText(r),
-    execution: r.status === 'error' ? null : `execution: ${executionText(r)}`,
+    execution: r.status === 'error' ? null : `execution: ${executionText(r)}${r.lockstepOnly === true ? `. ${LOCKSTEP_ONLY_TEXT}` : ''}`,
     alarms: [...r.races.map((x) => raceView(r, x, editorPath)), ...r.divergences.map((d) => divergenceView(r, d, editorPath))],
     unknowns: r.unknowns.map((u) => `query ${u.query}: ${u.reason || 'the solver gave no reason'}`),
     errors: r.errors.map((d) => diagnosticView(d, editorPath)),

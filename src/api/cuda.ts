@@ -102,7 +102,7 @@ export function headerNotice(path: string, text: string, given: Launch, header: 
   const span = { start: line2, end: line2 + header.line.length };
   const fromHeader: Launch = { params: new Map(), blockDim: given.blockDim === null ? header.blockDim : null, gridDim: given.gridDim === null ? header.gridDim : null };
   const warpSize = given.warpSize === undefined ? header.warpSize : null;
-  const parts = [launchText(fromHeader), warpSize === null ? null : `warp size ${warpSize} (lockstep)`].filter((x) => x !== null);
+  const parts = [launchText(fromHeader), warpSize === null ? null : `warp size ${warpSize} (lockstep, as the header asks: this holds only before sm_70)`].filter((x) => x !== null);
   return cudaDiagnostic('launchFromHeader', sourceFile(path, text), span, `the launch (${parts.length === 0 ? 'macros only' : parts.join(', ')}) comes from the GPUVerify test header of this file`);
 }
 

@@ -95,6 +95,29 @@ export function warpSizeOf(warpSize: string | undefined, warpSync: string | unde
   return n;
 }
 
+/** The architecture verdicts are for when none is named: a current GPU (Hopper). */
+export const DEFAULT_ARCH = 90;
+
+/** `--arch`: `sm_XX`, `compute_XX` or `XX` (nvcc's spellings), as the number XX. */
+export function archOf(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_ARCH;
+  const m = /^(?:sm_|compute_)?(\d{2,3})[a-z]?$/i.exec(text.trim());
+  if (m === null) throw new UsageError(`--arch ${text}: expected sm_XX (sm_60, sm_70, sm_90…)`);
+  return Number(m[1]);
+}
+
+/**
+ * The lockstep warps the command line asks for, on the architecture named:
+ * before sm_70 the threads of a warp run together, as `--warp-size N` models;
+ * from Volta (sm_70) on they are scheduled independently, so there a warp
+ * size means warps of 32 for `__syncwarp()`, the default, and never lockstep.
+ */
+export function lockstepOf(warpSize: number | undefined, arch: number): { readonly warpSize: number | undefined; readonly note: string | null } {
+  if (warpSize === undefined || arch < 70) return { warpSize, note: null };
+  if (warpSize !== 32) throw new UsageError(`--warp-size ${warpSize} on sm_${arch}: a warp has 32 threads there, scheduled independently`, ['lockstep warps are a model of GPUs before sm_70: add --arch sm_60']);
+  return { warpSize: undefined, note: `--warp-size 32 on sm_${arch}: warps do not run in lockstep since sm_70, so threads are verified as independent (__syncwarp() orders warps of 32); for pre-Volta lockstep warps add --arch sm_60` };
+}
+
 /** What the verifier's sizes and untyped parameters stay below: a larger value would make every query vacuously unsat. */
 const VERIFIER_BOUND = `2^32 (${INPUT_BOUND}), the bound of the verifier's inputs`;
 

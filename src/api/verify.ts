@@ -94,10 +94,22 @@ async function kernelOutcome(map: KernelMap, options: VerifyFileOptions, solver:
     const verified = await verifyKernel(map, verifyOptions);
     const checked = options.barriers ? await withBarrierChecks(map, verified, verifyOptions) : verified;
     const replayed = options.replay ? await replayAlarms(map, checked, verifyOptions) : { result: checked, failures: [] };
-    return { result: replayed.result, replayFailures: replayed.failures };
+    return { result: await withLockstepCheck(map, replayed.result, verifyOptions), replayFailures: replayed.failures };
   } catch (e) {
     return { result: kernelError(map, messageOf(e)), replayFailures: [] };
   }
+}
+
+/**
+ * A kernel proved DRF with lockstep warps, verified again with independent
+ * threads: where it races or diverges then, it is DRF only on GPUs before
+ * sm_70, and the report says so rather than let the proof stand for today's.
+ */
+async function withLockstepCheck(map: KernelMap, result: KernelResult, options: VerifyOptions): Promise<KernelResult> {
+  if (options.launch.warpSize === undefined || (result.status !== 'drf' && result.status !== 'benign')) return result;
+  const { warpSize: _lockstep, ...independent } = options.launch;
+  const without = await verifyKernel(map, { ...options, launch: independent });
+  return without.status === 'racy' || without.status === 'divergent' ? { ...result, lockstepOnly: true } : result;
 }
 
 /** Called before each kernel is verified, for a caller that shows progress. */

@@ -14,7 +14,7 @@ import { colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
 import { textReport } from '../report/text.js';
 import { runCommand } from './run.js';
 import { checkedSafely, isCudaPath, programOf } from '../api/check.js';
-import { launchOfOptions, warpSizeOf } from '../api/options.js';
+import { archOf, launchOfOptions, lockstepOf, warpSizeOf } from '../api/options.js';
 import { inferText, loweredProgram, phasesText, queryListing } from '../api/stages.js';
 import { writtenQueryFiles } from './smt-out.js';
 import { outputDirectory, outputFile } from './output.js';
@@ -36,10 +36,11 @@ import { compileDatabase, frontEndsFor, type CudaFlags } from './cuda.js';
 import { cudaFilesOf } from '../api/compile-commands.js';
 import { fileLaunch } from '../api/verify.js';
 
-/** `--warp-size N` and its spelling `--warp-sync N`. */
+/** `--warp-size N` and its spelling `--warp-sync N`; `--arch sm_XX`, which decides whether warps can run in lockstep. */
 export interface WarpFlags {
   warpSize?: string;
   warpSync?: string;
+  arch?: string;
 }
 
 export interface LaunchFlags extends CudaFlags, WarpFlags {
@@ -139,8 +140,15 @@ async function loaded(args: readonly string[], kernel: string | undefined, cuda:
 }
 
 /** The launch from the options; a -p that no selected kernel has is a usage error. */
-function launchOf(flags: LaunchFlags, kernels: readonly KernelMap[]): Launch {
-  return launchOfOptions(flags.param, flags.blockDim, flags.gridDim, kernels, warpSizeOf(flags.warpSize, flags.warpSync));
+function launchOf(flags: LaunchFlags, kernels: readonly KernelMap[], io: CliIO): Launch {
+  return launchOfOptions(flags.param, flags.blockDim, flags.gridDim, kernels, lockstepWarps(flags, io));
+}
+
+/** The lockstep warp size the options ask for on their architecture; a note on stderr where the architecture has none. */
+function lockstepWarps(flags: WarpFlags, io: CliIO): number | undefined {
+  const { warpSize, note } = lockstepOf(warpSizeOf(flags.warpSize, flags.warpSync), archOf(flags.arch));
+  if (note !== null) io.err(`note: ${note}\n`);
+  return warpSize;
 }
 
 export async function verifyCommand(args: readonly string[], flags: VerifyFlags, io: CliIO): Promise<number> {
@@ -150,7 +158,7 @@ export async function verifyCommand(args: readonly string[], flags: VerifyFlags,
   const jobs = naturalOf(flags.jobs, '--jobs', 1);
   const solver = await solverChoiceOf(flags, rlimit);
   const input = await loaded(filesToRead(args, flags), flags.kernel, flags);
-  const launch = launchOf(flags, input.kernels);
+  const launch = launchOf(flags, input.kernels, io);
   const job = { kernel: flags.kernel ?? null, launch, timeoutMs, rlimit, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true, cuda: cudaFlagsOf(flags) };
   const toVerify = input.order.filter((entry) => entry.maps !== null);
   // Z3 starts at the first query that the simplifier and the search by evaluation leave: most kernels never need it
@@ -281,7 +289,7 @@ export async function smtCommand(file: string, flags: SmtFlags, io: CliIO): Prom
   if (input.failed.length > 0) return EXIT_BAD_INPUT;
   // the launch verify solves with: a .cu file's test header completes the command line's (said in a note, as verify does)
   const entry = input.order[0]!;
-  const { launch, notice } = fileLaunch(entry.path, entry.text, launchOf(flags, input.kernels));
+  const { launch, notice } = fileLaunch(entry.path, entry.text, launchOf(flags, input.kernels, io));
   if (notice !== null) io.err(renderedDiagnostics([notice], io.colour));
   if (flags.out !== undefined) {
     const written = await writtenQueryFiles(input.kernels, launch, flags.out);
@@ -300,7 +308,7 @@ export async function fixSubcommand(file: string, flags: FixFlags, io: CliIO): P
   const timeoutMs = naturalOf(flags.timeout, '--timeout', 1);
   if (isCudaPath(file)) throw new UsageError(`fix rewrites BabyCUDA (.bcu) files; ${file} is CUDA C`, ['verify it, and fix the kernel by hand']);
   if (flags.output !== undefined) await outputFile(flags.output, '-o');
-  const launch = launchOf(flags, (await loaded([file], flags.kernel, flags)).kernels);
+  const launch = launchOf(flags, (await loaded([file], flags.kernel, flags)).kernels, io);
   return fixCommand(
     file,
     {
@@ -327,7 +335,7 @@ export async function experimentSubcommand(inputs: readonly string[], flags: Exp
     version: version(),
     shard: flags.shard === undefined ? null : shardOption(flags.shard),
     cuda: cudaFlagsOf(flags),
-    warpSize: warpSizeOf(flags.warpSize, flags.warpSync) ?? null,
+    warpSize: lockstepWarps(flags, io) ?? null,
   };
   return experimentCommand(filesToRead(inputs, flags), settings, io, progressOf(io));
 }
@@ -344,7 +352,7 @@ export async function experimentMergeSubcommand(dirs: readonly string[], flags: 
 
 export async function runSubcommand(args: readonly string[], flags: RunFlags, io: CliIO): Promise<number> {
   const params = paramsOf(flags.param);
-  const warpSize = warpSizeOf(flags.warpSize, flags.warpSync);
+  const warpSize = lockstepWarps(flags, io);
   return runCommand(
     [...(await inputFiles(args))],
     {

@@ -59,8 +59,9 @@ function withLaunchOptions(cmd: Command): Command {
 /** Lockstep warps, and GPUVerify's spelling of the option. */
 function withWarpOptions(cmd: Command): Command {
   return cmd
-    .option('--warp-size <N>', 'the threads of each warp of N run in lockstep (pre-Volta warp-synchronous code); default: independent threads')
-    .option('--warp-sync <N>', "GPUVerify's spelling of --warp-size (--warp-sync=32)");
+    .option('--warp-size <N>', 'with --arch before sm_70: the threads of each warp of N run in lockstep (pre-Volta warp-synchronous code); default: independent threads')
+    .option('--warp-sync <N>', "GPUVerify's spelling of --warp-size (--warp-sync=32)")
+    .option('--arch <SM>', 'the GPU architecture (sm_60, sm_70, …; default sm_90): warps run in lockstep only before sm_70');
 }
 
 /** The C preprocessor's options for .cu files. */

@@ -176,7 +176,7 @@ function executionOf(run: RunInfo, rows: readonly ExperimentRow[]): string {
 
 /** The command line of the run: inputs, and the options that change verdicts. */
 function commandText(run: RunInfo): string {
-  return `faial-ts experiment ${run.inputs.join(' ')}${run.warpSize === null ? '' : ` --warp-size ${run.warpSize}`}`;
+  return `faial-ts experiment ${run.inputs.join(' ')}${run.warpSize === null ? '' : ` --arch sm_60 --warp-size ${run.warpSize}`}`;
 }
 
 /** `, shard 2 of 4 (…)`, `, merged from 4 shards`, or nothing for a run over every file. */

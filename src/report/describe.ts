@@ -92,8 +92,14 @@ export function raceScopeText(race: Pick<Race, 'level' | 'phase'>): string {
 
 /** The execution model a verdict holds for: the kernel's threads independent, or warps in lockstep. */
 export function executionText(r: Pick<KernelResult, 'warpSize'>): string {
-  return r.warpSize === undefined ? 'independent threads' : `warp size ${r.warpSize} (lockstep)`;
+  return r.warpSize === undefined ? 'independent threads' : `warp size ${r.warpSize} (lockstep, ${LOCKSTEP_HOLDS})`;
 }
+
+/** When warps run in lockstep: NVIDIA's Volta (sm_70) brought independent thread scheduling. */
+export const LOCKSTEP_HOLDS = 'which holds only before sm_70';
+
+/** What a DRF verdict that needs lockstep warps means on current GPUs. */
+export const LOCKSTEP_ONLY_TEXT = 'DRF only with lockstep warps: with independent threads (sm_70 and later) the kernel is racy; order the warp with __syncwarp()';
 
 export function wellTypedText(r: Pick<KernelResult, 'file' | 'wellTyped' | 'violations' | 'races' | 'divergences'>): string {
   if (r.wellTyped) {

@@ -133,8 +133,10 @@ export const ApproximationJson = t.intersection([Range, t.type({ what: t.string,
 
 /** Present for kernels that use machine integers (`scope`) or have approximations. */
 const ScopeJson = t.partial({
-  /** the execution model: `independent threads` or `warp size N (lockstep)` */
+  /** the execution model: `independent threads` or `warp size N (lockstep, …)` */
   execution: t.string,
+  /** DRF only with lockstep warps: racy or divergent with independent threads (sm_70 and later) */
+  lockstepOnly: t.boolean,
   /** what every verdict on the kernel assumes */
   scope: t.string,
   approximations: t.array(ApproximationJson),
@@ -260,6 +262,7 @@ function scopeJson(r: KernelResult): t.TypeOf<typeof ScopeJson> {
   const approximations = r.approximations ?? [];
   return {
     execution: executionText(r),
+    ...(r.lockstepOnly === true ? { lockstepOnly: true } : {}),
     ...(scope === null ? {} : { scope: scope.replace(/^scope: /, '') }),
     ...(approximations.length === 0 ? {} : { approximations: approximations.map((a) => ({ what: a.what, why: a.why, ...rangeOf(r.file, a.span) })) }),
   };

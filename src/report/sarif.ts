@@ -17,6 +17,8 @@
  *                             assuming no undefined operation
  *   faial/approximation       note: an approximation of the front end (what,
  *                             where, why); alarms that rest on it are possible
+ *   faial/lockstep-only       warning: DRF only with lockstep warps (pre-Volta);
+ *                             racy with independent threads
  *
  * A possible alarm is a warning, not an error: it may come from an
  * over-approximation (a data-dependent value, an erased loop), so a CI gate
@@ -36,7 +38,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { BENIGN_TEXT, vacuousText, accessNoun, accessVerb, budgetHint, elementText, executionText, launchText, plural, raceScopeText, statusName, type SolvingRun } from './describe.js';
+import { LOCKSTEP_ONLY_TEXT, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, budgetHint, elementText, executionText, launchText, plural, raceScopeText, statusName, type SolvingRun } from './describe.js';
 import { MACHINE_SCOPE } from '../core/types.js';
 import type { Approximation } from '../map/map.js';
 import { kernelJson, type KernelJson } from './json.js';
@@ -55,7 +57,8 @@ export type RuleId =
   | 'faial/redundant-barrier'
   | 'faial/notice'
   | 'faial/scope'
-  | 'faial/approximation';
+  | 'faial/approximation'
+  | 'faial/lockstep-only';
 
 type Level = 'error' | 'warning' | 'note';
 
@@ -123,6 +126,13 @@ const RULES: readonly Rule[] = [
     short: 'The kernel uses machine integers: its verdict assumes that no operation is undefined.',
     full: `The kernel computes with C's machine integers. Its verdict holds for the executions in which no thread evaluates an undefined operation: ${MACHINE_SCOPE}. Signed overflow is undefined behaviour in C++; unsigned wrap-around is defined in C but left out of the scope too.`,
     level: 'note',
+  },
+  {
+    id: 'faial/lockstep-only',
+    name: 'LockstepOnly',
+    short: 'The kernel is data-race free only if the threads of a warp run in lockstep, as before sm_70.',
+    full: 'Verified with lockstep warps (--warp-size with --arch before sm_70, or a test header\'s --warp-sync), the kernel is data-race free; with independent threads, as NVIDIA GPUs schedule them since Volta (sm_70), it is racy or divergent. Warp-synchronous code needs __syncwarp() (or a barrier) between the accesses on current GPUs.',
+    level: 'warning',
   },
   {
     id: 'faial/approximation',
@@ -238,7 +248,16 @@ function kernelResults(r: KernelResult, options: SarifOptions): Result[] {
   for (const b of r.barriers ?? []) if (b.verdict === 'redundant') out.push(redundantResult(r, b, options));
   if (r.machineIntegers === true && r.status !== 'error') out.push(scopeResult(r, options));
   for (const a of r.approximations ?? []) out.push(approximationResult(r, a));
+  if (r.lockstepOnly === true) out.push(lockstepOnlyResult(r));
   return out;
+}
+
+function lockstepOnlyResult(r: KernelResult): Result {
+  return result('faial/lockstep-only', 'warning', `Kernel ${r.kernel}: ${LOCKSTEP_ONLY_TEXT}.`, {
+    locations: [locationOf(r.file, kernelHead(r.file, r.span), null)],
+    partialFingerprints: fingerprintOf(['faial/lockstep-only', r.kernel]),
+    properties: { kernel: r.kernel, warpSize: r.warpSize },
+  });
 }
 
 function scopeResult(r: KernelResult, options: SarifOptions): Result {

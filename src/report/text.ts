@@ -11,7 +11,7 @@ import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } fr
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 import { barriersText } from './barriers.js';
-import { STATUSES, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, executionText, idText, launchText, plural, raceScopeText, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
+import { LOCKSTEP_ONLY_TEXT, STATUSES, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, executionText, idText, launchText, plural, raceScopeText, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -108,6 +108,7 @@ function scopeLines(r: KernelResult): string[] {
   const approximations = r.approximations ?? [];
   return [
     `execution: ${executionText(r)}`,
+    ...(r.lockstepOnly === true ? [LOCKSTEP_ONLY_TEXT] : []),
     ...(scope === null ? [] : [scope]),
     ...(approximations.length === 0 ? [] : [`approximated (sound; alarms that depend on them are possible): ${approximations.map((a) => approximationText(r.file, a)).join('; ')}`]),
   ];

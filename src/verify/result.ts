@@ -171,6 +171,12 @@ export interface KernelResult {
   readonly machineIntegers?: boolean;
   /** the threads of each warp of this many ran in lockstep (`--warp-size`; absent: independent threads) */
   readonly warpSize?: number;
+  /**
+   * DRF only because warps ran in lockstep: the same kernel with independent
+   * threads is racy or divergent, so it is on sm_70 and later (absent: not
+   * found so, or not in lockstep)
+   */
+  readonly lockstepOnly?: boolean;
   /** the front end's approximations in the kernel (absent: none) */
   readonly approximations?: readonly Approximation[];
   /**

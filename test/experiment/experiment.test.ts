@@ -209,7 +209,7 @@ describe('faial-ts experiment --warp-size', () => {
 
   it('verifies every kernel with lockstep warps, which turns a warp-synchronous reduction DRF, and records the warp size in every result file', async () => {
     const plain = await cliResult(['experiment', ...WARPS, header, '--out', join(dir, 'independent')]);
-    const warps = await cliResult(['experiment', ...WARPS, header, '--warp-size', '32', '--out', join(dir, 'warps')]);
+    const warps = await cliResult(['experiment', ...WARPS, header, '--arch', 'sm_60', '--warp-size', '32', '--out', join(dir, 'warps')]);
     expect([plain.exitCode, warps.exitCode, plain.stderr, warps.stderr]).toEqual([0, 0, '', '']);
     const [a, b] = [await results('independent'), await results('warps')];
     expect(kernelRows(a)).toEqual({
@@ -231,19 +231,26 @@ describe('faial-ts experiment --warp-size', () => {
     expect([before[CSV_HEADER.indexOf('warp_size')], before[CSV_HEADER.indexOf('verdict')]]).toEqual(['', 'racy']);
 
     const summary = await readFile(join(dir, 'warps', 'summary.md'), 'utf8');
-    expect(summary).toContain(`\`faial-ts experiment ${[...WARPS, header].join(' ')} --warp-size 32\``);
-    expect(summary).toMatch(/races per kernel, warp size 32 \(lockstep\), one process\./);
+    expect(summary).toContain(`\`faial-ts experiment ${[...WARPS, header].join(' ')} --arch sm_60 --warp-size 32\``);
+    expect(summary).toMatch(/races per kernel, warp size 32 \(lockstep, which holds only before sm_70\), one process\./);
     expect(await readFile(join(dir, 'independent', 'summary.md'), 'utf8')).toMatch(/races per kernel, independent threads \(1 kernel with lockstep warps, as its file asks\), one process\./);
-    expect(await readFile(join(dir, 'warps', 'report.html'), 'utf8')).toContain('warp size 32 (lockstep)');
+    expect(await readFile(join(dir, 'warps', 'report.html'), 'utf8')).toContain('warp size 32 (lockstep, which holds only before sm_70)');
   }, 300_000);
 
   it("takes GPUVerify's spelling --warp-sync=N, in worker processes too", async () => {
-    const r = await cliResult(['experiment', ...WARPS, '--warp-sync=32', '--jobs', '2', '--out', join(dir, 'warp-sync')]);
+    const r = await cliResult(['experiment', ...WARPS, '--arch=sm_60', '--warp-sync=32', '--jobs', '2', '--out', join(dir, 'warp-sync')]);
     expect([r.exitCode, r.stderr]).toEqual([0, '']);
     const run = await results('warp-sync');
     expect(run.run.warpSize).toBe(32);
     expect(kernelRows(run)).toEqual({ last_warp_loop: { warpSize: 32, verdict: 'drf' }, warp_diverged_sides: { warpSize: 32, verdict: 'racy' } });
     expect(run.run.jobs).toBe(2);
+  }, 300_000);
+
+  it('verifies independent threads for --warp-size 32 on the default architecture (sm_70 and later have no lockstep), and says so', async () => {
+    const r = await cliResult(['experiment', WARPS[0]!, '--warp-size', '32', '--out', join(dir, 'volta')]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('note: --warp-size 32 on sm_90: warps do not run in lockstep since sm_70');
+    expect(kernelRows(await results('volta'))).toEqual({ last_warp_loop: { warpSize: null, verdict: 'racy' } });
   }, 300_000);
 
   it('refuses a warp size it cannot use, as verify does', async () => {

@@ -117,7 +117,7 @@ describe('race queries with --warp-size', () => {
   });
 
   it('states the execution model in the report', async () => {
-    expect(kernelText(await verify(reduction, 32), { colour: false })).toContain('execution: warp size 32 (lockstep)');
+    expect(kernelText(await verify(reduction, 32), { colour: false })).toContain('execution: warp size 32 (lockstep, which holds only before sm_70)');
     expect(kernelText(await verify(reduction), { colour: false })).toContain('execution: independent threads');
   });
 });

@@ -16,6 +16,7 @@ import { loweredProgram } from '../../src/api/stages.js';
 import { cudaFrontEnds } from '../../src/api/cuda.js';
 import { cudaGrammar } from '../../src/cli/cuda.js';
 import { positionAt } from '../../src/core/source.js';
+import { LOCKSTEP_ONLY_TEXT } from '../../src/report/describe.js';
 import { buildPlayground } from '../../scripts/playground/build.js';
 import { servePlayground } from '../../scripts/playground/serve.js';
 import { CHROMIUM, NO_CHROMIUM, launchChromium, outputDir } from '../support/browser.js';
@@ -242,9 +243,9 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     await page.click('#verify');
     expect(await verdict(page)).toBe('drf');
     await expect(page.locator('.alarm').count()).resolves.toBe(0);
-    await expect(page.textContent('.kernel .execution')).resolves.toBe('execution: warp size 32 (lockstep)');
+    await expect(page.textContent('.kernel .execution')).resolves.toBe(`execution: warp size 32 (lockstep, which holds only before sm_70). ${LOCKSTEP_ONLY_TEXT}`);
     // as in the text report the page offers
-    await expect(page.textContent('.kernel details pre')).resolves.toContain('execution: warp size 32 (lockstep)');
+    await expect(page.textContent('.kernel details pre')).resolves.toContain('execution: warp size 32 (lockstep, which holds only before sm_70)');
     await page.screenshot({ path: join(shots, '8-warp-32-drf.png') });
     await page.waitForFunction(() => location.hash.includes('warp=32'));
     const link = page.url();
@@ -256,7 +257,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     expect(await followed.evaluate(() => document.querySelector('.cm-content')?.textContent)).toBe(text.replace(/\n/g, ''));
     await followed.click('#verify');
     expect(await verdict(followed)).toBe('drf');
-    await expect(followed.textContent('.kernel .execution')).resolves.toBe('execution: warp size 32 (lockstep)');
+    await expect(followed.textContent('.kernel .execution')).resolves.toBe(`execution: warp size 32 (lockstep, which holds only before sm_70). ${LOCKSTEP_ONLY_TEXT}`);
     await followed.screenshot({ path: join(shots, '9-warp-permalink-drf.png') });
     await followed.close();
   });
