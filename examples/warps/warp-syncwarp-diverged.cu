@@ -1,6 +1,6 @@
 // expect: divergent
 //--blockDim=64 --gridDim=1
-// expect with --warp-size 32: divergent
+// expect with --arch sm_60 --warp-size 32: divergent
 // A warp-level exchange written with __syncwarp() inside the branch that
 // selects the lanes doing the work: lanes 16..31 of each warp skip the
 // branch and never reach the __syncwarp() that lanes 0..15 wait at. CUDA

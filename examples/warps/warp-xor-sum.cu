@@ -1,6 +1,6 @@
 // expect: drf
 //--blockDim=256 --gridDim=8
-// expect with --warp-size 32: drf
+// expect with --arch sm_60 --warp-size 32: drf
 // Per-warp sums for Volta and later: each warp of a block sums its 32
 // values in shared memory with a butterfly, every lane reading its
 // partner's value, then __syncwarp(), then adding it into its own, then

@@ -1,8 +1,8 @@
 /**
  * Every example (.bcu and .cu) states its outcome on its first line
  * (`// expect: …`), and may state its outcome under other options on the
- * comment lines after it (`// expect with --warp-size 32: drf`; the options
- * are --warp-size N and GPUVerify's --warp-sync=N); a kernel the verifier may not decide in the default time
+ * comment lines after it (`// expect with --arch sm_60 --warp-size 32: drf`; the options
+ * are --arch sm_XX with --warp-size N or GPUVerify's --warp-sync=N); a kernel the verifier may not decide in the default time
  * also says so on a `// verifier: unknown (why)` line: it may then come out
  * unknown, but never with a wrong verdict. A .cu example must lower whole: a
  * rejected kernel fails it.
@@ -14,6 +14,7 @@ import { checkedKernels, isCudaPath } from '../../src/api/check.js';
 import { frontEndsFor } from '../../src/cli/cuda.js';
 import { launchWithHeader } from '../../src/api/cuda.js';
 import { NO_LAUNCH } from '../../src/core/launch.js';
+import { archOf, lockstepOf } from '../../src/api/options.js';
 import { replayAlarms } from '../../src/verify/replay.js';
 import { DEFAULT_TIMEOUT_MS, verifyKernel, type VerifyOptions } from '../../src/verify/verify.js';
 import { z3Wasm, z3WasmSolver } from '../../src/solve/z3.js';
@@ -31,11 +32,13 @@ export interface Example {
 
 const OUTCOME = '(drf|racy confirmed|racy possible|benign|divergent)';
 
-/** The options an `expect with` line may give. */
+/** The options an `expect with` line may give: lockstep warps, which need an architecture before sm_70 (as on the command line). */
 function exampleOptions(path: string, text: string): NonNullable<Example['options']> {
-  const m = /^--warp-(?:size |sync=)(\d+)$/.exec(text);
-  if (m === null) throw new Error(`${path}: \`// expect with ${text}\`: the options may be --warp-size N or --warp-sync=N`);
-  return { text, warpSize: Number(m[1]) };
+  const m = /^--arch (\S+) --warp-(?:size |sync=)(\d+)$/.exec(text);
+  if (m === null) throw new Error(`${path}: \`// expect with ${text}\`: the options may be --arch sm_XX --warp-size N (or --warp-sync=N)`);
+  const { warpSize } = lockstepOf(Number(m[2]), archOf(m[1]));
+  if (warpSize === undefined) throw new Error(`${path}: \`// expect with ${text}\`: lockstep warps need an architecture before sm_70`);
+  return { text, warpSize };
 }
 
 /** A build project (a CMakeLists.txt beside its sources) is verified through its compilation database, by its own test. */

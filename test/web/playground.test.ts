@@ -228,7 +228,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     const example = 'warps/last-warp-loop.bcu';
     const text = await readFile(join('examples', example), 'utf8');
     // the example says what the CLI gives it in each mode (the examples test checks the CLI)
-    expect(text).toMatch(/^\/\/ expect: racy confirmed\n\/\/ expect with --warp-size 32: drf\n/);
+    expect(text).toMatch(/^\/\/ expect: racy confirmed\n\/\/ expect with --arch sm_60 --warp-size 32: drf\n/);
     const page = await opened();
     await page.selectOption('#examples', example);
     await page.click('#options summary');
