@@ -48,7 +48,7 @@ describe('#include', () => {
   it('a missing file is an error at its name, listing where it was looked for', () => {
     const r = pp('int a;\n#include "nope.h"\nint b;\n', { includeDirs: ['inc'] }, 'src/k.cu');
     expect(diagnosticsOf(r)).toEqual(["E0510 src/k.cu:2:10 'nope.h' not found"]);
-    expect(r.diagnostics[0]!.hints).toEqual(['searched: src/nope.h, inc/nope.h']);
+    expect(r.diagnostics[0]!.hints[0]).toBe('searched: src/nope.h, inc/nope.h');
     expect(codeLines(r)).toEqual(['int a;', 'int b;']);
   });
 
@@ -61,6 +61,32 @@ describe('#include', () => {
       "sys/types.h k.cu:3:1 '#include <sys/types.h>'",
     ]);
     expect(r.diagnostics).toEqual([]);
+  });
+
+  it('a quoted system header not found beside the file or under -I falls back to the system search: recorded, not read', () => {
+    const names = ['cuda_runtime.h', 'cuda.h', 'stdio.h', 'math.h', 'cuda_fp16.h', 'cooperative_groups.h', 'thrust/device_vector.h', 'cstdio'];
+    const r = pp(`${names.map((n) => `#include "${n}"`).join('\n')}\nint k;\n`, { includeDirs: ['inc'] }, 'src/k.cu');
+    expect(r.diagnostics).toEqual([]);
+    expect(r.systemIncludes.map((s) => s.name)).toEqual(names);
+    expect(codeLines(r)).toEqual(['int k;']);
+  });
+
+  it('a quoted system header found beside the file is read, as in C', () => {
+    const r = pp('#include "math.h"\n', { files: { 'math.h': 'mine' } });
+    expect(codeLines(r)).toEqual(['mine']);
+    expect(r.systemIncludes).toEqual([]);
+  });
+
+  it('an unknown <…> header not found is recorded with a warning: its macros are unknown', () => {
+    const r = pp('#include <project/config.h>\n#include <vector>\n');
+    expect(diagnosticsOf(r)).toEqual(['W0509 k.cu:1:10 <project/config.h> is not read: it was not found in any -I directory and is not a header the front end knows']);
+    expect(r.systemIncludes.map((s) => s.name)).toEqual(['project/config.h', 'vector']);
+  });
+
+  it('a missing quoted project header stays an error, saying how to take it as a system header', () => {
+    const r = pp('#include "config.h"\n');
+    expect(diagnosticsOf(r)).toEqual(["E0510 k.cu:1:10 'config.h' not found"]);
+    expect(r.diagnostics[0]!.hints[1]).toContain('#include <config.h>');
   });
 
   it('the file name may come from a macro', () => {

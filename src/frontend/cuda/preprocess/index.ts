@@ -6,7 +6,9 @@
  */
 export { preprocess, PREDEFINED_MACROS, MAX_INCLUDE_DEPTH } from './preprocess.js';
 export { coreDiagnostic, coreSources, locatedOf, type CoreSources } from './origin.js';
+export { isKnownSystemHeader } from './system-headers.js';
 export type {
+  FileRefusal,
   FileSpan,
   Location,
   MacroUse,
