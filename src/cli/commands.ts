@@ -32,6 +32,7 @@ import type { CliIO } from './main.js';
 import { UsageError, dimOf, inputFiles, naturalOf, paramsOf } from './options.js';
 import { version } from './version.js';
 import { frontEndsFor, type CudaFlags } from './cuda.js';
+import { projectDirsOf } from './includes.js';
 import { fileLaunch } from '../api/verify.js';
 
 /** `--warp-size N` and its spelling `--warp-sync N`. */
@@ -147,9 +148,9 @@ export async function verifyCommand(args: readonly string[], flags: VerifyFlags,
   const maxRaces = naturalOf(flags.maxRaces, '--max-races', 1);
   const jobs = naturalOf(flags.jobs, '--jobs', 1);
   const solver = await solverChoiceOf(flags, rlimit);
-  const input = await loaded(args, flags.kernel, flags);
+  const input = await loaded(args, flags.kernel, cudaFlagsOf(flags, args));
   const launch = launchOf(flags, input.kernels);
-  const job = { kernel: flags.kernel ?? null, launch, timeoutMs, rlimit, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true, cuda: cudaFlagsOf(flags) };
+  const job = { kernel: flags.kernel ?? null, launch, timeoutMs, rlimit, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true, cuda: cudaFlagsOf(flags, args) };
   const toVerify = input.order.filter((entry) => entry.maps !== null);
   // Z3 starts at the first query that the simplifier and the search by evaluation leave: most kernels never need it
   const outcomes = await verifiedFiles(toVerify.map((entry) => ({ ...job, path: entry.path })), jobs, progressOf(io));
@@ -324,7 +325,7 @@ export async function experimentSubcommand(inputs: readonly string[], flags: Exp
     solver: await solverChoiceOf(flags, rlimit),
     version: version(),
     shard: flags.shard === undefined ? null : shardOption(flags.shard),
-    cuda: cudaFlagsOf(flags),
+    cuda: cudaFlagsOf(flags, inputs),
     warpSize: warpSizeOf(flags.warpSize, flags.warpSync) ?? null,
   };
   return experimentCommand(inputs, settings, io, progressOf(io));
@@ -352,7 +353,7 @@ export async function runSubcommand(args: readonly string[], flags: RunFlags, io
       ...(flags.gridDim === undefined ? {} : { gridDim: dimOf(flags.gridDim, '--grid-dim') }),
       init: flags.init,
       json: flags.json === true,
-      cuda: flags,
+      cuda: cudaFlagsOf(flags, args),
       ...(flags.seed === undefined ? {} : { seed: naturalOf(flags.seed, '--seed') }),
       ...(warpSize === undefined ? {} : { warpSize }),
     },
@@ -360,8 +361,14 @@ export async function runSubcommand(args: readonly string[], flags: RunFlags, io
   );
 }
 
-/** -D, -U and -I as a job carries them to a worker process. */
-const cudaFlagsOf = (flags: CudaFlags): CudaFlags => ({ define: flags.define ?? [], undefine: flags.undefine ?? [], include: flags.include ?? [] });
+/** -D, -U, -I and the include roots as a job carries them to a worker process. */
+const cudaFlagsOf = (flags: CudaFlags, inputs: readonly string[]): CudaFlags => ({
+  define: flags.define ?? [],
+  undefine: flags.undefine ?? [],
+  include: flags.include ?? [],
+  projectDirs: projectDirsOf(inputs),
+  includeAnywhere: flags.includeAnywhere === true,
+});
 
 export async function lowerCommand(file: string, flags: LowerFlags, io: CliIO): Promise<number> {
   const text = await textOf(file);

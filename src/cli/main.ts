@@ -68,7 +68,8 @@ function withCudaOptions(cmd: Command): Command {
   return cmd
     .option('-D, --define <NAME[=VALUE]>', 'define a macro for .cu files (repeatable): -DTILE=16', collect, [])
     .option('-U, --undefine <NAME>', 'undefine a macro for .cu files (repeatable)', collect, [])
-    .option('-I, --include <DIR>', 'search DIR for #include "…" of .cu files (repeatable)', collect, []);
+    .option('-I, --include <DIR>', 'search DIR for #include "…" of .cu files (repeatable)', collect, [])
+    .option('--include-anywhere', 'let #include read outside the input\'s directory and the -I directories (only for code you trust)');
 }
 
 /** The options of commands that verify many files: solver, budget, races per kernel, worker processes. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FileRefusal } from '../../../src/frontend/cuda/preprocess/index.js';
 import { dirname, joinPath, normalisePath } from '../../../src/frontend/cuda/preprocess/paths.js';
 import { codeLines, diagnosticsOf, locateText, pp, where } from './preprocess-helpers.js';
 
@@ -179,6 +180,18 @@ describe('#include', () => {
       },
     });
     expect(diagnosticsOf(r)).toEqual(["E0516 k.cu:1:10 cannot read 'a.h': permission denied"]);
+  });
+
+  it('a file the reader refuses is an error naming the include, never its text; __has_include says it is not there', () => {
+    const readFile = (p: string): string | FileRefusal | null =>
+      p === 'up/secret.h' ? { refused: 'outsideRoots' } : p === 'dir' ? { refused: 'directory' } : p === 'big.h' ? { refused: 'tooLarge', limitBytes: 4 * 1024 * 1024 } : null;
+    const r = pp('#if __has_include("up/secret.h")\nyes\n#endif\n#include "up/secret.h"\n#include "dir"\n#include "big.h"\n', { readFile });
+    expect(diagnosticsOf(r)).toEqual([
+      "E0518 k.cu:4:10 'up/secret.h' is outside the include roots: not read",
+      "E0516 k.cu:5:10 cannot read 'dir': dir is a directory",
+      "E0516 k.cu:6:10 cannot read 'big.h': big.h is larger than 4 MiB",
+    ]);
+    expect(codeLines(r)).toEqual([]);
   });
 
   it('a macro defined in a header is known after the #include, and maps to its use in the main file', () => {
