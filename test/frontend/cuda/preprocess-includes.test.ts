@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FileRefusal } from '../../../src/frontend/cuda/preprocess/index.js';
+import { MAX_INCLUDED_CHARS, type FileRefusal } from '../../../src/frontend/cuda/preprocess/index.js';
 import { dirname, joinPath, normalisePath } from '../../../src/frontend/cuda/preprocess/paths.js';
 import { codeLines, diagnosticsOf, locateText, pp, where } from './preprocess-helpers.js';
 
@@ -165,6 +165,22 @@ describe('#include', () => {
     };
     const r = pp('#include "h1.h"\n', { readFile });
     expect(diagnosticsOf(r)).toEqual(['E0511 h200.h:1:10 #include nested more than 200 levels deep']);
+  });
+
+  it('headers including each other twice, unguarded, stop at the bound on included text', () => {
+    // h0 includes h1 twice, …, h29 the 1 MiB leaf twice: 2^30 MiB unbounded
+    const leaf = `int leaf;${' '.repeat(1024 * 1024)}\n`;
+    const readFile = (p: string): string | null => {
+      const n = /^h(\d+)\.h$/.exec(p);
+      if (n === null) return null;
+      const k = Number(n[1]);
+      return k === 30 ? leaf : `#include "h${k + 1}.h"\n#include "h${k + 1}.h"\n`;
+    };
+    const r = pp('#include "h0.h"\n', { readFile });
+    expect(diagnosticsOf(r)).toEqual([
+      `E0519 h29.h:2:10 including 'h30.h' passes the bound of ${MAX_INCLUDED_CHARS / (1024 * 1024)} MiB of included text in this file: no more files are included`,
+    ]);
+    expect(codeLines(r).length).toBe(Math.floor(MAX_INCLUDED_CHARS / leaf.length));
   });
 
   it('#include inside a macro call\'s arguments is an error', () => {
