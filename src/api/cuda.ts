@@ -13,6 +13,7 @@ import { sourceFile } from '../core/source.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { cudaDiagnostic } from '../frontend/cuda/codes.js';
 import type { CudaGrammar } from '../frontend/cuda/parse.js';
+import type { PreprocessOptions } from '../frontend/cuda/preprocess/index.js';
 import { launchText } from '../report/describe.js';
 import type { FrontEnds } from './check.js';
 import { UsageError, dimOf, naturalOf } from './options.js';
@@ -31,6 +32,10 @@ export interface CudaFlags {
   /** the sizes the user fixes (their values travel in the launch; here, only that they are given) */
   blockDim?: string;
   gridDim?: string;
+  /** the command line's directories: a file found below one may include from anywhere in it (else from its own directory and -I) */
+  projectDirs?: string[];
+  /** --include-anywhere: includes are not confined to the include roots (a trusted local run) */
+  includeAnywhere?: boolean;
 }
 
 /** `-DNAME`, `-DNAME=VALUE`, `-D'F(x)=…'` as the preprocessor takes them. */
@@ -111,7 +116,7 @@ export function headerNotice(path: string, text: string, given: Launch, header: 
  * then the caller's -D, -U, and the include directories (as `readFile`
  * names files) where `#include "…"` looks after the including file's own.
  */
-export function cudaFrontEnds(grammar: CudaGrammar, text: string, flags: CudaFlags, readFile: (path: string) => string | null): FrontEnds {
+export function cudaFrontEnds(grammar: CudaGrammar, text: string, flags: CudaFlags, readFile: PreprocessOptions['readFile']): FrontEnds {
   const header = testHeader(text);
   const defines = definesOf([...(header?.defines ?? []), ...(flags.define ?? [])]);
   // sizes the command line or the test header fix are theirs; the host code's launches fix only the others

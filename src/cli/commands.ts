@@ -34,6 +34,7 @@ import { UsageError, dimOf, inputFiles, naturalOf, paramsOf } from './options.js
 import { version } from './version.js';
 import { compileDatabase, frontEndsFor, type CudaFlags } from './cuda.js';
 import { cudaFilesOf } from '../api/compile-commands.js';
+import { projectDirsOf } from './includes.js';
 import { fileLaunch } from '../api/verify.js';
 
 /** `--warp-size N` and its spelling `--warp-sync N`; `--arch sm_XX`, which decides whether warps can run in lockstep. */
@@ -157,9 +158,11 @@ export async function verifyCommand(args: readonly string[], flags: VerifyFlags,
   const maxRaces = naturalOf(flags.maxRaces, '--max-races', 1);
   const jobs = naturalOf(flags.jobs, '--jobs', 1);
   const solver = await solverChoiceOf(flags, rlimit);
-  const input = await loaded(filesToRead(args, flags), flags.kernel, flags);
+  const inputs = filesToRead(args, flags);
+  const cuda = cudaFlagsOf(flags, inputs);
+  const input = await loaded(inputs, flags.kernel, cuda);
   const launch = launchOf(flags, input.kernels, io);
-  const job = { kernel: flags.kernel ?? null, launch, timeoutMs, rlimit, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true, cuda: cudaFlagsOf(flags) };
+  const job = { kernel: flags.kernel ?? null, launch, timeoutMs, rlimit, maxRaces, solver, barriers: flags.barriers === true, replay: flags.replay === true, cuda };
   const toVerify = input.order.filter((entry) => entry.maps !== null);
   // Z3 starts at the first query that the simplifier and the search by evaluation leave: most kernels never need it
   const outcomes = await verifiedFiles(toVerify.map((entry) => ({ ...job, path: entry.path })), jobs, progressOf(io));
@@ -334,7 +337,7 @@ export async function experimentSubcommand(inputs: readonly string[], flags: Exp
     solver: await solverChoiceOf(flags, rlimit),
     version: version(),
     shard: flags.shard === undefined ? null : shardOption(flags.shard),
-    cuda: cudaFlagsOf(flags),
+    cuda: cudaFlagsOf(flags, inputs),
     warpSize: lockstepWarps(flags, io) ?? null,
   };
   return experimentCommand(filesToRead(inputs, flags), settings, io, progressOf(io));
@@ -362,7 +365,7 @@ export async function runSubcommand(args: readonly string[], flags: RunFlags, io
       ...(flags.gridDim === undefined ? {} : { gridDim: dimOf(flags.gridDim, '--grid-dim') }),
       init: flags.init,
       json: flags.json === true,
-      cuda: flags,
+      cuda: cudaFlagsOf(flags, args),
       ...(flags.seed === undefined ? {} : { seed: naturalOf(flags.seed, '--seed') }),
       ...(warpSize === undefined ? {} : { warpSize }),
     },
@@ -370,11 +373,13 @@ export async function runSubcommand(args: readonly string[], flags: RunFlags, io
   );
 }
 
-/** -D, -U and -I as a job carries them to a worker process. */
-const cudaFlagsOf = (flags: CudaFlags): CudaFlags => ({
+/** -D, -U, -I, the include roots and the launch options as a job carries them to a worker process. */
+const cudaFlagsOf = (flags: CudaFlags, inputs: readonly string[]): CudaFlags => ({
   define: flags.define ?? [],
   undefine: flags.undefine ?? [],
   include: flags.include ?? [],
+  projectDirs: projectDirsOf(inputs),
+  includeAnywhere: flags.includeAnywhere === true,
   ...(flags.compileCommands === undefined ? {} : { compileCommands: flags.compileCommands }),
   ...(flags.anyLaunch === true ? { anyLaunch: true } : {}),
   ...(flags.blockDim === undefined ? {} : { blockDim: flags.blockDim }),

@@ -1,6 +1,7 @@
 /**
  * The CLI's side of the CUDA front end: the grammar's WebAssembly read from
- * node_modules (once per process), included files read from disk, -I
+ * node_modules (once per process), included files read from disk (confined:
+ * includes.ts), -I
  * directories from the working directory (src/api/cuda.ts reads the rest of
  * the flags and the GPUVerify test header), and the origin maps of CUDA
  * units, which cannot cross to a worker process and back.
@@ -15,6 +16,7 @@ import { UsageError } from '../api/options.js';
 import { loadCudaGrammar, type CudaGrammar } from '../frontend/cuda/parse.js';
 import { lowerCuda } from '../frontend/cuda/lower.js';
 import type { SourceFile } from '../core/source.js';
+import { includeReaderFor } from './includes.js';
 import { tieringLate } from './wasm-flags.js';
 
 export type { CudaFlags } from '../api/cuda.js';
@@ -30,14 +32,6 @@ export function cudaGrammar(): Promise<CudaGrammar> {
     }),
   );
   return grammar;
-}
-
-function readText(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
 }
 
 const databases = new Map<string, CompileDatabase>();
@@ -70,12 +64,13 @@ function canonical(path: string): string {
 /**
  * The front ends for one file: for a CUDA file, the grammar, its -D (the
  * test header's, then the compilation database's, then the command
- * line's), -U, and -I resolved from the working directory.
+ * line's), -U, -I resolved from the working directory, and the reader of
+ * its includes, confined to its include roots.
  */
 export async function frontEndsFor(path: string, text: string, flags: CudaFlags): Promise<FrontEnds> {
   if (!isCudaPath(path)) return BCU_ONLY;
   const own = flags.compileCommands === undefined ? flags : withDatabaseFlags(flags, compileDatabase(flags.compileCommands).files.get(canonical(resolve(path))));
-  return cudaFrontEnds(await cudaGrammar(), text, { ...own, include: (own.include ?? []).map((d) => resolve(d)) }, readText);
+  return cudaFrontEnds(await cudaGrammar(), text, { ...own, include: (own.include ?? []).map((d) => resolve(d)) }, includeReaderFor(path, own));
 }
 
 /** A copy of `value` with every source file in it replaced by `f`'s (results carry the files their spans are in). */

@@ -71,7 +71,8 @@ function withCudaOptions(cmd: Command): Command {
     .option('-U, --undefine <NAME>', 'undefine a macro for .cu files (repeatable)', collect, [])
     .option('-I, --include <DIR>', 'search DIR for #include "…" of .cu files (repeatable)', collect, [])
     .option('--compile-commands <FILE>', "read each .cu file's -I, -D, -U and -include from this compile_commands.json (before the command line's)")
-    .option('--any-launch', "verify .cu kernels at every launch size, not at those the file's host code launches them with (k<<<grid, block>>>)");
+    .option('--any-launch', "verify .cu kernels at every launch size, not at those the file's host code launches them with (k<<<grid, block>>>)")
+    .option('--include-anywhere', 'let #include read outside the input\'s directory and the -I directories (only for code you trust)');
 }
 
 /** The options of commands that verify many files: solver, budget, races per kernel, worker processes. */

@@ -53,6 +53,8 @@ export const CODES = {
   badStringize: { code: 'E0515', severity: 'error', what: '# not followed by a macro parameter' },
   unreadable: { code: 'E0516', severity: 'error', what: 'a file that could not be read' },
   tooDeep: { code: 'E0517', severity: 'error', what: 'macro arguments or an #if expression nested too deeply' },
+  outsideRoots: { code: 'E0518', severity: 'error', what: 'an #include outside the include roots (the input\'s directory and the -I directories)' },
+  expansionTooLarge: { code: 'E0519', severity: 'error', what: 'macro expansion beyond its bound on tokens produced or nesting' },
   warningDirective: { code: 'W0501', severity: 'warning', what: '#warning' },
   redefined: { code: 'W0502', severity: 'warning', what: 'a macro redefined differently' },
   extraTokens: { code: 'W0503', severity: 'warning', what: 'extra tokens after a directive' },
@@ -61,6 +63,7 @@ export const CODES = {
   unterminatedLiteral: { code: 'W0506', severity: 'warning', what: 'a character or string literal with no closing quote' },
   largeConstant: { code: 'W0507', severity: 'warning', what: 'a decimal constant too large for a signed 64-bit value, taken as unsigned' },
   variadicMisuse: { code: 'W0508', severity: 'warning', what: '__VA_ARGS__ outside a variadic macro' },
+  unknownHeader: { code: 'W0509', severity: 'warning', what: 'a <…> header neither found nor known to the front end: not read, its macros unknown' },
 
   syntax: { code: 'E0601', severity: 'error', what: 'a syntax error in a kernel or a function it calls' },
   unsupported: { code: 'E0602', severity: 'error', what: 'a construct faial-ts does not analyse (the reject list)' },

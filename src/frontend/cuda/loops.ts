@@ -12,7 +12,7 @@
  */
 import type { Node } from './parse.js';
 import type { BExpr, DownStep, Expr, MachineType, Stmt, UpStep } from '../../core/ast.js';
-import type { Span } from '../../core/source.js';
+import { located, positionAt, type Span } from '../../core/source.js';
 import { and, arith, castTo, compare, constant } from './build.js';
 import { branch, emitIf, FALSE, fresh, havocked, slotMachine, spanOf, TRUE, type Ctx, type LoopFrame, type Slot, type Value } from './context.js';
 import { commonType, isInteger, isSigned, rangeOf, type CType } from './ctypes.js';
@@ -167,7 +167,12 @@ function stepOf(u: Node): { name: string; op: Op; amount: Node | null; shift: bo
 
 // ---------------------------------------------------------------- exact loops
 
-const lineOf = (ctx: Ctx, span: Span): number => ctx.file.text.slice(0, span.start).split('\n').length;
+/** The line a span was written on, as the user knows it: the unit's own lines are those of the preprocessed text, its headers inlined. */
+const lineOf = (ctx: Ctx, span: Span): string => {
+  const at = located(ctx.file, span);
+  const line = positionAt(at.file, at.span.start).line;
+  return at.file.path === ctx.file.path ? String(line) : `${line} of ${at.file.path}`;
+};
 
 function exactLoop(ctx: Ctx, shape: Shape, body: readonly Node[], n: Node): void {
   const span = spanOf(n);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_INCLUDED_CHARS, type FileRefusal } from '../../../src/frontend/cuda/preprocess/index.js';
 import { dirname, joinPath, normalisePath } from '../../../src/frontend/cuda/preprocess/paths.js';
 import { codeLines, diagnosticsOf, locateText, pp, where } from './preprocess-helpers.js';
 
@@ -48,7 +49,7 @@ describe('#include', () => {
   it('a missing file is an error at its name, listing where it was looked for', () => {
     const r = pp('int a;\n#include "nope.h"\nint b;\n', { includeDirs: ['inc'] }, 'src/k.cu');
     expect(diagnosticsOf(r)).toEqual(["E0510 src/k.cu:2:10 'nope.h' not found"]);
-    expect(r.diagnostics[0]!.hints).toEqual(['searched: src/nope.h, inc/nope.h']);
+    expect(r.diagnostics[0]!.hints[0]).toBe('searched: src/nope.h, inc/nope.h');
     expect(codeLines(r)).toEqual(['int a;', 'int b;']);
   });
 
@@ -61,6 +62,32 @@ describe('#include', () => {
       "sys/types.h k.cu:3:1 '#include <sys/types.h>'",
     ]);
     expect(r.diagnostics).toEqual([]);
+  });
+
+  it('a quoted system header not found beside the file or under -I falls back to the system search: recorded, not read', () => {
+    const names = ['cuda_runtime.h', 'cuda.h', 'stdio.h', 'math.h', 'cuda_fp16.h', 'cooperative_groups.h', 'thrust/device_vector.h', 'cstdio'];
+    const r = pp(`${names.map((n) => `#include "${n}"`).join('\n')}\nint k;\n`, { includeDirs: ['inc'] }, 'src/k.cu');
+    expect(r.diagnostics).toEqual([]);
+    expect(r.systemIncludes.map((s) => s.name)).toEqual(names);
+    expect(codeLines(r)).toEqual(['int k;']);
+  });
+
+  it('a quoted system header found beside the file is read, as in C', () => {
+    const r = pp('#include "math.h"\n', { files: { 'math.h': 'mine' } });
+    expect(codeLines(r)).toEqual(['mine']);
+    expect(r.systemIncludes).toEqual([]);
+  });
+
+  it('an unknown <…> header not found is recorded with a warning: its macros are unknown', () => {
+    const r = pp('#include <project/config.h>\n#include <vector>\n');
+    expect(diagnosticsOf(r)).toEqual(['W0509 k.cu:1:10 <project/config.h> is not read: it was not found in any -I directory and is not a header the front end knows']);
+    expect(r.systemIncludes.map((s) => s.name)).toEqual(['project/config.h', 'vector']);
+  });
+
+  it('a missing quoted project header stays an error, saying how to take it as a system header', () => {
+    const r = pp('#include "config.h"\n');
+    expect(diagnosticsOf(r)).toEqual(["E0510 k.cu:1:10 'config.h' not found"]);
+    expect(r.diagnostics[0]!.hints[1]).toContain('#include <config.h>');
   });
 
   it('the file name may come from a macro', () => {
@@ -140,6 +167,22 @@ describe('#include', () => {
     expect(diagnosticsOf(r)).toEqual(['E0511 h200.h:1:10 #include nested more than 200 levels deep']);
   });
 
+  it('headers including each other twice, unguarded, stop at the bound on included text', () => {
+    // h0 includes h1 twice, …, h29 the 1 MiB leaf twice: 2^30 MiB unbounded
+    const leaf = `int leaf;${' '.repeat(1024 * 1024)}\n`;
+    const readFile = (p: string): string | null => {
+      const n = /^h(\d+)\.h$/.exec(p);
+      if (n === null) return null;
+      const k = Number(n[1]);
+      return k === 30 ? leaf : `#include "h${k + 1}.h"\n#include "h${k + 1}.h"\n`;
+    };
+    const r = pp('#include "h0.h"\n', { readFile });
+    expect(diagnosticsOf(r)).toEqual([
+      `E0519 h29.h:2:10 including 'h30.h' passes the bound of ${MAX_INCLUDED_CHARS / (1024 * 1024)} MiB of included text in this file: no more files are included`,
+    ]);
+    expect(codeLines(r).length).toBe(Math.floor(MAX_INCLUDED_CHARS / leaf.length));
+  });
+
   it('#include inside a macro call\'s arguments is an error', () => {
     const r = pp('#define F(x) x\nF(1\n#include "a.h"\n)\n', { files: { 'a.h': 'a' } });
     expect(diagnosticsOf(r)).toEqual(['E0513 k.cu:3:1 #include inside the arguments of a macro call']);
@@ -153,6 +196,18 @@ describe('#include', () => {
       },
     });
     expect(diagnosticsOf(r)).toEqual(["E0516 k.cu:1:10 cannot read 'a.h': permission denied"]);
+  });
+
+  it('a file the reader refuses is an error naming the include, never its text; __has_include says it is not there', () => {
+    const readFile = (p: string): string | FileRefusal | null =>
+      p === 'up/secret.h' ? { refused: 'outsideRoots' } : p === 'dir' ? { refused: 'directory' } : p === 'big.h' ? { refused: 'tooLarge', limitBytes: 4 * 1024 * 1024 } : null;
+    const r = pp('#if __has_include("up/secret.h")\nyes\n#endif\n#include "up/secret.h"\n#include "dir"\n#include "big.h"\n', { readFile });
+    expect(diagnosticsOf(r)).toEqual([
+      "E0518 k.cu:4:10 'up/secret.h' is outside the include roots: not read",
+      "E0516 k.cu:5:10 cannot read 'dir': dir is a directory",
+      "E0516 k.cu:6:10 cannot read 'big.h': big.h is larger than 4 MiB",
+    ]);
+    expect(codeLines(r)).toEqual([]);
   });
 
   it('a macro defined in a header is known after the #include, and maps to its use in the main file', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_EXPANDED_TOKENS } from '../../../src/frontend/cuda/preprocess/index.js';
 import { codeLines, diagnosticsOf, pp, squash } from './preprocess-helpers.js';
 
 describe('object-like macros', () => {
@@ -120,7 +121,30 @@ describe('function-like macros', () => {
     const ok = pp(`#define F(x) x\nint a = ${'F('.repeat(150)}1${')'.repeat(150)};\n`);
     expect(codeLines(ok)).toEqual(['int a = 1;']);
     const deep = pp(`#define F(x) x\nint a = ${'F('.repeat(5000)}1${')'.repeat(5000)};\n`);
-    expect(diagnosticsOf(deep)).toEqual(['E0517 k.cu:2:409 macro calls nested more than 200 deep in arguments: the arguments are left unexpanded']);
+    // the arguments left unexpanded are rescanned at every level: quadratic, until the bound on tokens produced stops it
+    expect(diagnosticsOf(deep)).toEqual([
+      'E0517 k.cu:2:409 macro calls nested more than 200 deep in arguments: the arguments are left unexpanded',
+      `E0519 k.cu:2:341 expanding 'F' passes the bound of ${MAX_EXPANDED_TOKENS} tokens produced by macros in this file: expansion stops here`,
+    ]);
+  });
+
+  it('an exponential #define chain stops at the bound on tokens produced, an error naming the macro at its use', () => {
+    // A20 alone would be 2^21 tokens: about 650 bytes of chain ran minutes and took gigabytes
+    const chain = ['#define A0 x x', ...Array.from({ length: 40 }, (_, i) => `#define A${i + 1} A${i} A${i}`)].join('\n');
+    const r = pp(`${chain}\nint y;\nA40\n`);
+    expect(diagnosticsOf(r)).toEqual([
+      `E0519 k.cu:43:1 expanding 'A0' within the expansion of 'A40' passes the bound of ${MAX_EXPANDED_TOKENS} tokens produced by macros in this file: expansion stops here`,
+    ]);
+    expect(r.text.length).toBeLessThan(4 * MAX_EXPANDED_TOKENS);
+    const calls = ['#define F0(x) x x', ...Array.from({ length: 40 }, (_, i) => `#define F${i + 1}(x) F${i}(F${i}(x))`)].join('\n');
+    expect(diagnosticsOf(pp(`${calls}\nint y = F40(1);\n`))[0]).toMatch(/^E0519 k\.cu:42:9 expanding 'F0' within the expansion of 'F40' passes the bound/);
+  });
+
+  it('a chain well under the bound expands whole', () => {
+    const chain = ['#define A0 x x', ...Array.from({ length: 10 }, (_, i) => `#define A${i + 1} A${i} A${i}`)].join('\n');
+    const r = pp(`${chain}\nA10\n`);
+    expect(r.diagnostics).toEqual([]);
+    expect(squash(r.text)).toBe('x'.repeat(2 ** 11));
   });
 
   it('_Pragma is removed like #pragma', () => {

@@ -47,6 +47,12 @@ export interface ExpandEnv {
   pathOf(file: number): string;
   /** `__has_include`: whether the header would be found from `at`'s file */
   hasInclude(name: string, angled: boolean, at: Tok): boolean;
+  /**
+   * Count `tokens` more produced by expanding `macro` at `at` (`outermost`:
+   * the use in the file it is part of); false once the unit's bound on
+   * expansion is passed (reported once), when the macro is not expanded.
+   */
+  spend(tokens: number, macro: string, at: Tok, outermost: string | null): boolean;
 }
 
 interface Context {
@@ -215,6 +221,7 @@ export class Expander {
       this.pendingNewlines += countNewlines(this.env.textOf(t.file), t.start, t.end);
     }
     const tokens = m.builtin === null ? this.substitute(m, t, args, use) : [this.builtinValue(m.builtin, t, use)];
+    if (!this.env.spend(tokens.length, m.name, t, this.topUse?.name ?? null)) return 'bad call';
     this.contexts.push({ tokens, pos: 0, macro: m, barrier: false });
     m.disabled++;
     return 'entered';

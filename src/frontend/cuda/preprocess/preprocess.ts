@@ -15,7 +15,8 @@ import { builtinMacro, macroName, parseDefine, sameDefinition, type Macro } from
 import { dirname, joinPath, normalisePath } from './paths.js';
 import { OutputBuilder, tokenLocation } from './sourcemap.js';
 import { isEnd, isHash, isPunct, lexedTok, syntheticTok, type Tok } from './tokens.js';
-import type { Location, PreprocessDiagnostic, Preprocessed, PreprocessOptions, SourceText, SystemInclude } from './types.js';
+import { isKnownSystemHeader } from './system-headers.js';
+import type { FileRefusal, Location, PreprocessDiagnostic, Preprocessed, PreprocessOptions, SourceText, SystemInclude } from './types.js';
 
 /**
  * Macros defined before the command line's: nvcc compiling device code for
@@ -33,6 +34,17 @@ export const PREDEFINED_MACROS: readonly (readonly [string, string])[] = [
 ];
 
 export const MAX_INCLUDE_DEPTH = 200;
+
+/**
+ * Tokens macro expansion may produce in one unit, counting every
+ * replacement (also those rescanned into others): exponential `#define`
+ * chains otherwise run for minutes and take gigabytes. Real units stay far
+ * below (the largest of the 90 .cu files in examples/ and test/ produces 178).
+ */
+export const MAX_EXPANDED_TOKENS = 500_000;
+
+/** Characters of included text in one unit, counting a header each time it is read: unguarded headers including each other twice grow exponentially. */
+export const MAX_INCLUDED_CHARS = 8 * 1024 * 1024;
 
 const BUILT_IN_FILE = 1;
 const COMMAND_LINE_FILE = 2;
@@ -66,7 +78,14 @@ interface Frame {
   readonly after: Tok | null;
 }
 
-type Loaded = { readonly file: number } | { readonly missing: true } | { readonly failure: string };
+type Loaded = { readonly file: number } | { readonly missing: true } | { readonly failure: string } | { readonly refusal: FileRefusal };
+
+/** The outcome of an include's search: the first candidate that is not missing decides. */
+type Resolved =
+  | { readonly kind: 'found'; readonly file: number }
+  | { readonly kind: 'missing'; readonly searched: readonly string[] }
+  | { readonly kind: 'failure'; readonly message: string }
+  | { readonly kind: 'refused'; readonly path: string; readonly refusal: FileRefusal };
 
 class Driver implements TokenSource, ExpandEnv {
   readonly files: SourceText[] = [];
@@ -83,6 +102,8 @@ class Driver implements TokenSource, ExpandEnv {
   private readonly pushedBack: Tok[] = [];
   private finalEof: Tok | null = null;
   expander: Expander | null = null;
+  private expandedTokens = 0;
+  private includedChars = 0;
 
   constructor(private readonly options: PreprocessOptions) {}
 
@@ -367,15 +388,16 @@ class Driver implements TokenSource, ExpandEnv {
   // ---- includes ---------------------------------------------------------
 
   /** The file an include names, searched as #include would; `from` is the including file. */
-  private resolve(name: string, angled: boolean, from: number): { readonly found: number | null; readonly searched: readonly string[]; readonly failure: string | null } {
+  private resolve(name: string, angled: boolean, from: number): Resolved {
     const dirs = angled ? this.options.includeDirs : [dirname(this.pathOf(from)), ...this.options.includeDirs];
     const candidates = name.startsWith('/') ? [normalisePath(name)] : dirs.map((d) => joinPath(d, name));
     for (const path of candidates) {
       const loaded = this.load(path);
-      if ('file' in loaded) return { found: loaded.file, searched: candidates, failure: null };
-      if ('failure' in loaded) return { found: null, searched: candidates, failure: loaded.failure };
+      if ('file' in loaded) return { kind: 'found', file: loaded.file };
+      if ('failure' in loaded) return { kind: 'failure', message: loaded.failure };
+      if ('refusal' in loaded) return { kind: 'refused', path, refusal: loaded.refusal };
     }
-    return { found: null, searched: candidates, failure: null };
+    return { kind: 'missing', searched: candidates };
   }
 
   private load(path: string): Loaded {
@@ -383,7 +405,7 @@ class Driver implements TokenSource, ExpandEnv {
     if (loaded === undefined) {
       try {
         const text = this.options.readFile(path);
-        loaded = text === null ? { missing: true } : { file: this.addFile(path, text) };
+        loaded = text === null ? { missing: true } : typeof text === 'string' ? { file: this.addFile(path, text) } : { refusal: text };
       } catch (e) {
         loaded = { failure: e instanceof Error ? e.message : String(e) };
       }
@@ -397,8 +419,19 @@ class Driver implements TokenSource, ExpandEnv {
     this.byPath.set(normalisePath(path), { file });
   }
 
+  spend(tokens: number, macro: string, at: Tok, outermost: string | null): boolean {
+    if (this.expandedTokens > MAX_EXPANDED_TOKENS) return false;
+    this.expandedTokens += tokens;
+    if (this.expandedTokens <= MAX_EXPANDED_TOKENS) return true;
+    const within = outermost === null || outermost === macro ? '' : ` within the expansion of '${outermost}'`;
+    this.report('expansionTooLarge', tokenLocation(at), `expanding '${macro}'${within} passes the bound of ${MAX_EXPANDED_TOKENS} tokens produced by macros in this file: expansion stops here`, {
+      hints: ['a macro whose body uses another twice, nested, doubles at each level; the file is not analysed'],
+    });
+    return false;
+  }
+
   hasInclude(name: string, angled: boolean, at: Tok): boolean {
-    return name !== '' && this.resolve(name, angled, at.file).found !== null;
+    return name !== '' && this.resolve(name, angled, at.file).kind === 'found';
   }
 
   /** The file an #include enters, or null: reported, skipped (guard, #pragma once), or a system header. */
@@ -419,16 +452,20 @@ class Driver implements TokenSource, ExpandEnv {
       this.report('badInclude', nameAt, 'empty file name in #include');
       return null;
     }
-    const { found, searched, failure } = this.resolve(header.name, header.angled, frame.file);
-    if (failure !== null) {
-      this.report('unreadable', nameAt, `cannot read '${header.name}': ${failure}`);
+    const resolved = this.resolve(header.name, header.angled, frame.file);
+    if (resolved.kind === 'failure') {
+      this.report('unreadable', nameAt, `cannot read '${header.name}': ${resolved.message}`);
       return null;
     }
-    if (found === null) {
-      if (header.angled) this.systemIncludes.push({ name: header.name, at: directiveAt });
-      else this.report('includeNotFound', nameAt, `'${header.name}' not found`, { hints: [`searched: ${searched.join(', ')}`] });
+    if (resolved.kind === 'refused') {
+      this.refused(header.name, resolved.path, resolved.refusal, nameAt);
       return null;
     }
+    if (resolved.kind === 'missing') {
+      this.notFound(header.name, header.angled, resolved.searched, nameAt, directiveAt);
+      return null;
+    }
+    const found = resolved.file;
     if (this.once.has(found)) return null;
     const guard = this.guards.get(found);
     if (guard !== undefined && this.macros.has(guard)) return null;
@@ -444,7 +481,62 @@ class Driver implements TokenSource, ExpandEnv {
       this.report('includeNesting', nameAt, `#include nested more than ${MAX_INCLUDE_DEPTH} levels deep`);
       return null;
     }
+    if (this.includedChars > MAX_INCLUDED_CHARS) return null;
+    this.includedChars += this.textOf(found).length;
+    if (this.includedChars > MAX_INCLUDED_CHARS) {
+      this.report('expansionTooLarge', nameAt, `including '${header.name}' passes the bound of ${MAX_INCLUDED_CHARS / (1024 * 1024)} MiB of included text in this file: no more files are included`, {
+        hints: ['a header without an include guard or #pragma once, included twice by headers included twice, doubles at each level'],
+      });
+      return null;
+    }
     return found;
+  }
+
+  /**
+   * An include found nowhere: a system header (angled, or quoted and known:
+   * C falls back from the quoted search to the system one) is recorded, not
+   * read; a missing project file is an error.
+   */
+  private notFound(name: string, angled: boolean, searched: readonly string[], nameAt: Location, directiveAt: Location): void {
+    const known = isKnownSystemHeader(name);
+    if (!angled && !known) {
+      this.report('includeNotFound', nameAt, `'${name}' not found`, {
+        hints: [`searched: ${searched.join(', ')}`, `give its directory with -I DIR; a system header the front end should take unread is written #include <${name}>`],
+      });
+      return;
+    }
+    this.systemIncludes.push({ name, at: directiveAt });
+    if (!known) {
+      this.report('unknownHeader', nameAt, `<${name}> is not read: it was not found in any -I directory and is not a header the front end knows`, {
+        hints: [
+          'a name it would declare is rejected where it is used, but a call of a macro it defines is taken for a call of a function without a body, and #if/#ifdef see its macros as undefined',
+          'give its directory with -I DIR to read it',
+        ],
+      });
+    }
+  }
+
+  /** An include the reader would not read: said with its name and path, never its contents. */
+  private refused(name: string, path: string, refusal: FileRefusal, nameAt: Location): void {
+    switch (refusal.refused) {
+      case 'outsideRoots':
+        this.report('outsideRoots', nameAt, `'${name}' is outside the include roots: not read`, {
+          hints: [
+            `it resolves to ${path}; includes are read only below the input's directory (or the directory verified) and the -I directories, after '..' and symbolic links`,
+            'add -I DIR for a directory you trust, or --include-anywhere for a trusted local run',
+          ],
+        });
+        return;
+      case 'directory':
+        this.report('unreadable', nameAt, `cannot read '${name}': ${path} is a directory`);
+        return;
+      case 'notRegular':
+        this.report('unreadable', nameAt, `cannot read '${name}': ${path} is not a regular file (a device, pipe or socket)`);
+        return;
+      case 'tooLarge':
+        this.report('unreadable', nameAt, `cannot read '${name}': ${path} is larger than ${refusal.limitBytes / (1024 * 1024)} MiB`);
+        return;
+    }
   }
 }
 

@@ -11,9 +11,22 @@ export interface PreprocessOptions {
   readonly includeDirs: readonly string[];
   /** `-include` files (absolute paths), read in order as if `#include "…"` stood before the main file's first line */
   readonly preIncludes?: readonly string[];
-  /** The text of a file, or null when there is none; paths are '/'-separated. No file system here. */
-  readonly readFile: (path: string) => string | null;
+  /**
+   * The text of a file, null when there is none, or why the caller will not
+   * read it (its policy: include roots, regular files, size); paths are
+   * '/'-separated. No file system here.
+   */
+  readonly readFile: (path: string) => string | null | FileRefusal;
 }
+
+/** Why `readFile` gave no text for a path that may exist; the file's contents are never part of it. */
+export type FileRefusal =
+  /** the path (after `..` and symbolic links) is in none of the include roots */
+  | { readonly refused: 'outsideRoots' }
+  | { readonly refused: 'directory' }
+  /** a device, a pipe, a socket: reading it may never end */
+  | { readonly refused: 'notRegular' }
+  | { readonly refused: 'tooLarge'; readonly limitBytes: number };
 
 export interface SourceText {
   readonly path: string;
@@ -57,7 +70,7 @@ export interface PreprocessDiagnostic {
 }
 
 export interface SystemInclude {
-  /** the header name between the angle brackets */
+  /** the header name between the angle brackets or the quotes */
   readonly name: string;
   readonly at: Location;
 }
@@ -75,6 +88,6 @@ export interface Preprocessed {
   /** Where the unit's [start, end) came from. */
   locate(start: number, end: number): Location;
   readonly diagnostics: readonly PreprocessDiagnostic[];
-  /** `#include <…>` not found in any -I directory, hence not read. */
+  /** `#include <…>` not found in any -I directory, and `#include "…"` of a known system header not found in the quoted search, hence not read. */
   readonly systemIncludes: readonly SystemInclude[];
 }
