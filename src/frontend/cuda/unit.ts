@@ -21,7 +21,10 @@ import { launchLimits } from './limits.js';
 import { baseType, declared } from './types.js';
 
 export interface FunctionDef {
+  /** the name calls use: unqualified, as the function is called inside its namespace or class */
   readonly name: string;
+  /** the name a kernel is reported and selected (`--kernel`) by: with its namespaces and class, `ns::S::k`; an anonymous namespace adds nothing */
+  readonly qualified: string;
   readonly node: Node;
   /** the template parameter list of a function template */
   readonly template: Node | null;
@@ -69,7 +72,7 @@ export interface LoweredUnit {
 export function lowerUnit(file: SourceFile, root: Node): LoweredUnit {
   const unit: Unit = { file, functions: new Map(), types: new Map(), classes: new Map(), constants: new Map(), globals: [], instantiations: new Map(), broken: [] };
   const notices: Diagnostic[] = [];
-  collect(unit, root, null, notices);
+  collect(unit, root, null, notices, '');
   const kernels: Kernel[] = [];
   const rejected: RejectedKernel[] = [];
   const defs = [...unit.functions.values()].flat().filter((d) => d.attributes.has('global'));
@@ -80,7 +83,7 @@ export function lowerUnit(file: SourceFile, root: Node): LoweredUnit {
       notices.push(...kernelNotices);
     } catch (e) {
       if (!(e instanceof KernelRejected)) throw e;
-      rejected.push({ name: def.name, span: nameSpan(def), diagnostic: e.diagnostic });
+      rejected.push({ name: def.qualified, span: nameSpan(def), diagnostic: e.diagnostic });
     }
   }
   for (const b of unit.broken) {
@@ -132,21 +135,18 @@ function constantValue(unit: Unit, n: Node, ctype: CType): Value | null {
   }
 }
 
-function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic[]): void {
+/** `scope` is the prefix of the names declared in `n`: `ns::` inside `namespace ns`, '' at file level. */
+function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic[], scope: string): void {
   for (const c of named(n)) {
     switch (c.type) {
-      case 'function_definition': {
-        const name = functionName(c);
-        if (name === null) break;
-        const def: FunctionDef = { name, node: c, template, attributes: cudaAttributes(c) };
-        unit.functions.set(name, [...(unit.functions.get(name) ?? []), def]);
+      case 'function_definition':
+        defineFunction(unit, c, template, scope);
         break;
-      }
       case 'template_declaration': {
         const params = c.childForFieldName('parameters');
         // `template __global__ void k<256>(…);`: an explicit instantiation
         if (params === null) explicitInstantiation(unit, c);
-        collect(unit, c, params, notices);
+        collect(unit, c, params, notices, scope);
         break;
       }
       case 'template_instantiation':
@@ -156,13 +156,14 @@ function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic
       case 'ERROR':
         if (c.hasError && /\[\[global\]\]/.test(c.text)) {
           const name = /\[\[global\]\][^(]*?(\w+)\s*\(/.exec(c.text)?.[1] ?? 'kernel';
-          unit.broken.push({ name, node: c });
+          unit.broken.push({ name: `${scope}${name}`, node: c });
         } else if (c.type === 'declaration') globalDeclaration(unit, c);
         break;
       case 'struct_specifier':
       case 'class_specifier':
       case 'union_specifier':
         structDefinition(unit, c);
+        memberKernels(unit, c, template, scope);
         break;
       case 'type_definition':
       case 'alias_declaration':
@@ -171,18 +172,45 @@ function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic
       case 'enum_specifier':
         enumDefinition(unit, c);
         break;
-      case 'namespace_definition':
+      case 'namespace_definition': {
+        // `namespace a::b {`: the name is a nested_namespace_specifier, written `a::b` (spaces aside)
+        const name = c.childForFieldName('name')?.text.replace(/\s+/g, '');
+        collect(unit, c.childForFieldName('body') ?? c, template, notices, name === undefined ? scope : `${scope}${name}::`);
+        break;
+      }
       case 'linkage_specification':
+        // `extern "C" { … }` has a declaration_list as its body; `extern "C" __global__ void k(…) {…}` the definition itself, a child like the string
+        collect(unit, c, template, notices, scope);
+        break;
       case 'declaration_list':
       case 'preproc_if':
       case 'preproc_ifdef':
       case 'preproc_else':
       case 'preproc_elif':
-        collect(unit, c.childForFieldName('body') ?? c, template, notices);
+        collect(unit, c.childForFieldName('body') ?? c, template, notices, scope);
         break;
       default:
         break;
     }
+  }
+}
+
+function defineFunction(unit: Unit, c: Node, template: Node | null, scope: string): void {
+  const name = functionName(c);
+  if (name === null) return;
+  const def: FunctionDef = { name, qualified: `${scope}${name}`, node: c, template, attributes: cudaAttributes(c) };
+  unit.functions.set(name, [...(unit.functions.get(name) ?? []), def]);
+}
+
+/** The `__global__` static members of a class (CUDA allows no other member kernel), as kernels named `S::k`; its other members are the class's (see structDefinition). */
+function memberKernels(unit: Unit, c: Node, template: Node | null, scope: string): void {
+  const name = c.childForFieldName('name')?.text;
+  const body = c.childForFieldName('body');
+  if (name === undefined || body === null) return;
+  for (const m of named(body)) {
+    const member = m.type === 'template_declaration' ? named(m).find((x) => x.type === 'function_definition') : m;
+    if (member?.type !== 'function_definition' || !cudaAttributes(member).has('global')) continue;
+    defineFunction(unit, member, m.type === 'template_declaration' ? m.childForFieldName('parameters') : template, `${scope}${name}::`);
   }
 }
 
@@ -325,7 +353,7 @@ function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): Kerne
   const nameNode = nameSpan(def);
   const body = ctx.b.stmts();
   const requires = [...launchLimits(body, k.requires, nameNode), ...k.requires];
-  return { name: { text: def.name, span: nameNode }, params: k.params, launch: null, requires, arrays: k.arrays, body, span };
+  return { name: { text: def.qualified, span: nameNode }, params: k.params, launch: null, requires, arrays: k.arrays, body, span };
 }
 
 function declareGlobal(ctx: Ctx, g: GlobalVar): void {

@@ -1,0 +1,35 @@
+/** The CLI on what makes a .cu file's kernels: their names, every kernel accounted for, failures kept to their file and kernel, and the CLI's own edges. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliResult, decoded } from './helpers.js';
+
+let dir = '';
+const at = (name: string): string => join(dir, name);
+
+const FILES: Record<string, string> = {
+  'ns.cu': `namespace ns { __global__ void k(int *a) { a[threadIdx.x] = 1; } }
+namespace other { __global__ void k(int *a) { a[0] = threadIdx.x; } }
+`,
+};
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'faial-kernels-'));
+  for (const [name, text] of Object.entries(FILES)) await writeFile(at(name), text);
+});
+
+afterAll(async () => {
+  if (dir !== '') await rm(dir, { recursive: true, force: true });
+});
+
+describe('kernel names', () => {
+  it('two kernels k in two namespaces are ns::k and other::k, and --kernel takes the qualified name', async () => {
+    const all = await cliResult(['verify', '--json', at('ns.cu')]);
+    const report = decoded(all.stdout);
+    expect(report.kernels.map((k) => `${k.kernel} ${k.status}`)).toEqual(['ns::k drf', 'other::k racy']);
+    const one = await cliResult(['verify', '--kernel', 'ns::k', at('ns.cu')]);
+    expect(one.exitCode).toBe(0);
+    expect(one.stdout).toContain('1 kernel: 1 DRF');
+  });
+});
