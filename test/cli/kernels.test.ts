@@ -17,6 +17,8 @@ namespace other { __global__ void k(int *a) { a[0] = threadIdx.x; } }
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'faial-kernels-'));
   for (const [name, text] of Object.entries(FILES)) await writeFile(at(name), text);
+  // a byte that is not UTF-8 in the second kernel's name
+  await writeFile(at('utf8.cu'), Buffer.concat([Buffer.from('__global__ void k1(int *a) { a[threadIdx.x] = 1; }\n__global__ void k'), Buffer.from([0xff]), Buffer.from('2(int *a) { a[0] = threadIdx.x; }\n')]));
 });
 
 afterAll(async () => {
@@ -31,5 +33,17 @@ describe('kernel names', () => {
     const one = await cliResult(['verify', '--kernel', 'ns::k', at('ns.cu')]);
     expect(one.exitCode).toBe(0);
     expect(one.stdout).toContain('1 kernel: 1 DRF');
+  });
+});
+
+describe('no kernel vanishes', () => {
+  it('a file with an invalid UTF-8 byte in its second kernel: 2 kernels, 1 DRF and 1 error at the byte (its column counts it as one character)', async () => {
+    const r = await cliResult(['verify', '--json', at('utf8.cu')]);
+    expect(r.exitCode).toBe(2);
+    const report = decoded(r.stdout);
+    expect(report.summary).toMatchObject({ kernels: 2, drf: 1, error: 1 });
+    const bad = report.kernels[1]!;
+    expect(bad.kernel).toBe('k\uFFFD2');
+    expect(bad.errors.map((e) => `${e.code} ${e.line}:${e.column}`)).toEqual(['E0601 2:18']);
   });
 });

@@ -16,6 +16,7 @@ import { Builder, FALSE, fresh, notice, Scope, spanOf, unsupported, type ArrayRe
 import { INT, isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
 import { convert, intOf, named, rvalue } from './expr.js';
 import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
+import { kernelHeads } from './heads.js';
 import { lowerStatements, setFlag, withScope } from './stmt.js';
 import { launchLimits } from './limits.js';
 import { baseType, declared } from './types.js';
@@ -91,11 +92,50 @@ export function lowerUnit(file: SourceFile, root: Node): LoweredUnit {
     const message = at.isMissing ? `syntax error: missing ${at.type}` : 'syntax error: this kernel does not parse as a function definition';
     rejected.push({ name: b.name, span: spanOf(b.node), diagnostic: cudaDiagnostic('syntax', file, spanOf(at), message) });
   }
+  const unseen = unseenKernels(file, root, [...defs.map((d) => spanOf(d.node)), ...unit.broken.map((b) => spanOf(b.node))]);
+  rejected.push(...unseen);
   const errors =
-    defs.length === 0 && unit.broken.length === 0
+    defs.length === 0 && unit.broken.length === 0 && unseen.length === 0
       ? [cudaDiagnostic('noKernel', file, { start: 0, end: 0 }, 'no __global__ kernel in this file', { hints: ['faial-ts verifies the kernels of a .cu file: functions declared __global__'] })]
       : [];
   return { program: { file, kernels }, rejected, notices, errors };
+}
+
+/**
+ * The kernels the text has (by the second scan, heads.ts) that no kernel
+ * read from the tree accounts for, each in error where the parser went
+ * wrong: every `__global__` definition is verified or reported, never
+ * missing. A kernel read from the tree accounts for the first head inside it.
+ */
+function unseenKernels(file: SourceFile, root: Node, seen: readonly Span[]): RejectedKernel[] {
+  const used = new Set<Span>();
+  const out: RejectedKernel[] = [];
+  for (const head of kernelHeads(file.text)) {
+    const by = seen.find((s) => !used.has(s) && s.start <= head.span.start && head.span.end <= s.end);
+    if (by !== undefined) {
+      used.add(by);
+      continue;
+    }
+    const bad = firstErrorIn(root, head.head);
+    const hints = [`faial-ts reads a kernel here (${head.name}), but the parser did not read a function definition: the kernel is not verified`];
+    if (bad !== null && file.text.slice(bad.startIndex, bad.endIndex).includes('\uFFFD')) hints.push('� stands for bytes that are not valid UTF-8 (each invalid sequence is read as one U+FFFD)');
+    const diagnostic =
+      bad === null
+        ? cudaDiagnostic('unsupported', file, head.span, `unsupported: a kernel declared where faial-ts does not read kernels (${head.name})`, { hints })
+        : cudaDiagnostic('syntax', file, spanOf(bad), bad.isMissing ? `syntax error: missing ${bad.type}` : `syntax error: unexpected ${JSON.stringify(file.text.slice(bad.startIndex, bad.endIndex).slice(0, 20))}`, { hints });
+    out.push({ name: head.name, span: head.span, diagnostic });
+  }
+  return out;
+}
+
+/** The first ERROR or MISSING node of the tree that overlaps `span`, the innermost of nested ones (an invalid byte rather than the head around it). */
+function firstErrorIn(n: Node, span: Span): Node | null {
+  if (!n.hasError || n.endIndex < span.start || n.startIndex > span.end) return null;
+  for (const c of n.children) {
+    const found = firstErrorIn(c, span);
+    if (found !== null) return found;
+  }
+  return n.isError || n.isMissing ? n : null;
 }
 
 function nameSpan(def: FunctionDef): Span {

@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { lowered } from './lower-helpers.js';
+import { renderedDiagnostic } from '../../../src/diagnostics/render.js';
+import { kernelHeads } from '../../../src/frontend/cuda/heads.js';
 
 /** The names of the kernels lowered, in file order, and of those rejected. */
 async function kernelNames(text: string): Promise<{ lowered: string[]; rejected: string[]; errors: string[] }> {
@@ -58,5 +60,75 @@ namespace ns { struct S { static __global__ void k(int *a) { a[threadIdx.x] = 1;
   it('a rejected kernel in a namespace is reported by its qualified name', async () => {
     const text = `namespace ns { __global__ void k(int *a) { goto out; out: a[0] = 1; } }`;
     expect(await kernelNames(text)).toMatchObject({ lowered: [], rejected: ['ns::k'] });
+  });
+});
+
+/** The kernel definitions of a text without macros, counted without the grammar or the front end's own scan: `__global__ … {` outside comments. */
+function countedByRegex(text: string): number {
+  const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ');
+  return [...code.matchAll(/\b__global__\b[^;{}]*\{/g)].length;
+}
+
+const THREE = `__global__ void first(int *a) { a[threadIdx.x] = 1; }
+// a comment
+__global__ void __launch_bounds__(256) second(int *a, int n) { a[n] = threadIdx.x; }
+template <int N> __global__ void third(int *a) { a[threadIdx.x * N] = 0; }
+`;
+
+describe('no kernel vanishes', () => {
+  it('the second scan: definitions only, outside comments and strings, named past __launch_bounds__', () => {
+    const text = `// __global__ void c() {}
+const char *s = "__global__ void s() {";
+__global__ void decl(int *a);
+__global__ void __launch_bounds__(256, 2) lb(int *a) { }
+extern "C" __global__ void ec(int *a) { }
+template <int N> __global__ void ns::t(int *a) { }
+__global__ void (int *a) { }
+__global__void notKernel() { }`;
+    expect(kernelHeads(text).map((h) => h.name)).toEqual(['lb', 'ec', 'ns::t', 'void']);
+  });
+
+  it('an invalid UTF-8 byte in a kernel head: that kernel is a located syntax error, the other is verified', async () => {
+    // as the CLI reads a file: each invalid sequence is one U+FFFD, so offsets and columns count the decoded characters
+    const bytes = Buffer.concat([Buffer.from('__global__ void k1(int *a) { a[threadIdx.x] = 1; }\n__global__ void k'), Buffer.from([0xff]), Buffer.from('2(int *a) { a[0] = threadIdx.x; }\n')]);
+    const text = new TextDecoder().decode(bytes);
+    const unit = await lowered(text);
+    expect(unit.program.kernels.map((k) => k.name.text)).toEqual(['k1']);
+    expect(unit.rejected.map((r) => r.name)).toEqual(['k\uFFFD2']);
+    const shown = renderedDiagnostic(unit.rejected[0]!.diagnostic, false);
+    expect(shown).toContain('error[E0601]: syntax error: unexpected "\uFFFD"');
+    expect(shown).toContain('--> k.cu:2:18');
+    expect(shown).toContain('not valid UTF-8');
+  });
+
+  it('an invalid sequence of several bytes is one character: a later column counts it once', async () => {
+    // 0xe2 0x82 is a truncated three-byte sequence: one U+FFFD
+    const bytes = Buffer.concat([Buffer.from('/* '), Buffer.from([0xe2, 0x82]), Buffer.from(' */ __global__ void k(int *a) { goto x; x: a[0] = 1; }\n')]);
+    const text = new TextDecoder().decode(bytes);
+    expect(text.startsWith('/* \uFFFD */')).toBe(true);
+    const unit = await lowered(text);
+    expect(unit.rejected.map((r) => r.name)).toEqual(['k']);
+    expect(renderedDiagnostic(unit.rejected[0]!.diagnostic, false)).toContain(`--> k.cu:1:${text.indexOf('goto') + 1}`);
+  });
+
+  it('a kernel head the parser misreads (an invalid byte before the type) is reported, not dropped', async () => {
+    const unit = await lowered(`__global__ void k1(int *a) { a[threadIdx.x] = 1; }\n__global__ \uFFFD void k2(int *a) { a[0] = threadIdx.x; }\n`);
+    expect(unit.program.kernels.map((k) => k.name.text)).toEqual(['k1']);
+    expect(unit.rejected.map((r) => `${r.name} ${r.diagnostic.code}`)).toEqual(['k2 E0601']);
+    expect(unit.errors).toEqual([]);
+  });
+
+  it('mutants of a three-kernel file (a byte that is not UTF-8 inserted, or a character deleted, anywhere in a head): every kernel counted by a regex is verified or rejected', async () => {
+    expect(countedByRegex(THREE)).toBe(3);
+    const heads = [...THREE.matchAll(/__global__[^{]*\{/g)].flatMap((m) => Array.from({ length: m[0].length }, (_, i) => m.index + i));
+    const mutants = heads.flatMap((i) => [THREE.slice(0, i) + '\uFFFD' + THREE.slice(i), THREE.slice(0, i) + THREE.slice(i + 1)]);
+    expect(mutants.length).toBeGreaterThan(200);
+    const lost: string[] = [];
+    for (const text of mutants) {
+      const unit = await lowered(text);
+      const accounted = unit.program.kernels.length + unit.rejected.length;
+      if (accounted < countedByRegex(text)) lost.push(`${accounted} of ${countedByRegex(text)}: ${JSON.stringify(text)}`);
+    }
+    expect(lost).toEqual([]);
   });
 });
