@@ -8,7 +8,7 @@
 import type { Node } from './parse.js';
 import type { BExpr, Kernel, Param, Program } from '../../core/ast.js';
 import type { SourceFile, Span } from '../../core/source.js';
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { diagnosticOf, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { compare, constant } from './build.js';
 import { checkSyntax, parametersOf } from './calls.js';
 import { cudaDiagnostic, KernelRejected } from './codes.js';
@@ -83,8 +83,9 @@ export function lowerUnit(file: SourceFile, root: Node): LoweredUnit {
       kernels.push(lowerKernel(unit, def, kernelNotices));
       notices.push(...kernelNotices);
     } catch (e) {
-      if (!(e instanceof KernelRejected)) throw e;
-      rejected.push({ name: def.qualified, span: nameSpan(def), diagnostic: e.diagnostic });
+      // any failure lowering one kernel is that kernel's error, at its name: the file's other kernels keep their results
+      const diagnostic = e instanceof KernelRejected ? e.diagnostic : loweringFailed(file, def, e);
+      rejected.push({ name: def.qualified, span: nameSpan(def), diagnostic });
     }
   }
   for (const b of unit.broken) {
@@ -99,6 +100,14 @@ export function lowerUnit(file: SourceFile, root: Node): LoweredUnit {
       ? [cudaDiagnostic('noKernel', file, { start: 0, end: 0 }, 'no __global__ kernel in this file', { hints: ['faial-ts verifies the kernels of a .cu file: functions declared __global__'] })]
       : [];
   return { program: { file, kernels }, rejected, notices, errors };
+}
+
+/** The error of a kernel whose lowering failed inside faial-ts (a construct the front end mishandles): an internal error, at the kernel. */
+function loweringFailed(file: SourceFile, def: FunctionDef, e: unknown): Diagnostic {
+  const message = e instanceof Error ? e.message : String(e);
+  return diagnosticOf('internal', file, nameSpan(def), `internal error while lowering the kernel ${def.qualified}: ${message}`, {
+    hints: ['this is a bug in faial-ts; please report it with the input file', "the file's other kernels are verified"],
+  });
 }
 
 /**

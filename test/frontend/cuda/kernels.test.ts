@@ -132,3 +132,54 @@ __global__void notKernel() { }`;
     expect(lost).toEqual([]);
   });
 });
+
+/** The one rejected kernel's diagnostic, rendered, and the names of the kernels lowered. */
+async function outcome(text: string): Promise<{ lowered: string[]; rejected: string }> {
+  const unit = await lowered(text);
+  expect(unit.errors).toEqual([]);
+  expect(unit.rejected.length).toBe(1);
+  return { lowered: unit.program.kernels.map((k) => k.name.text), rejected: `${unit.rejected[0]!.name}: ${renderedDiagnostic(unit.rejected[0]!.diagnostic, false)}` };
+}
+
+describe('failure isolation: one kernel, one located error', () => {
+  it("a device function without a return type (C's implicit int) rejects the kernel calling it with E0601 at the function, not the file", async () => {
+    const r = await outcome(`__device__ f(int x) { return x; }
+__global__ void k1(int *a) { a[threadIdx.x] = 1; }
+__global__ void k2(int *a) { a[threadIdx.x] = f(threadIdx.x); }`);
+    expect(r.lowered).toEqual(['k1']);
+    expect(r.rejected).toContain('k2: error[E0601]: syntax error: missing return type');
+    expect(r.rejected).toContain('--> k.cu:1:12');
+  });
+
+  it('a kernel without a return type is rejected the same way; a constructor in a class has none and is fine', async () => {
+    const r = await outcome(`struct P { int x; __device__ P(int y) : x(y) {} };
+__global__ k1(int *a) { a[threadIdx.x] = 1; }
+__global__ void k2(int *a) { a[threadIdx.x] = 2; }`);
+    expect(r.lowered).toEqual(['k2']);
+    expect(r.rejected).toContain('k1: error[E0601]: syntax error: missing return type');
+    expect(r.rejected).toContain('--> k.cu:2:12');
+  });
+
+  it('static_cast<>(0) and static_cast<int>() are E0601 where the type or operand is missing', async () => {
+    const noType = await outcome(`__global__ void k1(int *a) { a[threadIdx.x] = 1; }
+__global__ void k2(int *a) { a[threadIdx.x] = static_cast<>(0); }`);
+    expect(noType.lowered).toEqual(['k1']);
+    expect(noType.rejected).toContain('k2: error[E0601]: syntax error: missing type');
+    expect(noType.rejected).toContain('--> k.cu:2:59');
+    const noOperand = await outcome(`__global__ void k1(int *a) { a[threadIdx.x] = static_cast<int>(); }
+__global__ void k2(int *a) { a[threadIdx.x] = static_cast<int>(2); }`);
+    expect(noOperand.lowered).toEqual(['k2']);
+    expect(noOperand.rejected).toContain('k1: error[E0601]: syntax error: missing expression');
+  });
+
+  it('an exception inside one kernel lowering is that kernel error at its name, and the other kernels are lowered', async () => {
+    // GNU's `x ?: y`, which the lowering does not expect (the conditional has no middle operand)
+    const r = await outcome(`__global__ void fine(int *a) { a[threadIdx.x] = 1; }
+__global__ void elvis(int *a) { int x = 0; a[x ?: 1] = 1; }
+__global__ void also_fine(int *a) { a[threadIdx.x] = 2; }`);
+    expect(r.lowered).toEqual(['fine', 'also_fine']);
+    expect(r.rejected).toMatch(/^elvis: error\[E06\d\d\]|^elvis: error\[E0900\]: internal error while lowering the kernel elvis/);
+    expect(r.rejected).toContain('--> k.cu:2:');
+    expect(r.rejected).toContain('> 2 | __global__ void elvis');
+  });
+});
