@@ -28,8 +28,10 @@ export interface CudaFlags {
 export function definesOf(specs: readonly string[]): Map<string, string | null> {
   const out = new Map<string, string | null>();
   for (const spec of specs) {
+    // a line break would end the #define it stands for, and split every message that shows it
+    if (/[\n\r]/.test(spec)) throw new UsageError(`-D${JSON.stringify(spec)}: a macro's value cannot contain a line break`);
     const m = /^([A-Za-z_]\w*(?:\([^)]*\))?)(?:=(.*))?$/s.exec(spec.trim());
-    if (m === null) throw new UsageError(`-D${spec}: expected NAME or NAME=VALUE`);
+    if (m === null) throw new UsageError(`-D${JSON.stringify(spec)}: expected NAME or NAME=VALUE`);
     out.set(m[1]!, m[2] ?? null);
   }
   return out;

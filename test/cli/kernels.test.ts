@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliResult, decoded } from './helpers.js';
+import { ANSI, cliResult, decoded } from './helpers.js';
 
 let dir = '';
 const at = (name: string): string => join(dir, name);
@@ -71,5 +71,40 @@ describe('a malformed test header is its file error', () => {
     const report = decoded(r.stdout);
     expect(report.summary).toMatchObject({ kernels: 2, drf: 1, error: 1 });
     expect(r.stdout).toContain('E0610');
+  });
+});
+
+describe('CLI edges', () => {
+  it('an empty file, or one with host code only, says "no kernel in this file" (exit 2: nothing of it was verified)', async () => {
+    await writeFile(at('empty.cu'), '');
+    await writeFile(at('host.cu'), 'int main() { return 0; }\n');
+    for (const name of ['empty.cu', 'host.cu']) {
+      const r = await cliResult(['verify', at(name)]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toContain('error[E0606]: no __global__ kernel in this file');
+      expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('no kernel in this file');
+    }
+    const both = await cliResult(['verify', at('empty.cu'), at('ns.cu')]);
+    expect(both.stdout.trimEnd().split('\n').at(-1)).toBe('2 kernels: 1 DRF, 1 racy; no kernel in 1 file');
+  });
+
+  it('--kernel with control characters is echoed escaped', async () => {
+    const r = await cliResult(['verify', '--kernel', 'a\u001b[31mb\nc', at('ns.cu')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("no kernel named 'a\\x1b[31mb\\nc'");
+    expect(r.stderr).not.toMatch(ANSI);
+    expect(r.stderr.split('\n')[0]).toContain('no kernel named');
+  });
+
+  it('a -D value with a line break is a usage error (exit 2) in one line', async () => {
+    const r = await cliResult(['verify', '-D', 'N=1\n#define M 2', at('ns.cu')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.split('\n')[0]).toContain('-D"N=1\\n#define M 2": a macro\'s value cannot contain a line break');
+  });
+
+  it('verify --help lists every exit code, 0 to 4', async () => {
+    const r = await cliResult(['verify', '--help']);
+    const help = (r.stdout + r.stderr).replace(/\s+/g, ' ');
+    for (const code of ['0 every kernel DRF', '1 a race or barrier divergence', '2 bad input or usage', '3 no alarm but something not proved', '4 no alarm but some kernel vacuous']) expect(help).toContain(code);
   });
 });
