@@ -250,17 +250,23 @@ export function main(argv: string[], run: (argv: string[], io: CliIO) => Promise
   // A reader that stops early (`faial-ts verify … | head`) closes the pipe:
   // the rest of the output has nowhere to go, but the run still ends with its
   // own exit code, which a CI job reads from the pipeline's status.
-  const writerTo = (stream: NodeJS.WriteStream): ((t: string) => void) => {
+  // A report that cannot be written (a full disk, /dev/full) is lost: that is
+  // said on stderr and the run ends with exit code 2, not as a crash.
+  let unwritten = false;
+  const writerTo = (stream: NodeJS.WriteStream, name: string): ((t: string) => void) => {
     let closed = false;
     stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') throw e;
       closed = true;
+      if (e.code === 'EPIPE') return;
+      if (!unwritten && stream !== process.stderr) process.stderr.write(`error: could not write the report to ${name}: ${e.message}\n`);
+      unwritten = true;
+      process.exitCode = EXIT_BAD_INPUT;
     });
     return (t) => void (closed || stream.write(t));
   };
   const io: CliIO = {
-    out: writerTo(process.stdout),
-    err: writerTo(process.stderr),
+    out: writerTo(process.stdout, 'stdout'),
+    err: writerTo(process.stderr, 'stderr'),
     colour: colourWanted(process.stdout, process.env),
     env: process.env,
     progress: process.stderr.isTTY === true,
@@ -284,7 +290,7 @@ export function main(argv: string[], run: (argv: string[], io: CliIO) => Promise
   run(argv, io).then(
     (code) => {
       settled = true;
-      process.exitCode = code;
+      process.exitCode = unwritten ? EXIT_BAD_INPUT : code;
     },
     (e: unknown) => {
       settled = true;
