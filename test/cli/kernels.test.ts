@@ -1,5 +1,5 @@
 /** The CLI on what makes a .cu file's kernels: their names, every kernel accounted for, failures kept to their file and kernel, and the CLI's own edges. */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,4 +107,20 @@ describe('CLI edges', () => {
     const help = (r.stdout + r.stderr).replace(/\s+/g, ' ');
     for (const code of ['0 every kernel DRF', '1 a race or barrier divergence', '2 bad input or usage', '3 no alarm but something not proved', '4 no alarm but some kernel vacuous']) expect(help).toContain(code);
   });
+});
+
+describe('fix -o writes only a new or regular file', () => {
+  // a device is refused the same way; not tried here: with the check broken, a test run as root would replace /dev/null
+  it('refuses a symbolic link (exit 2, the link and its target left as they were), and replaces a regular file', async () => {
+    await writeFile(at('target.bcu'), 'unchanged\n');
+    await symlink(at('target.bcu'), at('link.bcu'));
+    const toLink = await cliResult(['fix', 'examples/fix/two-phases.bcu', '-o', at('link.bcu')]);
+    expect(toLink.exitCode).toBe(2);
+    expect(toLink.stderr).toContain('it is a symbolic link');
+    expect((await lstat(at('link.bcu'))).isSymbolicLink()).toBe(true);
+    expect(await readFile(at('target.bcu'), 'utf8')).toBe('unchanged\n');
+    const toFile = await cliResult(['fix', 'examples/fix/two-phases.bcu', '-o', at('target.bcu')]);
+    expect(toFile.exitCode).toBe(0);
+    expect(await readFile(at('target.bcu'), 'utf8')).toContain('kernel');
+  }, 600_000);
 });
