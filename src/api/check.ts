@@ -10,6 +10,7 @@ import type { KernelMap } from '../map/map.js';
 import { wellFormednessErrors } from '../names/check.js';
 import { parseProgram } from '../frontend/bcu/parse.js';
 import { lowerCuda, type CudaSetup, type RejectedKernel } from '../frontend/cuda/lower.js';
+import { headerError } from './cuda.js';
 import type { Program } from '../core/ast.js';
 import { sourceFile, type SourceFile, type Span } from '../core/source.js';
 import { StageClock } from '../util/clock.js';
@@ -48,6 +49,8 @@ interface FrontEndOutput {
 export function programOf(path: string, text: string, frontEnds: FrontEnds): FrontEndOutput {
   if (!isCudaPath(path)) return { program: parseProgram(path, text), rejected: [], notices: [] };
   if (frontEnds.cuda === null) throw new Error('the CUDA grammar was not loaded');
+  const header = headerError(path, text);
+  if (header !== null) throw new DiagnosticError([header]);
   const lowered = lowerCuda(frontEnds.cuda, path, text);
   if (lowered.errors.length > 0) throw new DiagnosticError(lowered.errors);
   return lowered;

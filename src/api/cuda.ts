@@ -9,7 +9,7 @@
  * which supplies the launch, macros and lockstep warps when the caller does not.
  */
 import type { Launch } from '../core/launch.js';
-import { sourceFile } from '../core/source.js';
+import { sourceFile, type Span } from '../core/source.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { cudaDiagnostic } from '../frontend/cuda/codes.js';
 import type { CudaGrammar } from '../frontend/cuda/parse.js';
@@ -42,8 +42,10 @@ export interface CudaFlags {
 export function definesOf(specs: readonly string[]): Map<string, string | null> {
   const out = new Map<string, string | null>();
   for (const spec of specs) {
+    // a line break would end the #define it stands for, and split every message that shows it
+    if (/[\n\r]/.test(spec)) throw new UsageError(`-D${JSON.stringify(spec)}: a macro's value cannot contain a line break`);
     const m = /^([A-Za-z_]\w*(?:\([^)]*\))?)(?:=(.*))?$/s.exec(spec.trim());
-    if (m === null) throw new UsageError(`-D${spec}: expected NAME or NAME=VALUE`);
+    if (m === null) throw new UsageError(`-D${JSON.stringify(spec)}: expected NAME or NAME=VALUE`);
     out.set(m[1]!, m[2] ?? null);
   }
   return out;
@@ -70,12 +72,24 @@ export function testHeader(text: string): TestHeader | null {
   if (lines.length < 2 || !lines[0]!.trim().startsWith('//')) return null;
   const second = lines[1]!.trim();
   if (!/^\/\/--(blockDim|gridDim|block-dim|grid-dim|warp-sync|warp-size)=/.test(second) && !/^\/\/-D/.test(second)) return null;
-  const words = second.slice(2).trim().split(/\s+/).filter((w) => w !== '');
   let blockDim: bigint[] | null = null;
   let gridDim: bigint[] | null = null;
   let warpSize: number | null = null;
   const defines: string[] = [];
-  for (const w of words) {
+  const line2 = lines[0]!.length + (text[lines[0]!.length] === '\r' ? 2 : 1);
+  for (const word of lines[1]!.matchAll(/\S+/g)) {
+    const w = word.index === lines[1]!.indexOf('//') ? word[0].slice(2) : word[0];
+    if (w === '') continue;
+    try {
+      headerWord(w);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      throw new TestHeaderError(e.message, { start: line2 + word.index, end: line2 + word.index + word[0].length });
+    }
+  }
+  return { blockDim, gridDim, defines, warpSize, line: second };
+
+  function headerWord(w: string): void {
     const warp = /^--warp-(size|sync)=(.*)$/.exec(w);
     if (warp !== null) warpSize = naturalOf(warp[2]!, `--warp-${warp[1]!}`, 1);
     const m = /^--(blockDim|gridDim|block-dim|grid-dim)=(.*)$/.exec(w);
@@ -85,12 +99,45 @@ export function testHeader(text: string): TestHeader | null {
       else gridDim = dims;
     } else if (w.startsWith('-D') && w.length > 2) defines.push(w.slice(2));
   }
-  return { blockDim, gridDim, defines, warpSize, line: second };
+}
+
+/** A flag of a file's test header that does not read: the file's error, at the flag. */
+export class TestHeaderError extends Error {
+  constructor(
+    message: string,
+    readonly span: Span,
+  ) {
+    super(message);
+    this.name = 'TestHeaderError';
+  }
+}
+
+/** The test header of a file, or null when it has none or one that does not read (headerError says why). */
+function headerOrNull(text: string): TestHeader | null {
+  try {
+    return testHeader(text);
+  } catch (e) {
+    if (e instanceof TestHeaderError) return null;
+    throw e;
+  }
+}
+
+/** The error of a file whose GPUVerify test header does not read, at the flag (file:line:col, code frame); null when it reads. */
+export function headerError(path: string, text: string): Diagnostic | null {
+  try {
+    testHeader(text);
+    return null;
+  } catch (e) {
+    if (!(e instanceof TestHeaderError)) throw e;
+    return cudaDiagnostic('badTestHeader', sourceFile(path, text), e.span, `the GPUVerify test header does not read: ${e.message}`, {
+      hints: ['line 2 of a kernel file that starts with //pass, //xfail or // expect gives its launch: //--blockDim=[X,Y,Z] --gridDim=N -DNAME=VALUE'],
+    });
+  }
 }
 
 /** The launch of a CUDA file: the caller's, completed by the file's test header; and whether the header gave any. */
 export function launchWithHeader(launch: Launch, text: string): { launch: Launch; header: TestHeader | null } {
-  const header = testHeader(text);
+  const header = headerOrNull(text);
   if (header === null) return { launch, header: null };
   const warpFromHeader = launch.warpSize === undefined && header.warpSize !== null;
   const fromHeader = (launch.blockDim === null && header.blockDim !== null) || (launch.gridDim === null && header.gridDim !== null) || warpFromHeader;
@@ -117,7 +164,7 @@ export function headerNotice(path: string, text: string, given: Launch, header: 
  * names files) where `#include "…"` looks after the including file's own.
  */
 export function cudaFrontEnds(grammar: CudaGrammar, text: string, flags: CudaFlags, readFile: PreprocessOptions['readFile']): FrontEnds {
-  const header = testHeader(text);
+  const header = headerOrNull(text);
   const defines = definesOf([...(header?.defines ?? []), ...(flags.define ?? [])]);
   // sizes the command line or the test header fix are theirs; the host code's launches fix only the others
   const given = [

@@ -36,6 +36,7 @@ import { compileDatabase, frontEndsFor, type CudaFlags } from './cuda.js';
 import { cudaFilesOf } from '../api/compile-commands.js';
 import { projectDirsOf } from './includes.js';
 import { fileLaunch } from '../api/verify.js';
+import { escapedText } from './escape.js';
 
 /** `--warp-size N` and its spelling `--warp-sync N`; `--arch sm_XX`, which decides whether warps can run in lockstep. */
 export interface WarpFlags {
@@ -135,7 +136,7 @@ async function loaded(args: readonly string[], kernel: string | undefined, cuda:
     if (kernel !== undefined && checked.kernels.length === 0 && checked.rejected.length === 0) names.push(...programOf(path, text, frontEnds).program.kernels.map((k) => k.name.text));
   }
   if (kernel !== undefined && kernels.length === 0 && failed.length === 0) {
-    throw new UsageError(`no kernel named '${kernel}'`, [`the kernels are: ${names.join(', ')}`]);
+    throw new UsageError(`no kernel named '${escapedText(kernel)}'`, [`the kernels are: ${escapedText(names.join(', '))}`]);
   }
   return { failed, kernels, order };
 }
@@ -406,7 +407,7 @@ export async function lowerCommand(file: string, flags: LowerFlags, io: CliIO): 
   const kernels = lowered.kernels.filter((k) => flags.kernel === undefined || k.name === flags.kernel);
   const rejected = lowered.rejected.filter((r) => flags.kernel === undefined || r.name === flags.kernel);
   if (flags.kernel !== undefined && kernels.length === 0 && rejected.length === 0) {
-    throw new UsageError(`no kernel named '${flags.kernel}'`, [`the kernels are: ${[...lowered.kernels, ...lowered.rejected].map((k) => k.name).join(', ')}`]);
+    throw new UsageError(`no kernel named '${escapedText(flags.kernel)}'`, [`the kernels are: ${escapedText([...lowered.kernels, ...lowered.rejected].map((k) => k.name).join(', '))}`]);
   }
   if (kernels.length > 0) io.out(`${kernels.map((k) => k.text).join('\n\n')}\n`);
   if (lowered.notices.length > 0) io.err(renderedDiagnostics(lowered.notices, io.colour));

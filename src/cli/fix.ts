@@ -19,6 +19,7 @@ import type { CliIO } from './main.js';
 import { EXIT_ALARM, EXIT_BAD_INPUT, EXIT_DRF, EXIT_UNKNOWN, EXIT_VACUOUS } from './exit.js';
 import { UsageError } from './options.js';
 import { writtenWhole } from './output.js';
+import { escapedText } from './escape.js';
 
 export interface FixOptions {
   readonly kernel?: string;
@@ -133,7 +134,7 @@ export async function fixCommand(path: string, options: FixOptions, io: CliIO): 
     io.err(renderedDiagnostics(checked.diagnostics, io.colour));
     return EXIT_BAD_INPUT;
   }
-  if (checked.kernels.length === 0) throw new UsageError(`no kernel named '${options.kernel ?? ''}'`);
+  if (checked.kernels.length === 0) throw new UsageError(`no kernel named '${escapedText(options.kernel ?? '')}'`);
   // Last kernel first: a repair changes only its own kernel's text, so each
   // kernel is repaired in a text that is the original up to its end, and
   // every position a repair reports about the original is one of the file.

@@ -17,7 +17,7 @@ import { DEFAULT_MEMBERS, DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, MEMBER_NAMES, SOLV
 import { FAMILIES } from '../gen/families.js';
 import type { GenFlags } from './gen.js';
 import type { ExperimentFlags, FixFlags, InferFlags, LowerFlags, RunFlags, SmtFlags, VerifyFlags } from './commands.js';
-import { EXIT_BAD_INPUT, EXIT_DRF } from './exit.js';
+import { EXIT_BAD_INPUT, EXIT_CODES_TEXT, EXIT_DRF } from './exit.js';
 import { UsageError, collect } from './options.js';
 import { version } from './version.js';
 import { lazyWasmValidation } from './wasm-flags.js';
@@ -110,7 +110,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .option('--barriers', 'also prove, for each barrier of a DRF kernel, whether removing it keeps the kernel DRF (redundant barriers are warnings)')
     .option('--strict-races', 'report benign races (two writes of the same value) as errors, like any other race')
     .option('--replay', 'run the witness of every confirmed alarm with the interpreter (made small first if needed) and mark it replayed')
-    .addHelpText('after', '\nExit codes: 0 every kernel DRF, 1 a race or divergence, 2 bad input or usage, 3 no alarm but something not proved.')
+    .addHelpText('after', `\n${EXIT_CODES_TEXT}`)
     .action(async (files: string[], flags: VerifyFlags) => setExit(await (await commands()).verifyCommand(files, flags, io)));
 
   withCudaOptions(
@@ -150,7 +150,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .option('-o, --output <OUT>', 'write the repaired file to OUT')
     .option('--keep-barriers', 'do not remove redundant barriers')
     .option('--timeout <MS>', 'wall-clock safety net per query, in milliseconds', String(DEFAULT_TIMEOUT_MS))
-    .addHelpText('after', '\nExit codes (for the kernels as repaired): 0 every kernel DRF, 1 a race or divergence left, 2 bad input or usage, 3 something not proved.')
+    .addHelpText('after', `\n${EXIT_CODES_TEXT.replace('Exit codes:', 'Exit codes (for the kernels as repaired):')}`)
     .action(async (file: string, flags: FixFlags) => setExit(await (await commands()).fixSubcommand(file, flags, io)));
 
   withLaunchOptions(
@@ -254,17 +254,23 @@ export function main(argv: string[], run: (argv: string[], io: CliIO) => Promise
   // A reader that stops early (`faial-ts verify … | head`) closes the pipe:
   // the rest of the output has nowhere to go, but the run still ends with its
   // own exit code, which a CI job reads from the pipeline's status.
-  const writerTo = (stream: NodeJS.WriteStream): ((t: string) => void) => {
+  // A report that cannot be written (a full disk, /dev/full) is lost: that is
+  // said on stderr and the run ends with exit code 2, not as a crash.
+  let unwritten = false;
+  const writerTo = (stream: NodeJS.WriteStream, name: string): ((t: string) => void) => {
     let closed = false;
     stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') throw e;
       closed = true;
+      if (e.code === 'EPIPE') return;
+      if (!unwritten && stream !== process.stderr) process.stderr.write(`error: could not write the report to ${name}: ${e.message}\n`);
+      unwritten = true;
+      process.exitCode = EXIT_BAD_INPUT;
     });
     return (t) => void (closed || stream.write(t));
   };
   const io: CliIO = {
-    out: writerTo(process.stdout),
-    err: writerTo(process.stderr),
+    out: writerTo(process.stdout, 'stdout'),
+    err: writerTo(process.stderr, 'stderr'),
     colour: colourWanted(process.stdout, process.env),
     env: process.env,
     progress: process.stderr.isTTY === true,
@@ -288,7 +294,7 @@ export function main(argv: string[], run: (argv: string[], io: CliIO) => Promise
   run(argv, io).then(
     (code) => {
       settled = true;
-      process.exitCode = code;
+      process.exitCode = unwritten ? EXIT_BAD_INPUT : code;
     },
     (e: unknown) => {
       settled = true;

@@ -4,7 +4,7 @@
  * after minutes of verification, and each file written whole (a temporary
  * file renamed over it), so that a failed write leaves no half file.
  */
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from './options.js';
 
@@ -74,8 +74,27 @@ export async function outputFile(path: string, option: string): Promise<void> {
   }
 }
 
-/** Writes `text` to `path` whole: into a temporary file beside it, then renamed over it. */
+/** The kind of what is at `path` when it is there and not a regular file (a symbolic link is not followed), else null. */
+async function notRegular(path: string): Promise<string | null> {
+  let s;
+  try {
+    s = await lstat(path);
+  } catch {
+    return null;
+  }
+  if (s.isFile()) return null;
+  return s.isSymbolicLink() ? 'a symbolic link' : s.isDirectory() ? 'a directory' : s.isCharacterDevice() || s.isBlockDevice() ? 'a device' : 'not a regular file';
+}
+
+/**
+ * Writes `text` to `path` whole: into a temporary file beside it, then renamed
+ * over it. Only a new file or a regular one is replaced: a rename would put a
+ * regular file in place of a device (/dev/null, /dev/full) or a symbolic link,
+ * so those are refused, as usage errors.
+ */
 export async function writtenWhole(path: string, text: string): Promise<void> {
+  const kind = await notRegular(path);
+  if (kind !== null) throw new UsageError(`cannot write ${path}: it is ${kind}; faial-ts writes a new file or replaces a regular one`);
   const temporary = join(dirname(path), `.${basename(path)}.faial-ts-${process.pid}`);
   try {
     await writeFile(temporary, text);

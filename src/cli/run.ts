@@ -22,6 +22,7 @@ import { executionText } from '../report/describe.js';
 import { runKernel, vecText, type Access, type Finished, type InitContent, type PhaseEnd, type Race, type RunResult } from '../semantics/interpret.js';
 import { vec3, type Vec3 } from '../semantics/values.js';
 import { assertNever } from '../util/assert.js';
+import { escapedText } from './escape.js';
 
 export interface RunCommandOptions {
   kernel?: string;
@@ -111,7 +112,7 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
   );
   if (opts.kernel !== undefined && selected.length === 0 && programs.length > 0) {
     const names = programs.flatMap((p) => p.program.kernels.map((k) => k.name.text));
-    io.err(`error: no kernel named '${opts.kernel}' (found: ${names.join(', ')})\n`);
+    io.err(`error: no kernel named '${escapedText(opts.kernel)}' (found: ${escapedText(names.join(', '))})\n`);
     return EXIT_BAD_INPUT;
   }
   const declared = new Set(selected.flatMap(({ kernel }) => kernel.arrays.map((a) => a.name.text)));

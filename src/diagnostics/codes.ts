@@ -71,6 +71,7 @@ export const CODES = {
   misuse: { code: 'E0604', severity: 'error', what: 'a value used in a way C does not allow or faial-ts cannot follow' },
   unplaced: { code: 'E0605', severity: 'error', what: 'a memory access faial-ts cannot place in an array' },
   noKernel: { code: 'E0606', severity: 'error', what: 'a file without __global__ kernel' },
+  badTestHeader: { code: 'E0610', severity: 'error', what: 'a GPUVerify test header whose flags do not read' },
   ignoredAnnotation: { code: 'N0601', severity: 'note', what: 'a GPUVerify annotation read and ignored' },
   notChecked: { code: 'N0602', severity: 'note', what: 'an assertion that is not checked' },
   noEffect: { code: 'N0603', severity: 'note', what: 'a call with no effect on data races in this model' },

@@ -225,11 +225,17 @@ export function statusCounts(files: readonly FileResult[]): StatusCounts {
   return { total, byStatus };
 }
 
+/** A file in error only because it has no kernel (E0606): said as that, not counted as a kernel in error. */
+const withoutKernel = (f: FileResult): boolean => !f.ok && f.diagnostics.length > 0 && f.diagnostics.every((d) => d.code === 'E0606');
+
 export function summaryText(files: readonly FileResult[], colour: boolean): string {
   const c = colorsOf(colour);
-  const { total, byStatus } = statusCounts(files);
+  const empty = files.filter(withoutKernel).length;
+  const { total, byStatus } = statusCounts(files.filter((f) => !withoutKernel(f)));
   const parts = STATUSES.filter((s) => (byStatus.get(s) ?? 0) > 0).map((s) => `${byStatus.get(s)} ${statusName(s)}`);
-  return c.bold(`${plural(total, 'kernel')}: ${parts.length === 0 ? 'nothing verified' : parts.join(', ')}`);
+  if (total === 0 && empty > 0) return c.bold(empty === 1 && files.length === 1 ? 'no kernel in this file' : `no kernel in ${plural(empty, 'file')}`);
+  const kernels = `${plural(total, 'kernel')}: ${parts.length === 0 ? 'nothing verified' : parts.join(', ')}`;
+  return c.bold(empty === 0 ? kernels : `${kernels}; no kernel in ${plural(empty, 'file')}`);
 }
 
 /** One row per kernel (a file that failed before inference is one row), for runs over many kernels. */

@@ -1,7 +1,7 @@
 /** The installed entry point: bin/faial-ts.js on the bundled dist/bundle/, in a child process. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -75,6 +75,20 @@ describe('bin/faial-ts.js', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(stderr).toBe('');
     expect(code).toBe(1);
+  });
+
+  it('says so, with exit code 2, when the report cannot be written (stdout on a full disk: /dev/full), not that the solver crashed', async () => {
+    const out = await open('/dev/full', 'w');
+    try {
+      const child = spawn('node', ['bin/faial-ts.js', 'verify', 'examples/paper/figure3.bcu'], { stdio: ['ignore', out.fd, 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => void (stderr += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(stderr).toBe('error: could not write the report to stdout: ENOSPC: no space left on device, write\n');
+      expect(code).toBe(2);
+    } finally {
+      await out.close();
+    }
   });
 
   it('prints the package version for --version and -V, as the command line does in-process', async () => {

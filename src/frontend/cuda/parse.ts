@@ -152,11 +152,67 @@ export function parseCuda(grammar: CudaGrammar, text: string): Node {
   if (tree === null) throw new Error('tree-sitter returned no tree');
   const cursor = tree.walk();
   try {
-    return copied(cursor, source);
+    const root = copied(cursor, source);
+    markIllFormed(root, false, source);
+    return root;
   } finally {
     cursor.delete();
     tree.delete();
   }
+}
+
+const CASTS = new Set(['static_cast', 'reinterpret_cast', 'const_cast', 'dynamic_cast']);
+
+/** A MISSING node of type `what` inserted in `parent` before its child `at`, with field `field`: as the grammar marks a token it expected. */
+function missing(parent: Node, at: number, what: string, field: string | null, source: string): void {
+  const before = parent.children[at];
+  const offset = before?.startIndex ?? parent.endIndex;
+  const node = new Node(what, offset, offset, true, true, source);
+  node.hasError = true;
+  parent.children.splice(at, 0, node);
+  parent.fields.splice(at, 0, field);
+  parent.namedChildren.splice(parent.namedChildren.filter((c) => c.startIndex < offset).length, 0, node);
+  parent.hasError = true;
+}
+
+/**
+ * The grammar accepts some text C++ rejects, which the lowering would then
+ * meet without the parts it reads: a function definition without a return
+ * type (C's implicit int; a constructor, in a class, has none and is not
+ * marked) and a cast without its type or operand (`static_cast<>(0)`). Each
+ * gets a MISSING node, as the grammar marks what it expected and did not
+ * find, so a kernel that is or calls such a function is rejected with E0601
+ * at that place. Returns whether anything below `n` was marked.
+ */
+function markIllFormed(n: Node, inClass: boolean, source: string): boolean {
+  let marked = false;
+  for (const c of n.children) if (markIllFormed(c, inClass || n.type === 'field_declaration_list', source)) marked = true;
+  if (n.type === 'function_definition' && !inClass && n.childForFieldName('type') === null) {
+    const declarator = n.fields.indexOf('declarator');
+    const name = declarator < 0 ? null : n.children[declarator]!;
+    if (name !== null && name.type === 'function_declarator' && name.childForFieldName('declarator')?.type === 'identifier') {
+      missing(n, declarator, 'return type', 'type', source);
+      marked = true;
+    }
+  }
+  if (n.type === 'call_expression') {
+    const fn = n.childForFieldName('function');
+    const args = n.childForFieldName('arguments');
+    if (fn?.type === 'template_function' && CASTS.has(fn.childForFieldName('name')?.text ?? '') && args !== null) {
+      const typeArgs = fn.childForFieldName('arguments');
+      if (typeArgs !== null && typeArgs.namedChildren.length === 0) {
+        missing(typeArgs, typeArgs.children.length - 1, 'type', null, source);
+        fn.hasError = true;
+        marked = true;
+      }
+      if (args.namedChildren.length === 0) {
+        missing(args, args.children.length - 1, 'expression', null, source);
+        marked = true;
+      }
+    }
+  }
+  if (marked) n.hasError = true;
+  return marked;
 }
 
 /** The CUDA attributes written on a declaration or function definition (`[[global]]` from `__global__`). */

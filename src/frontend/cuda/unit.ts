@@ -8,7 +8,7 @@
 import type { Node } from './parse.js';
 import type { BExpr, Kernel, Param, Program } from '../../core/ast.js';
 import type { SourceFile, Span } from '../../core/source.js';
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { diagnosticOf, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { compare, constant } from './build.js';
 import { checkSyntax, parametersOf } from './calls.js';
 import { cudaDiagnostic, KernelRejected } from './codes.js';
@@ -16,12 +16,16 @@ import { Builder, FALSE, fresh, notice, Scope, spanOf, unsupported, type ArrayRe
 import { INT, isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
 import { convert, intOf, named, rvalue } from './expr.js';
 import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
+import { kernelHeads } from './heads.js';
 import { lowerStatements, setFlag, withScope } from './stmt.js';
 import { launchLimits } from './limits.js';
 import { baseType, declared } from './types.js';
 
 export interface FunctionDef {
+  /** the name calls use: unqualified, as the function is called inside its namespace or class */
   readonly name: string;
+  /** the name a kernel is reported and selected (`--kernel`) by: with its namespaces and class, `ns::S::k`; an anonymous namespace adds nothing */
+  readonly qualified: string;
   readonly node: Node;
   /** the template parameter list of a function template */
   readonly template: Node | null;
@@ -69,7 +73,7 @@ export interface LoweredUnit {
 export function lowerUnit(file: SourceFile, root: Node): LoweredUnit {
   const unit: Unit = { file, functions: new Map(), types: new Map(), classes: new Map(), constants: new Map(), globals: [], instantiations: new Map(), broken: [] };
   const notices: Diagnostic[] = [];
-  collect(unit, root, null, notices);
+  collect(unit, root, null, notices, '');
   const kernels: Kernel[] = [];
   const rejected: RejectedKernel[] = [];
   const defs = [...unit.functions.values()].flat().filter((d) => d.attributes.has('global'));
@@ -79,8 +83,9 @@ export function lowerUnit(file: SourceFile, root: Node): LoweredUnit {
       kernels.push(lowerKernel(unit, def, kernelNotices));
       notices.push(...kernelNotices);
     } catch (e) {
-      if (!(e instanceof KernelRejected)) throw e;
-      rejected.push({ name: def.name, span: nameSpan(def), diagnostic: e.diagnostic });
+      // any failure lowering one kernel is that kernel's error, at its name: the file's other kernels keep their results
+      const diagnostic = e instanceof KernelRejected ? e.diagnostic : loweringFailed(file, def, e);
+      rejected.push({ name: def.qualified, span: nameSpan(def), diagnostic });
     }
   }
   for (const b of unit.broken) {
@@ -88,11 +93,58 @@ export function lowerUnit(file: SourceFile, root: Node): LoweredUnit {
     const message = at.isMissing ? `syntax error: missing ${at.type}` : 'syntax error: this kernel does not parse as a function definition';
     rejected.push({ name: b.name, span: spanOf(b.node), diagnostic: cudaDiagnostic('syntax', file, spanOf(at), message) });
   }
+  const unseen = unseenKernels(file, root, [...defs.map((d) => spanOf(d.node)), ...unit.broken.map((b) => spanOf(b.node))]);
+  rejected.push(...unseen);
   const errors =
-    defs.length === 0 && unit.broken.length === 0
+    defs.length === 0 && unit.broken.length === 0 && unseen.length === 0
       ? [cudaDiagnostic('noKernel', file, { start: 0, end: 0 }, 'no __global__ kernel in this file', { hints: ['faial-ts verifies the kernels of a .cu file: functions declared __global__'] })]
       : [];
   return { program: { file, kernels }, rejected, notices, errors };
+}
+
+/** The error of a kernel whose lowering failed inside faial-ts (a construct the front end mishandles): an internal error, at the kernel. */
+function loweringFailed(file: SourceFile, def: FunctionDef, e: unknown): Diagnostic {
+  const message = e instanceof Error ? e.message : String(e);
+  return diagnosticOf('internal', file, nameSpan(def), `internal error while lowering the kernel ${def.qualified}: ${message}`, {
+    hints: ['this is a bug in faial-ts; please report it with the input file', "the file's other kernels are verified"],
+  });
+}
+
+/**
+ * The kernels the text has (by the second scan, heads.ts) that no kernel
+ * read from the tree accounts for, each in error where the parser went
+ * wrong: every `__global__` definition is verified or reported, never
+ * missing. A kernel read from the tree accounts for the first head inside it.
+ */
+function unseenKernels(file: SourceFile, root: Node, seen: readonly Span[]): RejectedKernel[] {
+  const used = new Set<Span>();
+  const out: RejectedKernel[] = [];
+  for (const head of kernelHeads(file.text)) {
+    const by = seen.find((s) => !used.has(s) && s.start <= head.span.start && head.span.end <= s.end);
+    if (by !== undefined) {
+      used.add(by);
+      continue;
+    }
+    const bad = firstErrorIn(root, head.head);
+    const hints = [`faial-ts reads a kernel here (${head.name}), but the parser did not read a function definition: the kernel is not verified`];
+    if (bad !== null && file.text.slice(bad.startIndex, bad.endIndex).includes('\uFFFD')) hints.push('� stands for bytes that are not valid UTF-8 (each invalid sequence is read as one U+FFFD)');
+    const diagnostic =
+      bad === null
+        ? cudaDiagnostic('unsupported', file, head.span, `unsupported: a kernel declared where faial-ts does not read kernels (${head.name})`, { hints })
+        : cudaDiagnostic('syntax', file, spanOf(bad), bad.isMissing ? `syntax error: missing ${bad.type}` : `syntax error: unexpected ${JSON.stringify(file.text.slice(bad.startIndex, bad.endIndex).slice(0, 20))}`, { hints });
+    out.push({ name: head.name, span: head.span, diagnostic });
+  }
+  return out;
+}
+
+/** The first ERROR or MISSING node of the tree that overlaps `span`, the innermost of nested ones (an invalid byte rather than the head around it). */
+function firstErrorIn(n: Node, span: Span): Node | null {
+  if (!n.hasError || n.endIndex < span.start || n.startIndex > span.end) return null;
+  for (const c of n.children) {
+    const found = firstErrorIn(c, span);
+    if (found !== null) return found;
+  }
+  return n.isError || n.isMissing ? n : null;
 }
 
 function nameSpan(def: FunctionDef): Span {
@@ -132,21 +184,18 @@ function constantValue(unit: Unit, n: Node, ctype: CType): Value | null {
   }
 }
 
-function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic[]): void {
+/** `scope` is the prefix of the names declared in `n`: `ns::` inside `namespace ns`, '' at file level. */
+function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic[], scope: string): void {
   for (const c of named(n)) {
     switch (c.type) {
-      case 'function_definition': {
-        const name = functionName(c);
-        if (name === null) break;
-        const def: FunctionDef = { name, node: c, template, attributes: cudaAttributes(c) };
-        unit.functions.set(name, [...(unit.functions.get(name) ?? []), def]);
+      case 'function_definition':
+        defineFunction(unit, c, template, scope);
         break;
-      }
       case 'template_declaration': {
         const params = c.childForFieldName('parameters');
         // `template __global__ void k<256>(…);`: an explicit instantiation
         if (params === null) explicitInstantiation(unit, c);
-        collect(unit, c, params, notices);
+        collect(unit, c, params, notices, scope);
         break;
       }
       case 'template_instantiation':
@@ -156,13 +205,14 @@ function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic
       case 'ERROR':
         if (c.hasError && /\[\[global\]\]/.test(c.text)) {
           const name = /\[\[global\]\][^(]*?(\w+)\s*\(/.exec(c.text)?.[1] ?? 'kernel';
-          unit.broken.push({ name, node: c });
+          unit.broken.push({ name: `${scope}${name}`, node: c });
         } else if (c.type === 'declaration') globalDeclaration(unit, c);
         break;
       case 'struct_specifier':
       case 'class_specifier':
       case 'union_specifier':
         structDefinition(unit, c);
+        memberKernels(unit, c, template, scope);
         break;
       case 'type_definition':
       case 'alias_declaration':
@@ -171,18 +221,45 @@ function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic
       case 'enum_specifier':
         enumDefinition(unit, c);
         break;
-      case 'namespace_definition':
+      case 'namespace_definition': {
+        // `namespace a::b {`: the name is a nested_namespace_specifier, written `a::b` (spaces aside)
+        const name = c.childForFieldName('name')?.text.replace(/\s+/g, '');
+        collect(unit, c.childForFieldName('body') ?? c, template, notices, name === undefined ? scope : `${scope}${name}::`);
+        break;
+      }
       case 'linkage_specification':
+        // `extern "C" { … }` has a declaration_list as its body; `extern "C" __global__ void k(…) {…}` the definition itself, a child like the string
+        collect(unit, c, template, notices, scope);
+        break;
       case 'declaration_list':
       case 'preproc_if':
       case 'preproc_ifdef':
       case 'preproc_else':
       case 'preproc_elif':
-        collect(unit, c.childForFieldName('body') ?? c, template, notices);
+        collect(unit, c.childForFieldName('body') ?? c, template, notices, scope);
         break;
       default:
         break;
     }
+  }
+}
+
+function defineFunction(unit: Unit, c: Node, template: Node | null, scope: string): void {
+  const name = functionName(c);
+  if (name === null) return;
+  const def: FunctionDef = { name, qualified: `${scope}${name}`, node: c, template, attributes: cudaAttributes(c) };
+  unit.functions.set(name, [...(unit.functions.get(name) ?? []), def]);
+}
+
+/** The `__global__` static members of a class (CUDA allows no other member kernel), as kernels named `S::k`; its other members are the class's (see structDefinition). */
+function memberKernels(unit: Unit, c: Node, template: Node | null, scope: string): void {
+  const name = c.childForFieldName('name')?.text;
+  const body = c.childForFieldName('body');
+  if (name === undefined || body === null) return;
+  for (const m of named(body)) {
+    const member = m.type === 'template_declaration' ? named(m).find((x) => x.type === 'function_definition') : m;
+    if (member?.type !== 'function_definition' || !cudaAttributes(member).has('global')) continue;
+    defineFunction(unit, member, m.type === 'template_declaration' ? m.childForFieldName('parameters') : template, `${scope}${name}::`);
   }
 }
 
@@ -325,7 +402,7 @@ function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): Kerne
   const nameNode = nameSpan(def);
   const body = ctx.b.stmts();
   const requires = [...launchLimits(body, k.requires, nameNode), ...k.requires];
-  return { name: { text: def.name, span: nameNode }, params: k.params, launch: null, requires, arrays: k.arrays, body, span };
+  return { name: { text: def.qualified, span: nameNode }, params: k.params, launch: null, requires, arrays: k.arrays, body, span };
 }
 
 function declareGlobal(ctx: Ctx, g: GlobalVar): void {
