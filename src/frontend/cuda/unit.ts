@@ -16,9 +16,9 @@ import { Builder, FALSE, fresh, notice, Scope, spanOf, unsupported, type ArrayRe
 import { INT, isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
 import { convert, intOf, named, rvalue } from './expr.js';
 import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
-import { lowerStatements, setFlag, withScope } from './stmt.js';
+import { lowerStatements, setFlag, unresolvedType, withScope } from './stmt.js';
 import { launchLimits } from './limits.js';
-import { baseType, declared } from './types.js';
+import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor } from './types.js';
 
 export interface FunctionDef {
   readonly name: string;
@@ -238,10 +238,10 @@ function typeDefinition(unit: Unit, c: Node): void {
   for (const d of c.childrenForFieldName('declarator')) {
     if (d === null) continue;
     const decl = declared(base, d);
-    if (decl.name !== null) unit.types.set(decl.name.text, decl.ctype);
+    if (decl.name !== null) unit.types.set(decl.name.text, typedefType(decl));
   }
   const alias = c.childForFieldName('name');
-  if (c.type === 'alias_declaration' && alias !== null) unit.types.set(alias.text, baseType(env, typeNode));
+  if (c.type === 'alias_declaration' && alias !== null) unit.types.set(alias.text, typeOfDescriptor(env, typeNode));
 }
 
 function anonymousStruct(unit: Unit, s: Node): CType {
@@ -361,7 +361,13 @@ function templateParameters(ctx: Ctx, def: FunctionDef, scope: Scope): void {
   named(def.template).forEach((p, i) => {
     if (p.type === 'type_parameter_declaration' || p.type === 'optional_type_parameter_declaration') {
       const id = named(p).find((c) => c.type === 'type_identifier');
-      if (id !== undefined) scope.define(id.text, { kind: 'type', ctype: { kind: 'opaque', name: id.text } });
+      if (id === undefined) return;
+      // verified for every type, as opaque; an instantiation with a reference would make its variables aliases
+      for (const args of instantiations) {
+        const arg = named(args)[i];
+        if (arg !== undefined && typeOfDescriptor(ctx, arg).kind === 'reference') return unsupported(ctx, arg, `a kernel instantiated with a reference type (${id.text} = ${arg.text})`);
+      }
+      scope.define(id.text, { kind: 'type', ctype: { kind: 'opaque', name: id.text } });
       return;
     }
     const d = declared(baseType(ctx, p.childForFieldName('type') ?? p), p.childForFieldName('declarator'));
@@ -393,6 +399,7 @@ function kernelParameter(ctx: Ctx, p: Node, scope: Scope): void {
   if (typeNode === null) return;
   const d = declared(baseType(ctx, typeNode), p.childForFieldName('declarator'));
   if (d.name === null) return;
+  if (isUnresolved(d.ctype)) return unresolvedType(ctx, p, d.ctype);
   if (d.reference) return unsupported(ctx, p, 'reference parameters');
   const name = d.name.text;
   const span = spanOf(d.name);
