@@ -275,9 +275,16 @@ export function placeOrPointer(ctx: Ctx, n: Node): Place | PointerValue {
       return element(ctx, base, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
     }
     case 'field_expression': {
-      const arrow = n.child(1)?.type === '->';
-      const arg = child(n, 'argument');
-      const field = child(n, 'field').text;
+      // `x.in.a`: the path through nested structs down to one leaf, from the innermost non-`.` base
+      let outer = n;
+      let path = child(n, 'field').text;
+      while (outer.child(1)?.type !== '->' && child(outer, 'argument').type === 'field_expression' && !isBuiltinField(ctx, child(outer, 'argument'))) {
+        outer = child(outer, 'argument');
+        path = `${child(outer, 'field').text}.${path}`;
+      }
+      const arrow = outer.child(1)?.type === '->';
+      const arg = child(outer, 'argument');
+      const field = path;
       let base: Place | PointerValue;
       if (arrow) {
         const p = rvalue(ctx, arg);
@@ -294,6 +301,12 @@ export function placeOrPointer(ctx: Ctx, n: Node): Place | PointerValue {
   }
 }
 
+/** `threadIdx.x` and the like: not a struct's field. */
+function isBuiltinField(ctx: Ctx, n: Node): boolean {
+  const arg = child(n, 'argument');
+  return arg.type === 'identifier' && BUILTIN_VARS.has(arg.text) && ctx.scope.lookup(arg.text) === undefined;
+}
+
 export function placeOf(ctx: Ctx, n: Node): Place {
   const p = placeOrPointer(ctx, n);
   if (p.kind === 'pointer') return reject(ctx, 'misuse', n, `'${n.text}' is an array, not an element`);
@@ -308,6 +321,8 @@ export function placeType(p: Place): CType {
 
 function withField(ctx: Ctx, base: Place, field: string, n: Node): Place {
   const whole = p0Type(base);
+  // a union's members share its storage: not modelled
+  if (whole.kind === 'opaque' && /^union\b/.test(whole.name)) return unsupported(ctx, n, `unions (${whole.name.replace(/\s+/g, ' ')})`, ['use a struct, or one member type and casts']);
   if (whole.kind !== 'struct') return reject(ctx, 'misuse', n, `'${child(n, 'argument').text}' is a ${typeName(whole)}, not a struct`);
   const leaves = leavesOf(whole);
   const prefix = base.leaf === null ? '' : `${leaves[base.leaf]!.path}.`;
@@ -316,6 +331,8 @@ function withField(ctx: Ctx, base: Place, field: string, n: Node): Place {
   const at = leaves.findIndex((l) => l.path === wanted || l.path.startsWith(`${wanted}.`));
   if (at < 0) return reject(ctx, 'misuse', n, `${typeName(whole)} has no field '${field}'`);
   if (leaves[at]!.path !== wanted) return unsupported(ctx, n, 'a nested struct used as a whole');
+  const leafType = leaves[at]!.type;
+  if (leafType.kind === 'opaque' && leafType.name.endsWith('[]')) return unsupported(ctx, n, `an array field of a struct (${field})`, ['faial-ts models struct fields that are scalars or structs']);
   return { ...base, leaf: at, span: spanOf(n) };
 }
 

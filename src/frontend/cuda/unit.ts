@@ -201,7 +201,7 @@ function structDefinition(unit: Unit, c: Node): void {
   const body = c.childForFieldName('body');
   if (name === undefined || body === null) return;
   if (c.type === 'union_specifier') {
-    unit.types.set(name, { kind: 'opaque', name });
+    unit.types.set(name, { kind: 'opaque', name: `union ${name}` });
     return;
   }
   const members = named(body);
@@ -230,9 +230,11 @@ function structDefinition(unit: Unit, c: Node): void {
 function typeDefinition(unit: Unit, c: Node): void {
   const typeNode = c.childForFieldName('type');
   if (typeNode === null) return;
-  if ((typeNode.type === 'struct_specifier' || typeNode.type === 'class_specifier') && typeNode.childForFieldName('body') !== null) {
+  if ((typeNode.type === 'struct_specifier' || typeNode.type === 'class_specifier' || typeNode.type === 'union_specifier') && typeNode.childForFieldName('body') !== null) {
     structDefinition(unit, typeNode);
   }
+  // `typedef enum { A, B } E;`: its enumerators are constants
+  if (typeNode.type === 'enum_specifier') enumDefinition(unit, typeNode);
   const env = { unit, scope: null };
   const base = typeNode.type === 'struct_specifier' && typeNode.childForFieldName('name') === null ? anonymousStruct(unit, typeNode) : baseType(env, typeNode);
   for (const d of c.childrenForFieldName('declarator')) {

@@ -147,3 +147,34 @@ __global__ void k(int *a) {
     expect(await body(text)).toMatch(/t after the loop/);
   });
 });
+
+describe("typedef'd structs, enums, nested fields, unions", () => {
+  it("typedef'd structs (anonymous and named), typedef'd and plain enums, a path through a nested struct", async () => {
+    const text = `typedef struct Node { int key; int val; } Node;
+typedef struct { int x; int y; } P;
+typedef enum { RED, GREEN = 5, BLUE } Color;
+enum Mode { A_MODE = 2, B_MODE };
+struct Inner { int a; int b; };
+struct Outer { struct Inner in; int c; };
+__global__ void k(Node *n, P *p, Outer *o, int *r) {
+  n[threadIdx.x].val = BLUE;
+  p[threadIdx.x].y = 1;
+  Color c = GREEN;
+  enum Mode m = B_MODE;
+  r[threadIdx.x] = c + m;
+  o[threadIdx.x].in.b = o[0].c;
+}
+`;
+    expect(await body(text)).toBe(
+      ['n[(u32) threadIdx.x][1] := 6;', 'p[(u32) threadIdx.x][1] := 1;', 'r[(u32) threadIdx.x] := 8;', 'let o_v = o[0][2] in', 'o[(u32) threadIdx.x][1] := o_v'].join('\n'),
+    );
+  });
+
+  it('unions, array fields and nested structs as a whole are rejected by name', async () => {
+    const first = async (text: string): Promise<string> => (await rejection(text)).split('\n')[0]!;
+    expect(await first('typedef union { int i; float f; } U;\n__global__ void k(U *u) { u[threadIdx.x].i = 1; }')).toMatch(/E0602.*unsupported: unions/);
+    expect(await first('union V { int i; float f; };\n__global__ void k(V *u) { u[threadIdx.x].i = 1; }')).toMatch(/E0602.*unsupported: unions \(union V\)/);
+    expect(await first('struct B { int keys[4]; int n; };\n__global__ void k(B *b) { b[threadIdx.x].keys[2] = 1; }')).toMatch(/E0602.*an array field of a struct \(keys\)/);
+    expect(await first('struct I { int a; int b; };\nstruct O { I in; int c; };\n__global__ void k(O *o) { O x = o[0]; o[threadIdx.x].in = x.in; }')).toMatch(/E0602.*a nested struct used as a whole/);
+  });
+});
