@@ -40,6 +40,8 @@ import {
   leavesOf,
   LONG,
   machineOf,
+  NAMED_INTS,
+  primitiveType,
   promoted,
   sizeOf,
   typeName,
@@ -50,7 +52,7 @@ import {
   vectorType,
 } from './ctypes.js';
 import { inlineCall, sharedMemoryOf } from './calls.js';
-import { typeOfDescriptor } from './types.js';
+import { baseType, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 
 /** Where an lvalue is: a local (or one leaf of a local struct), or memory (all leaves of a struct element when `leaf` is null). */
@@ -937,14 +939,17 @@ export function call(ctx: Ctx, n: Node): Value {
   const name = fn.type === 'template_function' ? child(fn, 'name').text : fn.text;
   const templateArgs = fn.type === 'template_function' ? named(child(fn, 'arguments')) : [];
   if (name === 'static_cast' || name === 'reinterpret_cast' || name === 'const_cast') {
+    if (templateArgs.length !== 1 || args.length !== 1) return reject(ctx, 'misuse', n, `${name}<T>(v) takes one type and one value`);
     return convert(ctx, rvalue(ctx, args[0]!), typeOfDescriptor(ctx, templateArgs[0]!), span);
   }
+  // `int(x)`, `unsigned char(x)`: a functional cast, C's cast
+  if (fn.type === 'primitive_type' || fn.type === 'sized_type_specifier') return constructed(ctx, baseType(ctx, fn), args, n);
   if (name === 'dynamic_cast') return unsupported(ctx, fn, 'dynamic_cast');
   const local = ctx.scope.lookup(name);
   if (local !== undefined && local.kind !== 'type') return unsupported(ctx, fn, 'function pointers');
   const shared = sharedMemoryOf(ctx, name, n);
   if (shared !== null) return shared;
-  const typeCall = local?.kind === 'type' ? local.ctype : (ctx.unit.types.get(name) ?? makeVector(name));
+  const typeCall = local?.kind === 'type' ? local.ctype : (ctx.unit.types.get(name) ?? makeVector(name) ?? NAMED_INTS.get(name) ?? (fn.type === 'identifier' ? primitiveType([name]) : null));
   if (typeCall !== null) return constructed(ctx, typeCall, args, n);
   const defs = ctx.unit.functions.get(name);
   if (defs !== undefined) return inlineCall(ctx, name, defs, templateArgs, args, n);

@@ -178,3 +178,22 @@ __global__ void k(Node *n, P *p, Outer *o, int *r) {
     expect(await first('struct I { int a; int b; };\nstruct O { I in; int c; };\n__global__ void k(O *o) { O x = o[0]; o[threadIdx.x].in = x.in; }')).toMatch(/E0602.*a nested struct used as a whole/);
   });
 });
+
+describe('casts', () => {
+  it('functional casts int(x), unsigned(x), size_t(x) and static_cast/reinterpret_cast share C\'s cast', async () => {
+    const text = `__global__ void k(int *a) {
+  int i = int(threadIdx.x) - 1;
+  a[i] = (unsigned char)(300);
+  a[unsigned(i)] = size_t(2);
+  a[static_cast<int>(threadIdx.x)] = reinterpret_cast<int *>(a)[0];
+}
+`;
+    expect(await body(text)).toBe(
+      ['let i: i32 = (i32) (u32) threadIdx.x - 1 in', 'a[i] := 44;', 'a[(u32) i] := 2;', 'let a_v = a[0] in', 'a[(i32) (u32) threadIdx.x] := a_v'].join('\n'),
+    );
+  });
+
+  it('static_cast with an empty template list is a located error, not an internal one', async () => {
+    expect((await rejection('__global__ void k(int *a) { a[static_cast<>(0)] = 1; }')).split('\n').slice(0, 2).join('\n')).toMatch(/E0604.*static_cast<T>\(v\) takes one type and one value\n --> k\.cu:1:31/);
+  });
+});
