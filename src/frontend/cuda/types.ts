@@ -28,7 +28,7 @@ export function baseType(env: TypeEnv, n: Node): CType {
     case 'qualified_type_identifier':
     case 'qualified_identifier':
       // a member type of a class template (`Traits<T>::ref`) may be a reference: it is not resolved
-      if (n.descendantsOfType('template_type').length > 0) return unresolved(n);
+      if (memberOfTemplate(n)) return unresolved(n);
       if (n.type === 'qualified_identifier') return { kind: 'opaque', name: n.text };
       return namedType(env, n.text.replace(/^(?:std|::)+::/, '').replace(/^::/, ''));
     case 'decltype':
@@ -53,6 +53,14 @@ export function baseType(env: TypeEnv, n: Node): CType {
 }
 
 const unresolved = (n: Node): CType => ({ kind: 'opaque', name: n.text, unresolved: true });
+
+/** `A<T>::x` (a member of a class template), not `cg::thread_block_tile<32>` (a template in a namespace). */
+function memberOfTemplate(n: Node): boolean {
+  const scope = n.childForFieldName('scope');
+  if (scope !== null && (scope.type === 'template_type' || scope.descendantsOfType('template_type').length > 0)) return true;
+  const name = n.childForFieldName('name');
+  return name !== null && (name.type === 'qualified_identifier' || name.type === 'qualified_type_identifier') && memberOfTemplate(name);
+}
 
 /**
  * `decltype(e)` where C++ says which type it is without typing expressions:

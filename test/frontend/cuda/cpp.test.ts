@@ -9,7 +9,7 @@ import { frontEndsFor } from '../../../src/cli/cuda.js';
 import { NO_LAUNCH } from '../../../src/core/launch.js';
 import { verifyKernel } from '../../../src/verify/verify.js';
 import { z3Wasm } from '../../../src/solve/z3.js';
-import { body, rejection } from './lower-helpers.js';
+import { body, lowered, rejection } from './lower-helpers.js';
 
 /** The verdict of each kernel of the file, for every launch. */
 async function statuses(text: string): Promise<string[]> {
@@ -195,5 +195,12 @@ describe('casts', () => {
 
   it('static_cast with an empty template list is a located error, not an internal one', async () => {
     expect((await rejection('__global__ void k(int *a) { a[static_cast<>(0)] = 1; }')).split('\n').slice(0, 2).join('\n')).toMatch(/E0604.*static_cast<T>\(v\) takes one type and one value\n --> k\.cu:1:31/);
+  });
+});
+
+describe('a template in a namespace is not a member of a class template', () => {
+  it('cg::thread_block_tile<32> stays a type faial-ts names (opaque), not an unresolved one', async () => {
+    const unit = await lowered('namespace cg { template <int N> struct thread_block_tile { int x; }; }\n__global__ void k(int *a) { cg::thread_block_tile<32> t; a[threadIdx.x] = 1; }\n');
+    expect(unit.rejected.map((r) => r.diagnostic.message).join()).not.toMatch(/cannot resolve/);
   });
 });
