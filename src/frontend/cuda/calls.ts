@@ -8,10 +8,10 @@ import type { Node } from './parse.js';
 import type { Span } from '../../core/source.js';
 import { KernelRejected, cudaDiagnostic } from './codes.js';
 import { FALSE, reject, Scope, spanOf, unsupported, type Ctx, type FnFrame, type Slot, type Value } from './context.js';
-import { convert, named, nameValue, rvalue } from './expr.js';
+import { convert, named, nameValue, referent, rvalue, type Referent } from './expr.js';
 import { syntaxErrorIn } from './parse.js';
-import { dynamicShared, lowerStatements, setFlag } from './stmt.js';
-import { baseType, declared, typeOfDescriptor } from './types.js';
+import { bindsValues, dynamicShared, lowerStatements, setFlag, unresolvedType } from './stmt.js';
+import { baseType, declared, isUnresolved, typeOfDescriptor } from './types.js';
 import type { FunctionDef } from './unit.js';
 import { INT, type CType } from './ctypes.js';
 
@@ -51,18 +51,32 @@ export function inlineCall(ctx: Ctx, name: string, defs: readonly FunctionDef[],
   if (def.attributes.has('global')) return unsupported(ctx, n, 'a kernel launched from a kernel (dynamic parallelism)');
   if (ctx.k.calls.includes(name)) return unsupported(ctx, n, `recursion (${name} calls itself)`);
   checkSyntax(ctx, def);
-  const values = args.map((a) => rvalue(ctx, a));
   const scope = new Scope(ctx.k.root);
   bindTemplate(ctx, def, templateArgs, scope, n);
   const params = parametersOf(def);
-  const slots: Slot[] = [];
   const savedScope = ctx.scope;
+  // the parameters' types are the callee's (its template parameters bound); the arguments are the caller's
+  ctx.scope = scope;
+  const decls = params.map((p) => declared(baseType(ctx, p.childForFieldName('type')!), p.childForFieldName('declarator')));
+  ctx.scope = savedScope;
+  decls.forEach((d, i) => (isUnresolved(d.ctype) ? unresolvedType(ctx, params[i]!, d.ctype) : undefined));
+  const givens = args.map((a, i): Referent => {
+    const d = decls[i];
+    if (d?.reference !== true) return { kind: 'value', value: rvalue(ctx, a) };
+    if (d.dims.length > 0) return unsupported(ctx, params[i]!, 'a reference to an array');
+    return referent(ctx, d.ctype, bindsValues(params[i]!, params[i]!.childForFieldName('declarator')), a, a);
+  });
+  const slots: Slot[] = [];
   ctx.scope = scope;
   params.forEach((p, i) => {
-    const d = declared(baseType(ctx, p.childForFieldName('type')!), p.childForFieldName('declarator'));
-    if (d.reference) return unsupported(ctx, p, 'reference parameters');
+    const d = decls[i]!;
+    const bound = givens[i];
+    if (bound?.kind === 'alias') {
+      if (d.name !== null) scope.define(d.name.text, { kind: 'alias', place: bound.place });
+      return;
+    }
     const ctype: CType = d.dims.length > 0 ? { kind: 'pointer', to: d.ctype } : d.ctype;
-    const given = values[i] ?? (p.type === 'optional_parameter_declaration' ? rvalue(ctx, p.childForFieldName('default_value')!) : null);
+    const given = bound?.value ?? (p.type === 'optional_parameter_declaration' ? rvalue(ctx, p.childForFieldName('default_value')!) : null);
     if (given === null || d.name === null) return;
     const slot: Slot = { name: d.name.text, ctype, span: spanOf(d.name) };
     ctx.values.set(slot, nameValue(ctx, d.name.text, convert(ctx, given, ctype, span), span));

@@ -15,6 +15,7 @@ import type { ArrayDecl, BExpr, Expr, MachineType, Param, Stmt, UnknownOrigin } 
 import type { SourceFile, Span } from '../../core/source.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Node } from './parse.js';
+import type { Place } from './expr.js';
 import type { Unit } from './unit.js';
 import { cudaDiagnostic, KernelRejected, type CudaProblem } from './codes.js';
 import { isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
@@ -73,6 +74,8 @@ export type Binding =
   /** an array, or a scalar in memory (a `__shared__ int x` is a one-element array) */
   | { readonly kind: 'array'; readonly array: ArrayRef; readonly scalar: boolean }
   | { readonly kind: 'value'; readonly value: Value }
+  /** a reference: another name for a place (an element, whose index was evaluated where it was bound, or a local) */
+  | { readonly kind: 'alias'; readonly place: Place }
   | { readonly kind: 'type'; readonly ctype: CType };
 
 export class Scope {

@@ -30,8 +30,13 @@ export type CType =
   | { readonly kind: 'void' }
   | { readonly kind: 'pointer'; readonly to: CType }
   | StructCType
-  /** a type whose values the analysis does not follow: a template type parameter, a texture, a class */
-  | { readonly kind: 'opaque'; readonly name: string };
+  /** `T &` (or `T &&`) reached through a typedef, a `using` alias or a template argument; a declarator's own `&` is Declared.reference */
+  | { readonly kind: 'reference'; readonly to: CType }
+  /**
+   * a type whose values the analysis does not follow: a template type parameter, a texture, a class;
+   * `unresolved`: a name faial-ts cannot resolve (`decltype(…)`, `typename T::X`), which may be a reference, so no variable may be declared with it
+   */
+  | { readonly kind: 'opaque'; readonly name: string; readonly unresolved?: true };
 
 const int = (bits: IntCType['bits'], signed: boolean, name: string): IntCType => ({ kind: 'int', bits, signed, name });
 
@@ -184,6 +189,8 @@ export function sizeOf(t: CType): number | null {
       return t.name === 'double' || t.name === 'long double' ? 8 : t.name.includes('half') || t.name.includes('bfloat') ? 2 : 4;
     case 'pointer':
       return 8;
+    case 'reference':
+      return sizeOf(t.to);
     case 'struct': {
       let total = 0;
       for (const f of t.fields) {
@@ -212,6 +219,8 @@ export function typeName(t: CType): string {
       return 'void';
     case 'pointer':
       return `${typeName(t.to)} *`;
+    case 'reference':
+      return `${typeName(t.to)} &`;
   }
 }
 

@@ -40,6 +40,8 @@ import {
   leavesOf,
   LONG,
   machineOf,
+  NAMED_INTS,
+  primitiveType,
   promoted,
   sizeOf,
   typeName,
@@ -50,7 +52,7 @@ import {
   vectorType,
 } from './ctypes.js';
 import { inlineCall, sharedMemoryOf } from './calls.js';
-import { typeOfDescriptor } from './types.js';
+import { baseType, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 
 /** Where an lvalue is: a local (or one leaf of a local struct), or memory (all leaves of a struct element when `leaf` is null). */
@@ -195,6 +197,8 @@ function identifierValue(ctx: Ctx, n: Node): Value {
       return { kind: 'pointer', target: binding.array, prefix: [], offset: null, elem: binding.array.elem, leaf: null };
     case 'value':
       return binding.value;
+    case 'alias':
+      return load(ctx, { ...binding.place, span }, span);
     case 'type':
       return reject(ctx, 'misuse', n, `'${name}' is a type, not a value`);
   }
@@ -252,6 +256,7 @@ export function placeOrPointer(ctx: Ctx, n: Node): Place | PointerValue {
     case 'identifier': {
       const b = ctx.scope.lookup(n.text);
       if (b?.kind === 'local') return { kind: 'slot', slot: b.slot, leaf: null, span };
+      if (b?.kind === 'alias') return { ...b.place, span };
       if (b?.kind === 'array' && b.scalar) return { kind: 'memory', array: b.array, index: [constant(0n, 'i32', span)], leaf: null, elem: b.array.elem, span };
       const v = rvalue(ctx, n);
       if (v.kind === 'pointer') return v;
@@ -272,9 +277,16 @@ export function placeOrPointer(ctx: Ctx, n: Node): Place | PointerValue {
       return element(ctx, base, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
     }
     case 'field_expression': {
-      const arrow = n.child(1)?.type === '->';
-      const arg = child(n, 'argument');
-      const field = child(n, 'field').text;
+      // `x.in.a`: the path through nested structs down to one leaf, from the innermost non-`.` base
+      let outer = n;
+      let path = child(n, 'field').text;
+      while (outer.child(1)?.type !== '->' && child(outer, 'argument').type === 'field_expression' && !isBuiltinField(ctx, child(outer, 'argument'))) {
+        outer = child(outer, 'argument');
+        path = `${child(outer, 'field').text}.${path}`;
+      }
+      const arrow = outer.child(1)?.type === '->';
+      const arg = child(outer, 'argument');
+      const field = path;
       let base: Place | PointerValue;
       if (arrow) {
         const p = rvalue(ctx, arg);
@@ -291,6 +303,12 @@ export function placeOrPointer(ctx: Ctx, n: Node): Place | PointerValue {
   }
 }
 
+/** `threadIdx.x` and the like: not a struct's field. */
+function isBuiltinField(ctx: Ctx, n: Node): boolean {
+  const arg = child(n, 'argument');
+  return arg.type === 'identifier' && BUILTIN_VARS.has(arg.text) && ctx.scope.lookup(arg.text) === undefined;
+}
+
 export function placeOf(ctx: Ctx, n: Node): Place {
   const p = placeOrPointer(ctx, n);
   if (p.kind === 'pointer') return reject(ctx, 'misuse', n, `'${n.text}' is an array, not an element`);
@@ -305,6 +323,8 @@ export function placeType(p: Place): CType {
 
 function withField(ctx: Ctx, base: Place, field: string, n: Node): Place {
   const whole = p0Type(base);
+  // a union's members share its storage: not modelled
+  if (whole.kind === 'opaque' && /^union\b/.test(whole.name)) return unsupported(ctx, n, `unions (${whole.name.replace(/\s+/g, ' ')})`, ['use a struct, or one member type and casts']);
   if (whole.kind !== 'struct') return reject(ctx, 'misuse', n, `'${child(n, 'argument').text}' is a ${typeName(whole)}, not a struct`);
   const leaves = leavesOf(whole);
   const prefix = base.leaf === null ? '' : `${leaves[base.leaf]!.path}.`;
@@ -313,6 +333,8 @@ function withField(ctx: Ctx, base: Place, field: string, n: Node): Place {
   const at = leaves.findIndex((l) => l.path === wanted || l.path.startsWith(`${wanted}.`));
   if (at < 0) return reject(ctx, 'misuse', n, `${typeName(whole)} has no field '${field}'`);
   if (leaves[at]!.path !== wanted) return unsupported(ctx, n, 'a nested struct used as a whole');
+  const leafType = leaves[at]!.type;
+  if (leafType.kind === 'opaque' && leafType.name.endsWith('[]')) return unsupported(ctx, n, `an array field of a struct (${field})`, ['faial-ts models struct fields that are scalars or structs']);
   return { ...base, leaf: at, span: spanOf(n) };
 }
 
@@ -342,6 +364,72 @@ function addressOf(ctx: Ctx, arg: Node, n: Node): Value {
   if (p.kind === 'slot') return unsupported(ctx, n, 'the address of a local variable');
   const last = p.index[p.index.length - 1]!;
   return { kind: 'pointer', target: p.array, prefix: p.index.slice(0, -1), offset: last, elem: placeType(p), leaf: p.leaf };
+}
+
+// ---------------------------------------------------------------- references
+
+/** What a reference is bound to: the place of an lvalue (an alias), or, for a `const T &` or `T &&` bound to a value, that value. */
+export type Referent = { readonly kind: 'alias'; readonly place: Place } | { readonly kind: 'value'; readonly value: Value };
+
+/** Whether C++ reads `n` as an lvalue faial-ts can place: a local, a reference, a scalar in memory, an element, a field, `*p`. */
+function isPlaceable(ctx: Ctx, n: Node): boolean {
+  switch (n.type) {
+    case 'parenthesized_expression':
+      return isPlaceable(ctx, named(n)[0]!);
+    case 'identifier': {
+      const b = ctx.scope.lookup(n.text);
+      return b?.kind === 'local' || b?.kind === 'alias' || (b?.kind === 'array' && b.scalar);
+    }
+    case 'subscript_expression':
+      return true;
+    case 'pointer_expression':
+      return n.child(0)?.type === '*';
+    case 'field_expression': {
+      const arg = child(n, 'argument');
+      return !(arg.type === 'identifier' && BUILTIN_VARS.has(arg.text) && ctx.scope.lookup(arg.text) === undefined);
+    }
+    default:
+      return false;
+  }
+}
+
+/** Whether a reference to `declared` may name an object of type `actual` (opaque: a template type parameter or `auto`, which C++ deduces). */
+function sameType(declared: CType, actual: CType): boolean {
+  if (declared.kind === 'opaque') return true;
+  switch (declared.kind) {
+    case 'int':
+      return actual.kind === 'int' && actual.bits === declared.bits && actual.signed === declared.signed;
+    case 'float':
+    case 'struct':
+      return actual.kind === declared.kind && actual.name === declared.name;
+    case 'pointer':
+      return actual.kind === 'pointer' && sameType(declared.to, actual.to);
+    case 'bool':
+    case 'void':
+      return actual.kind === declared.kind;
+    case 'reference':
+      return sameType(declared.to, actual);
+  }
+}
+
+/**
+ * A reference `T &name = init` (a declaration, or a parameter and its
+ * argument): an lvalue's place is aliased, its index evaluated here as C++
+ * does; a `const T &` or `T &&` bound to a value (or to an object of another
+ * type, through a temporary) holds that value. Anything else is rejected.
+ */
+export function referent(ctx: Ctx, declared: CType, bindsValues: boolean, init: Node, at: Node): Referent {
+  const span = spanOf(init);
+  if (isPlaceable(ctx, init)) {
+    const p = placeOrPointer(ctx, init);
+    if (p.kind === 'pointer') return unsupported(ctx, at, 'a reference to an array');
+    if (sameType(declared, placeType(p))) return { kind: 'alias', place: p };
+    if (bindsValues) return { kind: 'value', value: convert(ctx, load(ctx, p, span), declared, span) };
+    return reject(ctx, 'misuse', at, `a reference to ${typeName(declared)} cannot name '${init.text}', a ${typeName(placeType(p))}`);
+  }
+  if (!bindsValues) return unsupported(ctx, at, `a non-const reference bound to '${shortText(init)}', which is not a variable or an element faial-ts can place`);
+  const v = rvalue(ctx, init);
+  return { kind: 'value', value: declared.kind === 'opaque' ? v : convert(ctx, v, declared, span) };
 }
 
 // ---------------------------------------------------------------- memory
@@ -517,7 +605,7 @@ export function hasEffects(ctx: Ctx, n: Node): boolean {
       break;
     case 'identifier': {
       const b = ctx.scope.lookup(n.text);
-      return b?.kind === 'array' && b.scalar;
+      return (b?.kind === 'array' && b.scalar) || (b?.kind === 'alias' && b.place.kind === 'memory');
     }
   }
   return named(n).some((c) => hasEffects(ctx, c));
@@ -593,6 +681,9 @@ export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
       return reject(ctx, 'misuse', span, `cannot convert this value to ${typeName(to)}`);
     case 'void':
       return { kind: 'void' };
+    case 'reference':
+      // a declaration's reference is bound where it is declared (stmt.ts, calls.ts); a cast to one would make an lvalue
+      return unsupported(ctx, span, `a conversion to the reference type ${typeName(to)}`);
   }
 }
 
@@ -824,6 +915,7 @@ function staticType(ctx: Ctx, n: Node): CType | null {
   if (n.type === 'identifier') {
     const b = ctx.scope.lookup(n.text);
     if (b?.kind === 'local') return b.slot.ctype;
+    if (b?.kind === 'alias') return placeType(b.place);
     if (b?.kind === 'array' && b.scalar) return b.array.elem;
   }
   if (n.type === 'subscript_expression' || (n.type === 'pointer_expression' && n.child(0)?.type === '*')) {
@@ -847,14 +939,17 @@ export function call(ctx: Ctx, n: Node): Value {
   const name = fn.type === 'template_function' ? child(fn, 'name').text : fn.text;
   const templateArgs = fn.type === 'template_function' ? named(child(fn, 'arguments')) : [];
   if (name === 'static_cast' || name === 'reinterpret_cast' || name === 'const_cast') {
+    if (templateArgs.length !== 1 || args.length !== 1) return reject(ctx, 'misuse', n, `${name}<T>(v) takes one type and one value`);
     return convert(ctx, rvalue(ctx, args[0]!), typeOfDescriptor(ctx, templateArgs[0]!), span);
   }
+  // `int(x)`, `unsigned char(x)`: a functional cast, C's cast
+  if (fn.type === 'primitive_type' || fn.type === 'sized_type_specifier') return constructed(ctx, baseType(ctx, fn), args, n);
   if (name === 'dynamic_cast') return unsupported(ctx, fn, 'dynamic_cast');
   const local = ctx.scope.lookup(name);
   if (local !== undefined && local.kind !== 'type') return unsupported(ctx, fn, 'function pointers');
   const shared = sharedMemoryOf(ctx, name, n);
   if (shared !== null) return shared;
-  const typeCall = local?.kind === 'type' ? local.ctype : (ctx.unit.types.get(name) ?? makeVector(name));
+  const typeCall = local?.kind === 'type' ? local.ctype : (ctx.unit.types.get(name) ?? makeVector(name) ?? NAMED_INTS.get(name) ?? (fn.type === 'identifier' ? primitiveType([name]) : null));
   if (typeCall !== null) return constructed(ctx, typeCall, args, n);
   const defs = ctx.unit.functions.get(name);
   if (defs !== undefined) return inlineCall(ctx, name, defs, templateArgs, args, n);

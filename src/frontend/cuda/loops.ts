@@ -18,6 +18,8 @@ import { branch, emitIf, FALSE, fresh, havocked, slotMachine, spanOf, TRUE, type
 import { commonType, isInteger, isSigned, rangeOf, type CType } from './ctypes.js';
 import { condition, hasEffects, intOf, named, rvalue, slotValue } from './expr.js';
 import { exitCondition, lowerStatement, lowerStatements, setFlag, withScope } from './stmt.js';
+import { parametersOf } from './calls.js';
+import { baseType, declared } from './types.js';
 import { not } from './build.js';
 
 type Op = UpStep | DownStep;
@@ -101,6 +103,66 @@ function assignedNames(nodes: readonly Node[], out = new Set<string>()): Set<str
   return out;
 }
 
+/** The local an lvalue's root names: `x`, `x.f`, `(x)`, or the local a reference `r` names; null for memory. */
+function rootSlot(ctx: Ctx, n: Node | null): Slot | null {
+  let root = n;
+  while (root !== null && (root.type === 'parenthesized_expression' || (root.type === 'field_expression' && root.child(1)?.type === '.'))) {
+    root = root.type === 'parenthesized_expression' ? (named(root)[0] ?? null) : root.childForFieldName('argument');
+  }
+  if (root?.type !== 'identifier') return null;
+  const b = ctx.scope.lookup(root.text);
+  if (b?.kind === 'local') return b.slot;
+  return b?.kind === 'alias' && b.place.kind === 'slot' ? b.place.slot : null;
+}
+
+/** Whether a function of the file may take its i-th argument by reference: a reference parameter there, or a template with explicit arguments (which may be references). */
+function takesReference(ctx: Ctx, call: Node, i: number): boolean {
+  const fn = call.childForFieldName('function');
+  if (fn === null) return false;
+  if (fn.type === 'template_function') return true;
+  const defs = ctx.unit.functions.get(fn.text) ?? [];
+  return defs.some((d) => {
+    const p = parametersOf(d)[i];
+    return p !== undefined && declared(baseType({ unit: ctx.unit, scope: null }, p.childForFieldName('type')!), p.childForFieldName('declarator')).reference;
+  });
+}
+
+/**
+ * The locals a loop's code may change through a reference, which their names
+ * do not show: assigned through a reference declared before the loop, named
+ * by a reference declared inside it, or passed to a function taking references.
+ */
+function aliasedSlots(ctx: Ctx, nodes: readonly Node[]): Set<Slot> {
+  const out = new Set<Slot>();
+  for (const name of assignedNames(nodes)) {
+    const b = ctx.scope.lookup(name);
+    if (b?.kind === 'alias' && b.place.kind === 'slot') out.add(b.place.slot);
+  }
+  // a type defined inside the loop is not in scope yet: any named type may then be a reference
+  const localTypes = nodes.some((n) => contains(n, 'type_definition') || contains(n, 'alias_declaration'));
+  const visit = (n: Node): void => {
+    if (n.type === 'declaration') {
+      const typeNode = n.childForFieldName('type');
+      const primitive = typeNode?.type === 'primitive_type' || typeNode?.type === 'sized_type_specifier' || typeNode?.type === 'placeholder_type_specifier';
+      const reference = typeNode !== null && (localTypes ? !primitive : baseType(ctx, typeNode).kind === 'reference');
+      for (const d of n.childrenForFieldName('declarator')) {
+        if (d?.type !== 'init_declarator' || (!reference && !contains(d, 'reference_declarator'))) continue;
+        const s = rootSlot(ctx, d.childForFieldName('value'));
+        if (s !== null) out.add(s);
+      }
+    }
+    if (n.type === 'call_expression') {
+      named(n.childForFieldName('arguments')!).forEach((a, i) => {
+        const s = takesReference(ctx, n, i) ? rootSlot(ctx, a) : null;
+        if (s !== null) out.add(s);
+      });
+    }
+    for (const c of named(n)) visit(c);
+  };
+  for (const n of nodes) visit(n);
+  return out;
+}
+
 function identifiers(n: Node, out = new Set<string>()): Set<string> {
   if (n.type === 'identifier') out.add(n.text);
   for (const c of named(n)) identifiers(c, out);
@@ -128,7 +190,7 @@ function canonical(ctx: Ctx, cond: Node, update: Node, body: readonly Node[]): S
   const [cmp, bound] = left.type === 'identifier' && left.text === step.name ? [cmpOp as Cmp, right] : right.type === 'identifier' && right.text === step.name ? [FLIP[cmpOp]!, left] : [null, null];
   if (cmp === null || bound === null) return null;
   const binding = ctx.scope.lookup(step.name);
-  if (binding?.kind !== 'local' || !isInteger(binding.slot.ctype)) return null;
+  if (binding?.kind !== 'local' || !isInteger(binding.slot.ctype) || aliasedSlots(ctx, body).has(binding.slot)) return null;
   const assigned = assignedNames(body);
   if (assigned.has(step.name)) return null;
   assigned.add(step.name);
@@ -316,13 +378,14 @@ function inductionSteps(ctx: Ctx, body: readonly Node[], assigned: ReadonlySet<S
   };
   for (const b of body) visit(b);
   const names = new Set([...assigned].map((s) => s.name));
+  const aliased = aliasedSlots(ctx, body);
   for (const s of stmts) {
     if (s.type !== 'expression_statement') continue;
     const e = named(s)[0];
     const step = e === undefined ? null : stepOf(bare(e));
     if (step === null || (step.op !== '+' && step.op !== '-') || counts.get(step.name) !== 1 || !names.has(step.name)) continue;
     const binding = ctx.scope.lookup(step.name);
-    if (binding?.kind !== 'local' || !assigned.has(binding.slot) || !isInteger(binding.slot.ctype)) continue;
+    if (binding?.kind !== 'local' || !assigned.has(binding.slot) || !isInteger(binding.slot.ctype) || aliased.has(binding.slot)) continue;
     const assignedHere = assignedNames(body);
     if (step.amount !== null && !invariant(ctx, step.amount, assignedHere)) continue;
     out.set(binding.slot, step.op === '-' ? negativeStep(e!) : (step.amount ?? e!));
@@ -427,6 +490,7 @@ function assignedSlots(ctx: Ctx, nodes: readonly Node[]): Set<Slot> {
     const b = ctx.scope.lookup(name);
     if (b?.kind === 'local' && ctx.values.has(b.slot)) out.add(b.slot);
   }
+  for (const slot of aliasedSlots(ctx, nodes)) if (ctx.values.has(slot)) out.add(slot);
   if (nodes.some((x) => contains(x, 'return_statement'))) {
     out.add(ctx.fn.returned);
     if (ctx.fn.result !== null) out.add(ctx.fn.result);

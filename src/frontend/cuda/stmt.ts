@@ -28,9 +28,9 @@ import {
   type Value,
 } from './context.js';
 import { cudaAttributes } from './parse.js';
-import { condition, convert, intOf, load, named, nameValue, placeOrPointer, rvalue, structOfUnknown } from './expr.js';
-import { leavesOf, type CType } from './ctypes.js';
-import { baseType, declared, type Declared } from './types.js';
+import { condition, convert, intOf, load, named, nameValue, placeOrPointer, referent, rvalue, structOfUnknown } from './expr.js';
+import { leavesOf, typeName, type CType } from './ctypes.js';
+import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor, type Declared } from './types.js';
 import { doLoop, forLoop, whileLoop } from './loops.js';
 import { launchOnlyExpr } from './launch.js';
 
@@ -176,10 +176,10 @@ function localType(ctx: Ctx, n: Node): void {
   for (const d of n.childrenForFieldName('declarator')) {
     if (d === null) continue;
     const decl = declared(base, d);
-    if (decl.name !== null) ctx.scope.define(decl.name.text, { kind: 'type', ctype: decl.ctype });
+    if (decl.name !== null) ctx.scope.define(decl.name.text, { kind: 'type', ctype: typedefType(decl) });
   }
   const name = n.childForFieldName('name');
-  if (n.type === 'alias_declaration' && name !== null) ctx.scope.define(name.text, { kind: 'type', ctype: base });
+  if (n.type === 'alias_declaration' && name !== null) ctx.scope.define(name.text, { kind: 'type', ctype: typeOfDescriptor(ctx, typeNode) });
 }
 
 // ---------------------------------------------------------------- declarations
@@ -190,19 +190,53 @@ export function declaration(ctx: Ctx, n: Node): void {
   const typeNode = n.childForFieldName('type');
   if (typeNode === null) return unsupported(ctx, n, 'this declaration');
   if (typeNode.type === 'struct_specifier' && typeNode.childForFieldName('body') !== null) return unsupported(ctx, typeNode, 'a struct defined inside a function');
+  // `decltype(auto)` deduces a reference from an lvalue in parentheses
+  if (typeNode.type === 'placeholder_type_specifier' && typeNode.descendantsOfType('decltype').length > 0) return unsupported(ctx, typeNode, 'decltype(auto)');
   const auto = typeNode.type === 'placeholder_type_specifier';
   const base: CType = auto ? { kind: 'opaque', name: 'auto' } : baseType(ctx, typeNode);
   for (const d of n.childrenForFieldName('declarator')) {
     if (d === null) continue;
     const decl = declared(base, d);
     if (decl.name === null) continue;
-    if (decl.reference) return unsupported(ctx, d, 'references');
+    if (isUnresolved(decl.ctype)) return unresolvedType(ctx, d, decl.ctype);
+    if (decl.reference) {
+      localReference(ctx, decl, auto, bindsValues(n, d), d);
+      continue;
+    }
     if (attributes.has('shared')) sharedDeclaration(ctx, decl, storage.includes('extern'), d);
     else if (attributes.has('constant') || attributes.has('device') || attributes.has('managed') || storage.includes('static')) {
       return unsupported(ctx, d, 'a static or __device__ variable declared inside a function');
     } else if (decl.dims.length > 0) localArray(ctx, decl, d);
     else localScalar(ctx, decl, auto, d);
   }
+}
+
+/** Whether a reference declared here may hold a value: `const T &` (a temporary's lifetime is extended) or `T &&`. */
+export function bindsValues(declaration: Node, declarator: Node | null): boolean {
+  const constant = declaration.children.some((c) => c?.type === 'type_qualifier' && c.text === 'const');
+  const rvalueRef = declarator !== null && [declarator, ...declarator.descendantsOfType('reference_declarator')].some((r) => r?.type === 'reference_declarator' && r.child(0)?.type === '&&');
+  return constant || rvalueRef;
+}
+
+/** `T &r = init;`: another name for init's place, or a local holding its value (`const T &r = x + 1`). */
+function localReference(ctx: Ctx, decl: Declared, auto: boolean, values: boolean, d: Node): void {
+  const name = decl.name!.text;
+  const span = spanOf(d);
+  if (decl.dims.length > 0) return unsupported(ctx, d, 'an array of references, or a reference to an array');
+  if (decl.init === null) return reject(ctx, 'misuse', d, `the reference '${name}' needs an initialiser`);
+  if (decl.init.type === 'initializer_list' || decl.init.type === 'argument_list') return unsupported(ctx, decl.init, 'a reference bound to a braced initialiser');
+  const r = referent(ctx, decl.ctype, values, decl.init, d);
+  if (r.kind === 'alias') return ctx.scope.define(name, { kind: 'alias', place: r.place });
+  const ctype = auto ? valueType(r.value) : decl.ctype;
+  const slot: Slot = { name, ctype, span: spanOf(decl.name!) };
+  ctx.values.set(slot, nameValue(ctx, name, r.value, span));
+  ctx.scope.define(name, { kind: 'local', slot });
+  ctx.scope.slots.push(slot);
+}
+
+/** A variable declared with a type faial-ts cannot resolve: it might be a reference, and a copy would drop its writes. */
+export function unresolvedType(ctx: Ctx, at: Node, t: CType): never {
+  return unsupported(ctx, at, `a variable of the type ${typeName(t)}, which faial-ts cannot resolve (it may be a reference)`, ['name the type it stands for']);
 }
 
 function localScalar(ctx: Ctx, decl: Declared, auto: boolean, d: Node): void {

@@ -26,7 +26,15 @@ export function baseType(env: TypeEnv, n: Node): CType {
     case 'type_identifier':
       return namedType(env, n.text);
     case 'qualified_type_identifier':
+    case 'qualified_identifier':
+      // a member type of a class template (`Traits<T>::ref`) may be a reference: it is not resolved
+      if (memberOfTemplate(n)) return unresolved(n);
+      if (n.type === 'qualified_identifier') return { kind: 'opaque', name: n.text };
       return namedType(env, n.text.replace(/^(?:std|::)+::/, '').replace(/^::/, ''));
+    case 'decltype':
+      return decltypeOf(env, n);
+    case 'dependent_type':
+      return unresolved(n);
     case 'template_type': {
       const name = n.childForFieldName('name')?.text ?? n.text;
       if (OPAQUE_TEMPLATES.test(name)) return { kind: 'opaque', name: n.text };
@@ -43,6 +51,43 @@ export function baseType(env: TypeEnv, n: Node): CType {
       return { kind: 'opaque', name: n.text };
   }
 }
+
+const unresolved = (n: Node): CType => ({ kind: 'opaque', name: n.text, unresolved: true });
+
+/** `A<T>::x` (a member of a class template), not `cg::thread_block_tile<32>` (a template in a namespace). */
+function memberOfTemplate(n: Node): boolean {
+  const scope = n.childForFieldName('scope');
+  if (scope !== null && (scope.type === 'template_type' || scope.descendantsOfType('template_type').length > 0)) return true;
+  const name = n.childForFieldName('name');
+  return name !== null && (name.type === 'qualified_identifier' || name.type === 'qualified_type_identifier') && memberOfTemplate(name);
+}
+
+/**
+ * `decltype(e)` where C++ says which type it is without typing expressions:
+ * a named local or parameter (its declared type, a reference if it is one),
+ * an element of a named array or pointer (an lvalue: a reference to the
+ * element type). Anything else is unresolved.
+ */
+function decltypeOf(env: TypeEnv, n: Node): CType {
+  const e = n.namedChildren.find((c) => c !== null && c.type !== 'comment') ?? null;
+  if (e === null || env.scope === null) return unresolved(n);
+  if (e.type === 'identifier') {
+    const b = env.scope.lookup(e.text);
+    if (b?.kind === 'local') return b.slot.ctype;
+    if (b?.kind === 'array' && b.scalar) return b.array.elem;
+    return unresolved(n);
+  }
+  if (e.type === 'subscript_expression') {
+    const base = e.childForFieldName('argument');
+    const b = base?.type === 'identifier' ? env.scope.lookup(base.text) : undefined;
+    if (b?.kind === 'array' && !b.scalar && b.array.dims === 1) return { kind: 'reference', to: b.array.elem };
+    if (b?.kind === 'local' && b.slot.ctype.kind === 'pointer') return { kind: 'reference', to: b.slot.ctype.to };
+  }
+  return unresolved(n);
+}
+
+/** Whether no variable may be declared with this type: it could not be resolved, and may be a reference. */
+export const isUnresolved = (t: CType): boolean => t.kind === 'opaque' && t.unresolved === true;
 
 function namedType(env: TypeEnv, name: string): CType {
   const bound = env.scope?.lookup(name);
@@ -62,16 +107,19 @@ export interface Declared {
 
 /** What a declarator declares, on a base type. */
 export function declared(base: CType, d: Node | null): Declared {
-  let ctype = base;
+  // a reference reached through an alias is a reference, as one written in the declarator is
+  let ctype = base.kind === 'reference' ? base.to : base;
   const dims: (Node | null)[] = [];
   let init: Node | null = null;
-  let reference = false;
+  let reference = base.kind === 'reference';
   let name: Node | null = null;
   for (let n = d; n !== null; ) {
     switch (n.type) {
       case 'identifier':
       case 'field_identifier':
       case 'qualified_identifier':
+      case 'type_identifier':
+        // a typedef's declarator names a type
         name = n;
         n = null;
         break;
@@ -108,10 +156,16 @@ export function declared(base: CType, d: Node | null): Declared {
   return { name, ctype, dims, init, reference };
 }
 
-/** The type of a type descriptor (`(float)x`, `static_cast<int *>`, `sizeof(T)`). */
+/** The type of a type descriptor (`(float)x`, `static_cast<int *>`, `sizeof(T)`, `using R = int &`, a template argument); a reference stays one. */
 export function typeOfDescriptor(env: TypeEnv, n: Node): CType {
   if (n.type !== 'type_descriptor') return baseType(env, n);
   const base = baseType(env, n.childForFieldName('type')!);
   const d = declared(base, n.childForFieldName('declarator'));
-  return d.dims.length > 0 ? { kind: 'pointer', to: d.ctype } : d.ctype;
+  const t: CType = d.dims.length > 0 ? { kind: 'pointer', to: d.ctype } : d.ctype;
+  return d.reference ? { kind: 'reference', to: t } : t;
+}
+
+/** The type a typedef's declarator gives its name: a reference stays one. */
+export function typedefType(d: Declared): CType {
+  return d.reference ? { kind: 'reference', to: d.ctype } : d.ctype;
 }

@@ -17,9 +17,9 @@ import { INT, isInteger, leavesOf, machineOf, type CType, type StructCType } fro
 import { convert, intOf, named, rvalue } from './expr.js';
 import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
 import { kernelHeads } from './heads.js';
-import { lowerStatements, setFlag, withScope } from './stmt.js';
+import { lowerStatements, setFlag, unresolvedType, withScope } from './stmt.js';
 import { launchLimits } from './limits.js';
-import { baseType, declared } from './types.js';
+import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor } from './types.js';
 
 export interface FunctionDef {
   /** the name calls use: unqualified, as the function is called inside its namespace or class */
@@ -278,7 +278,7 @@ function structDefinition(unit: Unit, c: Node): void {
   const body = c.childForFieldName('body');
   if (name === undefined || body === null) return;
   if (c.type === 'union_specifier') {
-    unit.types.set(name, { kind: 'opaque', name });
+    unit.types.set(name, { kind: 'opaque', name: `union ${name}` });
     return;
   }
   const members = named(body);
@@ -307,18 +307,20 @@ function structDefinition(unit: Unit, c: Node): void {
 function typeDefinition(unit: Unit, c: Node): void {
   const typeNode = c.childForFieldName('type');
   if (typeNode === null) return;
-  if ((typeNode.type === 'struct_specifier' || typeNode.type === 'class_specifier') && typeNode.childForFieldName('body') !== null) {
+  if ((typeNode.type === 'struct_specifier' || typeNode.type === 'class_specifier' || typeNode.type === 'union_specifier') && typeNode.childForFieldName('body') !== null) {
     structDefinition(unit, typeNode);
   }
+  // `typedef enum { A, B } E;`: its enumerators are constants
+  if (typeNode.type === 'enum_specifier') enumDefinition(unit, typeNode);
   const env = { unit, scope: null };
   const base = typeNode.type === 'struct_specifier' && typeNode.childForFieldName('name') === null ? anonymousStruct(unit, typeNode) : baseType(env, typeNode);
   for (const d of c.childrenForFieldName('declarator')) {
     if (d === null) continue;
     const decl = declared(base, d);
-    if (decl.name !== null) unit.types.set(decl.name.text, decl.ctype);
+    if (decl.name !== null) unit.types.set(decl.name.text, typedefType(decl));
   }
   const alias = c.childForFieldName('name');
-  if (c.type === 'alias_declaration' && alias !== null) unit.types.set(alias.text, baseType(env, typeNode));
+  if (c.type === 'alias_declaration' && alias !== null) unit.types.set(alias.text, typeOfDescriptor(env, typeNode));
 }
 
 function anonymousStruct(unit: Unit, s: Node): CType {
@@ -438,7 +440,13 @@ function templateParameters(ctx: Ctx, def: FunctionDef, scope: Scope): void {
   named(def.template).forEach((p, i) => {
     if (p.type === 'type_parameter_declaration' || p.type === 'optional_type_parameter_declaration') {
       const id = named(p).find((c) => c.type === 'type_identifier');
-      if (id !== undefined) scope.define(id.text, { kind: 'type', ctype: { kind: 'opaque', name: id.text } });
+      if (id === undefined) return;
+      // verified for every type, as opaque; an instantiation with a reference would make its variables aliases
+      for (const args of instantiations) {
+        const arg = named(args)[i];
+        if (arg !== undefined && typeOfDescriptor(ctx, arg).kind === 'reference') return unsupported(ctx, arg, `a kernel instantiated with a reference type (${id.text} = ${arg.text})`);
+      }
+      scope.define(id.text, { kind: 'type', ctype: { kind: 'opaque', name: id.text } });
       return;
     }
     const d = declared(baseType(ctx, p.childForFieldName('type') ?? p), p.childForFieldName('declarator'));
@@ -470,6 +478,7 @@ function kernelParameter(ctx: Ctx, p: Node, scope: Scope): void {
   if (typeNode === null) return;
   const d = declared(baseType(ctx, typeNode), p.childForFieldName('declarator'));
   if (d.name === null) return;
+  if (isUnresolved(d.ctype)) return unresolvedType(ctx, p, d.ctype);
   if (d.reference) return unsupported(ctx, p, 'reference parameters');
   const name = d.name.text;
   const span = spanOf(d.name);
