@@ -6,7 +6,8 @@
 // and prints the report. Options: --max N (largest size, default 50), --step K
 // (1 and the multiples of K, default 1), --runs R (measurements per point, the
 // median kept, default 3), --timeout MS (per query, default 10000), --family
-// NAME (repeatable; default all).
+// NAME (repeatable; default all). The racy twin of each family is measured at the
+// largest size too (issue 29: the racy loops' regression), reported apart.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -38,7 +39,7 @@ const timeoutMs = natural(values.timeout, 'timeout');
 
 execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
 const { FAMILIES, isFamily } = await import('../dist/gen/families.js');
-const { medianPoint, scalingCsv, scalingHtml, scalingPoint, scalingReport, scalingSvg } = await import('../dist/experiment/scaling.js');
+const { medianPoint, racyTwinsReport, scalingCsv, scalingHtml, scalingPoint, scalingReport, scalingSvg } = await import('../dist/experiment/scaling.js');
 const { parseProgram } = await import('../dist/frontend/bcu/parse.js');
 const { z3Wasm } = await import('../dist/solve/z3.js');
 
@@ -66,15 +67,23 @@ for (const family of families) {
     process.stderr.write(`${family} n=${size}: ${p.verdict}, ${p.queries} queries, ${p.totalMs.toFixed(1)} ms\n`);
   }
 }
+const twins = [];
+for (const family of families) {
+  const measured = [];
+  for (let r = 0; r < runs; r++) measured.push(await scalingPoint(family, max, { timeoutMs, solver: z3Wasm, racy: true }));
+  const p = medianPoint(measured);
+  twins.push(p);
+  process.stderr.write(`${family} n=${max} racy: ${p.verdict}, ${p.queries} queries, ${p.totalMs.toFixed(1)} ms\n`);
+}
 const wallMs = performance.now() - started;
 
 const version = JSON.parse(readFileSync('package.json', 'utf8')).version;
 const run = { version, solver: z3Wasm.name, timeoutMs, sizes, runs, wallMs };
-const report = scalingReport(points, run);
+const report = `${scalingReport(points, run)}\n${racyTwinsReport(twins)}`;
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/scaling.csv', scalingCsv(points));
 writeFileSync('bench/results/scaling.svg', scalingSvg(points));
 writeFileSync('bench/results/scaling.md', report);
-writeFileSync('bench/results/scaling.html', scalingHtml(points, run));
+writeFileSync('bench/results/scaling.html', scalingHtml(points, run, twins));
 console.log(report);
 console.log('written: bench/results/scaling.csv, bench/results/scaling.svg, bench/results/scaling.md, bench/results/scaling.html');

@@ -76,8 +76,8 @@ export function queryScript(q: Query): string {
  */
 export async function queryListing(map: KernelMap, launch: Launch, timeoutMs: number, solver: Solver): Promise<string[]> {
   try {
-    const queries = (await queryScripts(map, launch, timeoutMs, solver)).flatMap((s) => (s.query === null ? [] : [s.query]));
-    return queries.length === 0 ? [`; kernel ${map.name}: no query (nothing can race or diverge)`] : queries.map(queryScript);
+    const scripts = (await queryScripts(map, launch, timeoutMs, solver)).flatMap((s) => (s.query === null ? [] : [`; query ${s.query.id}\n${standaloneScript(s.script)}`]));
+    return scripts.length === 0 ? [`; kernel ${map.name}: no query (nothing can race or diverge)`] : scripts;
   } catch (e) {
     // An encoding limit stops this kernel's queries, not the other kernels'.
     if (!(e instanceof EncodingLimit)) throw e;

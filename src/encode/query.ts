@@ -130,7 +130,7 @@ interface LoopTerms {
 }
 
 /** One query under construction: its declarations and the roles of its variables. */
-class Builder {
+export class Builder {
   readonly declarations = new Map<string, number>();
   /** the machine types of typed variables; `int`: an integer that may be negative */
   readonly types = new Map<string, MachineType | 'int'>();
@@ -1200,7 +1200,7 @@ export interface RaceQuerySpec {
 }
 
 /** The accesses of one array in a piece of code, each with the points where it appears (the phase split may copy one). */
-interface AccessPoints {
+export interface AccessPoints {
   readonly access: Access;
   readonly points: readonly Point[];
 }
@@ -1232,7 +1232,7 @@ export function raceQueries(spec: RaceQuerySpec): Query[] {
  * such pair would be unsat all the same, but built and simplified for each
  * of the quadratically many pairs of a kernel that keeps its data in rows.
  */
-function constantlyApart(a: Access, b: Access, dims: number): boolean {
+export function constantlyApart(a: Access, b: Access, dims: number): boolean {
   // the query compares the array's dimensions, a dimension an access does not name being index 0
   const constantAt = (x: Access, d: number): bigint | null => {
     const e = x.index[d];
@@ -1260,7 +1260,7 @@ export function valuesDifferQuery(spec: RaceQuerySpec, [a, b]: readonly [number,
 }
 
 /** The accesses of the spec's array in its code, by id, each with its points. */
-function accessPointsOf(spec: RaceQuerySpec): AccessPoints[] {
+export function accessPointsOf(spec: RaceQuerySpec): AccessPoints[] {
   const byAccess = new Map<number, { access: Access; points: Point[] }>();
   for (const p of pointsOf(spec.code, 'with-rest')) {
     if (p.target.kind !== 'access' || p.target.access.array !== spec.array) continue;
@@ -1277,7 +1277,7 @@ function accessPointsOf(spec: RaceQuerySpec): AccessPoints[] {
  * convention, and a file name's character): stable, and read without a
  * table. Accesses at one place (a macro's expansion) get `#id` added.
  */
-function accessLabels(map: KernelMap): ReadonlyMap<number, string> {
+export function accessLabels(map: KernelMap): ReadonlyMap<number, string> {
   const place = new Map(
     map.accesses.map((a) => {
       const at = located(map.file, a.span);
@@ -1295,7 +1295,7 @@ function accessLabels(map: KernelMap): ReadonlyMap<number, string> {
  * one of the second's, on the same element (and, with `valuesDiffer`,
  * writing different values).
  */
-function pairQuery(spec: RaceQuerySpec, first: AccessPoints, second: AccessPoints, labels: ReadonlyMap<number, string>, valuesDiffer: boolean): Query {
+export function pairQuery(spec: RaceQuerySpec, first: AccessPoints, second: AccessPoints, labels: ReadonlyMap<number, string>, valuesDiffer: boolean): Query {
   // a warp-level query's threads are of one block too: one block id
   const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch, spec.level !== 'grid');
   // both threads in scope: an execution in which one evaluates an undefined operation is no race the proof speaks of
@@ -1433,7 +1433,7 @@ function bigintText(_key: string, value: unknown): unknown {
 }
 
 /** A point of a race query, encoded for the threads that may be at it (the other's path is false). */
-function encodedPoint(b: Builder, point: Point, index: number, threads: readonly Thread[]): QueryPoint {
+export function encodedPoint(b: Builder, point: Point, index: number, threads: readonly Thread[]): QueryPoint {
   const path: Formula[] = [];
   const element: Term[][] = [];
   const locals: Local[][] = [];

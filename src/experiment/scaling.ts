@@ -48,9 +48,9 @@ export function outsideSolver(p: Pick<ScalingPoint, 'times' | 'totalMs'>): numbe
   return p.totalMs === 0 ? 0 : (p.totalMs - p.times.solving) / p.totalMs;
 }
 
-/** One family's DRF kernel at one size, checked and verified in this process, timed by stage. */
-export async function scalingPoint(family: Family, size: number, options: { readonly timeoutMs: number; readonly solver: Solver }): Promise<ScalingPoint> {
-  const { kernel, source } = generatedKernel(family, size, false);
+/** One family's DRF kernel (with `racy`, its racy twin) at one size, checked and verified in this process, timed by stage. */
+export async function scalingPoint(family: Family, size: number, options: { readonly timeoutMs: number; readonly solver: Solver; readonly racy?: boolean }): Promise<ScalingPoint> {
+  const { kernel, source } = generatedKernel(family, size, options.racy ?? false);
   const path = `${kernel}.bcu`;
   const clock = new StageClock<CheckStage>();
   const checked = checkedKernels(path, source, undefined, clock);
@@ -151,7 +151,26 @@ export function scalingReport(points: readonly ScalingPoint[], run: ScalingRun):
   ].join('\n');
 }
 
+/**
+ * The racy twins' section of the report: each family's racy variant at one
+ * size (its single race found and confirmed is the expected verdict), with
+ * its queries and time; they are not fitted (one size each).
+ */
+export function racyTwinsReport(twins: readonly ScalingPoint[]): string {
+  if (twins.length === 0) return '';
+  return [
+    '## Racy twins',
+    '',
+    'Each family\'s racy variant (`faial-ts gen FAMILY --size N --racy`: one pair of accesses races), measured like the DRF kernels.',
+    '',
+    '| family | n | verdict | queries | ms | outside the solver |',
+    '|---|---:|---|---:|---:|---:|',
+    ...twins.map((p) => `| ${p.family} | ${p.size} | ${p.verdict} | ${p.queries} | ${p.totalMs.toFixed(1)} | ${percent(outsideSolver(p))} |`),
+    '',
+  ].join('\n');
+}
+
 /** scaling.html: the report as a page in the experiment report's style, its chart inline. */
-export function scalingHtml(points: readonly ScalingPoint[], run: ScalingRun): string {
-  return htmlPage('faial-ts scaling benchmark', markdownHtml(scalingReport(points, run), { 'scaling.svg': scalingSvg(points) }));
+export function scalingHtml(points: readonly ScalingPoint[], run: ScalingRun, twins: readonly ScalingPoint[] = []): string {
+  return htmlPage('faial-ts scaling benchmark', markdownHtml(`${scalingReport(points, run)}\n${racyTwinsReport(twins)}`, { 'scaling.svg': scalingSvg(points) }));
 }

@@ -3,7 +3,8 @@
  * whether some launch can be in scope (fig3.assumptions, when the kernel has
  * an assumption or an operation that may be undefined), the loop-completion
  * checks the phase split asks, and the race checks (one per pair of
- * accesses). `faial-ts smt --out` writes them and the solver agreement test
+ * accesses, but none for the pairs of a class whose first pair is unsat:
+ * src/encode/grouped.ts; as in verify, that first pair is asked for it). `faial-ts smt --out` writes them and the solver agreement test
  * runs them. Names are the query ids with `.` for `/`
  * (fig3.phase0.A.11.13-12.5: the pair of accesses at 11:13 and 12:5;
  * fig3.grid.g.…, fig3.sync0); the completion checks, which have no place of
@@ -15,8 +16,10 @@ import { assumptionsQuery, decidedUnsat, type Query } from '../encode/query.js';
 import { printScript } from '../encode/smtlib.js';
 import { searchedModel } from '../encode/search.js';
 import type { KernelMap } from '../map/map.js';
+import type { PhaseSplit } from '../phases/split.js';
 import type { Solver } from '../solve/solver.js';
-import { divergenceQueries, hasScopeConditions, phasesOf, raceQueries } from './verify.js';
+import { ask } from './ask.js';
+import { divergenceQueries, hasScopeConditions, phasesOf, raceGroups } from './verify.js';
 
 export interface NamedScript {
   readonly name: string;
@@ -54,6 +57,33 @@ export async function queryScripts(map: KernelMap, launch: Launch, timeoutMs: nu
     ...divergences,
     ...(hasScopeConditions(map) ? [namedScript(assumptionsQuery(map, launch, 'pass'))] : []),
     ...completions.map((q, i) => ({ name: `${map.name}.completes${i}`, script: queryText(q), query: null })),
-    ...raceQueries(map, split, launch).map((r) => namedScript(r.query)),
+    ...(await raceScripts(map, split, launch, timeoutMs, solver)),
   ];
+}
+
+/**
+ * The race checks as verify asks them: the first pair of a class of alike
+ * pairs says for how many it stands, and the others follow only where it is
+ * not unsat (it is asked as verify asks it).
+ */
+async function raceScripts(map: KernelMap, split: PhaseSplit, launch: Launch, timeoutMs: number, solver: Solver): Promise<NamedScript[]> {
+  const out: NamedScript[] = [];
+  for (const { group } of raceGroups(map, split, launch)) {
+    const size = new Map<number, number>();
+    for (const c of group.classOf) size.set(c, (size.get(c) ?? 0) + 1);
+    const unsat = new Set<number>();
+    for (const [i, pair] of group.pairs.entries()) {
+      const c = group.classOf[i]!;
+      if (unsat.has(c)) continue;
+      const q = group.pairQuery(pair);
+      const others = c === i ? size.get(c)! - 1 : 0;
+      if (others === 0) {
+        out.push(namedScript(q));
+        continue;
+      }
+      out.push({ ...namedScript(q), script: `; the question of ${others} more pair${others === 1 ? '' : 's'} of alike accesses, asked only where this one is not unsat\n${queryText(q)}` });
+      if ((await ask(q, [], { solver, timeoutMs })).verdict.status === 'unsat') unsat.add(i);
+    }
+  }
+  return out;
 }

@@ -17,14 +17,15 @@ import {
   completionQuery,
   divergenceQuery,
   evaluationsOf,
-  raceQueries as pairQueries,
   scopeQuery,
   valuesDifferQuery,
   type Query,
+  type RaceLevel,
   type RaceQuerySpec,
   type ThreadIds,
 } from '../encode/query.js';
 import { EncodingLimit } from '../encode/smtlib.js';
+import { raceGroup, type RaceGroup, type RacePair } from '../encode/grouped.js';
 import type { Formula } from '../encode/term.js';
 import type { Solver, Verdict } from '../solve/solver.js';
 import { dataDoubts, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
@@ -46,16 +47,13 @@ export { DEFAULT_TIMEOUT_MS } from '../solve/solver.js';
 /** Rounds of the vacuity check, each naming one more thread that may fail an assumption. */
 const VACUITY_ROUNDS = 3;
 
-/** The race queries of a kernel, as `faial-ts smt` prints them and `verify` asks them. */
-export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): { query: Query; erased: Doubt[]; spec: RaceQuerySpec }[] {
-  const out: { query: Query; erased: Doubt[]; spec: RaceQuerySpec }[] = [];
+/** The race groups of a kernel (src/encode/grouped.ts): per phase and array, per warp phase and array, per global array across blocks. */
+export function raceGroups(map: KernelMap, split: PhaseSplit, launch: Launch): { group: RaceGroup; erased: Doubt[] }[] {
+  const out: { group: RaceGroup; erased: Doubt[] }[] = [];
   const phased = (s: Pick<PhaseSplit, 'phases' | 'vars'>, level: 'block' | 'warp'): void => {
     for (const phase of s.phases) {
       const erased: Doubt[] = containsErased(phase.code).map((e) => ({ kind: 'approximated-loop', span: e.span }));
-      for (const array of map.arrays) {
-        const spec: RaceQuerySpec = { map, vars: s.vars, launch, code: phase.code, array: array.name, level, phase: phase.id };
-        out.push(...pairQueries(spec).map((query) => ({ query, erased, spec })));
-      }
+      for (const array of map.arrays) out.push({ group: raceGroup({ map, vars: s.vars, launch, code: phase.code, array: array.name, level, phase: phase.id }), erased });
     }
   };
   phased(split, 'block');
@@ -63,10 +61,14 @@ export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): 
   if (!hasManyBlocks(map, launch)) return out;
   const whole = codeOf(map.body, 'erase');
   for (const array of map.arrays.filter((a) => a.scope === 'global')) {
-    const spec: RaceQuerySpec = { map, vars: map.vars, launch, code: whole, array: array.name, level: 'grid', phase: null };
-    out.push(...pairQueries(spec).map((query) => ({ query, erased: [], spec })));
+    out.push({ group: raceGroup({ map, vars: map.vars, launch, code: whole, array: array.name, level: 'grid', phase: null }), erased: [] });
   }
   return out;
+}
+
+/** The race queries of a kernel, one per pair of accesses, in the order `verify` asks them where its groups' questions are sat. */
+export function raceQueries(map: KernelMap, split: PhaseSplit, launch: Launch): { query: Query; erased: Doubt[]; spec: RaceQuerySpec }[] {
+  return raceGroups(map, split, launch).flatMap(({ group, erased }) => group.pairs.map((p) => ({ query: group.pairQuery(p), erased, spec: group.spec })));
 }
 
 function accessSite(a: Access): AccessSite {
@@ -300,7 +302,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     const split = await phasesOf(map, options.launch, options.timeoutMs, options.solver, clock);
     // a pair that races is reported once within blocks (threads of one warp or not) and once across them, in the first phase that shows it
     const reported = new Set<string>();
-    const all = clock.timed('encoding', () => raceQueries(map, split, options.launch));
+    const groups = clock.timed('encoding', () => raceGroups(map, split, options.launch));
     /**
      * A write-write race is benign when the two writes' values are known (no
      * value read or unknown in them) and provably equal wherever the pair
@@ -310,14 +312,18 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       const q = clock.timed('encoding', () => valuesDifferQuery(spec, accesses));
       return q !== null && (await ask(q, [])).status === 'unsat';
     };
-    for (const { query: q, erased, spec } of all) {
-      if (races.length >= options.maxRaces) break;
-      const [x, y] = q.accesses!;
-      const pair = `${q.level === 'grid' ? 'grid' : 'block'}:${Math.min(x, y)}:${Math.max(x, y)}`;
-      if (reported.has(pair)) continue;
+    /** A pair's key in `reported`: within blocks (threads of one warp or not) or across them. */
+    const pairKey = (level: RaceLevel, { first, second }: RacePair): string => {
+      const [x, y] = [first.access.id, second.access.id];
+      return `${level === 'grid' ? 'grid' : 'block'}:${Math.min(x, y)}:${Math.max(x, y)}`;
+    };
+    /** Asks a pair's race query, and reports its race; the verdict's status. */
+    const askPair = async (group: RaceGroup, pair: RacePair, erased: readonly Doubt[]): Promise<Verdict['status']> => {
+      const spec = group.spec;
+      const q = clock.timed('encoding', () => group.pairQuery(pair));
       const verdict = await ask(q, []);
       if (verdict.status === 'unknown') unknowns.push({ query: q.id, reason: verdict.reason });
-      if (verdict.status !== 'sat') continue;
+      if (verdict.status !== 'sat') return verdict.status;
       const raceAt = (model: ReadonlyMap<string, bigint>): Race => {
         const [m1, m2] = selectedPoints(q, model);
         if (m1.point.target.kind !== 'access' || m2.point.target.kind !== 'access') throw new Error('race witness without accesses');
@@ -342,9 +348,19 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         return small === null ? null : raceAt(small);
       });
       races.push({ ...race, confidence: race.doubts.length === 0 ? 'confirmed' : 'possible', ...((await benign(spec, q.accesses!)) ? { benign: true } : {}) });
-      reported.add(pair);
+      reported.add(pairKey(spec.level, pair));
+      return 'sat';
+    };
+    for (const { group, erased } of groups) {
+      // the pairs found unsat, by position: the other pairs of their classes are unsat too (src/encode/grouped.ts)
+      const unsat = new Set<number>();
+      for (const [i, pair] of group.pairs.entries()) {
+        if (races.length >= options.maxRaces) break;
+        if (reported.has(pairKey(group.spec.level, pair)) || unsat.has(group.classOf[i]!)) continue;
+        if ((await askPair(group, pair, erased)) === 'unsat') unsat.add(i);
+      }
     }
-    return { phases: split.phases.length, arrays: new Set(all.map((x) => x.query.array)).size };
+    return { phases: split.phases.length, arrays: new Set(groups.filter((g) => g.group.pairs.length > 0).map((g) => g.group.spec.array)).size };
   };
 
   let counts = { phases: 0, arrays: 0 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { csvField, csvText } from '../../src/experiment/csv.js';
 import { dataDependences, kernelClass } from '../../src/experiment/rows.js';
-import { growthText, medianPoint, outsideSolver, scalingCsv, scalingPoint, scalingReport, scalingSvg, type ScalingPoint } from '../../src/experiment/scaling.js';
+import { growthText, medianPoint, racyTwinsReport, outsideSolver, scalingCsv, scalingPoint, scalingReport, scalingSvg, type ScalingPoint } from '../../src/experiment/scaling.js';
 import { escapedXml, lineChartSvg, ticks } from '../../src/experiment/svg.js';
 import type { TypingViolation, Use } from '../../src/map/map.js';
 import { z3Wasm } from '../../src/solve/z3.js';
@@ -64,6 +64,15 @@ describe('the scaling benchmark', () => {
     expect(loops.times.solving).toBeGreaterThan(0);
     expect(outsideSolver(loops)).toBeGreaterThan(0);
     expect(outsideSolver(loops)).toBeLessThan(1);
+  });
+
+  it("verifies a family's racy twin and reports it apart", async () => {
+    const twin = await scalingPoint('sync-loops', 2, { timeoutMs: 30_000, solver: z3Wasm, racy: true });
+    expect(twin).toMatchObject({ family: 'sync-loops', size: 2, verdict: 'racy' });
+    const report = racyTwinsReport([{ ...twin, totalMs: 12.34 }]);
+    expect(report).toContain('## Racy twins');
+    expect(report).toMatch(/^\| sync-loops \| 2 \| racy \| \d+ \| 12\.3 \| /m);
+    expect(racyTwinsReport([])).toBe('');
   });
 
   it('keeps the median of repeated measurements', () => {
