@@ -862,7 +862,7 @@ export function call(ctx: Ctx, n: Node): Value {
   if (meaning === null) {
     const values = args.map((a) => rvalue(ctx, a));
     if (values.some((v) => v.kind === 'pointer')) return unsupported(ctx, fn, `a call of ${name}, a function without a body in this file, passing it a pointer`);
-    return { kind: 'unknown', ctype: INT, what: `the result of ${name}, a function without a body in this file`, span };
+    return bodilessCall(ctx, name, fn, span);
   }
   switch (meaning.kind) {
     case 'barrier':
@@ -973,6 +973,26 @@ function atomicCall(ctx: Ctx, name: string, op: AtomicOp, args: readonly Node[],
 }
 
 const MATH_RESULT = /^the result of/;
+
+/** A name that says the function may make threads wait for each other (cg::sync, grid.sync, a barrier wrapper). */
+const MAY_SYNCHRONISE = /sync|barrier|wait|arrive/i;
+
+/**
+ * A call of a function the file declares without a body (or does not
+ * declare), not passed a pointer: one that may synchronise is rejected by
+ * name, since a barrier dropped makes races out of the accesses it orders and
+ * is never checked for divergence; any other gives an unknown result, with a
+ * notice saying what is assumed of it.
+ */
+function bodilessCall(ctx: Ctx, name: string, fn: Node, span: Span): Value {
+  if (MAY_SYNCHRONISE.test(name)) {
+    return unsupported(ctx, fn, `a call of ${name}, a function without a body in this file that may synchronise threads`, [
+      'faial-ts models __syncthreads(), __syncwarp() and cooperative groups\' sync(); define the function in the file (or include its header with quotes) so that its body is analysed',
+    ]);
+  }
+  notice(ctx, 'unknownCall', span, `${name} has no body in this file: its result is unknown, and faial-ts assumes that it accesses none of the kernel's arrays and does not synchronise`);
+  return { kind: 'unknown', ctype: INT, what: `the result of ${name}, a function without a body in this file`, span };
+}
 
 /** CUDA's `make_int2(x, y)`, `make_float4(…)`: a vector type's constructor. */
 function makeVector(name: string): CType | null {
