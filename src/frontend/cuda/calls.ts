@@ -60,7 +60,8 @@ export function inlineCall(ctx: Ctx, name: string, defs: readonly FunctionDef[],
   ctx.scope = scope;
   params.forEach((p, i) => {
     const d = declared(baseType(ctx, p.childForFieldName('type')!), p.childForFieldName('declarator'));
-    if (d.reference) return unsupported(ctx, p, 'reference parameters');
+    // a group is a value that does not change: a reference to one is a copy
+    if (d.reference && values[i]?.kind !== 'group') return unsupported(ctx, p, 'reference parameters');
     const ctype: CType = d.dims.length > 0 ? { kind: 'pointer', to: d.ctype } : d.ctype;
     const given = values[i] ?? (p.type === 'optional_parameter_declaration' ? rvalue(ctx, p.childForFieldName('default_value')!) : null);
     if (given === null || d.name === null) return;

@@ -52,6 +52,7 @@ import {
 import { inlineCall, sharedMemoryOf } from './calls.js';
 import { typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
+import { groupFunctionCall, groupMethod } from './groups.js';
 
 /** Where an lvalue is: a local (or one leaf of a local struct), or memory (all leaves of a struct element when `leaf` is null). */
 export type Place =
@@ -222,6 +223,14 @@ function fieldValue(ctx: Ctx, n: Node): Value {
     const span = spanOf(n);
     const builtin: Expr = { kind: 'builtin', name: arg.text as 'threadIdx', axis: field, span };
     return { kind: 'int', expr: { kind: 'cast', type: 'u32', operand: builtin, span }, type: 'u32' };
+  }
+  // a field of a struct a call returns (`block.group_index().x`)
+  if (arg.type === 'call_expression' && n.child(1)?.type === '.') {
+    const v = rvalue(ctx, arg);
+    if (v.kind !== 'struct') return reject(ctx, 'misuse', n, `${arg.text} is not a struct`);
+    const at = leavesOf(v.ctype).findIndex((l) => l.path === field);
+    if (at < 0) return reject(ctx, 'misuse', n, `${typeName(v.ctype)} has no field '${field}'`);
+    return v.fields[at]!;
   }
   return loaded(ctx, n);
 }
@@ -417,6 +426,7 @@ function materialised(ctx: Ctx, v: Value, span: Span): Expr {
     case 'pointer':
       return unsupported(ctx, span, 'pointers stored in memory');
     case 'struct':
+    case 'group':
     case 'void':
       return reject(ctx, 'misuse', span, 'this value cannot be stored here');
   }
@@ -471,6 +481,7 @@ export function intOf(ctx: Ctx, v: Value, span: Span): IntValue {
     case 'pointer':
       return reject(ctx, 'misuse', span, 'a pointer used as a number');
     case 'struct':
+    case 'group':
     case 'void':
       return reject(ctx, 'misuse', span, 'this value is not a number');
   }
@@ -490,6 +501,7 @@ export function condOf(ctx: Ctx, v: Value, span: Span): BExpr {
     case 'pointer':
       return unsupported(ctx, span, 'a pointer used as a condition');
     case 'struct':
+    case 'group':
     case 'void':
       return reject(ctx, 'misuse', span, 'this value is not a condition');
   }
@@ -579,6 +591,8 @@ export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
     case 'float':
     case 'opaque':
       if (v.kind === 'unknown') return { ...v, ctype: to };
+      // a group kept in a `cg::thread_block`, `thread_group`, `auto`… local or parameter
+      if (v.kind === 'group' && to.kind === 'opaque') return v;
       return { kind: 'unknown', ctype: to, what: `a ${typeName(to)} value`, span };
     case 'pointer': {
       if (v.kind !== 'pointer') return unsupported(ctx, span, 'an integer converted to a pointer');
@@ -843,7 +857,7 @@ export function call(ctx: Ctx, n: Node): Value {
   const span = spanOf(n);
   const fn = child(n, 'function');
   const args = named(child(n, 'arguments'));
-  if (fn.type === 'field_expression') return unsupported(ctx, fn, 'C++ classes with methods or operators (a method call)');
+  if (fn.type === 'field_expression') return groupMethod(ctx, fn, args, n) ?? unsupported(ctx, fn, 'C++ classes with methods or operators (a method call)');
   const name = fn.type === 'template_function' ? child(fn, 'name').text : fn.text;
   const templateArgs = fn.type === 'template_function' ? named(child(fn, 'arguments')) : [];
   if (name === 'static_cast' || name === 'reinterpret_cast' || name === 'const_cast') {
@@ -858,6 +872,8 @@ export function call(ctx: Ctx, n: Node): Value {
   if (typeCall !== null) return constructed(ctx, typeCall, args, n);
   const defs = ctx.unit.functions.get(name);
   if (defs !== undefined) return inlineCall(ctx, name, defs, templateArgs, args, n);
+  const grouped = groupFunctionCall(ctx, fn, args, n);
+  if (grouped !== null) return grouped;
   const meaning = builtinCall(name);
   if (meaning === null) {
     const values = args.map((a) => rvalue(ctx, a));
