@@ -77,6 +77,7 @@ export const CODES = {
   noEffect: { code: 'N0603', severity: 'note', what: 'a call with no effect on data races in this model' },
   symbolicTemplate: { code: 'N0604', severity: 'note', what: 'a template parameter verified for all values' },
   launchFromHeader: { code: 'N0605', severity: 'note', what: 'a launch taken from the GPUVerify test header' },
+  unknownCall: { code: 'N0606', severity: 'note', what: 'a call of a function without a body, assumed to touch no array and not to synchronise' },
   launchFromHost: { code: 'N0620', severity: 'note', what: "a kernel verified at the launch sizes of the file's host code" },
 
   internal: { code: 'E0900', severity: 'error', what: 'a bug in faial-ts, or a solver that misbehaved' },

@@ -17,6 +17,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Node } from './parse.js';
 import type { Place } from './expr.js';
 import type { Unit } from './unit.js';
+import type { Group } from './groups.js';
 import { cudaDiagnostic, KernelRejected, type CudaProblem } from './codes.js';
 import { isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
 import { condMayBeUndefined, exprEqual, not, or, and, ite } from './build.js';
@@ -58,6 +59,8 @@ export type Value =
   | PointerValue
   /** a struct or vector value held in locals: one value per leaf (ctypes.ts leavesOf) */
   | { readonly kind: 'struct'; readonly ctype: StructCType; readonly fields: readonly Value[] }
+  /** a cooperative group (groups.ts): which threads it holds */
+  | { readonly kind: 'group'; readonly group: Group; readonly span: Span }
   | { readonly kind: 'void' };
 
 /** A mutable local (or an exit flag): its current value lives in Ctx.values. */

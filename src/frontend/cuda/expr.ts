@@ -54,6 +54,7 @@ import {
 import { inlineCall, sharedMemoryOf } from './calls.js';
 import { baseType, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
+import { groupFunctionCall, groupMethod } from './groups.js';
 
 /** Where an lvalue is: a local (or one leaf of a local struct), or memory (all leaves of a struct element when `leaf` is null). */
 export type Place =
@@ -226,6 +227,14 @@ function fieldValue(ctx: Ctx, n: Node): Value {
     const span = spanOf(n);
     const builtin: Expr = { kind: 'builtin', name: arg.text as 'threadIdx', axis: field, span };
     return { kind: 'int', expr: { kind: 'cast', type: 'u32', operand: builtin, span }, type: 'u32' };
+  }
+  // a field of a struct a call returns (`block.group_index().x`)
+  if (arg.type === 'call_expression' && n.child(1)?.type === '.') {
+    const v = rvalue(ctx, arg);
+    if (v.kind !== 'struct') return reject(ctx, 'misuse', n, `${arg.text} is not a struct`);
+    const at = leavesOf(v.ctype).findIndex((l) => l.path === field);
+    if (at < 0) return reject(ctx, 'misuse', n, `${typeName(v.ctype)} has no field '${field}'`);
+    return v.fields[at]!;
   }
   return loaded(ctx, n);
 }
@@ -423,12 +432,16 @@ export function referent(ctx: Ctx, declared: CType, bindsValues: boolean, init: 
   if (isPlaceable(ctx, init)) {
     const p = placeOrPointer(ctx, init);
     if (p.kind === 'pointer') return unsupported(ctx, at, 'a reference to an array');
+    // a group of cooperative groups is a value that does not change: a reference to one is a copy
+    const held = p.kind === 'slot' ? ctx.values.get(p.slot) : undefined;
+    if (held?.kind === 'group') return { kind: 'value', value: held };
     if (sameType(declared, placeType(p))) return { kind: 'alias', place: p };
     if (bindsValues) return { kind: 'value', value: convert(ctx, load(ctx, p, span), declared, span) };
     return reject(ctx, 'misuse', at, `a reference to ${typeName(declared)} cannot name '${init.text}', a ${typeName(placeType(p))}`);
   }
-  if (!bindsValues) return unsupported(ctx, at, `a non-const reference bound to '${shortText(init)}', which is not a variable or an element faial-ts can place`);
   const v = rvalue(ctx, init);
+  if (v.kind === 'group') return { kind: 'value', value: v };
+  if (!bindsValues) return unsupported(ctx, at, `a non-const reference bound to '${shortText(init)}', which is not a variable or an element faial-ts can place`);
   return { kind: 'value', value: declared.kind === 'opaque' ? v : convert(ctx, v, declared, span) };
 }
 
@@ -505,6 +518,7 @@ function materialised(ctx: Ctx, v: Value, span: Span): Expr {
     case 'pointer':
       return unsupported(ctx, span, 'pointers stored in memory');
     case 'struct':
+    case 'group':
     case 'void':
       return reject(ctx, 'misuse', span, 'this value cannot be stored here');
   }
@@ -559,6 +573,7 @@ export function intOf(ctx: Ctx, v: Value, span: Span): IntValue {
     case 'pointer':
       return reject(ctx, 'misuse', span, 'a pointer used as a number');
     case 'struct':
+    case 'group':
     case 'void':
       return reject(ctx, 'misuse', span, 'this value is not a number');
   }
@@ -578,6 +593,7 @@ export function condOf(ctx: Ctx, v: Value, span: Span): BExpr {
     case 'pointer':
       return unsupported(ctx, span, 'a pointer used as a condition');
     case 'struct':
+    case 'group':
     case 'void':
       return reject(ctx, 'misuse', span, 'this value is not a condition');
   }
@@ -667,6 +683,8 @@ export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
     case 'float':
     case 'opaque':
       if (v.kind === 'unknown') return { ...v, ctype: to };
+      // a group kept in a `cg::thread_block`, `thread_group`, `auto`… local or parameter
+      if (v.kind === 'group' && to.kind === 'opaque') return v;
       return { kind: 'unknown', ctype: to, what: `a ${typeName(to)} value`, span };
     case 'pointer': {
       if (v.kind !== 'pointer') return unsupported(ctx, span, 'an integer converted to a pointer');
@@ -935,7 +953,7 @@ export function call(ctx: Ctx, n: Node): Value {
   const span = spanOf(n);
   const fn = child(n, 'function');
   const args = named(child(n, 'arguments'));
-  if (fn.type === 'field_expression') return unsupported(ctx, fn, 'C++ classes with methods or operators (a method call)');
+  if (fn.type === 'field_expression') return groupMethod(ctx, fn, args, n) ?? unsupported(ctx, fn, 'C++ classes with methods or operators (a method call)');
   const name = fn.type === 'template_function' ? child(fn, 'name').text : fn.text;
   const templateArgs = fn.type === 'template_function' ? named(child(fn, 'arguments')) : [];
   if (name === 'static_cast' || name === 'reinterpret_cast' || name === 'const_cast') {
@@ -953,11 +971,13 @@ export function call(ctx: Ctx, n: Node): Value {
   if (typeCall !== null) return constructed(ctx, typeCall, args, n);
   const defs = ctx.unit.functions.get(name);
   if (defs !== undefined) return inlineCall(ctx, name, defs, templateArgs, args, n);
+  const grouped = groupFunctionCall(ctx, fn, args, n);
+  if (grouped !== null) return grouped;
   const meaning = builtinCall(name);
   if (meaning === null) {
     const values = args.map((a) => rvalue(ctx, a));
     if (values.some((v) => v.kind === 'pointer')) return unsupported(ctx, fn, `a call of ${name}, a function without a body in this file, passing it a pointer`);
-    return { kind: 'unknown', ctype: INT, what: `the result of ${name}, a function without a body in this file`, span };
+    return bodilessCall(ctx, name, fn, span);
   }
   switch (meaning.kind) {
     case 'barrier':
@@ -1068,6 +1088,26 @@ function atomicCall(ctx: Ctx, name: string, op: AtomicOp, args: readonly Node[],
 }
 
 const MATH_RESULT = /^the result of/;
+
+/** A name that says the function may make threads wait for each other (cg::sync, grid.sync, a barrier wrapper). */
+const MAY_SYNCHRONISE = /sync|barrier|wait|arrive/i;
+
+/**
+ * A call of a function the file declares without a body (or does not
+ * declare), not passed a pointer: one that may synchronise is rejected by
+ * name, since a barrier dropped makes races out of the accesses it orders and
+ * is never checked for divergence; any other gives an unknown result, with a
+ * notice saying what is assumed of it.
+ */
+function bodilessCall(ctx: Ctx, name: string, fn: Node, span: Span): Value {
+  if (MAY_SYNCHRONISE.test(name)) {
+    return unsupported(ctx, fn, `a call of ${name}, a function without a body in this file that may synchronise threads`, [
+      'faial-ts models __syncthreads(), __syncwarp() and cooperative groups\' sync(); define the function in the file (or include its header with quotes) so that its body is analysed',
+    ]);
+  }
+  notice(ctx, 'unknownCall', span, `${name} has no body in this file: its result is unknown, and faial-ts assumes that it accesses none of the kernel's arrays and does not synchronise`);
+  return { kind: 'unknown', ctype: INT, what: `the result of ${name}, a function without a body in this file`, span };
+}
 
 /** CUDA's `make_int2(x, y)`, `make_float4(…)`: a vector type's constructor. */
 function makeVector(name: string): CType | null {

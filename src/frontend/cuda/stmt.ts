@@ -33,6 +33,7 @@ import { leavesOf, typeName, type CType } from './ctypes.js';
 import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor, type Declared } from './types.js';
 import { doLoop, forLoop, whileLoop } from './loops.js';
 import { launchOnlyExpr } from './launch.js';
+import { groupCType } from './groups.js';
 
 /** Runs `body` in a new scope; the locals declared in it are forgotten when it ends. */
 export function withScope<T>(ctx: Ctx, body: () => T): T {
@@ -294,6 +295,8 @@ function valueType(v: Value): CType {
       return { kind: 'pointer', to: v.elem };
     case 'struct':
       return v.ctype;
+    case 'group':
+      return groupCType(v.group);
     case 'void':
       return { kind: 'void' };
   }

@@ -611,7 +611,7 @@ hint: rewrite it with if/else
     ['recursion', '__device__ int f(int x) { return x > 0 ? f(x - 1) : 0; }\n__global__ void k(int *A) { A[f(3)] = 0; }', 'unsupported: recursion (f calls itself)'],
     ['function pointers', '__device__ int f(int x) { return x; }\n__global__ void k(int *A) { int (*g)(int) = f; A[0] = 0; }', 'unsupported: function pointers'],
     ['device memcpy', '__global__ void k(int *A, int *B) { memcpy(A, B, 16); }', 'unsupported: device memcpy/memset'],
-    ['grid synchronisation', '__global__ void k(int *A) { cooperative_groups::this_grid().sync(); }', 'unsupported: C++ classes with methods or operators (a method call)'],
+    ['grid synchronisation', '__global__ void k(int *A) { cooperative_groups::this_grid().sync(); }', 'unsupported: grid synchronisation (grid_group::sync): a barrier of every thread of the grid, which faial-ts does not model'],
     ['methods', 'struct S { __device__ int get() { return 1; } };\n__global__ void k(int *A) { S s; A[s.get()] = 0; }', 'unsupported: C++ classes with methods or operators (a method call)'],
   ])('rejects %s by name', async (_name, cu, message) => {
     expect((await rejection(cu)).split('\n')[0]).toBe(`error[E0602]: ${message}`);
