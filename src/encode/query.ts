@@ -1648,24 +1648,24 @@ export interface ScopeExit {
  * at. Null when the kernel has neither an assumption nor an operation that
  * may be undefined.
  *
- * An operation on the input alone (`onInput`: `A[i] + 1`, with A not
- * written before, src/verify/inputs.ts) is data-dependent behaviour of the
- * thread: whether it is defined depends on the contents of memory, not on
- * the launch, and it is not asked about. With `assumptionsOnData` = `hold`
- * (the vacuity check), an `assume` over a value read is taken to hold for
- * some contents.
+ * `ignored`: operations that are data-dependent behaviour of the thread,
+ * defined for some contents of memory whatever the launch, not asked about
+ * (an operation on the input alone, `A[i] + 1` with A not written before,
+ * src/verify/inputs.ts; for the vacuity check, every operation on a value
+ * read). With `assumptionsOnData` = `hold` (the vacuity check), an `assume`
+ * over a value read is taken to hold for some contents.
  */
 export function scopeQuery(
   map: KernelMap,
   launch: Launch,
   assumptionsOnData: 'may-fail' | 'hold' = 'may-fail',
-  onInput: (e: Expr) => boolean = () => false,
+  ignored: (e: Expr) => boolean = () => false,
 ): { query: Query; exitOf: (value: (name: string) => bigint) => ScopeExit | null } | null {
   const code = codeOf(map.body, 'erase');
   const isData = (v: string): boolean => isDataDependent(map.vars.get(v));
   const onData = (c: BExpr): boolean => [...bexprVars(c)].some(isData);
   const points = pointsOf(code, 'without-rest').filter((p) => p.target.kind === 'assume' && !(assumptionsOnData === 'hold' && onData(p.target.cond)));
-  const sites = evaluationsOf(code).flatMap((s) => withoutInputOperations(s, onInput));
+  const sites = evaluationsOf(code).flatMap((s) => withoutIgnored(s, ignored));
   if (points.length === 0 && sites.length === 0) return null;
   const b = new Builder(map, map.vars, sharedBinders(code), launch);
   const assertions = launchFacts(b, launch);
@@ -1700,10 +1700,10 @@ function undefinedAtSite(scope: Scope, s: Evaluation): Formula {
   return and([...path, not(defined)]);
 }
 
-/** The site without its operations on the input alone (none when nothing is left). */
-function withoutInputOperations(s: Evaluation, onInput: (e: Expr) => boolean): Evaluation[] {
-  const exprs = s.exprs.filter((e) => !onInput(e));
-  const conds = s.conds.filter((c) => !bexprOperands(c).every((e) => !mayBeUndefined(e) || onInput(e)));
+/** The site without the operations ignored (none when nothing is left). */
+function withoutIgnored(s: Evaluation, ignored: (e: Expr) => boolean): Evaluation[] {
+  const exprs = s.exprs.filter((e) => !ignored(e));
+  const conds = s.conds.filter((c) => !bexprOperands(c).every((e) => !mayBeUndefined(e) || ignored(e)));
   return exprs.length === 0 && conds.length === 0 && s.step === undefined ? [] : [{ ...s, exprs, conds }];
 }
 

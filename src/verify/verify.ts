@@ -193,7 +193,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   let vacuous = false;
   /** an operation on the input alone: its thread's data-dependent behaviour, which decides neither an alarm nor the scope (src/verify/inputs.ts) */
   const onInput = inputOperation(map);
-  const decides = (exprs: readonly Expr[]): boolean => exprs.some((e) => [...exprVars(e)].some((v) => isDataDependent(map.vars.get(v))) && !onInput(e));
+  const onData = (e: Expr): boolean => [...exprVars(e)].some((v) => isDataDependent(map.vars.get(v)));
+  const decides = (exprs: readonly Expr[]): boolean => exprs.some((e) => onData(e) && !onInput(e));
   /** every thread of a launch satisfying the race queries' assumptions is in scope (a race query's two threads speak for all) */
   const inScopeAlike = assumptionsAlike(map) && !mayBeUndefined(map);
   /**
@@ -202,7 +203,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
    * operation. None when the launch is proved in scope.
    */
   const scopeDoubts = async (launch: Launch, assumptionsOnData: 'may-fail' | 'hold' = 'may-fail'): Promise<Doubt[]> => {
-    const s = clock.timed('encoding', () => scopeQuery(map, launch, assumptionsOnData, onInput));
+    // the vacuity check takes what a thread does with values read as possible for some contents of memory
+    const s = clock.timed('encoding', () => scopeQuery(map, launch, assumptionsOnData, assumptionsOnData === 'hold' ? onData : onInput));
     if (s === null) return [];
     const q = s.query;
     const verdict = await ask(q, []);
@@ -270,8 +272,14 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         return 'undecided';
       }
       if (inScopeAlike) return 'in-scope';
-      const launch = witnessLaunch(map, witnessOf(q, verdict.model, [null, null]));
-      const [doubt] = await scopeDoubts(launch, 'hold');
+      let launch = witnessLaunch(map, witnessOf(q, verdict.model, [null, null]));
+      let [doubt] = await scopeDoubts(launch, 'hold');
+      // as for an alarm's witness: a huge launch may overflow where a small one of the same question does not
+      const small = doubt === undefined || isSmallWitness(witnessOf(q, verdict.model, [null, null])) ? null : await smallModel(q, modelsOf(q), valuation(verdict.model));
+      if (small !== null) {
+        launch = witnessLaunch(map, witnessOf(q, small, [null, null]));
+        [doubt] = await scopeDoubts(launch, 'hold');
+      }
       if (doubt === undefined) return 'in-scope';
       last = doubt;
       if (doubt.kind !== 'assumption' && doubt.kind !== 'undefined-operation') break;
