@@ -3,7 +3,7 @@
  * that leads to each: the conditions taken, the loops entered, the shared
  * binders, and the statements that must complete before it.
  */
-import type { BExpr } from '../core/ast.js';
+import type { BExpr, Expr } from '../core/ast.js';
 import { bexprVars, exprVars } from '../core/exprs.js';
 import type { Access, Range, SyncSite } from '../map/map.js';
 import { codeChildren, type Code, type Relation } from '../phases/code.js';
@@ -100,20 +100,25 @@ function rangeVars(r: Range, out: Set<string>): void {
 }
 
 /** Variables that decide whether code runs to its end (the indices it accesses do not). */
-function codeVars(c: Code, out: Set<string>): void {
+function codeVars(c: Code, out: Set<string>, decides: (exprs: readonly Expr[]) => boolean): void {
   if (c.kind === 'if' || c.kind === 'assume') bexprVars(c.cond, out);
-  if (c.kind === 'defined') c.exprs.forEach((e) => exprVars(e, out));
+  if (c.kind === 'defined' && decides(c.exprs)) c.exprs.forEach((e) => exprVars(e, out));
   if (c.kind === 'loop' || c.kind === 'bind' || c.kind === 'empty') rangeVars(c.range, out);
-  for (const child of codeChildren(c)) codeVars(child, out);
+  for (const child of codeChildren(c)) codeVars(child, out, decides);
 }
 
-/** Every source variable that decides whether, and where, the point's access happens. */
-export function pointVars(p: Point): Set<string> {
+/**
+ * Every source variable that decides whether, and where, the point's access
+ * happens; `decides` tells whether the definedness of a `defined` step's
+ * expressions counts (the caller may know some step defined for some
+ * contents of memory whatever the launch).
+ */
+export function pointVars(p: Point, decides: (exprs: readonly Expr[]) => boolean = () => true): Set<string> {
   const out = new Set<string>();
   for (const s of p.path) {
     switch (s.kind) {
       case 'prefix':
-        codeVars(s.code, out);
+        codeVars(s.code, out, decides);
         break;
       case 'cond':
         bexprVars(s.cond, out);

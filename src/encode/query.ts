@@ -21,7 +21,7 @@ import type { ArithOp, Axis, BExpr, BuiltinName, Expr, MachineType } from '../co
 import { AXES } from '../core/ast.js';
 import { isSigned, typeMax, typeMin, WIDTH } from '../core/arith.js';
 import { machineType, mayBeUndefined } from '../core/types.js';
-import { bexprOperands, exprBuiltins, exprVars } from '../core/exprs.js';
+import { bexprOperands, bexprVars, exprBuiltins, exprVars } from '../core/exprs.js';
 import { evalFormula } from './evaluate.js';
 import { DEFAULT_WARP_SIZE, type Launch } from '../core/launch.js';
 import { lockstepRelations } from '../map/lockstep.js';
@@ -1567,8 +1567,12 @@ export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInf
  * of the operations they surely evaluate. Unsat: no launch is in scope, every
  * other query would be vacuously unsat. `barriers` says whether threads surely pass the barriers
  * (every divergence query was unsat) or a barrier may stop the block.
+ * `others`: threads the earlier rounds of the vacuity check found leaving the
+ * scope, each at coordinates that are functions of the launch (the thread
+ * `p` of a parameter p, the thread `blockDim.x − 2`): each is an instance of
+ * "every thread of the launch is in scope", so unsat is still a proof.
  */
-export function assumptionsQuery(map: KernelMap, launch: Launch, barriers: 'pass' | 'may-stop', others: readonly ThreadIds[] = []): Query {
+export function assumptionsQuery(map: KernelMap, launch: Launch, barriers: 'pass' | 'may-stop', others: readonly ThreadAt[] = []): Query {
   const code = codeOf(map.body, barriers === 'pass' ? 'erase' : 'mark');
   const b = new Builder(map, map.vars, sharedBinders(code), launch);
   const assertions = launchFacts(b, launch);
@@ -1581,16 +1585,43 @@ export function assumptionsQuery(map: KernelMap, launch: Launch, barriers: 'pass
   // a thread the earlier rounds found leaving the scope: if the launch has it, it stays in scope too
   others.forEach((ids, i) => {
     const t = 3 + i;
-    const at = AXES.flatMap((axis, a) => [
-      eq(b.threadId('threadIdx', axis, t), num(ids.threadIdx[a] ?? 0n)),
-      eq(b.threadId('blockIdx', axis, t), num(ids.blockIdx[a] ?? 0n)),
+    const coordinates = AXES.flatMap((axis, a) => [
+      coordinateAt(b, b.threadId('threadIdx', axis, t), ids.threadIdx[a] ?? NUMBER_0, b.dim('blockDim', axis)),
+      coordinateAt(b, b.threadId('blockIdx', axis, t), ids.blockIdx[a] ?? NUMBER_0, b.dim('gridDim', axis)),
     ]);
-    const exists = and(
-      AXES.flatMap((axis, a) => [cmp('<', num(ids.threadIdx[a] ?? 0n), b.dim('blockDim', axis)), cmp('<', num(ids.blockIdx[a] ?? 0n), b.dim('gridDim', axis))]),
-    );
-    assertions.push(or([not(exists), and([...at, ...assumptionFacts(b, code, barriers, [t], 'scope')])]));
+    const exists = and(coordinates.map((c) => c.exists));
+    assertions.push(or([not(exists), and([...coordinates.map((c) => c.at), ...assumptionFacts(b, code, barriers, [t], 'scope')])]));
   });
   return finish(b, { id: `${map.name}/assumptions`, kernel: map.name, kind: 'assumptions', level: 'block', phase: null, array: null, sync: null, points: [], assertions });
+}
+
+/** A thread coordinate as a function of the launch: a number, or a parameter or a size plus a constant (which may be negative). */
+export type Coordinate =
+  | { readonly kind: 'number'; readonly value: bigint }
+  | { readonly kind: 'param'; readonly name: string; readonly plus: bigint }
+  | { readonly kind: 'dim'; readonly dim: 'blockDim' | 'gridDim'; readonly axis: Axis; readonly plus: bigint };
+
+const NUMBER_0: Coordinate = { kind: 'number', value: 0n };
+
+/** A thread named by its coordinates as functions of the launch: in every launch, it is that launch's thread there, if it has one. */
+export interface ThreadAt {
+  readonly threadIdx: readonly Coordinate[];
+  readonly blockIdx: readonly Coordinate[];
+}
+
+/**
+ * The thread's coordinate `id` being `c` (`at`), and some coordinate below
+ * `dim` being it (`exists`). Written with additions only (id + k = base + j),
+ * so that a negative constant, or a negative value of a signed parameter,
+ * needs no subtraction: where base + plus is not a coordinate of the launch,
+ * `exists` is false.
+ */
+function coordinateAt(b: Builder, id: Term, c: Coordinate, dim: Term): { at: Formula; exists: Formula } {
+  if (c.kind === 'number') return { at: eq(id, num(c.value)), exists: cmp('<', num(c.value), dim) };
+  const base = c.kind === 'param' ? b.param(c.name) : b.dim(c.dim, c.axis);
+  const [k, j] = c.plus < 0n ? [num(-c.plus), num(0)] : [num(0), num(c.plus)];
+  const value = op('+', base, j);
+  return { at: eq(op('+', id, k), value), exists: and([cmp('>=', value, k), cmp('<', value, op('+', dim, k))]) };
 }
 
 /** A thread's coordinates, as the vacuity check names a particular thread. */
@@ -1616,11 +1647,25 @@ export interface ScopeExit {
  * names the assumption or operation a model makes thread 1 leave the scope
  * at. Null when the kernel has neither an assumption nor an operation that
  * may be undefined.
+ *
+ * `ignored`: operations that are data-dependent behaviour of the thread,
+ * defined for some contents of memory whatever the launch, not asked about
+ * (an operation on the input alone, `A[i] + 1` with A not written before,
+ * src/verify/inputs.ts; for the vacuity check, every operation on a value
+ * read). With `assumptionsOnData` = `hold` (the vacuity check), an `assume`
+ * over a value read is taken to hold for some contents.
  */
-export function scopeQuery(map: KernelMap, launch: Launch): { query: Query; exitOf: (value: (name: string) => bigint) => ScopeExit | null } | null {
+export function scopeQuery(
+  map: KernelMap,
+  launch: Launch,
+  assumptionsOnData: 'may-fail' | 'hold' = 'may-fail',
+  ignored: (e: Expr) => boolean = () => false,
+): { query: Query; exitOf: (value: (name: string) => bigint) => ScopeExit | null } | null {
   const code = codeOf(map.body, 'erase');
-  const points = pointsOf(code, 'without-rest').filter((p) => p.target.kind === 'assume');
-  const sites = evaluationsOf(code);
+  const isData = (v: string): boolean => isDataDependent(map.vars.get(v));
+  const onData = (c: BExpr): boolean => [...bexprVars(c)].some(isData);
+  const points = pointsOf(code, 'without-rest').filter((p) => p.target.kind === 'assume' && !(assumptionsOnData === 'hold' && onData(p.target.cond)));
+  const sites = evaluationsOf(code).flatMap((s) => withoutIgnored(s, ignored));
   if (points.length === 0 && sites.length === 0) return null;
   const b = new Builder(map, map.vars, sharedBinders(code), launch);
   const assertions = launchFacts(b, launch);
@@ -1653,6 +1698,13 @@ function undefinedAtSite(scope: Scope, s: Evaluation): Formula {
   const step = s.step === undefined ? TRUE : scope.loop(s.step.range).stepDefined(scope.variable(s.step.var));
   const defined = and([scope.definedAll(s.exprs), ...s.conds.map((c) => scope.definedCond(c)), step]);
   return and([...path, not(defined)]);
+}
+
+/** The site without the operations ignored (none when nothing is left). */
+function withoutIgnored(s: Evaluation, ignored: (e: Expr) => boolean): Evaluation[] {
+  const exprs = s.exprs.filter((e) => !ignored(e));
+  const conds = s.conds.filter((c) => !bexprOperands(c).every((e) => !mayBeUndefined(e) || ignored(e)));
+  return exprs.length === 0 && conds.length === 0 && s.step === undefined ? [] : [{ ...s, exprs, conds }];
 }
 
 /** A place where a thread evaluates operations that may be undefined: the path to it, and what it evaluates. */

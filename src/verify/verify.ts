@@ -5,9 +5,9 @@
  * warp phase, array and pair too), and classification of every alarm.
  */
 import type { Launch } from '../core/launch.js';
-import { AXES } from '../core/ast.js';
-import { bexprBuiltins, bexprVars } from '../core/exprs.js';
-import { hasSyncwarp, protoSome, type Access, type KernelMap, type SyncSite } from '../map/map.js';
+import { AXES, type Expr } from '../core/ast.js';
+import { bexprBuiltins, bexprVars, exprVars } from '../core/exprs.js';
+import { hasSyncwarp, isDataDependent, protoSome, type Access, type KernelMap, type SyncSite } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
 import { codeOf, splitPhases, warpLevel, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
@@ -22,7 +22,7 @@ import {
   type Query,
   type RaceLevel,
   type RaceQuerySpec,
-  type ThreadIds,
+  type ThreadAt,
 } from '../encode/query.js';
 import { EncodingLimit } from '../encode/smtlib.js';
 import { raceGroup, type RaceGroup, type RacePair } from '../encode/grouped.js';
@@ -33,6 +33,8 @@ import { raceKind, statusOf, VERIFY_STAGES, type AccessSite, type Divergence, ty
 import { isSmallWitness, smallModel, type ModelOf } from './shrink.js';
 import { ask as askBackEnd } from './ask.js';
 import { StageClock } from '../util/clock.js';
+import { threadsNamed, vacuityUndecided } from './vacuity.js';
+import { inputOperation } from './inputs.js';
 
 export interface VerifyOptions {
   readonly launch: Launch;
@@ -44,8 +46,8 @@ export interface VerifyOptions {
 
 export { DEFAULT_TIMEOUT_MS } from '../solve/solver.js';
 
-/** Rounds of the vacuity check, each naming one more thread that may fail an assumption. */
-const VACUITY_ROUNDS = 3;
+/** Rounds of the vacuity check, each adding the thread found leaving the scope at the launch the round before found. */
+const VACUITY_ROUNDS = 4;
 
 /** The race groups of a kernel (src/encode/grouped.ts): per phase and array, per warp phase and array, per global array across blocks. */
 export function raceGroups(map: KernelMap, split: PhaseSplit, launch: Launch): { group: RaceGroup; erased: Doubt[] }[] {
@@ -191,6 +193,10 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   };
 
   let vacuous = false;
+  /** an operation on the input alone: its thread's data-dependent behaviour, which decides neither an alarm nor the scope (src/verify/inputs.ts) */
+  const onInput = inputOperation(map);
+  const onData = (e: Expr): boolean => [...exprVars(e)].some((v) => isDataDependent(map.vars.get(v)));
+  const decides = (exprs: readonly Expr[]): boolean => exprs.some((e) => onData(e) && !onInput(e));
   /** every thread of a launch satisfying the race queries' assumptions is in scope (a race query's two threads speak for all) */
   const inScopeAlike = assumptionsAlike(map) && !mayBeUndefined(map);
   /**
@@ -198,8 +204,9 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
    * a proof"): a thread of it may fail an assumption or evaluate an undefined
    * operation. None when the launch is proved in scope.
    */
-  const scopeDoubts = async (witness: Witness): Promise<Doubt[]> => {
-    const s = clock.timed('encoding', () => scopeQuery(map, witnessLaunch(map, witness)));
+  const scopeDoubts = async (launch: Launch, assumptionsOnData: 'may-fail' | 'hold' = 'may-fail'): Promise<Doubt[]> => {
+    // the vacuity check takes what a thread does with values read as possible for some contents of memory
+    const s = clock.timed('encoding', () => scopeQuery(map, launch, assumptionsOnData, assumptionsOnData === 'hold' ? onData : onInput));
     if (s === null) return [];
     const q = s.query;
     const verdict = await ask(q, []);
@@ -236,37 +243,52 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
    */
   const classify = async <A extends { readonly doubts: readonly Doubt[]; readonly witness: Witness }>(alarm: A, alike: boolean, smaller: () => Promise<A | null>): Promise<A> => {
     if (alarm.doubts.length > 0 || alike) return alarm;
-    const doubts = await scopeDoubts(alarm.witness);
+    const doubts = await scopeDoubts(witnessLaunch(map, alarm.witness));
     if (doubts.length === 0) return alarm;
     if (!isSmallWitness(alarm.witness)) {
       const small = await smaller();
-      if (small !== null && small.doubts.length === 0 && (await scopeDoubts(small.witness)).length === 0) return small;
+      if (small !== null && small.doubts.length === 0 && (await scopeDoubts(witnessLaunch(map, small.witness))).length === 0) return small;
     }
     return { ...alarm, doubts };
   };
 
   /**
-   * Whether no launch is in scope. The first and the last thread of a launch
-   * in scope satisfying what they surely must is necessary; when the launch
-   * found has another thread that may leave the scope, that thread is added
-   * to the question, for a few rounds.
+   * Whether no launch is in scope: the vacuity check asks for a launch whose
+   * first and last thread satisfy what they surely must (and the threads
+   * found so far, if the launch has them); none is a proof that no launch is
+   * in scope. A launch found is in scope when the scope check finds no
+   * thread of it leaving the scope; otherwise that thread is added to the
+   * question, named by numbers and by the parameters and sizes it is near
+   * (src/verify/vacuity.ts), for a few rounds. Undecided after them, or at a
+   * solver's unknown, the kernel is not proved: an unknown, never DRF.
    */
-  const contradictory = async (barriers: 'pass' | 'may-stop'): Promise<boolean> => {
-    const others: ThreadIds[] = [];
+  const vacuity = async (barriers: 'pass' | 'may-stop'): Promise<'vacuous' | 'in-scope' | 'undecided'> => {
+    const others: ThreadAt[] = [];
+    let last: Doubt | undefined;
     for (let round = 0; round < VACUITY_ROUNDS; round++) {
       const q = clock.timed('encoding', () => assumptionsQuery(map, options.launch, barriers, others));
       const verdict = await ask(q, []);
-      if (verdict.status === 'unsat') return true;
+      if (verdict.status === 'unsat') return 'vacuous';
       if (verdict.status === 'unknown') {
         unknowns.push({ query: q.id, reason: verdict.reason });
-        return false;
+        return 'undecided';
       }
-      if (inScopeAlike) return false;
-      const [doubt] = await scopeDoubts(witnessOf(q, verdict.model, [null, null]));
-      if (doubt?.kind !== 'assumption' && doubt?.kind !== 'undefined-operation') return false;
-      others.push(doubt.thread);
+      if (inScopeAlike) return 'in-scope';
+      let launch = witnessLaunch(map, witnessOf(q, verdict.model, [null, null]));
+      let [doubt] = await scopeDoubts(launch, 'hold');
+      // as for an alarm's witness: a huge launch may overflow where a small one of the same question does not
+      const small = doubt === undefined || isSmallWitness(witnessOf(q, verdict.model, [null, null])) ? null : await smallModel(q, modelsOf(q), valuation(verdict.model));
+      if (small !== null) {
+        launch = witnessLaunch(map, witnessOf(q, small, [null, null]));
+        [doubt] = await scopeDoubts(launch, 'hold');
+      }
+      if (doubt === undefined) return 'in-scope';
+      last = doubt;
+      if (doubt.kind !== 'assumption' && doubt.kind !== 'undefined-operation') break;
+      others.push(...threadsNamed(doubt.thread, { params: launch.params, blockDim: launch.blockDim!, gridDim: launch.gridDim! }));
     }
-    return false;
+    unknowns.push({ query: `${map.name}/assumptions`, reason: vacuityUndecided(VACUITY_ROUNDS, last) });
+    return 'undecided';
   };
 
   const run = async (): Promise<{ phases: number; arrays: number }> => {
@@ -282,7 +304,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       if (verdict.status !== 'sat') continue;
       const point = q.points.find((p) => p.point.target.kind === 'mark') ?? null;
       const divergenceAt = (model: ReadonlyMap<string, bigint>): { doubts: Doubt[]; witness: Witness } => ({
-        doubts: [...(point ? dataDoubts(map.vars, pointVars(point.point)) : []), ...shiftDoubts(q, model)],
+        doubts: [...(point ? dataDoubts(map.vars, pointVars(point.point, decides)) : []), ...shiftDoubts(q, model)],
         witness: witnessOf(q, model, [point, point]),
       });
       // the block stops at the barrier, but other blocks run on: any assumption may exclude the launch, alike or not
@@ -294,7 +316,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     }
     if (divergences.length > 0) return { phases: 0, arrays: 0 };
     // with no launch allowed, every race query would be unsat: a proof of nothing
-    if (hasScopeConditions(map) && (await contradictory(undecided.length === 0 ? 'pass' : 'may-stop'))) {
+    if (hasScopeConditions(map) && (await vacuity(undecided.length === 0 ? 'pass' : 'may-stop')) === 'vacuous') {
       vacuous = true;
       return { phases: 0, arrays: 0 };
     }
@@ -329,7 +351,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         if (m1.point.target.kind !== 'access' || m2.point.target.kind !== 'access') throw new Error('race witness without accesses');
         const b1 = m1.point.target.access;
         const b2 = m2.point.target.access;
-        const doubts = [...dataDoubts(split.vars, [...pointVars(m1.point), ...pointVars(m2.point)]), ...erased, ...shiftDoubts(q, model), ...undecided];
+        const doubts = [...dataDoubts(split.vars, [...pointVars(m1.point, decides), ...pointVars(m2.point, decides)]), ...erased, ...shiftDoubts(q, model), ...undecided];
         return {
           array: q.array!,
           kind: raceKind(b1.mode, b2.mode),
