@@ -71,13 +71,14 @@ function classesOf(spec: RaceQuerySpec, pairs: readonly RacePair[]): number[] {
   const own = pairs.map((_, i) => i);
   if (pairs.length < MIN_CLASSED_PAIRS || (spec.launch.warpSize !== undefined && spec.level === 'block')) return own;
   const shared = sharedBinders(spec.code);
+  const intern = interner();
   const keys = new Map<number, string>();
   const alike = new Map<string, number>();
   // an access's class: the first access whose key is the same
   const accessClass = (a: AccessPoints): number => {
     let key = keys.get(a.access.id);
     if (key === undefined) {
-      key = accessKey(spec, shared, a);
+      key = accessKey(spec, shared, a, intern);
       keys.set(a.access.id, key);
     }
     const known = alike.get(key);
@@ -102,11 +103,39 @@ function classesOf(spec: RaceQuerySpec, pairs: readonly RacePair[]): number[] {
  * declarations the encoding made, in a builder of its own (so that a name
  * means the same in two keys only where it is defined the same).
  */
-function accessKey(spec: RaceQuerySpec, shared: ReadonlyMap<string, Range>, a: AccessPoints): string {
+function accessKey(spec: RaceQuerySpec, shared: ReadonlyMap<string, Range>, a: AccessPoints, intern: (value: unknown) => string): string {
   const b = new Builder(spec.map, spec.vars, shared, spec.launch, spec.level !== 'grid');
   const points = a.points.map((p, i) => {
     const q = encodedPoint(b, p, i, [1, 2]);
     return [q.path, q.element];
   });
-  return JSON.stringify([a.access.mode, points, b.definitions, b.havocs, [...b.declarations], [...b.types]], (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+  return intern([a.access.mode, points, b.definitions, b.havocs, [...b.declarations], [...b.types]]);
+}
+
+/**
+ * A key per value, equal for structurally equal values: each distinct node
+ * gets a number from its kind and its children's numbers, memoised per
+ * object. Terms are DAGs (a chain of lets shares its subterms), which a
+ * printed key would expand exponentially; this stays linear in the nodes.
+ */
+function interner(): (value: unknown) => string {
+  const ids = new Map<string, number>();
+  const memo = new WeakMap<object, string>();
+  const keyOf = (v: unknown): string => {
+    if (typeof v === 'bigint') return `${v}n`;
+    if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'undefined';
+    const known = memo.get(v);
+    if (known !== undefined) return known;
+    const children = v instanceof Map ? [...v].map(keyOf) : v instanceof Set ? [...v].map(keyOf) : Array.isArray(v) ? v.map(keyOf) : Object.entries(v).map(([k, x]) => `${k}=${keyOf(x)}`);
+    const shape = `${v instanceof Map ? 'M' : v instanceof Set ? 'S' : Array.isArray(v) ? 'A' : 'O'}(${children.join(',')})`;
+    let id = ids.get(shape);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(shape, id);
+    }
+    const key = `#${id}`;
+    memo.set(v, key);
+    return key;
+  };
+  return keyOf;
 }
