@@ -10,22 +10,31 @@
  * A subject may come with a warp size (the generators draw one for some
  * kernels): then every launch runs the interpreter's lockstep scheduler with
  * it and gives it to the verifier (`--warp-size N`), so each property holds
- * of the lockstep semantics as well as of independent threads.
+ * of the lockstep semantics as well as of independent threads. *
+ * The verifier is given the generated kernel itself, or (the CUDA path,
+ * cuda-path.ts) the kernel the CUDA front end lowers from its text printed as
+ * CUDA C: {@link Verified}. Either way the interpreter runs the generated
+ * kernel, the reference, and each property compares the verified kernel's
+ * accesses, alarms and witnesses to it by site (a span's start, or a line
+ * of the CUDA C text).
  */
 import type { Launch } from '../../src/core/launch.js';
-import type { Kernel } from '../../src/core/ast.js';
+import type { Kernel, Stmt } from '../../src/core/ast.js';
+import type { Span } from '../../src/core/source.js';
 import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { inferMap } from '../../src/map/infer.js';
 import type { KernelMap } from '../../src/map/map.js';
 import { wellFormednessErrors } from '../../src/names/check.js';
 import { runKernel, type Finished, type RunResult } from '../../src/semantics/interpret.js';
-import { evalMap, interpreterReads, interpreterUnknowns, type MapPhase } from '../../src/semantics/map-eval.js';
+import { evalMap, interpreterReads, interpreterUnknowns, type MapEvalOptions, type MapPhase } from '../../src/semantics/map-eval.js';
+import { vec3 } from '../../src/semantics/values.js';
 import { typeMin } from '../../src/core/arith.js';
 import type { Vec3 } from '../../src/semantics/values.js';
 import { verifyKernel } from '../../src/verify/verify.js';
-import type { KernelResult } from '../../src/verify/result.js';
+import type { KernelResult, Witness } from '../../src/verify/result.js';
 import { replayAlarms } from '../../src/verify/replay.js';
 import { z3Wasm } from '../../src/solve/z3.js';
+import { assertNever } from '../../src/util/assert.js';
 
 export const SOLVER_TIMEOUT_MS = 4000;
 
@@ -34,6 +43,50 @@ export interface Loaded {
   readonly map: KernelMap;
   /** the subject's warp size: its launches run warps of this many threads in lockstep; null: independent threads */
   readonly warpSize: number | null;
+  /** the kernel the verifier is given instead of `kernel` (the CUDA path); absent: `kernel` itself */
+  readonly verified?: Verified;
+}
+
+type HavocStmt = Extract<Stmt, { kind: 'havoc' }>;
+
+/**
+ * The kernel the verifier is given, and how its sites compare with the
+ * generated kernel's, which the interpreter runs as the reference.
+ */
+export interface Verified {
+  readonly kernel: Kernel;
+  readonly map: KernelMap;
+  /** the verified kernel's launch for a launch of the generated kernel */
+  launch(l: ConcreteLaunch): ConcreteLaunch;
+  /** a site of the generated kernel (an access, a barrier), named as {@link verifiedSite} names the same site of the verified kernel */
+  referenceSite(span: Span): string;
+  verifiedSite(span: Span): string;
+  /** how the reference run names each `havoc`, so that the verified kernel's run can draw the same unknown values (absent: by span) */
+  readonly unknownSite?: (h: HavocStmt) => string;
+  /**
+   * What the MAP evaluator is given for an ill-typed verified kernel at a
+   * launch the reference run finished: the values its threads read and
+   * drew; null when the verified kernel draws a value of one of the front
+   * end's approximations there, which the reference cannot be compared with.
+   */
+  dataAt(reference: Finished, launch: ConcreteLaunch): MapEvalOptions | null;
+}
+
+/** The generated kernel itself, its sites named by span. */
+function itself(loaded: Loaded): Verified {
+  const site = (span: Span): string => `${span.start}`;
+  return {
+    kernel: loaded.kernel,
+    map: loaded.map,
+    launch: (l) => l,
+    referenceSite: site,
+    verifiedSite: site,
+    dataAt: (run) => ({ reads: interpreterReads(run), unknowns: interpreterUnknowns(run) }),
+  };
+}
+
+export function verifiedOf(loaded: Loaded): Verified {
+  return loaded.verified ?? itself(loaded);
 }
 
 /** What a property reports about a kernel that fails it: its source, and the warp size it was checked with. */
@@ -84,8 +137,13 @@ export function launches(kernel: Kernel, warpSize: number | null = null): Concre
   return params.flatMap((ps) => GRID_DIMS.flatMap((gridDim) => BLOCK_DIMS.map((blockDim) => ({ params: ps, blockDim, gridDim, ...warp }))));
 }
 
-export function interpret(kernel: Kernel, launch: ConcreteLaunch): RunResult {
-  return runKernel(kernel, launch, { maxSteps: 200_000, maxReports: 50, ...(launch.warpSize === undefined ? {} : { warpSize: launch.warpSize }) });
+export function interpret(kernel: Kernel, launch: ConcreteLaunch, unknownSite?: (h: HavocStmt) => string): RunResult {
+  return runKernel(kernel, launch, {
+    maxSteps: 200_000,
+    maxReports: 50,
+    ...(launch.warpSize === undefined ? {} : { warpSize: launch.warpSize }),
+    ...(unknownSite === undefined ? {} : { unknownSite }),
+  });
 }
 
 export function fixed(launch: ConcreteLaunch): Launch {
@@ -93,7 +151,7 @@ export function fixed(launch: ConcreteLaunch): Launch {
 }
 
 /** The launch as options of `faial-ts verify` and `run`, so that a failure can be reproduced from its message. */
-function launchText(l: ConcreteLaunch): string {
+export function launchText(l: ConcreteLaunch): string {
   const ps = Object.entries(l.params).map(([k, v]) => `-p ${k}=${v} `);
   return `\`${ps.join('')}--block-dim ${l.blockDim.join(',')} --grid-dim ${l.gridDim.join(',')}${l.warpSize === undefined ? '' : ` --warp-size ${l.warpSize}`}\``;
 }
@@ -101,30 +159,42 @@ function launchText(l: ConcreteLaunch): string {
 // ---------------------------------------------------------------------------
 // P1: Theorem 1, executable
 
-function phaseKeys(p: MapPhase): string[] {
-  return p.accesses.map((a) => `t${a.thread.join(',')} ${a.mode} ${a.array}[${a.index?.join('][') ?? '?'}] @${a.span.start}`).sort();
+function phaseKeys(p: MapPhase, v: Verified): string[] {
+  return p.accesses.map((a) => `t${a.thread.join(',')} ${a.mode} ${a.array}[${a.index?.join('][') ?? '?'}] @${v.verifiedSite(a.span)}`).sort();
 }
 
-function interpreterKeys(run: Finished, block: number, phase: number): string[] {
+function interpreterKeys(run: Finished, block: number, phase: number, v: Verified): string[] {
   const p = run.blocks[block]!.phases[phase]!;
-  return p.threads.flatMap((t) => t.accesses.map((a) => `t${t.thread.join(',')} ${a.kind} ${a.array}[${a.index.join('][')}] @${a.span.start}`)).sort();
+  return p.threads.flatMap((t) => t.accesses.map((a) => `t${t.thread.join(',')} ${a.kind} ${a.array}[${a.index.join('][')}] @${v.referenceSite(a.span)}`)).sort();
+}
+
+/** What P1 compared: launches, and (the CUDA path) launches not compared as the verified kernel drew a value of an approximation there. */
+export interface Theorem1Counts {
+  compared: number;
+  approximated: number;
 }
 
 /**
  * For every launch the interpreter completes without divergence, the MAP
- * evaluator gives the same accesses in every phase of every block: without
- * help for a well-typed kernel, with the values the interpreter read (and
- * the unknown values it drew) for an ill-typed one. Returns how many
- * launches were compared.
+ * evaluator (on the verified kernel's MAP) gives the same accesses in every
+ * phase of every block: without help for a well-typed kernel, with the
+ * values the interpreter read (and the unknown values it drew) for an
+ * ill-typed one. Returns how many launches were compared.
  */
-export function checkTheorem1(g: Subject, loaded: Loaded = load(g)): number {
-  const { kernel, map } = loaded;
-  const wellTyped = map.violations.length === 0;
+export function checkTheorem1(g: Subject, loaded: Loaded = load(g), counts: Theorem1Counts = { compared: 0, approximated: 0 }): number {
+  const { kernel } = loaded;
+  const v = verifiedOf(loaded);
+  const wellTyped = v.map.violations.length === 0;
   let compared = 0;
   for (const launch of launches(kernel, loaded.warpSize)) {
-    const run = interpret(kernel, launch);
+    const run = interpret(kernel, launch, v.unknownSite);
     if (run.kind !== 'finished' || run.divergences.length > 0) continue;
-    const evaluated = evalMap(map, launch, wellTyped ? {} : { reads: interpreterReads(run), unknowns: interpreterUnknowns(run) });
+    const data = v.dataAt(run, launch);
+    if (data === null) {
+      counts.approximated++;
+      continue;
+    }
+    const evaluated = evalMap(v.map, v.launch(launch), wellTyped ? {} : data);
     if (evaluated.kind !== 'evaluated') fail(g, `at ${launchText(launch)} the interpreter finishes but the MAP evaluator stops: ${evaluated.kind}`);
     for (const [b, block] of evaluated.blocks.entries()) {
       if (block.misaligned) fail(g, `at ${launchText(launch)} block ${b}: the MAP's barriers are misaligned, the interpreter saw no divergence`);
@@ -132,8 +202,8 @@ export function checkTheorem1(g: Subject, loaded: Loaded = load(g)): number {
       if (block.phases.length !== runPhases) fail(g, `at ${launchText(launch)} block ${b}: ${block.phases.length} MAP phases, ${runPhases} interpreter phases`);
       for (const phase of block.phases) {
         if (phase.dependsOnData) fail(g, `at ${launchText(launch)} block ${b} phase ${phase.index} depends on data although the reads were given`);
-        const want = interpreterKeys(run, b, phase.index);
-        const got = phaseKeys(phase);
+        const want = interpreterKeys(run, b, phase.index, v);
+        const got = phaseKeys(phase, v);
         if (want.join('\n') !== got.join('\n')) {
           fail(g, `at ${launchText(launch)} block ${b} phase ${phase.index}:\ninterpreter:\n  ${want.join('\n  ')}\nMAP:\n  ${got.join('\n  ')}`);
         }
@@ -141,6 +211,7 @@ export function checkTheorem1(g: Subject, loaded: Loaded = load(g)): number {
     }
     compared++;
   }
+  counts.compared += compared;
   return compared;
 }
 
@@ -179,14 +250,15 @@ export function interestingLaunches(loaded: Loaded): Interesting {
 }
 
 export async function verifyAt(loaded: Loaded, launch: ConcreteLaunch, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult> {
-  return verifyKernel(loaded.map, { launch: fixed(launch), timeoutMs, maxRaces: 8, solver: z3Wasm });
+  const v = verifiedOf(loaded);
+  return verifyKernel(v.map, { launch: fixed(v.launch(launch)), timeoutMs, maxRaces: 8, solver: z3Wasm });
 }
 
-function raceSummary(run: Finished): string {
+function raceSummary(run: Finished, v: Verified): string {
   const r = run.races[0];
-  if (r !== undefined) return `race on ${r.array}[${r.index.join('][')}] (${r.between}) at spans ${r.first.span.start} and ${r.second.span.start}`;
+  if (r !== undefined) return `race on ${r.array}[${r.index.join('][')}] (${r.between}) at sites ${v.referenceSite(r.first.span)} and ${v.referenceSite(r.second.span)}`;
   const d = run.divergences[0]!;
-  return `divergence in block ${d.block.join(',')} at the barrier at ${d.sync.start}`;
+  return `divergence in block ${d.block.join(',')} at the barrier at ${v.referenceSite(d.sync)}`;
 }
 
 /**
@@ -197,7 +269,7 @@ function raceSummary(run: Finished): string {
 export async function checkSoundness(g: Subject, loaded: Loaded, bad: Finding, timeoutMs = SOLVER_TIMEOUT_MS): Promise<KernelResult['status']> {
   const result = await verifyAt(loaded, bad.launch, timeoutMs);
   if (result.status === 'drf' || result.status === 'vacuous') {
-    fail(g, `verify says ${result.status === 'drf' ? 'DRF' : 'vacuous'} at ${launchText(bad.launch)}, but the interpreter finds a ${raceSummary(bad.run)}`);
+    fail(g, `verify says ${result.status === 'drf' ? 'DRF' : 'vacuous'} at ${launchText(bad.launch)}, but the interpreter finds a ${raceSummary(bad.run, verifiedOf(loaded))}`);
   }
   return result.status;
 }
@@ -211,16 +283,17 @@ export async function checkCompleteness(g: Subject, loaded: Loaded, at: Finding,
   const result = await verifyAt(loaded, at.launch, timeoutMs);
   // the interpreter ran this launch to its end: it is feasible
   if (result.status === 'vacuous') fail(g, `verify says no launch is feasible at ${launchText(at.launch)}, which the interpreter runs to its end`);
+  const v = verifiedOf(loaded);
   let compared = 0;
   for (const race of result.races) {
     if (race.confidence !== 'confirmed') continue;
     compared++;
-    const sites = race.accesses.map((a) => `${a.mode}@${a.span.start}`).sort().join(' ');
+    const sites = race.accesses.map((a) => `${a.mode}@${v.verifiedSite(a.span)}`).sort().join(' ');
     const seen = at.run.races.some(
       (r) =>
         r.array === race.array &&
         r.index.join(',') === race.index.join(',') &&
-        [r.first, r.second].map((a) => `${a.kind}@${a.span.start}`).sort().join(' ') === sites,
+        [r.first, r.second].map((a) => `${a.kind}@${v.referenceSite(a.span)}`).sort().join(' ') === sites,
     );
     // the interpreter keeps one witness per pair of sites and element; a run that stopped early (divergence) may miss it
     if (!seen && !at.run.truncated && at.run.divergences.length === 0) {
@@ -231,7 +304,7 @@ export async function checkCompleteness(g: Subject, loaded: Loaded, at: Finding,
     if (d.confidence !== 'confirmed') continue;
     compared++;
     if (at.run.divergences.length === 0) {
-      fail(g, `verify confirms a divergence at the barrier at ${d.sync.span.start} at ${launchText(at.launch)}, the interpreter sees none`);
+      fail(g, `verify confirms a divergence at the barrier at ${v.verifiedSite(d.sync.span)} at ${launchText(at.launch)}, the interpreter sees none`);
     }
   }
   return compared;
@@ -252,11 +325,69 @@ export async function checkOutOfScope(g: Subject, loaded: Loaded, launch: Concre
 // ---------------------------------------------------------------------------
 // P3: every confirmed alarm replays
 
-/** P3: `verify` for all launches; every confirmed alarm's witness (made small if needed) replays in the interpreter. Returns how many replayed. */
+/**
+ * P3: `verify` for all launches; every confirmed alarm's witness (made small
+ * if needed) replays in the interpreter. On the CUDA path it replays in the
+ * lowered kernel, and the generated kernel, the reference, must show the
+ * same alarm at the witness's launch: a race on the element between the same
+ * sites, or a divergence in the witness's block. Returns how many replayed.
+ */
 export async function checkReplay(g: Subject, loaded: Loaded, timeoutMs = SOLVER_TIMEOUT_MS): Promise<number> {
+  const v = verifiedOf(loaded);
   const none: Launch = { params: new Map(), blockDim: null, gridDim: null, ...(loaded.warpSize === null ? {} : { warpSize: loaded.warpSize }) };
-  const result = await verifyKernel(loaded.map, { launch: none, timeoutMs, maxRaces: 4, solver: z3Wasm });
-  const { failures, result: replayed } = await replayAlarms(loaded.map, result, { launch: none, timeoutMs, solver: z3Wasm });
+  const result = await verifyKernel(v.map, { launch: none, timeoutMs, maxRaces: 4, solver: z3Wasm });
+  const { failures, result: replayed } = await replayAlarms(v.map, result, { launch: none, timeoutMs, solver: z3Wasm });
   if (failures.length > 0) fail(g, failures.join('\n'));
+  if (loaded.verified !== undefined) {
+    for (const race of replayed.races) {
+      if (race.replay?.replayed !== true) continue;
+      const w = race.replay.minimised ?? { witness: race.witness, index: race.index };
+      const sites = race.accesses.map((a) => `${a.mode}@${v.verifiedSite(a.span)}`).sort().join(' ');
+      const run = referenceRun(g, loaded, w.witness, `race on ${race.array}[${w.index.join('][')}] (${sites})`, { array: race.array, index: w.index });
+      const seen = run?.races.some((r) => r.array === race.array && r.index.join(',') === w.index.join(',') && [r.first, r.second].map((a) => `${a.kind}@${v.referenceSite(a.span)}`).sort().join(' ') === sites);
+      if (seen === false) fail(g, `the confirmed race on ${race.array}[${w.index.join('][')}] (${sites}) replays in the verified kernel at ${witnessText(w.witness)}, but the generated kernel's run there does not have it`);
+    }
+    for (const d of replayed.divergences) {
+      if (d.replay?.replayed !== true) continue;
+      const w = d.replay.minimised?.witness ?? d.witness;
+      const block = w.threads[0].blockIdx;
+      const run = referenceRun(g, loaded, w, `divergence at the barrier at ${v.verifiedSite(d.sync.span)}`);
+      if (run !== null && !run.divergences.some((x) => x.block.join(',') === block.join(','))) {
+        fail(g, `the confirmed divergence at the barrier at ${v.verifiedSite(d.sync.span)} replays in the verified kernel at ${witnessText(w)}, but block (${block.join(',')}) of the generated kernel meets its barriers without divergence`);
+      }
+    }
+  }
   return [...replayed.races, ...replayed.divergences].filter((a) => a.replay?.replayed === true).length;
+}
+
+function witnessText(w: Witness): string {
+  const ps = [...w.parameters].map(([k, v]) => `-p ${k}=${v} `);
+  return `\`${ps.join('')}--block-dim ${w.blockDim.join(',')} --grid-dim ${w.gridDim.join(',')}\``;
+}
+
+/**
+ * The generated kernel's run at a witness's launch (parameters the witness
+ * leaves free are 0); null where the interpreter stops at a limit. A witness
+ * that replayed in the verified kernel is in scope, so a run of the
+ * generated kernel that leaves the scope (or fails) disagrees with it.
+ */
+function referenceRun(g: Subject, loaded: Loaded, w: Witness, alarm: string, racesOn?: { readonly array: string; readonly index: readonly bigint[] }): Finished | null {
+  const params = Object.fromEntries(loaded.kernel.params.map((p) => [p.text, w.parameters.get(p.text) ?? 0n]));
+  const run = runKernel(
+    loaded.kernel,
+    { params, blockDim: vec3(w.blockDim), gridDim: vec3(w.gridDim) },
+    { maxThreads: 1 << 16, maxSteps: 2_000_000, maxAccesses: 200_000, ...(loaded.warpSize === null ? {} : { warpSize: loaded.warpSize }), ...(racesOn === undefined ? {} : { racesOn }) },
+  );
+  switch (run.kind) {
+    case 'finished':
+      return run;
+    case 'limit':
+      return null;
+    case 'infeasible':
+    case 'undefined':
+    case 'error':
+      return fail(g, `the confirmed ${alarm} replays in the verified kernel at ${witnessText(w)}, where the generated kernel's run ends ${run.kind}: ${run.message}`);
+    default:
+      return assertNever(run);
+  }
 }
