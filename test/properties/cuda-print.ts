@@ -307,7 +307,7 @@ function statements(body: readonly Stmt[]): Stmt[] {
 /** How many indices each array is used with (the core's arrays need not declare sizes). */
 function usedDims(k: Kernel): Map<string, number> {
   const out = new Map<string, number>(k.arrays.filter((a) => a.sizes.length > 0).map((a) => [a.name.text, a.sizes.length]));
-  for (const s of statements(k.body)) if (s.kind === 'write' || s.kind === 'read') out.set(s.array.text, s.index.length);
+  for (const s of statements(k.body)) if (s.kind === 'write' || s.kind === 'read' || s.kind === 'atomic') out.set(s.array.text, s.index.length);
   return out;
 }
 

@@ -76,3 +76,16 @@ describe.each(GENERATORS)('P1–P4 on generated kernels printed as CUDA C: $name
     expect(replayed).toBeGreaterThan(0);
   }, 120_000);
 });
+
+/** Kernels on which the CUDA path and the reference once disagreed, each with the side that was wrong. */
+describe('disagreements the CUDA path found', () => {
+  const subjectOf = (source: string): CudaLoaded => loadCuda(setup, load({ source }), source, false);
+
+  it('the printer declares an array only atomics reach with as many dimensions as they index it with (was: one, which the front end rejects)', async () => {
+    const source = 'kernel k()\n{\n  shared S1;\n  atomic add(S1[0][tid][0], 1)\n}\n';
+    const { loaded, subject } = subjectOf(source);
+    expect(checkTheorem1(subject, loaded)).toBeGreaterThan(0);
+    const { bad } = interestingLaunches(loaded);
+    expect(bad).toBeNull();
+  });
+});
