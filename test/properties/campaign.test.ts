@@ -56,6 +56,15 @@ describe('npm run fuzz -- --chunk', () => {
     expect(figure(none!.stdout, 'independent threads')).toBe(12);
   }, 120_000);
 
+  it('with --cuda checks each kernel through the CUDA front end, in chunks too, and counts the launches it could not compare', async () => {
+    const r = await fuzz(['--only', 'P1', '--runs', '6', '--seed', '11', '--cuda', '--chunk', '3']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('each printed as CUDA C and verified through the CUDA front end (no atomics)');
+    expect(figure(r.stdout, 'kernels')).toBe(6);
+    expect(figure(r.stdout, 'P1 launches compared')).toBeGreaterThan(0);
+    expect(figure(r.stdout, 'P1 launches not compared (a value of an approximation)')).toBe(0);
+  }, 120_000);
+
   it('says in one line what is wrong with its command line, and exits 2 without checking anything', async () => {
     const r = await fuzz(['--only', 'P3', '--chunks', '5']);
     expect(r.code).toBe(2);
