@@ -38,7 +38,6 @@ export function loadCuda(setup: CudaSetup, original: Loaded, source: string, opa
   const subject: Subject = { source: rt.subject.source, warpSize: original.warpSize };
   const line = (l: number | null): string => `line ${l ?? 'of the header'}`;
   const verified: Verified = {
-    kernel: rt.lowered.kernel,
     map: rt.lowered.map,
     launch: (l) => loweredLaunch(rt, l),
     referenceSite: (span) => line(rt.printed.lineOf(span)),

@@ -62,7 +62,7 @@ describe.each(GENERATORS)('P1–P4 on generated kernels printed as CUDA C: $name
       { seed: seed + 1, numRuns: 8 },
     );
     expect(alarms).toBeGreaterThan(0);
-  }, 120_000);
+  }, 300_000);
 
   it('P3: every confirmed alarm of verify on the lowered kernel replays there and in the generated kernel', async () => {
     let replayed = 0;
@@ -74,7 +74,7 @@ describe.each(GENERATORS)('P1–P4 on generated kernels printed as CUDA C: $name
       { seed: seed + 2, numRuns: 4 },
     );
     expect(replayed).toBeGreaterThan(0);
-  }, 120_000);
+  }, 300_000);
 });
 
 /** Kernels on which the CUDA path and the reference once disagreed, each with the side that was wrong. */

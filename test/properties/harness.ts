@@ -10,7 +10,8 @@
  * A subject may come with a warp size (the generators draw one for some
  * kernels): then every launch runs the interpreter's lockstep scheduler with
  * it and gives it to the verifier (`--warp-size N`), so each property holds
- * of the lockstep semantics as well as of independent threads. *
+ * of the lockstep semantics as well as of independent threads.
+ *
  * The verifier is given the generated kernel itself, or (the CUDA path,
  * cuda-path.ts) the kernel the CUDA front end lowers from its text printed as
  * CUDA C: {@link Verified}. Either way the interpreter runs the generated
@@ -54,7 +55,6 @@ type HavocStmt = Extract<Stmt, { kind: 'havoc' }>;
  * generated kernel's, which the interpreter runs as the reference.
  */
 export interface Verified {
-  readonly kernel: Kernel;
   readonly map: KernelMap;
   /** the verified kernel's launch for a launch of the generated kernel */
   launch(l: ConcreteLaunch): ConcreteLaunch;
@@ -76,7 +76,6 @@ export interface Verified {
 function itself(loaded: Loaded): Verified {
   const site = (span: Span): string => `${span.start}`;
   return {
-    kernel: loaded.kernel,
     map: loaded.map,
     launch: (l) => l,
     referenceSite: site,
@@ -195,17 +194,17 @@ export function checkTheorem1(g: Subject, loaded: Loaded = load(g), counts: Theo
       continue;
     }
     const evaluated = evalMap(v.map, v.launch(launch), wellTyped ? {} : data);
-    if (evaluated.kind !== 'evaluated') fail(g, `at ${launchText(launch)} the interpreter finishes but the MAP evaluator stops: ${evaluated.kind}`);
+    if (evaluated.kind !== 'evaluated') fail(g, `at ${launchText(v.launch(launch))} the interpreter finishes but the MAP evaluator stops: ${evaluated.kind}`);
     for (const [b, block] of evaluated.blocks.entries()) {
-      if (block.misaligned) fail(g, `at ${launchText(launch)} block ${b}: the MAP's barriers are misaligned, the interpreter saw no divergence`);
+      if (block.misaligned) fail(g, `at ${launchText(v.launch(launch))} block ${b}: the MAP's barriers are misaligned, the interpreter saw no divergence`);
       const runPhases = run.blocks[b]!.phases.length;
-      if (block.phases.length !== runPhases) fail(g, `at ${launchText(launch)} block ${b}: ${block.phases.length} MAP phases, ${runPhases} interpreter phases`);
+      if (block.phases.length !== runPhases) fail(g, `at ${launchText(v.launch(launch))} block ${b}: ${block.phases.length} MAP phases, ${runPhases} interpreter phases`);
       for (const phase of block.phases) {
-        if (phase.dependsOnData) fail(g, `at ${launchText(launch)} block ${b} phase ${phase.index} depends on data although the reads were given`);
+        if (phase.dependsOnData) fail(g, `at ${launchText(v.launch(launch))} block ${b} phase ${phase.index} depends on data although the reads were given`);
         const want = interpreterKeys(run, b, phase.index, v);
         const got = phaseKeys(phase, v);
         if (want.join('\n') !== got.join('\n')) {
-          fail(g, `at ${launchText(launch)} block ${b} phase ${phase.index}:\ninterpreter:\n  ${want.join('\n  ')}\nMAP:\n  ${got.join('\n  ')}`);
+          fail(g, `at ${launchText(v.launch(launch))} block ${b} phase ${phase.index}:\ninterpreter:\n  ${want.join('\n  ')}\nMAP:\n  ${got.join('\n  ')}`);
         }
       }
     }
