@@ -288,7 +288,7 @@ export function placeOrPointer(ctx: Ctx, n: Node): Place | AnyPointer {
       return reject(ctx, 'misuse', n, `'${n.text}' cannot be assigned`);
     }
     case 'subscript_expression': {
-      const base = rvalue(ctx, child(n, 'argument'));
+      const base = asPointer(ctx, rvalue(ctx, child(n, 'argument')));
       const indices = named(child(n, 'indices'));
       if (indices.length !== 1) return unsupported(ctx, n, 'a subscript with several indices');
       const index = intOf(ctx, rvalue(ctx, indices[0]!), spanOf(indices[0]!));
@@ -297,7 +297,7 @@ export function placeOrPointer(ctx: Ctx, n: Node): Place | AnyPointer {
     }
     case 'pointer_expression': {
       if (n.child(0)?.type !== '*') return reject(ctx, 'misuse', n, 'an address is not an lvalue');
-      const base = rvalue(ctx, child(n, 'argument'));
+      const base = asPointer(ctx, rvalue(ctx, child(n, 'argument')));
       if (!isPointer(base)) return reject(ctx, 'unplaced', n, `cannot dereference '${child(n, 'argument').text}': it is not a pointer into an array`);
       return elementOf(ctx, base, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
     }
@@ -314,7 +314,7 @@ export function placeOrPointer(ctx: Ctx, n: Node): Place | AnyPointer {
       const field = path;
       let base: Place | AnyPointer;
       if (arrow) {
-        const p = rvalue(ctx, arg);
+        const p = asPointer(ctx, rvalue(ctx, arg));
         if (!isPointer(p)) return reject(ctx, 'unplaced', n, `cannot dereference '${arg.text}': it is not a pointer into an array`);
         base = elementOf(ctx, p, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
       } else {
@@ -570,7 +570,7 @@ function pointerFromMemory(ctx: Ctx, elem: CType, what: string, span: Span): Any
   const byName = new Map<string, ArrayRef>();
   for (const a of ctx.k.arrayRefs.values()) if (a.space !== 'local' && !a.readOnly && a !== own && mayPointInto(elem, a.elem)) byName.set(a.name, a);
   const candidates = [...byName.values()];
-  const why = 'faial-ts does not follow pointers stored in memory: it may point into any array of its element type';
+  const why = 'faial-ts does not follow pointers held in memory or in a struct: it may point into any array of its element type';
   const origin = (x: string) => ({ kind: 'approximation', what: x, why, span }) as const;
   const which = candidates.length === 0 ? null : havocked(ctx, 'which', 'i32', origin(`which array ${what} points into`), span);
   const offset = havocked(ctx, 'off', 'i64', origin(`the offset of ${what}`), span);
@@ -587,8 +587,14 @@ function pointerFromMemory(ctx: Ctx, elem: CType, what: string, span: Span): Any
     p = { kind: 'either', cond: compare('==', which!, constant(BigInt(k), 'i32', span), span), then: at(candidates[k]!), else: p, elem };
   }
   const names = [...candidates.map((a) => a.name), `memory of its own (${own.name})`];
-  notice(ctx, 'possibleAlias', span, `${what} may point into ${names.join(', ')}: faial-ts does not follow pointers stored in memory, so alarms through it are possible`);
+  notice(ctx, 'possibleAlias', span, `${what} may point into ${names.join(', ')}: faial-ts does not follow pointers held in memory or in a struct, so alarms through it are possible`);
   return p;
+}
+
+/** A pointer whose value faial-ts does not know (a pointer field of a struct parameter): as one read from memory, any array of its element type. */
+function asPointer(ctx: Ctx, v: Value): Value {
+  if (v.kind !== 'unknown' || v.ctype.kind !== 'pointer') return v;
+  return pointerFromMemory(ctx, v.ctype.to, v.what, v.span);
 }
 
 /** Whether a `T *` read from memory may point into an array of `elem`s: the same type, or one whose type is not known. */

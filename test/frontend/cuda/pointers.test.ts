@@ -100,6 +100,14 @@ describe('pointers read from memory may alias any array of their element type', 
     expect((await verdict(text.replace('float *out', 'int *out').replace('out[threadIdx.x] = row', 'out[threadIdx.x] = (int)row'))).status).toBe('drf');
   });
 
+  it('a pointer field of a struct parameter is such a pointer too: never assumed not to alias', async () => {
+    const text = 'struct Params { float *data; int n; };\n__global__ void k(Params p, float *out) {\n  p.data[threadIdx.x] = out[threadIdx.x + 1];\n}\n';
+    const v = await verdict(text);
+    expect(v.status).toBe('racy');
+    expect(v.races).toContain('out:possible');
+    expect(v.races.every((r) => r.endsWith(':possible'))).toBe(true);
+  });
+
   it('a pointer stored in memory is a write of the element', async () => {
     const text = '__global__ void k(float **rows, float *a) {\n  rows[0] = a;\n}\n';
     expect(await verdict(text)).toEqual({ status: 'racy', races: ['rows:confirmed'] });
