@@ -51,6 +51,12 @@ export interface PointerValue {
   readonly elem: CType;
   /** a pointer to one field of a struct element (`&a[i].x`): its first leaf */
   readonly leaf: number | null;
+  /**
+   * an array of scalars seen as vectors of `per` of them (`(float4 *)a` on a
+   * `float *`): leaf k of element i is the target's element
+   * `base + (offset + i) * per + k` (the offset counts vectors, `base` scalars)
+   */
+  readonly view?: { readonly base: Expr | null; readonly per: number };
 }
 
 /**
@@ -373,7 +379,7 @@ function joined(ctx: Ctx, slot: Slot, cond: BExpr, t: Value, tBound: ReadonlySet
     if (tc === null || ec === null) return unknownAfterBranch(ctx, slot, span);
     return { kind: 'bool', cond: or(and(cond, tc), and(not(cond), ec)) };
   }
-  if (t.kind === 'pointer' && e.kind === 'pointer' && t.target === e.target && t.leaf === e.leaf && t.prefix.length === e.prefix.length) {
+  if (t.kind === 'pointer' && e.kind === 'pointer' && t.target === e.target && t.leaf === e.leaf && t.prefix.length === e.prefix.length && t.view === undefined && e.view === undefined) {
     const a = pointerOutOfBranch(ctx, slot, t, tBound, span);
     const b = pointerOutOfBranch(ctx, slot, e, eBound, span);
     const zero = { kind: 'int', value: 0n, type: 'i64', span } as const;
@@ -434,9 +440,12 @@ function anyPointerOutOfBranch(ctx: Ctx, slot: Slot, v: AnyPointer, bound: Reado
 /** A pointer out of a branch, its offsets expanded; one that rests on memory read inside the branch cannot be followed. */
 function pointerOutOfBranch(ctx: Ctx, slot: Slot, v: PointerValue, bound: ReadonlySet<string>, span: Span): PointerValue {
   const parts = [...v.prefix, ...(v.offset === null ? [] : [v.offset])].map((x) => expanded(ctx, x, bound));
-  if (parts.some((p) => p === null)) return unsupported(ctx, span, `a pointer whose offset after this branch depends on memory read inside it (${slot.what ?? slot.name})`);
+  const base = v.view?.base ?? null;
+  const baseOut = base === null ? null : expanded(ctx, base, bound);
+  if (parts.some((p) => p === null) || (base !== null && baseOut === null)) return unsupported(ctx, span, `a pointer whose offset after this branch depends on memory read inside it (${slot.what ?? slot.name})`);
   const all = parts as Expr[];
-  return { ...v, prefix: all.slice(0, v.prefix.length), offset: v.offset === null ? null : all[all.length - 1]! };
+  const moved: PointerValue = { ...v, prefix: all.slice(0, v.prefix.length), offset: v.offset === null ? null : all[all.length - 1]! };
+  return v.view === undefined ? moved : { ...moved, view: { ...v.view, base: baseOut } };
 }
 
 function typeOfIndex(e: Expr): MachineType {

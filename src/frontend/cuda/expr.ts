@@ -69,7 +69,8 @@ import { groupFunctionCall, groupMethod } from './groups.js';
  */
 export type Place =
   | { readonly kind: 'slot'; readonly slot: Slot; readonly leaf: number | null; readonly span: Span }
-  | { readonly kind: 'memory'; readonly array: ArrayRef; readonly index: readonly Expr[]; readonly leaf: number | null; readonly elem: CType; readonly span: Span }
+  /** `spread`: a struct element of a view (`(float4 *)a`) whose leaves are consecutive elements of the array, from the last index on */
+  | { readonly kind: 'memory'; readonly array: ArrayRef; readonly index: readonly Expr[]; readonly leaf: number | null; readonly elem: CType; readonly span: Span; readonly spread?: true }
   | { readonly kind: 'choice'; readonly cond: BExpr; readonly then: Place | null; readonly else: Place | null; readonly span: Span };
 
 const isPointerNotPlace = (x: Place | AnyPointer): x is AnyPointer => x.kind === 'pointer' || x.kind === 'either' || x.kind === 'null';
@@ -380,6 +381,13 @@ export function element(ctx: Ctx, p: PointerValue, i: { expr: Expr; type: Machin
     if (!(i.expr.kind === 'int' && i.expr.value === 0n)) return unsupported(ctx, span, 'pointer arithmetic on a pointer to a struct field');
   }
   const index = p.offset === null ? i.expr : addIndex(p.offset, i, span);
+  if (p.view !== undefined) {
+    // element i of a view: the target's elements from base + (offset + i) * per on
+    const scaled = arith('*', castTo(index, 'i64', span), constant(BigInt(p.view.per), 'i64', span), 'i64', span);
+    const at = p.view.base === null ? scaled : addIndex(p.view.base, { expr: scaled, type: 'i64' }, span);
+    if (p.prefix.length + 1 < p.target.dims) return unsupported(ctx, span, 'a vector view of a row of a multi-dimensional array');
+    return { kind: 'memory', array: p.target, index: [...p.prefix, at], leaf: p.leaf, elem: p.elem, span, spread: true };
+  }
   if (p.prefix.length + 1 < p.target.dims) return { ...p, prefix: [...p.prefix, index], offset: null };
   return { kind: 'memory', array: p.target, index: [...p.prefix, index], leaf: p.leaf, elem: p.elem, span };
 }
@@ -446,6 +454,7 @@ function addressOfPlace(ctx: Ctx, p: Place, n: Node): AnyPointer {
     return { kind: 'either', cond: p.cond, then: side(p.then), else: side(p.else), elem: placeType(p) };
   }
   if (p.kind === 'slot') return unsupported(ctx, n, 'the address of a local variable');
+  if (p.spread === true) return unsupported(ctx, n, 'the address of an element of a vector view of an array (`&((float4 *)a)[i]`)');
   const last = p.index[p.index.length - 1]!;
   return { kind: 'pointer', target: p.array, prefix: p.index.slice(0, -1), offset: last, elem: placeType(p), leaf: p.leaf };
 }
@@ -524,7 +533,11 @@ export function referent(ctx: Ctx, declared: CType, bindsValues: boolean, init: 
 // ---------------------------------------------------------------- memory
 
 /** The index of an access: the element's indices, then its struct leaf when the element is a struct. */
-function accessIndex(array: ArrayRef, index: readonly Expr[], leaf: number, span: Span): Expr[] {
+function accessIndex(array: ArrayRef, index: readonly Expr[], leaf: number, span: Span, spread = false): Expr[] {
+  if (spread) {
+    const last = index[index.length - 1]!;
+    return [...index.slice(0, -1), leaf === 0 ? last : addIndex(last, { expr: constant(BigInt(leaf), 'i64', span), type: 'i64' }, span)];
+  }
   return array.elem.kind === 'struct' ? [...index, constant(BigInt(leaf), 'i32', span)] : [...index];
 }
 
@@ -545,7 +558,7 @@ function readLeaf(ctx: Ctx, p: Place & { kind: 'memory' }, leaf: number, type: C
   }
   const name = fresh(ctx, hint ?? `${p.array.name}_v`);
   ctx.k.defs.set(name, null);
-  const index = accessIndex(p.array, p.index, leaf, source);
+  const index = accessIndex(p.array, p.index, leaf, source, p.spread);
   const arrayName = { text: p.array.name, span: p.array.span };
   ctx.b.binder(name, span, (body) => ({ kind: 'read', local: { text: name, span }, array: arrayName, index, source, body, span }));
   if (type.kind === 'int' || type.kind === 'bool') {
@@ -637,7 +650,7 @@ export function writePlace(ctx: Ctx, p: Place & { kind: 'memory' }, v: Value, sp
 function writeLeaf(ctx: Ctx, p: Place & { kind: 'memory' }, leaf: number, v: Value, span: Span): void {
   if (p.array.space === 'local') return;
   const value = materialised(ctx, v, span);
-  ctx.b.stmt({ kind: 'write', array: { text: p.array.name, span: p.array.span }, index: accessIndex(p.array, p.index, leaf, p.span), value, target: p.span, span });
+  ctx.b.stmt({ kind: 'write', array: { text: p.array.name, span: p.array.span }, index: accessIndex(p.array, p.index, leaf, p.span, p.spread), value, target: p.span, span });
 }
 
 /** A value as an expression to write: an unknown one is bound with havoc (or is the read it came from). */
@@ -868,10 +881,11 @@ export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
       if (!isPointer(v)) return unsupported(ctx, span, 'an integer converted to a pointer');
       return mapPointers(v, (q) => {
         if (q.leaf !== null) return q;
+        if (to.to.kind === 'void') return q;
         const a = sizeOf(q.elem);
         const b = sizeOf(to.to);
-        if (a !== null && b !== null && a !== b && to.to.kind !== 'void') return unsupported(ctx, span, `a pointer cast from ${typeName(q.elem)} to ${typeName(to.to)} (elements of different sizes)`);
-        return to.to.kind === 'void' ? q : { ...q, elem: to.to };
+        if (a !== null && b !== null && a !== b) return resized(ctx, q, to.to, span);
+        return { ...q, elem: to.to };
       });
     }
     case 'struct':
@@ -883,6 +897,34 @@ export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
       // a declaration's reference is bound where it is declared (stmt.ts, calls.ts); a cast to one would make an lvalue
       return unsupported(ctx, span, `a conversion to the reference type ${typeName(to)}`);
   }
+}
+
+/**
+ * A pointer cast to elements of another size. Exact where each element of
+ * the new type is a whole number of the array's (a vector of its scalars:
+ * `(float4 *)a`, `reinterpret_cast<int2 *>(p)`), and back to the array's
+ * own type; any other cast (`(char *)a`, a view of a view) is rejected by
+ * name.
+ */
+function resized(ctx: Ctx, q: PointerValue, to: CType, span: Span): PointerValue {
+  const scalar = q.target.elem;
+  const unit = sizeOf(scalar);
+  const why = `a pointer cast from ${typeName(q.elem)} to ${typeName(to)} (elements of different sizes)`;
+  if (q.view !== undefined) {
+    // back to the array's own elements: the view's position in scalars
+    if (sizeOf(to) !== unit || q.prefix.length + 1 !== q.target.dims) return unsupported(ctx, span, why, ['faial-ts follows casts from an array of scalars to vectors of them (float to float4) and back']);
+    const zero = constant(0n, 'i64', span);
+    const scaled = arith('*', castTo(q.offset ?? zero, 'i64', span), constant(BigInt(q.view.per), 'i64', span), 'i64', span);
+    const offset = q.view.base === null ? scaled : addIndex(q.view.base, { expr: scaled, type: 'i64' }, span);
+    return { kind: 'pointer', target: q.target, prefix: q.prefix, offset, elem: to, leaf: null };
+  }
+  const leaves = leavesOf(to);
+  const scalarKind = scalar.kind === 'int' || scalar.kind === 'float' || scalar.kind === 'bool';
+  if (!scalarKind || to.kind !== 'struct' || unit === null || leaves.some((l) => sizeOf(l.type) !== unit)) {
+    return unsupported(ctx, span, why, ['faial-ts follows casts from an array of scalars to vectors of them (float to float4) and back']);
+  }
+  // the view counts vectors from where the pointer points, in scalars
+  return { kind: 'pointer', target: q.target, prefix: q.prefix, offset: null, elem: to, leaf: null, view: { base: q.offset, per: leaves.length } };
 }
 
 export function structOfUnknown(t: CType & { kind: 'struct' }, what: string, span: Span): Value {
@@ -963,6 +1005,7 @@ function pointerArith(ctx: Ctx, op: string, left: Value, right: Value, span: Spa
   }
   if (left.kind === 'pointer' && right.kind === 'pointer') {
     if (left.target !== right.target) return unsupported(ctx, span, 'pointers into different arrays compared or subtracted');
+    if (left.view !== undefined || right.view !== undefined) return unsupported(ctx, span, 'vector views of an array compared or subtracted');
     const zero = constant(0n, 'i64', span);
     const a = castTo(left.offset ?? zero, 'i64', span);
     const b = castTo(right.offset ?? zero, 'i64', span);
@@ -1095,7 +1138,7 @@ function conditional(ctx: Ctx, n: Node): Value {
 
 /** `c ? a : b` of two values already computed. */
 function choice(ctx: Ctx, cond: BExpr, a: Value, b: Value, span: Span): Value {
-  if (a.kind === 'pointer' && b.kind === 'pointer' && a.target === b.target && a.leaf === b.leaf && a.prefix.length === 0 && b.prefix.length === 0) {
+  if (a.kind === 'pointer' && b.kind === 'pointer' && a.target === b.target && a.leaf === b.leaf && a.prefix.length === 0 && b.prefix.length === 0 && a.view === undefined && b.view === undefined) {
     const zero = constant(0n, 'i64', span);
     return { ...a, offset: ite(cond, castTo(a.offset ?? zero, 'i64', span), castTo(b.offset ?? zero, 'i64', span), 'i64', span) };
   }
@@ -1290,7 +1333,7 @@ function atomicAt(ctx: Ctx, name: string, op: AtomicOp, values: readonly Value[]
   const old = fresh(ctx, `${at.array.name}_old`);
   ctx.k.defs.set(old, null);
   const array = { text: at.array.name, span: at.array.span };
-  const index = accessIndex(at.array, at.index, at.leaf ?? 0, at.span);
+  const index = accessIndex(at.array, at.index, at.leaf ?? 0, at.span, at.spread);
   ctx.b.binder(old, span, (body) => ({ kind: 'atomic', op, local: { text: old, span }, array, index, operands, ...(type === undefined ? {} : { type }), target: at.span, body, span }));
   if (type === undefined) return { kind: 'unknown', ctype: elem, what, span, local: { kind: 'var', name: old, span } };
   return { kind: 'int', expr: { kind: 'var', name: old, type, span }, type };

@@ -113,3 +113,26 @@ describe('pointers read from memory may alias any array of their element type', 
     expect(await verdict(text)).toEqual({ status: 'racy', races: ['rows:confirmed'] });
   });
 });
+
+describe('pointer casts between element sizes', () => {
+  it('`(float4 *)a` on a float array: element i is a[4i] .. a[4i + 3], one access per field', async () => {
+    const text = '__global__ void k(float *a) {\n  float4 *v = (float4 *)a;\n  v[threadIdx.x] = make_float4(0.f, 0.f, 0.f, 0.f);\n}\n';
+    const out = await body(text);
+    for (const k of [' * 4]', ' * 4 + 1]', ' * 4 + 2]', ' * 4 + 3]']) expect(out).toContain(`a[(i64) (u32) threadIdx.x${k} :=`);
+  });
+
+  it('a float4 write at i overlaps the float reads 4i .. 4i + 3 (from an offset, and through reinterpret_cast and a field)', async () => {
+    const own = '__global__ void k(float *a, float *out) {\n  float4 *v = (float4 *)a;\n  v[threadIdx.x] = make_float4(0.f, 0.f, 0.f, 0.f);\n  out[threadIdx.x] = a[4 * threadIdx.x + 3];\n}\n';
+    expect((await verdict(own)).status).toBe('drf');
+    expect(await verdict(own.replace('4 * threadIdx.x + 3', '4 * threadIdx.x + 4'))).toEqual({ status: 'racy', races: ['a:confirmed'] });
+    const shifted = '__global__ void k(float *a, float *out) {\n  int2 *v = reinterpret_cast<int2 *>(a + 4);\n  v[threadIdx.x].y = 1;\n  out[threadIdx.x] = a[2 * threadIdx.x + 1];\n}\n';
+    // thread t writes a[4 + 2t + 1]; thread t + 2 reads it
+    expect(await verdict(shifted.replace('int2 *v', 'float2 *v').replace('<int2 *>', '<float2 *>'))).toEqual({ status: 'racy', races: ['a:confirmed'] });
+  });
+
+  it('back to the array’s own type, a view is a pointer to its first scalar; casts that are not a vector of the elements are rejected by name', async () => {
+    const back = '__global__ void k(float *a) {\n  float4 *v = (float4 *)a + 1;\n  float *f = (float *)v;\n  f[threadIdx.x] = 0;\n}\n';
+    expect(await body(back)).toMatch(/a\[4 \+ \(i64\) \(u32\) threadIdx\.x\] := /);
+    expect((await rejection('__global__ void k(float *a) {\n  char *c = (char *)a;\n  c[threadIdx.x] = 0;\n}\n')).split('\n')[0]).toMatch(/E0602.*a pointer cast from float to char \(elements of different sizes\)/);
+  });
+});
