@@ -36,6 +36,8 @@ export interface ArrayRef {
   readonly dims: number;
   readonly readOnly: boolean;
   readonly span: Span;
+  /** whether a pointer to it may be null: a kernel's pointer parameter (as the launch passes it), or memory reached through a pointer read from memory (unknown) */
+  readonly mayBeNull?: 'launch' | 'unknown';
 }
 
 /** A pointer: an array, the fixed leading indices of a multi-dimensional one, an offset, and maybe a fixed struct leaf. */
@@ -49,6 +51,51 @@ export interface PointerValue {
   readonly elem: CType;
   /** a pointer to one field of a struct element (`&a[i].x`): its first leaf */
   readonly leaf: number | null;
+  /**
+   * an array of scalars seen as vectors of `per` of them (`(float4 *)a` on a
+   * `float *`): leaf k of element i is the target's element
+   * `base + (offset + i) * per + k` (the offset counts vectors, `base` scalars)
+   */
+  readonly view?: { readonly base: Expr | null; readonly per: number };
+}
+
+/**
+ * A pointer that is one of two by a condition evaluated where it was made:
+ * `c ? a : b`, a pointer assigned in an if/else, or one of the arrays a
+ * pointer read from memory may point into. An access through it is an access
+ * of `then` where `cond` holds, else of `else`.
+ */
+export interface EitherPointer {
+  readonly kind: 'either';
+  readonly cond: BExpr;
+  readonly then: AnyPointer;
+  readonly else: AnyPointer;
+  readonly elem: CType;
+}
+
+/** `0`, `nullptr`, `NULL` as a pointer: it points nowhere, and a thread that dereferences it leaves the scope. */
+export interface NullPointer {
+  readonly kind: 'null';
+  readonly elem: CType;
+}
+
+export type AnyPointer = PointerValue | EitherPointer | NullPointer;
+
+export const isPointer = (v: Value): v is AnyPointer => v.kind === 'pointer' || v.kind === 'either' || v.kind === 'null';
+
+/** The pointer with each array-and-offset it may be replaced by `f`'s. */
+export function mapPointers(p: AnyPointer, f: (q: PointerValue) => AnyPointer): AnyPointer {
+  switch (p.kind) {
+    case 'pointer':
+      return f(p);
+    case 'null':
+      return p;
+    case 'either': {
+      const then = mapPointers(p.then, f);
+      const other = mapPointers(p.else, f);
+      return { ...p, then, else: other, elem: then.kind === 'null' ? other.elem : then.elem };
+    }
+  }
 }
 
 export type Value =
@@ -57,6 +104,8 @@ export type Value =
   /** a value the analysis does not follow (a float, an opaque type); `local`: the read that produced it */
   | { readonly kind: 'unknown'; readonly ctype: CType; readonly what: string; readonly span: Span; readonly local?: Expr }
   | PointerValue
+  | EitherPointer
+  | NullPointer
   /** a struct or vector value held in locals: one value per leaf (ctypes.ts leavesOf) */
   | { readonly kind: 'struct'; readonly ctype: StructCType; readonly fields: readonly Value[] }
   /** a cooperative group (groups.ts): which threads it holds */
@@ -330,16 +379,20 @@ function joined(ctx: Ctx, slot: Slot, cond: BExpr, t: Value, tBound: ReadonlySet
     if (tc === null || ec === null) return unknownAfterBranch(ctx, slot, span);
     return { kind: 'bool', cond: or(and(cond, tc), and(not(cond), ec)) };
   }
-  if (t.kind === 'pointer' && e.kind === 'pointer' && t.target === e.target && t.leaf === e.leaf && t.prefix.length === e.prefix.length) {
+  if (t.kind === 'pointer' && e.kind === 'pointer' && t.target === e.target && t.leaf === e.leaf && t.prefix.length === e.prefix.length && t.view === undefined && e.view === undefined) {
     const a = pointerOutOfBranch(ctx, slot, t, tBound, span);
     const b = pointerOutOfBranch(ctx, slot, e, eBound, span);
     const zero = { kind: 'int', value: 0n, type: 'i64', span } as const;
     const pick = (x: Expr, y: Expr): Expr => (exprEqual(x, y) ? x : ite(cond, x, y, typeOfIndex(x), span));
     return { ...a, prefix: a.prefix.map((x, i) => pick(x, b.prefix[i]!)), offset: a.offset === null && b.offset === null ? null : pick(a.offset ?? zero, b.offset ?? zero) };
   }
-  if (t.kind === 'pointer' || e.kind === 'pointer') {
-    return unsupported(ctx, span, `a pointer that may point into different arrays after this branch (${slot.name})`);
+  if (isPointer(t) && isPointer(e)) {
+    // into different arrays (or null on one side): the join points where the branch's condition says
+    const a = anyPointerOutOfBranch(ctx, slot, t, tBound, span);
+    const b = anyPointerOutOfBranch(ctx, slot, e, eBound, span);
+    return { kind: 'either', cond, then: a, else: b, elem: a.kind === 'null' ? b.elem : a.elem };
   }
+  if (isPointer(t) || isPointer(e)) return unsupported(ctx, span, `a pointer set on one side of this branch and a number on the other (${slot.name})`);
   if (t.kind === 'struct' && e.kind === 'struct') {
     const leaves = leavesOf(t.ctype);
     return { ...t, fields: t.fields.map((f, i) => joined(ctx, { ...slot, name: `${slot.name}_${leaves[i]!.path}`, ctype: leaves[i]!.type }, cond, f, tBound, e.fields[i]!, eBound, span)) };
@@ -357,16 +410,42 @@ function outOfBranch(ctx: Ctx, slot: Slot, v: Value, bound: ReadonlySet<string>,
     const c = expandedCond(ctx, v.cond, bound);
     return c === null ? unknownAfterBranch(ctx, slot, span) : { kind: 'bool', cond: c };
   }
-  if (v.kind === 'pointer') return pointerOutOfBranch(ctx, slot, v, bound, span);
+  if (isPointer(v)) return anyPointerOutOfBranch(ctx, slot, v, bound, span);
   return v;
+}
+
+/**
+ * A pointer of any form out of a branch: offsets expanded, and each choice's
+ * condition too; a condition that rests on memory read inside the branch
+ * becomes an unknown choice (either array may be the one), never a guess.
+ */
+function anyPointerOutOfBranch(ctx: Ctx, slot: Slot, v: AnyPointer, bound: ReadonlySet<string>, span: Span): AnyPointer {
+  switch (v.kind) {
+    case 'pointer':
+      return pointerOutOfBranch(ctx, slot, v, bound, span);
+    case 'null':
+      return v;
+    case 'either': {
+      const then = anyPointerOutOfBranch(ctx, slot, v.then, bound, span);
+      const other = anyPointerOutOfBranch(ctx, slot, v.else, bound, span);
+      const cond = expandedCond(ctx, v.cond, bound);
+      if (cond !== null) return { ...v, cond, then, else: other };
+      const origin: UnknownOrigin = { kind: 'value', what: `which array ${slot.what ?? slot.name} points into after a branch that read memory`, span };
+      const x = havocked(ctx, `${slot.name}_which`, 'i32', origin, span);
+      return { ...v, cond: { kind: 'cmp', op: '!=', left: x, right: { kind: 'int', value: 0n, type: 'i32', span }, span }, then, else: other };
+    }
+  }
 }
 
 /** A pointer out of a branch, its offsets expanded; one that rests on memory read inside the branch cannot be followed. */
 function pointerOutOfBranch(ctx: Ctx, slot: Slot, v: PointerValue, bound: ReadonlySet<string>, span: Span): PointerValue {
   const parts = [...v.prefix, ...(v.offset === null ? [] : [v.offset])].map((x) => expanded(ctx, x, bound));
-  if (parts.some((p) => p === null)) return unsupported(ctx, span, `a pointer whose offset after this branch depends on memory read inside it (${slot.what ?? slot.name})`);
+  const base = v.view?.base ?? null;
+  const baseOut = base === null ? null : expanded(ctx, base, bound);
+  if (parts.some((p) => p === null) || (base !== null && baseOut === null)) return unsupported(ctx, span, `a pointer whose offset after this branch depends on memory read inside it (${slot.what ?? slot.name})`);
   const all = parts as Expr[];
-  return { ...v, prefix: all.slice(0, v.prefix.length), offset: v.offset === null ? null : all[all.length - 1]! };
+  const moved: PointerValue = { ...v, prefix: all.slice(0, v.prefix.length), offset: v.offset === null ? null : all[all.length - 1]! };
+  return v.view === undefined ? moved : { ...moved, view: { ...v.view, base: baseOut } };
 }
 
 function typeOfIndex(e: Expr): MachineType {

@@ -15,7 +15,10 @@ import { builtinCall, BUILTIN_VARS, FULL_WARP_MASK, WARP_SIZE } from './builtins
 import {
   branch,
   emitIf,
+  FALSE,
   fresh,
+  isPointer,
+  mapPointers,
   havocked,
   letBound,
   notice,
@@ -23,6 +26,7 @@ import {
   slotMachine,
   spanOf,
   unsupported,
+  type AnyPointer,
   type ArrayRef,
   type Ctx,
   type PointerValue,
@@ -50,16 +54,26 @@ import {
   type CType,
   type IntCType,
   vectorType,
+  VOID,
 } from './ctypes.js';
 import { inlineCall, sharedMemoryOf } from './calls.js';
 import { baseType, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
 
-/** Where an lvalue is: a local (or one leaf of a local struct), or memory (all leaves of a struct element when `leaf` is null). */
+/**
+ * Where an lvalue is: a local (or one leaf of a local struct), memory (all
+ * leaves of a struct element when `leaf` is null), or, through a pointer that
+ * may point into several arrays, one place where `cond` holds and another
+ * where it does not (null: a null pointer dereferenced there).
+ */
 export type Place =
   | { readonly kind: 'slot'; readonly slot: Slot; readonly leaf: number | null; readonly span: Span }
-  | { readonly kind: 'memory'; readonly array: ArrayRef; readonly index: readonly Expr[]; readonly leaf: number | null; readonly elem: CType; readonly span: Span };
+  /** `spread`: a struct element of a view (`(float4 *)a`) whose leaves are consecutive elements of the array, from the last index on */
+  | { readonly kind: 'memory'; readonly array: ArrayRef; readonly index: readonly Expr[]; readonly leaf: number | null; readonly elem: CType; readonly span: Span; readonly spread?: true }
+  | { readonly kind: 'choice'; readonly cond: BExpr; readonly then: Place | null; readonly else: Place | null; readonly span: Span };
+
+const isPointerNotPlace = (x: Place | AnyPointer): x is AnyPointer => x.kind === 'pointer' || x.kind === 'either' || x.kind === 'null';
 
 const child = (n: Node, field: string): Node => {
   const c = n.childForFieldName(field);
@@ -121,7 +135,7 @@ export function rvalue(ctx: Ctx, n: Node): Value {
       return sizeofValue(ctx, n);
     case 'null':
     case 'nullptr':
-      return unsupported(ctx, n, 'null pointers');
+      return { kind: 'null', elem: VOID };
     case 'lambda_expression':
       return unsupported(ctx, n, 'lambdas');
     case 'new_expression':
@@ -187,6 +201,8 @@ function identifierValue(ctx: Ctx, n: Node): Value {
     const constantValue = ctx.unit.constants.get(name);
     if (constantValue !== undefined) return constantValue;
     if (BUILTIN_VARS.has(name)) return reject(ctx, 'misuse', n, `${name} is a dim3: use ${name}.x, ${name}.y or ${name}.z`);
+    // <stddef.h>'s NULL, when no header the front end reads defines it
+    if (name === 'NULL') return { kind: 'null', elem: VOID };
     if (ctx.unit.functions.has(name)) return unsupported(ctx, n, 'function pointers');
     return reject(ctx, 'unknownName', n, `unknown name '${name}'`, ['declare it, or define it with -D NAME=VALUE if it is a macro']);
   }
@@ -242,12 +258,13 @@ function fieldValue(ctx: Ctx, n: Node): Value {
 /** The value of an lvalue expression: a local's, or memory read. */
 function loaded(ctx: Ctx, n: Node): Value {
   const p = placeOrPointer(ctx, n);
-  if (p.kind === 'pointer') return p;
+  if (isPointerNotPlace(p)) return p;
   return load(ctx, p, spanOf(n));
 }
 
 export function load(ctx: Ctx, p: Place, span: Span, hint?: string): Value {
   if (p.kind === 'memory') return readPlace(ctx, p, span, hint);
+  if (p.kind === 'choice') return throughChoice(ctx, p, span, (q) => load(ctx, q, span, hint));
   const v = slotValue(ctx, p.slot, span);
   if (p.leaf === null) return v;
   if (v.kind !== 'struct') return reject(ctx, 'misuse', span, `'${p.slot.name}' is not a struct`);
@@ -257,7 +274,7 @@ export function load(ctx: Ctx, p: Place, span: Span, hint?: string): Value {
 // ---------------------------------------------------------------- places
 
 /** The place an lvalue names; a subscript of a multi-dimensional array that stops early names a row (a pointer). */
-export function placeOrPointer(ctx: Ctx, n: Node): Place | PointerValue {
+export function placeOrPointer(ctx: Ctx, n: Node): Place | AnyPointer {
   const span = spanOf(n);
   switch (n.type) {
     case 'parenthesized_expression':
@@ -268,22 +285,22 @@ export function placeOrPointer(ctx: Ctx, n: Node): Place | PointerValue {
       if (b?.kind === 'alias') return { ...b.place, span };
       if (b?.kind === 'array' && b.scalar) return { kind: 'memory', array: b.array, index: [constant(0n, 'i32', span)], leaf: null, elem: b.array.elem, span };
       const v = rvalue(ctx, n);
-      if (v.kind === 'pointer') return v;
+      if (isPointer(v)) return v;
       return reject(ctx, 'misuse', n, `'${n.text}' cannot be assigned`);
     }
     case 'subscript_expression': {
-      const base = rvalue(ctx, child(n, 'argument'));
+      const base = asPointer(ctx, rvalue(ctx, child(n, 'argument')));
       const indices = named(child(n, 'indices'));
       if (indices.length !== 1) return unsupported(ctx, n, 'a subscript with several indices');
       const index = intOf(ctx, rvalue(ctx, indices[0]!), spanOf(indices[0]!));
-      if (base.kind !== 'pointer') return reject(ctx, 'unplaced', n, `cannot subscript '${child(n, 'argument').text}': it is not an array or a pointer into one`);
-      return element(ctx, base, index, span);
+      if (!isPointer(base)) return reject(ctx, 'unplaced', n, `cannot subscript '${child(n, 'argument').text}': it is not an array or a pointer into one`);
+      return elementOf(ctx, base, index, span);
     }
     case 'pointer_expression': {
       if (n.child(0)?.type !== '*') return reject(ctx, 'misuse', n, 'an address is not an lvalue');
-      const base = rvalue(ctx, child(n, 'argument'));
-      if (base.kind !== 'pointer') return reject(ctx, 'unplaced', n, `cannot dereference '${child(n, 'argument').text}': it is not a pointer into an array`);
-      return element(ctx, base, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
+      const base = asPointer(ctx, rvalue(ctx, child(n, 'argument')));
+      if (!isPointer(base)) return reject(ctx, 'unplaced', n, `cannot dereference '${child(n, 'argument').text}': it is not a pointer into an array`);
+      return elementOf(ctx, base, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
     }
     case 'field_expression': {
       // `x.in.a`: the path through nested structs down to one leaf, from the innermost non-`.` base
@@ -296,15 +313,15 @@ export function placeOrPointer(ctx: Ctx, n: Node): Place | PointerValue {
       const arrow = outer.child(1)?.type === '->';
       const arg = child(outer, 'argument');
       const field = path;
-      let base: Place | PointerValue;
+      let base: Place | AnyPointer;
       if (arrow) {
-        const p = rvalue(ctx, arg);
-        if (p.kind !== 'pointer') return reject(ctx, 'unplaced', n, `cannot dereference '${arg.text}': it is not a pointer into an array`);
-        base = element(ctx, p, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
+        const p = asPointer(ctx, rvalue(ctx, arg));
+        if (!isPointer(p)) return reject(ctx, 'unplaced', n, `cannot dereference '${arg.text}': it is not a pointer into an array`);
+        base = elementOf(ctx, p, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
       } else {
         base = placeOrPointer(ctx, arg);
       }
-      if (base.kind === 'pointer') return reject(ctx, 'misuse', n, `'${arg.text}' is an array, not a struct`);
+      if (isPointerNotPlace(base)) return reject(ctx, 'misuse', n, `'${arg.text}' is an array, not a struct`);
       return withField(ctx, base, field, n);
     }
     default:
@@ -320,17 +337,22 @@ function isBuiltinField(ctx: Ctx, n: Node): boolean {
 
 export function placeOf(ctx: Ctx, n: Node): Place {
   const p = placeOrPointer(ctx, n);
-  if (p.kind === 'pointer') return reject(ctx, 'misuse', n, `'${n.text}' is an array, not an element`);
+  if (isPointerNotPlace(p)) return reject(ctx, 'misuse', n, `'${n.text}' is an array, not an element`);
   return p;
 }
 
 /** The type of the value a place holds. */
 export function placeType(p: Place): CType {
+  if (p.kind === 'choice') return placeType((p.then ?? p.else)!);
   const whole = p.kind === 'memory' ? p.elem : p.slot.ctype;
   return p.leaf === null ? whole : leavesOf(whole)[p.leaf]!.type;
 }
 
 function withField(ctx: Ctx, base: Place, field: string, n: Node): Place {
+  if (base.kind === 'choice') {
+    const side = (q: Place | null): Place | null => (q === null ? null : withField(ctx, q, field, n));
+    return { ...base, then: side(base.then), else: side(base.else), span: spanOf(n) };
+  }
   const whole = p0Type(base);
   // a union's members share its storage: not modelled
   if (whole.kind === 'opaque' && /^union\b/.test(whole.name)) return unsupported(ctx, n, `unions (${whole.name.replace(/\s+/g, ' ')})`, ['use a struct, or one member type and casts']);
@@ -348,6 +370,7 @@ function withField(ctx: Ctx, base: Place, field: string, n: Node): Place {
 }
 
 const p0Type = (p: Place): CType => {
+  if (p.kind === 'choice') return p0Type((p.then ?? p.else)!);
   const whole = p.kind === 'memory' ? p.elem : p.slot.ctype;
   return p.leaf === null ? whole : leavesOf(whole)[p.leaf]!.type;
 };
@@ -358,8 +381,60 @@ export function element(ctx: Ctx, p: PointerValue, i: { expr: Expr; type: Machin
     if (!(i.expr.kind === 'int' && i.expr.value === 0n)) return unsupported(ctx, span, 'pointer arithmetic on a pointer to a struct field');
   }
   const index = p.offset === null ? i.expr : addIndex(p.offset, i, span);
+  if (p.view !== undefined) {
+    // element i of a view: the target's elements from base + (offset + i) * per on
+    const scaled = arith('*', castTo(index, 'i64', span), constant(BigInt(p.view.per), 'i64', span), 'i64', span);
+    const at = p.view.base === null ? scaled : addIndex(p.view.base, { expr: scaled, type: 'i64' }, span);
+    if (p.prefix.length + 1 < p.target.dims) return unsupported(ctx, span, 'a vector view of a row of a multi-dimensional array');
+    return { kind: 'memory', array: p.target, index: [...p.prefix, at], leaf: p.leaf, elem: p.elem, span, spread: true };
+  }
   if (p.prefix.length + 1 < p.target.dims) return { ...p, prefix: [...p.prefix, index], offset: null };
   return { kind: 'memory', array: p.target, index: [...p.prefix, index], leaf: p.leaf, elem: p.elem, span };
+}
+
+/**
+ * `p[i]` through a pointer of any form: through one that may point into
+ * several arrays, the element of each under its condition; a null pointer
+ * dereferenced is C's undefined behaviour (the thread leaves the scope), and
+ * one that is null on every path is an error.
+ */
+export function elementOf(ctx: Ctx, p: AnyPointer, i: { expr: Expr; type: MachineType }, span: Span): Place | AnyPointer {
+  if (p.kind === 'pointer') return element(ctx, p, i, span);
+  if (p.kind === 'null' || isNullEverywhere(p)) return reject(ctx, 'misuse', span, 'a null pointer dereferenced');
+  const side = (q: AnyPointer): Place | AnyPointer | null => (q.kind === 'null' ? null : elementOf(ctx, q, i, span));
+  const then = side(p.then);
+  const other = side(p.else);
+  const rows = [then, other].filter((x) => x !== null && isPointerNotPlace(x));
+  if (rows.length === 0) return { kind: 'choice', cond: p.cond, then: then as Place | null, else: other as Place | null, span };
+  if (rows.length === 2 || then === null || other === null) {
+    const asPointer = (x: Place | AnyPointer | null): AnyPointer => (x === null ? { kind: 'null', elem: p.elem } : (x as AnyPointer));
+    return { kind: 'either', cond: p.cond, then: asPointer(then), else: asPointer(other), elem: p.elem };
+  }
+  return unsupported(ctx, span, 'a pointer that may point into arrays of different dimensions');
+}
+
+function isNullEverywhere(p: AnyPointer): boolean {
+  return p.kind === 'null' || (p.kind === 'either' && isNullEverywhere(p.then) && isNullEverywhere(p.else));
+}
+
+/**
+ * An access through a pointer that may point into several arrays: each
+ * array's access under its condition, the values joined after. A side where
+ * the pointer is null is undefined behaviour: `assume false`, the thread that
+ * takes it is outside the scope of a proof.
+ */
+function throughChoice(ctx: Ctx, p: Place & { kind: 'choice' }, span: Span, access: (q: Place) => Value): Value {
+  const slot: Slot = { name: 'via', ctype: placeType(p), span, what: 'the value accessed through a pointer into one of several arrays' };
+  ctx.values.set(slot, { kind: 'void' });
+  const side = (q: Place | null) =>
+    branch(ctx, () => {
+      if (q === null) ctx.b.stmt({ kind: 'assume', cond: FALSE, span });
+      else ctx.values.set(slot, access(q));
+    });
+  emitIf(ctx, p.cond, side(p.then), side(p.else), span);
+  const v = ctx.values.get(slot)!;
+  ctx.values.delete(slot);
+  return v.kind === 'void' ? { kind: 'unknown', ctype: slot.ctype, what: slot.what!, span } : v;
 }
 
 function addIndex(offset: Expr, i: { expr: Expr; type: MachineType }, span: Span): Expr {
@@ -369,8 +444,17 @@ function addIndex(offset: Expr, i: { expr: Expr; type: MachineType }, span: Span
 
 function addressOf(ctx: Ctx, arg: Node, n: Node): Value {
   const p = placeOrPointer(ctx, arg);
-  if (p.kind === 'pointer') return p;
+  if (isPointerNotPlace(p)) return p;
+  return addressOfPlace(ctx, p, n);
+}
+
+function addressOfPlace(ctx: Ctx, p: Place, n: Node): AnyPointer {
+  if (p.kind === 'choice') {
+    const side = (q: Place | null): AnyPointer => (q === null ? { kind: 'null', elem: placeType(p) } : addressOfPlace(ctx, q, n));
+    return { kind: 'either', cond: p.cond, then: side(p.then), else: side(p.else), elem: placeType(p) };
+  }
   if (p.kind === 'slot') return unsupported(ctx, n, 'the address of a local variable');
+  if (p.spread === true) return unsupported(ctx, n, 'the address of an element of a vector view of an array (`&((float4 *)a)[i]`)');
   const last = p.index[p.index.length - 1]!;
   return { kind: 'pointer', target: p.array, prefix: p.index.slice(0, -1), offset: last, elem: placeType(p), leaf: p.leaf };
 }
@@ -431,7 +515,8 @@ export function referent(ctx: Ctx, declared: CType, bindsValues: boolean, init: 
   const span = spanOf(init);
   if (isPlaceable(ctx, init)) {
     const p = placeOrPointer(ctx, init);
-    if (p.kind === 'pointer') return unsupported(ctx, at, 'a reference to an array');
+    if (isPointerNotPlace(p)) return unsupported(ctx, at, 'a reference to an array');
+    if (p.kind === 'choice') return unsupported(ctx, at, 'a reference to an element through a pointer that may point into several arrays');
     // a group of cooperative groups is a value that does not change: a reference to one is a copy
     const held = p.kind === 'slot' ? ctx.values.get(p.slot) : undefined;
     if (held?.kind === 'group') return { kind: 'value', value: held };
@@ -448,7 +533,11 @@ export function referent(ctx: Ctx, declared: CType, bindsValues: boolean, init: 
 // ---------------------------------------------------------------- memory
 
 /** The index of an access: the element's indices, then its struct leaf when the element is a struct. */
-function accessIndex(array: ArrayRef, index: readonly Expr[], leaf: number, span: Span): Expr[] {
+function accessIndex(array: ArrayRef, index: readonly Expr[], leaf: number, span: Span, spread = false): Expr[] {
+  if (spread) {
+    const last = index[index.length - 1]!;
+    return [...index.slice(0, -1), leaf === 0 ? last : addIndex(last, { expr: constant(BigInt(leaf), 'i64', span), type: 'i64' }, span)];
+  }
   return array.elem.kind === 'struct' ? [...index, constant(BigInt(leaf), 'i32', span)] : [...index];
 }
 
@@ -469,7 +558,7 @@ function readLeaf(ctx: Ctx, p: Place & { kind: 'memory' }, leaf: number, type: C
   }
   const name = fresh(ctx, hint ?? `${p.array.name}_v`);
   ctx.k.defs.set(name, null);
-  const index = accessIndex(p.array, p.index, leaf, source);
+  const index = accessIndex(p.array, p.index, leaf, source, p.spread);
   const arrayName = { text: p.array.name, span: p.array.span };
   ctx.b.binder(name, span, (body) => ({ kind: 'read', local: { text: name, span }, array: arrayName, index, source, body, span }));
   if (type.kind === 'int' || type.kind === 'bool') {
@@ -477,8 +566,66 @@ function readLeaf(ctx: Ctx, p: Place & { kind: 'memory' }, leaf: number, type: C
     const v: Expr = { kind: 'var', name, type: t, span: source };
     return type.kind === 'bool' ? { kind: 'bool', cond: compare('!=', v, constant(0n, t, source), source) } : { kind: 'int', expr: v, type: t };
   }
-  if (type.kind === 'pointer') return unsupported(ctx, source, 'pointers read from memory');
+  if (type.kind === 'pointer') return pointerFromMemory(ctx, type.to, hint === undefined ? `the pointer read from ${p.array.name} here` : `${hint}, a pointer read from ${p.array.name},`, source);
   return { kind: 'unknown', ctype: type, what: `the value of ${p.array.name} read here`, span: source, local: { kind: 'var', name, span: source } };
+}
+
+/**
+ * A pointer read from memory: faial-ts does not follow which array a stored
+ * pointer points into, so it may be any array of its element type the
+ * kernel can write (global or shared), or memory reached only through
+ * pointers (one array per element type), at any offset. Which one is an
+ * unknown value naming the pointer, so every alarm through it is `possible`
+ * (never confirmed), and no alias is assumed away.
+ */
+function pointerFromMemory(ctx: Ctx, elem: CType, what: string, span: Span): AnyPointer {
+  const own = pointeeMemory(ctx, elem, span);
+  const byName = new Map<string, ArrayRef>();
+  for (const a of ctx.k.arrayRefs.values()) if (a.space !== 'local' && !a.readOnly && a !== own && mayPointInto(elem, a.elem)) byName.set(a.name, a);
+  const candidates = [...byName.values()];
+  const why = 'faial-ts does not follow pointers held in memory or in a struct: it may point into any array of its element type';
+  const origin = (x: string) => ({ kind: 'approximation', what: x, why, span }) as const;
+  const which = candidates.length === 0 ? null : havocked(ctx, 'which', 'i32', origin(`which array ${what} points into`), span);
+  const offset = havocked(ctx, 'off', 'i64', origin(`the offset of ${what}`), span);
+  const at = (a: ArrayRef): PointerValue => ({
+    kind: 'pointer',
+    target: a,
+    prefix: Array.from({ length: a.dims - 1 }, () => havocked(ctx, 'row', 'i64', origin(`the row of ${a.name} ${what} points into`), span)),
+    offset,
+    elem: a.elem,
+    leaf: null,
+  });
+  let p: AnyPointer = at(own);
+  for (let k = candidates.length - 1; k >= 0; k--) {
+    p = { kind: 'either', cond: compare('==', which!, constant(BigInt(k), 'i32', span), span), then: at(candidates[k]!), else: p, elem };
+  }
+  const names = [...candidates.map((a) => a.name), `memory of its own (${own.name})`];
+  notice(ctx, 'possibleAlias', span, `${what} may point into ${names.join(', ')}: faial-ts does not follow pointers held in memory or in a struct, so alarms through it are possible`);
+  return p;
+}
+
+/** A pointer whose value faial-ts does not know (a pointer field of a struct parameter): as one read from memory, any array of its element type. */
+function asPointer(ctx: Ctx, v: Value): Value {
+  if (v.kind !== 'unknown' || v.ctype.kind !== 'pointer') return v;
+  return pointerFromMemory(ctx, v.ctype.to, v.what, v.span);
+}
+
+/** Whether a `T *` read from memory may point into an array of `elem`s: the same type, or one whose type is not known. */
+function mayPointInto(t: CType, elem: CType): boolean {
+  if (t.kind === 'opaque' || elem.kind === 'opaque' || t.kind === 'void') return true;
+  return typeName(t) === typeName(elem) || (t.kind === 'int' && elem.kind === 'int' && t.bits === elem.bits);
+}
+
+/** The memory reached only through pointers of element type `elem` read from memory: one global array per type, made at its first use. */
+function pointeeMemory(ctx: Ctx, elem: CType, span: Span): ArrayRef {
+  const key = `memory of ${typeName(elem)}`;
+  const known = ctx.k.arrayRefs.get(key);
+  if (known !== undefined) return known;
+  const name = fresh(ctx, `${typeName(elem).replace(/\W+/g, '_')}_mem`);
+  ctx.k.arrays.push({ name: { text: name, span }, scope: 'global', sizes: [], span });
+  const array: ArrayRef = { name, space: 'global', elem, dims: 1, readOnly: false, span, mayBeNull: 'unknown' };
+  ctx.k.arrayRefs.set(key, array);
+  return array;
 }
 
 function unknownOf(type: CType, what: string, span: Span): Value {
@@ -503,7 +650,7 @@ export function writePlace(ctx: Ctx, p: Place & { kind: 'memory' }, v: Value, sp
 function writeLeaf(ctx: Ctx, p: Place & { kind: 'memory' }, leaf: number, v: Value, span: Span): void {
   if (p.array.space === 'local') return;
   const value = materialised(ctx, v, span);
-  ctx.b.stmt({ kind: 'write', array: { text: p.array.name, span: p.array.span }, index: accessIndex(p.array, p.index, leaf, p.span), value, target: p.span, span });
+  ctx.b.stmt({ kind: 'write', array: { text: p.array.name, span: p.array.span }, index: accessIndex(p.array, p.index, leaf, p.span, p.spread), value, target: p.span, span });
 }
 
 /** A value as an expression to write: an unknown one is bound with havoc (or is the read it came from). */
@@ -516,7 +663,10 @@ function materialised(ctx: Ctx, v: Value, span: Span): Expr {
     case 'unknown':
       return v.local ?? havocked(ctx, 'v', isInteger(v.ctype) ? slotMachine(v.ctype)! : 'i32', { kind: 'value', what: v.what, span: v.span }, span);
     case 'pointer':
-      return unsupported(ctx, span, 'pointers stored in memory');
+    case 'either':
+    case 'null':
+      // a pointer stored is a write of the element; which array a pointer read back points into is never taken from it (readLeaf)
+      return havocked(ctx, 'v', 'i64', { kind: 'value', what: 'a pointer stored in memory', span }, span);
     case 'struct':
     case 'group':
     case 'void':
@@ -529,6 +679,10 @@ export function store(ctx: Ctx, p: Place, v: Value, span: Span): Value {
   const converted = convert(ctx, v, placeType(p), span);
   if (p.kind === 'memory') {
     writePlace(ctx, p, converted, span);
+    return converted;
+  }
+  if (p.kind === 'choice') {
+    throughChoice(ctx, p, span, (q) => store(ctx, q, converted, span));
     return converted;
   }
   const named = nameValue(ctx, p.slot.name, converted, span);
@@ -571,6 +725,8 @@ export function intOf(ctx: Ctx, v: Value, span: Span): IntValue {
       return { expr: v.local && isInteger(v.ctype) ? v.local : havocked(ctx, 'v', type, { kind: 'value', what: v.what, span: v.span }, span), type };
     }
     case 'pointer':
+    case 'either':
+    case 'null':
       return reject(ctx, 'misuse', span, 'a pointer used as a number');
     case 'struct':
     case 'group':
@@ -591,11 +747,43 @@ export function condOf(ctx: Ctx, v: Value, span: Span): BExpr {
       return compare('!=', x.expr, constant(0n, x.type, span), span);
     }
     case 'pointer':
-      return unsupported(ctx, span, 'a pointer used as a condition');
+    case 'either':
+    case 'null':
+      return nonNull(ctx, v, span);
     case 'struct':
     case 'group':
     case 'void':
       return reject(ctx, 'misuse', span, 'this value is not a condition');
+  }
+}
+
+/**
+ * Whether a pointer is not null: an array the kernel declares never is; a
+ * kernel's pointer parameter is null as the launch passes it (one unknown
+ * for every thread, a parameter `p_nonnull`); memory reached through a
+ * pointer read from memory, unknown.
+ */
+function nonNull(ctx: Ctx, p: AnyPointer, span: Span): BExpr {
+  switch (p.kind) {
+    case 'null':
+      return FALSE;
+    case 'either':
+      return or(and(p.cond, nonNull(ctx, p.then, span)), and(not(p.cond), nonNull(ctx, p.else, span)));
+    case 'pointer': {
+      const zero = constant(0n, 'i32', span);
+      if (p.target.mayBeNull === 'unknown') {
+        const x = havocked(ctx, `${p.target.name}_nonnull`, 'i32', { kind: 'value', what: `whether a pointer read from memory is null`, span }, span);
+        return compare('!=', x, zero, span);
+      }
+      if (p.target.mayBeNull !== 'launch') return { kind: 'bool', value: true, span };
+      const name = `${p.target.name}_nonnull`;
+      let param = ctx.k.params.find((q) => q.text === name);
+      if (param === undefined) {
+        param = { text: fresh(ctx, name), span: p.target.span, type: 'i32' };
+        ctx.k.params.push(param);
+      }
+      return compare('!=', { kind: 'var', name: param.text, type: 'i32', span }, zero, span);
+    }
   }
 }
 
@@ -687,12 +875,18 @@ export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
       if (v.kind === 'group' && to.kind === 'opaque') return v;
       return { kind: 'unknown', ctype: to, what: `a ${typeName(to)} value`, span };
     case 'pointer': {
-      if (v.kind !== 'pointer') return unsupported(ctx, span, 'an integer converted to a pointer');
-      if (v.leaf !== null) return v;
-      const a = sizeOf(v.elem);
-      const b = sizeOf(to.to);
-      if (a !== null && b !== null && a !== b && to.to.kind !== 'void') return unsupported(ctx, span, `a pointer cast from ${typeName(v.elem)} to ${typeName(to.to)} (elements of different sizes)`);
-      return to.to.kind === 'void' ? v : { ...v, elem: to.to };
+      // the constant 0 is the null pointer (C11 6.3.2.3)
+      if (v.kind === 'int' && v.expr.kind === 'int' && v.expr.value === 0n) return { kind: 'null', elem: to.to };
+      if (v.kind === 'null') return to.to.kind === 'void' ? v : { kind: 'null', elem: to.to };
+      if (!isPointer(v)) return unsupported(ctx, span, 'an integer converted to a pointer');
+      return mapPointers(v, (q) => {
+        if (q.leaf !== null) return q;
+        if (to.to.kind === 'void') return q;
+        const a = sizeOf(q.elem);
+        const b = sizeOf(to.to);
+        if (a !== null && b !== null && a !== b) return resized(ctx, q, to.to, span);
+        return { ...q, elem: to.to };
+      });
     }
     case 'struct':
       if (v.kind === 'struct' || v.kind === 'unknown') return v.kind === 'unknown' ? structOfUnknown(to, v.what, span) : v;
@@ -703,6 +897,34 @@ export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
       // a declaration's reference is bound where it is declared (stmt.ts, calls.ts); a cast to one would make an lvalue
       return unsupported(ctx, span, `a conversion to the reference type ${typeName(to)}`);
   }
+}
+
+/**
+ * A pointer cast to elements of another size. Exact where each element of
+ * the new type is a whole number of the array's (a vector of its scalars:
+ * `(float4 *)a`, `reinterpret_cast<int2 *>(p)`), and back to the array's
+ * own type; any other cast (`(char *)a`, a view of a view) is rejected by
+ * name.
+ */
+function resized(ctx: Ctx, q: PointerValue, to: CType, span: Span): PointerValue {
+  const scalar = q.target.elem;
+  const unit = sizeOf(scalar);
+  const why = `a pointer cast from ${typeName(q.elem)} to ${typeName(to)} (elements of different sizes)`;
+  if (q.view !== undefined) {
+    // back to the array's own elements: the view's position in scalars
+    if (sizeOf(to) !== unit || q.prefix.length + 1 !== q.target.dims) return unsupported(ctx, span, why, ['faial-ts follows casts from an array of scalars to vectors of them (float to float4) and back']);
+    const zero = constant(0n, 'i64', span);
+    const scaled = arith('*', castTo(q.offset ?? zero, 'i64', span), constant(BigInt(q.view.per), 'i64', span), 'i64', span);
+    const offset = q.view.base === null ? scaled : addIndex(q.view.base, { expr: scaled, type: 'i64' }, span);
+    return { kind: 'pointer', target: q.target, prefix: q.prefix, offset, elem: to, leaf: null };
+  }
+  const leaves = leavesOf(to);
+  const scalarKind = scalar.kind === 'int' || scalar.kind === 'float' || scalar.kind === 'bool';
+  if (!scalarKind || to.kind !== 'struct' || unit === null || leaves.some((l) => sizeOf(l.type) !== unit)) {
+    return unsupported(ctx, span, why, ['faial-ts follows casts from an array of scalars to vectors of them (float to float4) and back']);
+  }
+  // the view counts vectors from where the pointer points, in scalars
+  return { kind: 'pointer', target: q.target, prefix: q.prefix, offset: null, elem: to, leaf: null, view: { base: q.offset, per: leaves.length } };
 }
 
 export function structOfUnknown(t: CType & { kind: 'struct' }, what: string, span: Span): Value {
@@ -739,7 +961,7 @@ function binary(ctx: Ctx, n: Node): Value {
 }
 
 export function binaryValue(ctx: Ctx, op: string, left: Value, right: Value, span: Span): Value {
-  if (left.kind === 'pointer' || right.kind === 'pointer') return pointerArith(ctx, op, left, right, span);
+  if (isPointer(left) || isPointer(right)) return pointerArith(ctx, op, left, right, span);
   if (isUnknownNumber(left) || isUnknownNumber(right)) {
     const what = left.kind === 'unknown' ? left : (right as Value & { kind: 'unknown' });
     if (CMP.has(op)) return { kind: 'unknown', ctype: BOOL, what: `a comparison of ${what.what}`, span };
@@ -764,9 +986,26 @@ function isUnknownNumber(v: Value): boolean {
   return v.kind === 'unknown' && !isInteger(v.ctype);
 }
 
+const isZero = (v: Value): boolean => v.kind === 'null' || (v.kind === 'int' && v.expr.kind === 'int' && v.expr.value === 0n);
+
 function pointerArith(ctx: Ctx, op: string, left: Value, right: Value, span: Span): Value {
+  // `p == nullptr`, `p != 0`, `NULL != p`: whether it is null
+  if ((op === '==' || op === '!=') && (isZero(left) || isZero(right))) {
+    const p = isZero(left) ? right : left;
+    if (!isPointer(p)) return reject(ctx, 'misuse', span, 'a null pointer compared with a number');
+    const nn = nonNull(ctx, p, span);
+    return { kind: 'bool', cond: op === '!=' ? nn : not(nn) };
+  }
+  if (left.kind === 'null' || right.kind === 'null') return reject(ctx, 'misuse', span, `the operator ${op} on a null pointer`);
+  if (left.kind === 'either' || right.kind === 'either') {
+    if (isPointer(left) && isPointer(right)) return unsupported(ctx, span, 'pointers that may point into different arrays compared or subtracted');
+    const [p, k] = left.kind === 'either' ? [left, right] : [right as AnyPointer, left];
+    if (op !== '+' && !(op === '-' && left.kind === 'either')) return unsupported(ctx, span, `the operator ${op} on a pointer`);
+    return mapPointers(p, (q) => pointerArith(ctx, op, left === p ? q : k, left === p ? k : q, span) as AnyPointer);
+  }
   if (left.kind === 'pointer' && right.kind === 'pointer') {
     if (left.target !== right.target) return unsupported(ctx, span, 'pointers into different arrays compared or subtracted');
+    if (left.view !== undefined || right.view !== undefined) return unsupported(ctx, span, 'vector views of an array compared or subtracted');
     const zero = constant(0n, 'i64', span);
     const a = castTo(left.offset ?? zero, 'i64', span);
     const b = castTo(right.offset ?? zero, 'i64', span);
@@ -857,7 +1096,7 @@ function assignment(ctx: Ctx, n: Node): Value {
   const op = child(n, 'operator').type;
   const right = rvalue(ctx, child(n, 'right'));
   const p = placeOrPointer(ctx, child(n, 'left'));
-  if (p.kind === 'pointer') return reject(ctx, 'misuse', n, `cannot assign to the array '${child(n, 'left').text}'`);
+  if (isPointerNotPlace(p)) return reject(ctx, 'misuse', n, `cannot assign to the array '${child(n, 'left').text}'`);
   if (op === '=') return store(ctx, p, right, span);
   const old = load(ctx, p, span);
   return store(ctx, p, binaryValue(ctx, op.slice(0, -1), old, right, span), span);
@@ -899,11 +1138,17 @@ function conditional(ctx: Ctx, n: Node): Value {
 
 /** `c ? a : b` of two values already computed. */
 function choice(ctx: Ctx, cond: BExpr, a: Value, b: Value, span: Span): Value {
-  if (a.kind === 'pointer' && b.kind === 'pointer' && a.target === b.target && a.leaf === b.leaf && a.prefix.length === 0 && b.prefix.length === 0) {
+  if (a.kind === 'pointer' && b.kind === 'pointer' && a.target === b.target && a.leaf === b.leaf && a.prefix.length === 0 && b.prefix.length === 0 && a.view === undefined && b.view === undefined) {
     const zero = constant(0n, 'i64', span);
     return { ...a, offset: ite(cond, castTo(a.offset ?? zero, 'i64', span), castTo(b.offset ?? zero, 'i64', span), 'i64', span) };
   }
-  if (a.kind === 'pointer' || b.kind === 'pointer') return unsupported(ctx, span, 'a conditional choosing between pointers into different arrays');
+  if (isPointer(a) || isPointer(b)) {
+    // `c ? a : b` into different arrays (or `c ? p : 0`): accesses through it are of a where c holds, else of b
+    const asPointer = (v: Value, other: AnyPointer): AnyPointer => (isPointer(v) ? v : isZero(v) ? { kind: 'null', elem: other.elem } : unsupported(ctx, span, 'a conditional choosing between a pointer and a number'));
+    const x = isPointer(a) ? a : asPointer(a, b as AnyPointer);
+    const y = asPointer(b, x);
+    return { kind: 'either', cond, then: x, else: y, elem: x.kind === 'null' ? y.elem : x.elem };
+  }
   if (a.kind === 'bool' && b.kind === 'bool') return { kind: 'bool', cond: or(and(cond, a.cond), and(not(cond), b.cond)) };
   if (isUnknownNumber(a) || isUnknownNumber(b) || a.kind === 'struct' || b.kind === 'struct' || a.kind === 'void' || b.kind === 'void') {
     const u = a.kind === 'unknown' ? a : b.kind === 'unknown' ? b : null;
@@ -976,7 +1221,7 @@ export function call(ctx: Ctx, n: Node): Value {
   const meaning = builtinCall(name);
   if (meaning === null) {
     const values = args.map((a) => rvalue(ctx, a));
-    if (values.some((v) => v.kind === 'pointer')) return unsupported(ctx, fn, `a call of ${name}, a function without a body in this file, passing it a pointer`);
+    if (values.some((v) => isPointer(v))) return unsupported(ctx, fn, `a call of ${name}, a function without a body in this file, passing it a pointer`);
     return bodilessCall(ctx, name, fn, span);
   }
   switch (meaning.kind) {
@@ -1008,9 +1253,9 @@ export function call(ctx: Ctx, n: Node): Value {
       return { kind: 'unknown', ctype: MATH_RESULT.test(meaning.what) ? FLOAT : INT, what: `${meaning.what} (${name})`, span };
     case 'load': {
       const p = rvalue(ctx, args[0]!);
-      if (p.kind !== 'pointer') return reject(ctx, 'unplaced', n, `${name} needs a pointer into an array`);
-      const at = element(ctx, p, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
-      if (at.kind === 'pointer') return reject(ctx, 'misuse', n, `${name} of a row`);
+      if (!isPointer(p)) return reject(ctx, 'unplaced', n, `${name} needs a pointer into an array`);
+      const at = elementOf(ctx, p, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
+      if (isPointerNotPlace(at)) return reject(ctx, 'misuse', n, `${name} of a row`);
       return load(ctx, at, span);
     }
     case 'min':
@@ -1061,8 +1306,15 @@ function atomicCall(ctx: Ctx, name: string, op: AtomicOp, args: readonly Node[],
   if (args.length !== arity) return reject(ctx, 'misuse', n, `${name} takes ${arity} arguments`);
   const p = rvalue(ctx, args[0]!);
   const values = args.slice(1).map((a) => rvalue(ctx, a));
-  if (p.kind !== 'pointer') return reject(ctx, 'unplaced', n, `${name} needs a pointer into an array`);
-  const at = element(ctx, p, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
+  if (!isPointer(p)) return reject(ctx, 'unplaced', n, `${name} needs a pointer into an array`);
+  const place = elementOf(ctx, p, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
+  if (isPointerNotPlace(place) || place.kind === 'slot') return reject(ctx, 'misuse', n, `${name} of a row`);
+  return atomicAt(ctx, name, op, values, place, n);
+}
+
+function atomicAt(ctx: Ctx, name: string, op: AtomicOp, values: readonly Value[], at: Place, n: Node): Value {
+  const span = spanOf(n);
+  if (at.kind === 'choice') return throughChoice(ctx, at, span, (q) => atomicAt(ctx, name, op, values, q, n));
   if (at.kind !== 'memory') return reject(ctx, 'misuse', n, `${name} of a row`);
   if (at.array.readOnly) return reject(ctx, 'misuse', at.span, `${at.array.name} is read-only (__constant__)`);
   const elem = placeType(at);
@@ -1081,7 +1333,7 @@ function atomicCall(ctx: Ctx, name: string, op: AtomicOp, args: readonly Node[],
   const old = fresh(ctx, `${at.array.name}_old`);
   ctx.k.defs.set(old, null);
   const array = { text: at.array.name, span: at.array.span };
-  const index = accessIndex(at.array, at.index, at.leaf ?? 0, at.span);
+  const index = accessIndex(at.array, at.index, at.leaf ?? 0, at.span, at.spread);
   ctx.b.binder(old, span, (body) => ({ kind: 'atomic', op, local: { text: old, span }, array, index, operands, ...(type === undefined ? {} : { type }), target: at.span, body, span }));
   if (type === undefined) return { kind: 'unknown', ctype: elem, what, span, local: { kind: 'var', name: old, span } };
   return { kind: 'int', expr: { kind: 'var', name: old, type, span }, type };

@@ -14,7 +14,7 @@ import type { Node } from './parse.js';
 import type { BExpr, DownStep, Expr, MachineType, Stmt, UpStep } from '../../core/ast.js';
 import { located, positionAt, type Span } from '../../core/source.js';
 import { and, arith, castTo, compare, constant } from './build.js';
-import { branch, emitIf, FALSE, fresh, havocked, slotMachine, spanOf, TRUE, type Ctx, type LoopFrame, type Slot, type Value } from './context.js';
+import { branch, emitIf, FALSE, fresh, havocked, isPointer, mapPointers, slotMachine, spanOf, TRUE, type Ctx, type LoopFrame, type Slot, type Value } from './context.js';
 import { commonType, isInteger, isSigned, rangeOf, type CType } from './ctypes.js';
 import { condition, hasEffects, intOf, named, rvalue, slotValue } from './expr.js';
 import { exitCondition, lowerStatement, lowerStatements, setFlag, withScope } from './stmt.js';
@@ -526,8 +526,8 @@ function approximated(ctx: Ctx, slot: Slot, what: string, why: string, span: Spa
   const type = slotMachine(slot.ctype);
   if (slot.ctype.kind === 'pointer') {
     const v = ctx.values.get(slot);
-    if (v?.kind === 'pointer') {
-      return { ...v, offset: havocked(ctx, `${slot.name}_off`, 'i64', { kind: 'approximation', what: `the offset of ${what}`, why, span }, span) };
+    if (v !== undefined && isPointer(v)) {
+      return mapPointers(v, (q) => ({ ...q, offset: havocked(ctx, `${slot.name}_off`, 'i64', { kind: 'approximation', what: `the offset of ${what}`, why, span }, span) }));
     }
   }
   if (type === null) return { kind: 'unknown', ctype: slot.ctype as CType, what, span };

@@ -278,7 +278,7 @@ function initialValue(ctx: Ctx, ctype: CType, init: Node, name: string): Value {
   // `int x = A[i]` names the read after the local
   if (init.type === 'subscript_expression' || (init.type === 'pointer_expression' && init.child(0)?.type === '*')) {
     const p = placeOrPointer(ctx, init);
-    return p.kind === 'pointer' ? p : load(ctx, p, span, name);
+    return p.kind === 'pointer' || p.kind === 'either' || p.kind === 'null' ? p : load(ctx, p, span, name);
   }
   return rvalue(ctx, init);
 }
@@ -292,6 +292,8 @@ function valueType(v: Value): CType {
     case 'unknown':
       return v.ctype;
     case 'pointer':
+    case 'either':
+    case 'null':
       return { kind: 'pointer', to: v.elem };
     case 'struct':
       return v.ctype;

@@ -418,6 +418,7 @@ function declareGlobal(ctx: Ctx, g: GlobalVar): void {
   const sizes = g.dims.length === 0 ? [constant(1n, 'i64', g.span)] : [];
   ctx.k.arrays.push({ name: { text: name, span: g.span }, scope, sizes: leaves > 0 && sizes.length > 0 ? [...sizes, constant(BigInt(leaves), 'i64', g.span)] : sizes, span: g.span });
   const array: ArrayRef = { name, space: scope, elem: g.ctype, dims: Math.max(1, g.dims.length), readOnly: g.space === 'constant', span: g.span };
+  ctx.k.arrayRefs.set(`global ${name}`, array);
   ctx.k.root.define(g.name, { kind: 'array', array, scalar: g.dims.length === 0 });
 }
 
@@ -488,8 +489,8 @@ function kernelParameter(ctx: Ctx, p: Node, scope: Scope): void {
   if (ctype.kind === 'pointer') {
     const core = fresh(ctx, name);
     ctx.k.arrays.push({ name: { text: core, span }, scope: 'global', sizes: [], span });
-    const array: ArrayRef = { name: core, space: 'global', elem: ctype.to, dims: 1, readOnly: false, span };
-    if (ctype.to.kind === 'pointer') return unsupported(ctx, p, 'a pointer to pointers');
+    const array: ArrayRef = { name: core, space: 'global', elem: ctype.to, dims: 1, readOnly: false, span, mayBeNull: 'launch' };
+    ctx.k.arrayRefs.set(`parameter ${core}`, array);
     value = { kind: 'pointer', target: array, prefix: [], offset: null, elem: ctype.to, leaf: null };
   } else if (isInteger(ctype)) {
     const type = ctype.kind === 'int' ? machineOf(ctype) : 'i32';

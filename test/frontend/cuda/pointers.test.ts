@@ -1,0 +1,138 @@
+/**
+ * Pointers that may point into several arrays (issue 28 §4): a conditional
+ * or an if/else choosing between arrays, null pointers and pointers as
+ * conditions, and pointers read from memory (`float **rows`), which may
+ * alias any array of their element type. Each is shown in the lowered core,
+ * and the soundness cases by verdict and confidence.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkedKernels } from '../../../src/api/check.js';
+import { frontEndsFor } from '../../../src/cli/cuda.js';
+import { NO_LAUNCH } from '../../../src/core/launch.js';
+import { verifyKernel } from '../../../src/verify/verify.js';
+import { z3Wasm } from '../../../src/solve/z3.js';
+import { body, lowered, rejection } from './lower-helpers.js';
+
+/** The one kernel's verdict and, per race, its array and confidence (`out:possible`). */
+async function verdict(text: string): Promise<{ status: string; races: string[] }> {
+  const checked = checkedKernels('k.cu', text, undefined, undefined, await frontEndsFor('k.cu', text, {}));
+  if (!checked.ok) throw new Error(checked.diagnostics.map((d) => d.message).join('; '));
+  if (checked.rejected.length > 0) throw new Error(checked.rejected.map((r) => r.diagnostic.message).join('; '));
+  const result = await verifyKernel(checked.kernels[0]!, { launch: NO_LAUNCH, timeoutMs: 60_000, maxRaces: 8, solver: z3Wasm });
+  return { status: result.status, races: [...new Set(result.races.map((r) => `${r.array}:${r.confidence}`))].sort() };
+}
+
+describe('a conditional choosing between pointers into different arrays', () => {
+  it('`c ? a : b`: an access through it is an access of a where c holds, else of b', async () => {
+    const text = '__global__ void k(float *a, float *b, int flag) {\n  float *p = flag ? a : b;\n  p[threadIdx.x] = 1.0f;\n}\n';
+    expect(await body(text)).toMatch(/if \(flag != 0\) \{\n.*\n  a\[\(u32\) threadIdx\.x\] := v\n\} else \{\n.*\n  b\[\(u32\) threadIdx\.x\] := v_1\n\}/);
+  });
+
+  it('exact when the condition is known: the race through p on b is confirmed, at flag = 0', async () => {
+    const text = '__global__ void k(float *a, float *b, int flag) {\n  float *p = flag ? a : b;\n  p[threadIdx.x] = 1.0f;\n  b[threadIdx.x + 1] = 2.0f;\n}\n';
+    expect(await verdict(text)).toEqual({ status: 'racy', races: ['b:confirmed'] });
+    // the same accesses into different arrays are race-free
+    expect((await verdict(text.replace('b[threadIdx.x + 1]', 'a[threadIdx.x + blockDim.x]'))).status).toBe('drf');
+  });
+
+  it('a pointer assigned in an if/else points where the branch says, after the join', async () => {
+    const fixed = '__global__ void k(float *a, float *b) {\n  float *p;\n  if (threadIdx.x % 2 == 0) p = a; else p = b;\n  p[threadIdx.x / 2] = 1.0f;\n}\n';
+    expect((await verdict(fixed)).status).toBe('drf');
+    const racy = fixed.replace('p = b;', 'p = a;');
+    expect(await verdict(racy)).toEqual({ status: 'racy', races: ['a:confirmed'] });
+  });
+
+  it('a choice whose condition rests on memory read inside the branch becomes an unknown choice: both arrays, alarms possible', async () => {
+    const text = '__global__ void k(float *a, float *b, int *c, int flag) {\n  float *p = a;\n  if (flag) { p = c[0] > 0 ? a : b; }\n  p[0] = 1.0f;\n}\n';
+    expect(await body(text)).toMatch(/havoc p_which: i32 \/\* which array p points into after a branch that read memory \*\//);
+    const v = await verdict(text);
+    expect(v.status).toBe('racy');
+    // at flag = 0 p is a for every thread (confirmed); where flag holds, b is reached only by the unknown choice
+    expect(v.races).toContain('a:confirmed');
+    expect(v.races).toContain('b:possible');
+    expect(v.races).not.toContain('b:confirmed');
+  });
+});
+
+describe('null pointers and pointers as conditions', () => {
+  it('`if (p)`, `p != nullptr`, `p == NULL` on a parameter test one unknown of the launch, p_nonnull', async () => {
+    const text = '__global__ void k(float *out, const float *bias) {\n  float v = 0;\n  if (bias != nullptr) v = bias[threadIdx.x];\n  if (bias) out[threadIdx.x] = v;\n  if (bias == NULL) out[0] = 1;\n}\n';
+    const unit = await lowered(text);
+    expect(unit.program.kernels[0]!.params.map((p) => p.text)).toContain('bias_nonnull');
+    expect(await body(text)).toMatch(/if \(bias_nonnull != 0\) \{\n  let bias_v = bias\[/);
+    // out[0] is written by every thread where bias is null: a real race at that launch
+    expect(await verdict(text)).toEqual({ status: 'racy', races: ['out:confirmed'] });
+    expect((await verdict(text.replace('  if (bias == NULL) out[0] = 1;\n', ''))).status).toBe('drf');
+  });
+
+  it('`p = 0` and `nullptr` are null: a branch on it is decided, and a pointer null on one side is dereferenced only where it is not', async () => {
+    const text = '__global__ void k(float *a) {\n  float *q = 0;\n  if (q == nullptr) a[threadIdx.x] = 1;\n  float *p = threadIdx.x < 4 ? a : nullptr;\n  if (p) p[0] = 2;\n}\n';
+    const out = await body(text);
+    expect(out).toMatch(/^a\[\(u32\) threadIdx\.x\] := v;$/m);
+    expect(out).toContain('assume false');
+    expect(await verdict(text)).toEqual({ status: 'racy', races: ['a:confirmed'] });
+  });
+
+  it('a pointer null on every path dereferenced is an error at the access', async () => {
+    expect((await rejection('__global__ void k(float *a) {\n  float *p = nullptr;\n  p[threadIdx.x] = 1;\n}\n')).split('\n')[0]).toMatch(/E0604.*a null pointer dereferenced/);
+  });
+});
+
+describe('pointers read from memory may alias any array of their element type', () => {
+  it('`float **rows`: the row read is one of the arrays of floats or memory of its own, chosen by an unknown naming it', async () => {
+    const text = '__global__ void k(float **rows, float *out) {\n  float *row = rows[blockIdx.x];\n  row[threadIdx.x] = 1.0f;\n}\n';
+    const out = await body(text);
+    expect(out).toMatch(/let row = rows\[\(u32\) blockIdx\.x\] in/);
+    expect(out).toMatch(/havoc which: i32 \/\* approximated: which array row, a pointer read from rows, points into/);
+    expect(out).toMatch(/if \(which == 0\) \{\n.*\n  out\[off \+ \(i64\) \(u32\) threadIdx\.x\] := v\n\} else \{\n.*\n  float_mem\[off \+ \(i64\) \(u32\) threadIdx\.x\] := v_1/);
+    const unit = await lowered(text);
+    const notices = unit.program.kernels.length === 1 ? unit.notices.map((d) => `${d.code} ${d.message}`) : [];
+    expect(notices.join('\n')).toMatch(/N0630 row, a pointer read from rows, may point into out, memory of its own \(float_mem\)/);
+  });
+
+  it('alarms through it are possible, never confirmed, and an alias is never assumed away', async () => {
+    // without the alias this kernel would be DRF: out is written at each thread's own element only
+    const text = '__global__ void k(float **rows, float *out) {\n  float *row = rows[0];\n  out[threadIdx.x] = row[threadIdx.x + 1];\n}\n';
+    const v = await verdict(text);
+    expect(v.status).toBe('racy');
+    expect(v.races).toEqual(['out:possible']);
+    // arrays of another element type are not candidates
+    expect((await verdict(text.replace('float *out', 'int *out').replace('out[threadIdx.x] = row', 'out[threadIdx.x] = (int)row'))).status).toBe('drf');
+  });
+
+  it('a pointer field of a struct parameter is such a pointer too: never assumed not to alias', async () => {
+    const text = 'struct Params { float *data; int n; };\n__global__ void k(Params p, float *out) {\n  p.data[threadIdx.x] = out[threadIdx.x + 1];\n}\n';
+    const v = await verdict(text);
+    expect(v.status).toBe('racy');
+    expect(v.races).toContain('out:possible');
+    expect(v.races.every((r) => r.endsWith(':possible'))).toBe(true);
+  });
+
+  it('a pointer stored in memory is a write of the element', async () => {
+    const text = '__global__ void k(float **rows, float *a) {\n  rows[0] = a;\n}\n';
+    expect(await verdict(text)).toEqual({ status: 'racy', races: ['rows:confirmed'] });
+  });
+});
+
+describe('pointer casts between element sizes', () => {
+  it('`(float4 *)a` on a float array: element i is a[4i] .. a[4i + 3], one access per field', async () => {
+    const text = '__global__ void k(float *a) {\n  float4 *v = (float4 *)a;\n  v[threadIdx.x] = make_float4(0.f, 0.f, 0.f, 0.f);\n}\n';
+    const out = await body(text);
+    for (const k of [' * 4]', ' * 4 + 1]', ' * 4 + 2]', ' * 4 + 3]']) expect(out).toContain(`a[(i64) (u32) threadIdx.x${k} :=`);
+  });
+
+  it('a float4 write at i overlaps the float reads 4i .. 4i + 3 (from an offset, and through reinterpret_cast and a field)', async () => {
+    const own = '__global__ void k(float *a, float *out) {\n  float4 *v = (float4 *)a;\n  v[threadIdx.x] = make_float4(0.f, 0.f, 0.f, 0.f);\n  out[threadIdx.x] = a[4 * threadIdx.x + 3];\n}\n';
+    expect((await verdict(own)).status).toBe('drf');
+    expect(await verdict(own.replace('4 * threadIdx.x + 3', '4 * threadIdx.x + 4'))).toEqual({ status: 'racy', races: ['a:confirmed'] });
+    const shifted = '__global__ void k(float *a, float *out) {\n  int2 *v = reinterpret_cast<int2 *>(a + 4);\n  v[threadIdx.x].y = 1;\n  out[threadIdx.x] = a[2 * threadIdx.x + 1];\n}\n';
+    // thread t writes a[4 + 2t + 1]; thread t + 2 reads it
+    expect(await verdict(shifted.replace('int2 *v', 'float2 *v').replace('<int2 *>', '<float2 *>'))).toEqual({ status: 'racy', races: ['a:confirmed'] });
+  });
+
+  it('back to the array’s own type, a view is a pointer to its first scalar; casts that are not a vector of the elements are rejected by name', async () => {
+    const back = '__global__ void k(float *a) {\n  float4 *v = (float4 *)a + 1;\n  float *f = (float *)v;\n  f[threadIdx.x] = 0;\n}\n';
+    expect(await body(back)).toMatch(/a\[4 \+ \(i64\) \(u32\) threadIdx\.x\] := /);
+    expect((await rejection('__global__ void k(float *a) {\n  char *c = (char *)a;\n  c[threadIdx.x] = 0;\n}\n')).split('\n')[0]).toMatch(/E0602.*a pointer cast from float to char \(elements of different sizes\)/);
+  });
+});
