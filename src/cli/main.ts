@@ -80,7 +80,7 @@ function withSolvingOptions(cmd: Command): Command {
   return cmd
     .option('--rlimit <N>', 'budget per query, in solver resource units (the same on every machine)', String(DEFAULT_RLIMIT))
     .option('--timeout <MS>', 'wall-clock safety net per query, in milliseconds', String(DEFAULT_TIMEOUT_MS))
-    .option('--max-races <N>', 'stop after N races per kernel', String(DEFAULT_MAX_RACES))
+    .option('--max-races <N>', 'stop after N races per kernel (benign races alone never stop the search)', String(DEFAULT_MAX_RACES))
     .option('--jobs <N>', 'verify N files at a time, each in a worker process', '1')
     .addOption(new Option('--solver <NAME>', 'the SMT solver: portfolio (several solvers racing: see --portfolio), z3-wasm (built in, alone), or the z3 or cvc5 binary').choices(SOLVER_NAMES))
     .option('--portfolio <MEMBERS>', `the members of the portfolio, in order, comma-separated: ${MEMBER_NAMES.join(', ')} (default: ${DEFAULT_MEMBERS.join(',')}, the binaries when installed)`)

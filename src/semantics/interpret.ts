@@ -180,6 +180,8 @@ export interface RaceAccess {
   readonly span: Span;
   /** the phase of its block in which the access happened */
   readonly phase: number;
+  /** the value read or written (an atomic's: the value it read) */
+  readonly value: bigint;
 }
 
 export interface Race {
@@ -1081,7 +1083,7 @@ class KernelRun {
     }
     t.accesses.push(access);
     const site: Site = { key: `${access.kind}@${access.span.start}-${access.span.end}`, kind: access.kind, span: access.span };
-    const ref: RaceAccess = { block: t.ref.block, thread: t.ref.thread, kind: access.kind, span: access.span, phase: this.phase };
+    const ref: RaceAccess = { block: t.ref.block, thread: t.ref.thread, kind: access.kind, span: access.span, phase: this.phase, value: access.value };
     addSite(this.phaseSites, access, site, ref, (a, b) => this.together(a, b));
     if (this.warpPhases) addSite(this.warpPhaseSites, access, site, ref, (a, b) => vecEqual(a.thread, b.thread));
     if (t.warpWrites !== null) this.lockstepRaces(t, access, site, ref);

@@ -270,6 +270,12 @@ export async function checkSoundness(g: Subject, loaded: Loaded, bad: Finding, t
   if (result.status === 'drf' || result.status === 'vacuous') {
     fail(g, `verify says ${result.status === 'drf' ? 'DRF' : 'vacuous'} at ${launchText(bad.launch)}, but the interpreter finds a ${raceSummary(bad.run, verifiedOf(loaded))}`);
   }
+  // `benign` promises that every race writes one value twice: a race with a read, two different values or a divergence denies it
+  const unequal = bad.run.races.find((r) => r.first.kind !== 'write' || r.second.kind !== 'write' || r.first.value !== r.second.value);
+  if (result.status === 'benign' && (unequal !== undefined || bad.run.divergences.length > 0)) {
+    const what = unequal === undefined ? `divergence` : `race on ${unequal.array}[${unequal.index.join('][')}] (${unequal.first.kind} of ${unequal.first.value}, ${unequal.second.kind} of ${unequal.second.value})`;
+    fail(g, `verify says benign at ${launchText(bad.launch)}, but the interpreter finds a ${what}`);
+  }
   return result.status;
 }
 

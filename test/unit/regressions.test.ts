@@ -24,6 +24,15 @@ async function verify(text: string, params: Record<string, number> = {}): Promis
 }
 
 describe('regressions', () => {
+  it('benign races alone never end the search: a race of different values after more benign pairs than --max-races makes the kernel racy', async () => {
+    const benignWrites = Array.from({ length: 12 }, (_, i) => `A[${i}] := 7;`).join(' ');
+    const r = await verify(`kernel k() { shared A; ${benignWrites} A[12] := tid }`);
+    expect(r.status).toBe('racy');
+    expect(r.races.filter((race) => race.benign !== true).map((race) => race.index)).toEqual([[12n]]);
+    // the benign ones past the cap (10) are not listed
+    expect(r.races.filter((race) => race.benign === true)).toHaveLength(10);
+  });
+
   it('a pure let does not outlive its block: a later loop variable of the same name is not inlined', async () => {
     const r = await verify('kernel k() { shared A; if (tid < 1) { let x = tid in skip }; for x in 0..2 { A[x] := tid } }');
     expect(r.status).toBe('racy');

@@ -583,6 +583,11 @@ function pointerFromMemory(ctx: Ctx, elem: CType, what: string, span: Span): Any
   const byName = new Map<string, ArrayRef>();
   for (const a of ctx.k.arrayRefs.values()) if (a.space !== 'local' && !a.readOnly && a !== own && mayPointInto(elem, a.elem)) byName.set(a.name, a);
   const candidates = [...byName.values()];
+  // a pointer into the fields of a struct array (or, as a char pointer, into the bytes of any array) would be an alias faial-ts does not model: fail closed
+  const inside = [...ctx.k.arrayRefs.values()].find((a) => a.space !== 'local' && !a.readOnly && a !== own && !byName.has(a.name) && mayPointInside(elem, a.elem));
+  if (inside !== undefined) {
+    unsupported(ctx, span, `${what} may point into the ${typeName(inside.elem)} elements of ${inside.name}, an alias faial-ts does not model`, [`faial-ts follows a pointer read from memory only into arrays of its own element type (${typeName(elem)})`]);
+  }
   const why = 'faial-ts does not follow pointers held in memory or in a struct: it may point into any array of its element type';
   const origin = (x: string) => ({ kind: 'approximation', what: x, why, span }) as const;
   const which = candidates.length === 0 ? null : havocked(ctx, 'which', 'i32', origin(`which array ${what} points into`), span);
@@ -614,6 +619,12 @@ function asPointer(ctx: Ctx, v: Value): Value {
 function mayPointInto(t: CType, elem: CType): boolean {
   if (t.kind === 'opaque' || elem.kind === 'opaque' || t.kind === 'void') return true;
   return typeName(t) === typeName(elem) || (t.kind === 'int' && elem.kind === 'int' && t.bits === elem.bits);
+}
+
+/** Whether a `T *` may point inside an element of `elem`s: a field of a struct, or any byte of it for a `char *`. */
+function mayPointInside(t: CType, elem: CType): boolean {
+  if (t.kind === 'int' && t.bits === 8) return elem.kind !== 'int' || elem.bits !== 8;
+  return elem.kind === 'struct' && leavesOf(elem).some((l) => mayPointInto(t, l.type));
 }
 
 /** The memory reached only through pointers of element type `elem` read from memory: one global array per type, made at its first use. */

@@ -108,6 +108,13 @@ describe('pointers read from memory may alias any array of their element type', 
     expect(v.races.every((r) => r.endsWith(':possible'))).toBe(true);
   });
 
+  it('a pointer that may point into the fields of a struct array, or a char pointer into any array, is rejected, not assumed apart', async () => {
+    const fields = '__global__ void k(float **rows, float4 *v) {\n  float *row = rows[0];\n  row[threadIdx.x] = v[threadIdx.x + 1].y;\n}\n';
+    expect(await rejection(fields)).toMatch(/unsupported: row, a pointer read from rows, may point into the float4 elements of v/);
+    const bytes = 'struct P { char *bytes; };\n__global__ void k(P p, int *a) {\n  p.bytes[threadIdx.x] = (char)a[threadIdx.x + 1];\n}\n';
+    expect(await rejection(bytes)).toMatch(/may point into the int elements of a/);
+  });
+
   it('a pointer stored in memory is a write of the element', async () => {
     const text = '__global__ void k(float **rows, float *a) {\n  rows[0] = a;\n}\n';
     expect(await verdict(text)).toEqual({ status: 'racy', races: ['rows:confirmed'] });
