@@ -20,6 +20,7 @@ type Mentioned = Set<`${BuiltinName}.${Axis}`>;
 const BLOCK_LIMIT: Record<Axis, bigint> = { x: 1024n, y: 1024n, z: 64n };
 const GRID_LIMIT: Record<Axis, bigint> = { x: 2n ** 31n - 1n, y: 65535n, z: 65535n };
 const THREADS_PER_BLOCK = 1024n;
+const GRID_THREADS = 2n ** 32n;
 
 function stmtBuiltins(s: Stmt, out: Mentioned): void {
   const all = (body: readonly Stmt[]): void => body.forEach((b) => stmtBuiltins(b, out));
@@ -74,6 +75,12 @@ export function launchLimits(body: readonly Stmt[], requires: readonly BExpr[], 
   if (blockAxes.length > 1) {
     const threads = blockAxes.map((a) => dim('blockDim', a)).reduce((p, d): Expr => ({ kind: 'binary', op: '*', left: p, right: d, span }));
     limits.splice(blockAxes.length, 0, atMost(threads, THREADS_PER_BLOCK));
+  }
+  // the scope of a proof: at most 2^32 threads along an axis of the grid, so that the unsigned global index
+  // blockIdx * blockDim + threadIdx (which C computes modulo 2^32) never wraps around
+  for (const a of gridAxes) {
+    const threads: Expr = { kind: 'binary', op: '*', left: dim('gridDim', a), right: dim('blockDim', a), span };
+    limits.push(atMost(threads, GRID_THREADS));
   }
   return limits;
 }
