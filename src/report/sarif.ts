@@ -124,7 +124,7 @@ const RULES: readonly Rule[] = [
     id: 'faial/scope',
     name: 'VerifiedWithinScope',
     short: 'The kernel uses machine integers: its verdict assumes that no operation is undefined.',
-    full: `The kernel computes with C's machine integers. Its verdict holds for the executions in which no thread evaluates an undefined operation: ${MACHINE_SCOPE}. Signed overflow is undefined behaviour in C++; unsigned arithmetic wraps around as C defines it, except a loop counter's, which the loop model leaves out of the scope.`,
+    full: `The kernel computes with C's machine integers. Its verdict holds for the executions in which no thread evaluates an undefined operation: ${MACHINE_SCOPE}. Signed overflow is undefined behaviour in C++; unsigned + - << wrap around as C defines them; an unsigned product or loop counter that wraps is left out of the scope.`,
     level: 'note',
   },
   {

@@ -106,7 +106,7 @@ describe('machine arithmetic: interpreter, re-checker and arith.ts', () => {
           const result = wrapsAround(op, t) ? wrap(t, value) : value;
           // the interpreter stops exactly where arith.ts says undefined, else computes its value
           expect(interpreted(op, t, a, b), `${a} ${op} ${b} (${t})`).toBe(why === null ? result : 'undefined');
-          // a defined result is in range, and an unsigned + − * is always defined
+          // a defined result is in range, and an unsigned + − is always defined
           if (why === null) expect(result >= typeMin(t) && result <= typeMax(t), `${a} ${op} ${b} (${t}) in range`).toBe(true);
           if (wrapsAround(op, t) && op !== '<<') expect(why, `${a} ${op} ${b} (${t}) defined`).toBeNull();
           // a loop counter's step is out of scope where C's operation is undefined, and also where an unsigned one wraps
@@ -132,7 +132,8 @@ describe('machine arithmetic: interpreter, re-checker and arith.ts', () => {
     expect(machineUndefined('-', 'u32', 0n, 1n)).toBeNull();
     expect(machineApply('-', 'u32', 0n, 1n)).toBe(4294967295n);
     expect(machineApply('+', 'u32', 2n, 4294967294n)).toBe(0n);
-    expect(machineApply('*', 'u64', 2n ** 63n, 2n)).toBe(0n);
+    expect(machineApply('<<', 'u64', 2n ** 63n, 1n)).toBe(0n);
+    expect(machineUndefined('*', 'u32', 2n, 2n ** 31n)).toMatch(/wrap-around of an unsigned product/);
     expect(machineApply('<<', 'u32', 33n, 27n)).toBe(1n << 27n);
     expect(machineUndefined('<<', 'u32', 1n, 32n)).toMatch(/shift count 32/);
     expect(loopStepUndefined('-', 'u32', 0n, 1n)).toMatch(/wrap-around of a loop counter/);

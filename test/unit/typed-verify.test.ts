@@ -73,13 +73,13 @@ describe('verify with machine integers', () => {
   });
 
   it('reports the race that an unsigned wrap-around makes, as C defines it, and states its scope', async () => {
-    // thread 2's index 2 · 2^31 = 2^32 wraps to thread 0's 0: a race on A[0]
-    const k = b.kernel('wrap', { arrays: [b.shared('A')] }, [b.write('A', [b.mul(utid, b.u32(2n ** 31n))], utid)]);
+    // thread 2's index 2 << 31 = 2^32 wraps to thread 0's 0: a race on A[0]
+    const k = b.kernel('wrap', { arrays: [b.shared('A')] }, [b.write('A', [b.bin('<<', utid, b.u32(31n))], utid)]);
     const { map, result } = await verified(k);
     expect(result.status).toBe('racy');
     expect(result.races.map((r) => [r.confidence, r.index])).toEqual([['confirmed', [0n]]]);
     expect(result.machineIntegers).toBe(true);
-    expect(text(result)).toContain('scope: assuming no signed overflow, no division by zero, shifts in range, no loop counter wrapping around (undefined behaviour is outside the scope of verification)');
+    expect(text(result)).toContain('scope: assuming no signed overflow, no unsigned product or loop counter wrapping around, no division by zero, shifts in range (undefined behaviour is outside the scope of verification)');
     expect(await replays(map, result)).toBe(1);
     // the interpreter computes the same wrapped indices
     const run = runKernel(map.source, { params: {}, blockDim: [4n, 1n, 1n] });

@@ -9,6 +9,12 @@
  * BabyCUDA), where its limit holds anyway, and a clause mentioning it would
  * make it a variable of every query. The dimensions are naturals, so the
  * product is the mathematical one (no wrap-around to hide a big block).
+ *
+ * One clause is not CUDA's but the scope of a proof: a grid of at most 2^32
+ * threads along x (`gridDim.x * blockDim.x <= 2^32`), so that the global
+ * index `blockIdx.x * blockDim.x + threadIdx.x`, which C computes modulo 2^32,
+ * never wraps around (src/encode/query.ts bounds it so); along y and z the
+ * limits above imply it.
  */
 import { AXES, type Axis, type BExpr, type BuiltinName, type Expr, type Stmt } from '../../core/ast.js';
 import { bexprBuiltins, exprBuiltins } from '../../core/exprs.js';
@@ -76,11 +82,8 @@ export function launchLimits(body: readonly Stmt[], requires: readonly BExpr[], 
     const threads = blockAxes.map((a) => dim('blockDim', a)).reduce((p, d): Expr => ({ kind: 'binary', op: '*', left: p, right: d, span }));
     limits.splice(blockAxes.length, 0, atMost(threads, THREADS_PER_BLOCK));
   }
-  // the scope of a proof: at most 2^32 threads along an axis of the grid, so that the unsigned global index
-  // blockIdx * blockDim + threadIdx (which C computes modulo 2^32) never wraps around
-  for (const a of gridAxes) {
-    const threads: Expr = { kind: 'binary', op: '*', left: dim('gridDim', a), right: dim('blockDim', a), span };
-    limits.push(atMost(threads, GRID_THREADS));
-  }
+  // the scope of a proof: at most 2^32 threads along x, so that the unsigned global index
+  // blockIdx.x * blockDim.x + threadIdx.x (which C computes modulo 2^32) never wraps around (along y and z the limits imply it)
+  if (gridAxes.includes('x')) limits.push(atMost({ kind: 'binary', op: '*', left: dim('gridDim', 'x'), right: dim('blockDim', 'x'), span }, GRID_THREADS));
   return limits;
 }
