@@ -21,6 +21,7 @@ import type { ArithOp, Axis, BExpr, BuiltinName, Expr, MachineType } from '../co
 import { AXES } from '../core/ast.js';
 import { isSigned, typeMax, typeMin, WIDTH, wrapsAround } from '../core/arith.js';
 import { machineType, mayBeUndefined } from '../core/types.js';
+import { isGridThreadsLimit } from '../core/scope.js';
 import { bexprOperands, bexprVars, exprBuiltins, exprVars } from '../core/exprs.js';
 import { evalFormula } from './evaluate.js';
 import { DEFAULT_WARP_SIZE, type Launch } from '../core/launch.js';
@@ -1162,14 +1163,6 @@ function machineRange(o: ArithOp, type: MachineType, a: { min: bigint; max: bigi
     case '^':
       return { min: typeMin(type), max: typeMax(type) };
   }
-}
-
-/** Whether c is `gridDim.a * blockDim.a <= 2^32` (src/frontend/cuda/limits.ts). */
-function isGridThreadsLimit(c: BExpr, axis: Axis): boolean {
-  if (c.kind !== 'cmp' || c.op !== '<=' || c.right.kind !== 'nat' || c.right.value > 2n ** 32n) return false;
-  const l = c.left;
-  const isDim = (e: Expr, name: 'gridDim' | 'blockDim'): boolean => e.kind === 'builtin' && e.name === name && e.axis === axis;
-  return l.kind === 'binary' && l.op === '*' && l.type === undefined && isDim(l.left, 'gridDim') && isDim(l.right, 'blockDim');
 }
 
 /**

@@ -10,23 +10,21 @@
  * make it a variable of every query. The dimensions are naturals, so the
  * product is the mathematical one (no wrap-around to hide a big block).
  *
- * One clause is not CUDA's but the scope of a proof: a grid of at most 2^32
- * threads along x (`gridDim.x * blockDim.x <= 2^32`), so that the global
- * index `blockIdx.x * blockDim.x + threadIdx.x`, which C computes modulo 2^32,
- * never wraps around (src/encode/query.ts bounds it so); along y and z the
- * limits above imply it.
+ * One clause is not CUDA's but a stated assumption of every proof: a grid of
+ * at most 2^32 threads along x (src/core/scope.ts, where the reason is);
+ * along y and z the limits above imply it.
  */
 import { AXES, type Axis, type BExpr, type BuiltinName, type Expr, type Stmt } from '../../core/ast.js';
 import { bexprBuiltins, exprBuiltins } from '../../core/exprs.js';
 import type { Span } from '../../core/source.js';
 import { assertNever } from '../../util/assert.js';
+import { gridThreadsLimit } from '../../core/scope.js';
 
 type Mentioned = Set<`${BuiltinName}.${Axis}`>;
 
 const BLOCK_LIMIT: Record<Axis, bigint> = { x: 1024n, y: 1024n, z: 64n };
 const GRID_LIMIT: Record<Axis, bigint> = { x: 2n ** 31n - 1n, y: 65535n, z: 65535n };
 const THREADS_PER_BLOCK = 1024n;
-const GRID_THREADS = 2n ** 32n;
 
 function stmtBuiltins(s: Stmt, out: Mentioned): void {
   const all = (body: readonly Stmt[]): void => body.forEach((b) => stmtBuiltins(b, out));
@@ -82,8 +80,7 @@ export function launchLimits(body: readonly Stmt[], requires: readonly BExpr[], 
     const threads = blockAxes.map((a) => dim('blockDim', a)).reduce((p, d): Expr => ({ kind: 'binary', op: '*', left: p, right: d, span }));
     limits.splice(blockAxes.length, 0, atMost(threads, THREADS_PER_BLOCK));
   }
-  // the scope of a proof: at most 2^32 threads along x, so that the unsigned global index
-  // blockIdx.x * blockDim.x + threadIdx.x (which C computes modulo 2^32) never wraps around (along y and z the limits imply it)
-  if (gridAxes.includes('x')) limits.push(atMost({ kind: 'binary', op: '*', left: dim('gridDim', 'x'), right: dim('blockDim', 'x'), span }, GRID_THREADS));
+  // a stated assumption, not CUDA's limit (src/core/scope.ts)
+  if (gridAxes.includes('x')) limits.push(gridThreadsLimit(span));
   return limits;
 }
