@@ -2,9 +2,10 @@
  * A longer campaign of the differential properties on kernels with machine
  * integers (test/properties/typed.test.ts runs a fixed seed set in CI):
  *
- *   nice -n 10 npx tsx scripts/fuzz-typed.ts P1|P2|P3|P4 SEED RUNS [--syncwarp]
+ *   nice -n 10 npx tsx scripts/fuzz-typed.ts P1|P2|P3|P4 SEED RUNS [--syncwarp] [--wraps]
  *
- * `--syncwarp` puts `syncwarp` among the generated statements.
+ * `--syncwarp` puts `syncwarp` among the generated statements, `--wraps`
+ * accesses at unsigned indices that wrap around (typed-generator.ts).
  * Prints what was compared and every failure with its kernel; exit code 1
  * when one failed.
  */
@@ -14,15 +15,17 @@ import { loadTyped, typedKernelArbitrary, type TypedConfig } from '../test/prope
 
 const args = process.argv.slice(2);
 const syncwarp = args.includes('--syncwarp');
-const [property = '', seedText = '1', runsText = '100'] = args.filter((a) => a !== '--syncwarp');
+const wraps = args.includes('--wraps');
+const [property = '', seedText = '1', runsText = '100'] = args.filter((a) => a !== '--syncwarp' && a !== '--wraps');
 if (!['P1', 'P2', 'P3', 'P4'].includes(property)) {
-  console.error('use: fuzz-typed.ts P1|P2|P3|P4 SEED RUNS [--syncwarp]');
+  console.error('use: fuzz-typed.ts P1|P2|P3|P4 SEED RUNS [--syncwarp] [--wraps]');
   process.exit(2);
 }
 // the settings of the CI test for each property, some kernels with lockstep warps
 const config: TypedConfig = {
   ...(property === 'P1' || property === 'P2' ? { dataFlow: true, assumes: 'any', nonUniformSync: true, warps: 'some' } : { dataFlow: false, assumes: 'top', nonUniformSync: property === 'P4', warps: 'some' }),
   syncwarp,
+  wraps,
 };
 const started = performance.now();
 const figures = { kernels: 0, compared: 0, failures: 0, verdicts: new Map<string, number>() };

@@ -11,6 +11,15 @@
  * in-range count, 0 for a division by zero or a shift count out of range, a
  * for a remainder by zero), so that a model can be re-checked whatever it
  * assigns; only the definedness condition keeps such values out of the scope.
+ * It is the value before C's reduction: unsigned `+ − <<` are defined and
+ * wrap modulo 2^width (`machineApply` reduces them, the encoder writes the
+ * reduction as a cast of the term, see {@link wrapsAround}); signed ones that
+ * leave the type are undefined.
+ *
+ * A loop's counter is the one place where an unsigned wrap-around stays
+ * outside the scope (`loopStepUndefined`): the loops are modelled as
+ * arithmetic progressions, and a counter that wraps (`i += k` past
+ * 2^32 − 1) would start over.
  */
 import type { ArithOp, MachineType } from './ast.js';
 
@@ -75,10 +84,32 @@ export function machineValue(op: ArithOp, t: MachineType, a: bigint, b: bigint):
   }
 }
 
+/**
+ * Whether `a op b` on T is computed as C does, reduced modulo 2^width:
+ * unsigned `+ − <<`. An unsigned `*` wraps in C too, but a product that
+ * wraps stays outside the scope (as a signed overflow): `blockIdx.x * N`
+ * wraps only in grids of 2^32 / N blocks, where every grid-indexed kernel
+ * would race, and a remainder of a product is nonlinear for the solvers.
+ */
+export function wrapsAround(op: ArithOp, t: MachineType): boolean {
+  return !isSigned(t) && (op === '+' || op === '-' || op === '<<');
+}
+
 /** Why `a op b` on T is undefined behaviour, or null when it is defined. */
 export function machineUndefined(op: ArithOp, t: MachineType, a: bigint, b: bigint): string | null {
+  if (op === '<<' && wrapsAround(op, t)) return shiftFactor(t, b) === null ? `shift count ${b} out of range for ${t} (0 to ${WIDTH[t] - 1})` : null;
+  if (wrapsAround(op, t)) return null;
+  return loopStepUndefined(op, t, a, b);
+}
+
+/**
+ * Why the step `a op b` of a loop counter of type T is outside the scope, or
+ * null: as {@link machineUndefined}, and also when an unsigned step wraps
+ * around (see the module comment).
+ */
+export function loopStepUndefined(op: ArithOp, t: MachineType, a: bigint, b: bigint): string | null {
   const outOfRange = (r: bigint, what: string): string | null =>
-    inRange(t, r) ? null : `${isSigned(t) ? 'overflow' : 'wrap-around'}: ${what} = ${r} is outside ${t}'s range [${typeMin(t)}, ${typeMax(t)}]`;
+    inRange(t, r) ? null : `${isSigned(t) ? 'overflow' : op === '*' ? 'wrap-around of an unsigned product' : 'wrap-around of a loop counter'}: ${what} = ${r} is outside ${t}'s range [${typeMin(t)}, ${typeMax(t)}]`;
   switch (op) {
     case '+':
     case '-':
@@ -109,9 +140,17 @@ export class UndefinedOperation extends Error {
   }
 }
 
-/** `a op b` on T; throws {@link UndefinedOperation} when it is undefined. */
+/** `a op b` on T, as C computes it; throws {@link UndefinedOperation} when it is undefined. */
 export function machineApply(op: ArithOp, t: MachineType, a: bigint, b: bigint): bigint {
   const why = machineUndefined(op, t, a, b);
+  if (why !== null) throw new UndefinedOperation(why);
+  const v = machineValue(op, t, a, b);
+  return wrapsAround(op, t) ? wrap(t, v) : v;
+}
+
+/** A loop counter's step `a op b` on T; throws {@link UndefinedOperation} when it is outside the scope ({@link loopStepUndefined}). */
+export function loopStepApply(op: ArithOp, t: MachineType, a: bigint, b: bigint): bigint {
+  const why = loopStepUndefined(op, t, a, b);
   if (why !== null) throw new UndefinedOperation(why);
   return machineValue(op, t, a, b);
 }

@@ -6,14 +6,14 @@
  * lowering mistake is an error at its place rather than a wrong verdict).
  */
 import { memoizedPerObject } from '../util/memo.js';
-import type { BExpr, Expr, IntType, Kernel, MachineType, Stmt } from './ast.js';
-import { inRange } from './arith.js';
+import type { ArithOp, BExpr, Expr, IntType, Kernel, MachineType, Stmt } from './ast.js';
+import { inRange, WIDTH, wrapsAround } from './arith.js';
 import { bexprOperands } from './exprs.js';
 import type { Span } from './source.js';
 import { assertNever } from '../util/assert.js';
 
 /** The scope every proof about a kernel with machine integers has, as reports state it. */
-export const MACHINE_SCOPE = 'assuming no arithmetic overflow/wrap-around, no division by zero, shifts in range';
+export const MACHINE_SCOPE = 'assuming no signed overflow, no unsigned product or loop counter wrapping around, no division by zero, shifts in range';
 
 /** nat literals, untyped operators and builtins are naturals; the rest carry their type. */
 export function typeOf(e: Expr): IntType {
@@ -40,7 +40,9 @@ export function machineType(t: IntType): MachineType | undefined {
 }
 
 /**
- * Whether evaluating the expression may be undefined behaviour: it holds a typed + − * / % << or >>.
+ * Whether evaluating the expression may be undefined behaviour: it holds a typed + − * / % << or >>
+ * that C does not define for every operand (not an unsigned + − *, nor a shift by a number in range
+ * that cannot overflow: an unsigned `<<`, or any `>>`, nor a division by a number other than 0 and −1).
  * Remembered per expression object: a let's value is inlined by reference at every use, and asked about at each.
  */
 export const mayBeUndefined: (e: Expr) => boolean = memoizedPerObject(mayBeUndefinedOf);
@@ -53,7 +55,7 @@ function mayBeUndefinedOf(e: Expr): boolean {
     case 'builtin':
       return false;
     case 'binary':
-      return (e.type !== undefined && !['&', '|', '^'].includes(e.op)) || mayBeUndefined(e.left) || mayBeUndefined(e.right);
+      return (e.type !== undefined && !alwaysDefined(e.op, e.type, e.right)) || mayBeUndefined(e.left) || mayBeUndefined(e.right);
     case 'cast':
       return mayBeUndefined(e.operand);
     case 'ite':
@@ -61,6 +63,15 @@ function mayBeUndefinedOf(e: Expr): boolean {
     default:
       return assertNever(e);
   }
+}
+
+function alwaysDefined(op: ArithOp, type: MachineType, right: Expr): boolean {
+  if (op === '&' || op === '|' || op === '^') return true;
+  const countInRange = right.kind === 'int' && right.value >= 0n && right.value < BigInt(WIDTH[type]);
+  if (op === '<<' || op === '>>') return countInRange && (op === '>>' || wrapsAround(op, type));
+  // by a number other than 0 (and −1, whose quotient of the minimum overflows)
+  if (op === '/' || op === '%') return right.kind === 'int' && right.value !== 0n && right.value !== -1n;
+  return wrapsAround(op, type);
 }
 
 function exprIsTyped(e: Expr): boolean {

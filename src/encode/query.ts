@@ -19,8 +19,9 @@
  */
 import type { ArithOp, Axis, BExpr, BuiltinName, Expr, MachineType } from '../core/ast.js';
 import { AXES } from '../core/ast.js';
-import { isSigned, typeMax, typeMin, WIDTH } from '../core/arith.js';
+import { isSigned, typeMax, typeMin, WIDTH, wrapsAround } from '../core/arith.js';
 import { machineType, mayBeUndefined } from '../core/types.js';
+import { isGridThreadsLimit } from '../core/scope.js';
 import { bexprOperands, bexprVars, exprBuiltins, exprVars } from '../core/exprs.js';
 import { evalFormula } from './evaluate.js';
 import { DEFAULT_WARP_SIZE, type Launch } from '../core/launch.js';
@@ -240,11 +241,40 @@ export class Builder {
         return a === null || b === null ? null : hull([a.min, a.max, b.min, b.max]);
       }
       case 'mop': {
+        if (this.isGlobalIndex(t)) {
+          // implied by the facts every query asserts; stated, so that the simplifier bounds the index as definedness did
+          this.definitions.push(cmp('<=', t, num(typeMax('u32'))));
+          return { min: 0n, max: typeMax('u32') };
+        }
         const a = this.range(t.a);
         const b = this.range(t.b);
         return a === null || b === null ? null : machineRange(t.op, t.type, a, b, t.b.k === 'num' ? t.b.v : null);
       }
     }
+  }
+
+  /**
+   * Whether t is an unsigned `blockIdx.a * blockDim.a` or `blockIdx.a *
+   * blockDim.a + threadIdx.a` (either way round) of a kernel whose
+   * preconditions bound the grid's threads along a to 2^32 (the CUDA front
+   * end's launch scope): then it is below (gridDim.a − 1) · blockDim.a +
+   * blockDim.a ≤ 2^32, a u32 that never wraps around, in every query (they
+   * all assert the preconditions, blockIdx < gridDim and threadIdx <
+   * blockDim), and written without a remainder.
+   */
+  private isGlobalIndex(t: Extract<Term, { k: 'mop' }>): boolean {
+    if (t.type !== 'u32' || (t.op !== '*' && t.op !== '+')) return false;
+    const source = (u: Term): string | null => (u.k === 'var' ? ((r) => (r !== undefined && r.role !== 'aux' && 'source' in r ? r.source : null))(this.roles.get(u.name)) : null);
+    const product = (u: Term, axis: string): boolean => {
+      if (u.k !== 'mop' || u.op !== '*' || u.type !== 'u32') return false;
+      const names = [source(u.a), source(u.b)].sort();
+      return names[0] === `blockDim.${axis}` && names[1] === `blockIdx.${axis}`;
+    };
+    return AXES.some((axis) => {
+      if (!this.map.preconditions.some((c) => isGridThreadsLimit(c, axis))) return false;
+      if (t.op === '*') return product(t, axis);
+      return (product(t.a, axis) && source(t.b) === `threadIdx.${axis}`) || (product(t.b, axis) && source(t.a) === `threadIdx.${axis}`);
+    });
   }
 
   /**
@@ -258,7 +288,30 @@ export class Builder {
       const [ra, rb] = [this.range(a), this.range(b)];
       if (ra !== null && rb !== null && ra.min >= 0n && rb.min >= 0n) return op(o, a, b);
     }
-    return machineTerm(o, type, a, b);
+    return wrapsAround(o, type) ? this.wrapped(type, machineTerm(o, type, a, b)) : machineTerm(o, type, a, b);
+  }
+
+  /**
+   * An unsigned `+ − * <<`'s value (C reduces it modulo 2^width) from its
+   * exact value v: v where its bounds keep it in the type, one wrap
+   * (`ite(v ≤ max, v, v − 2^w)`, or up from below 0) where they keep it
+   * within one width of it (`threadIdx.x − 1`, `threadIdx.y + (unsigned) k`:
+   * linear, and the simplifier's window rule sees through it), else the
+   * cast (a remainder). Bounded by `range`, the true one: v's own
+   * definedness says nothing, unsigned arithmetic is always defined.
+   */
+  private wrapped(type: MachineType, v: Term): Term {
+    const r = this.range(v);
+    const [min, max] = [typeMin(type), typeMax(type)];
+    const modulus = 1n << BigInt(WIDTH[type]);
+    if (r !== null && r.min >= min && r.max <= max) return v;
+    let w: Term | null = null;
+    if (r !== null && r.min >= min && r.max <= max + modulus) w = ite(cmp('<=', v, num(max)), v, mop('-', type, v, num(modulus)));
+    else if (r !== null && r.min >= min - modulus && r.max <= max) w = ite(cmp('>=', v, num(min)), v, mop('+', type, v, num(modulus)));
+    if (w === null) return castTerm(type, v);
+    // the case split's value is in the type whichever branch is taken (its branches' own bounds are wider)
+    if (w.k === 'ite') this.ranges.set(w, { min, max });
+    return w;
   }
 
   /**
@@ -640,7 +693,7 @@ class Scope {
       type,
       succ,
       continues,
-      stepDefined: (x) => (type === undefined ? TRUE : operationDefined(succOp, type, x, step)),
+      stepDefined: (x) => (type === undefined ? TRUE : loopStepDefined(succOp, type, x, step)),
       // a machine type's step is exact where defined: x − k below the bound ends the loop as C's does
       advances: (x) => (type === undefined && r.step.op === '-' ? cmp('>=', x, op('+', to, step)) : continues(succ(x))),
     };
@@ -1123,8 +1176,15 @@ export function machineTerm(o: ArithOp, type: MachineType, a: Term, b: Term): Te
   return t;
 }
 
-/** When `a op b` on a machine type is defined (src/core/arith.ts's machineUndefined, as a formula). */
+/** When `a op b` on a machine type is defined (src/core/arith.ts's machineUndefined, as a formula): an unsigned `+ − *` always is, an unsigned `<<` by a count in range. */
 export function operationDefined(o: ArithOp, type: MachineType, a: Term, b: Term): Formula {
+  if (o === '<<' && wrapsAround(o, type)) return and([cmp('>=', b, num(0)), cmp('<', b, num(WIDTH[type]))]);
+  if (wrapsAround(o, type)) return TRUE;
+  return loopStepDefined(o, type, a, b);
+}
+
+/** When a loop counter's step `a op b` is in scope (src/core/arith.ts's loopStepUndefined, as a formula): also no unsigned wrap-around. */
+export function loopStepDefined(o: ArithOp, type: MachineType, a: Term, b: Term): Formula {
   const inRange = (r: Term): Formula => and([cmp('>=', r, num(typeMin(type))), cmp('<=', r, num(typeMax(type)))]);
   const countInRange = and([cmp('>=', b, num(0)), cmp('<', b, num(WIDTH[type]))]);
   switch (o) {

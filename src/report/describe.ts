@@ -72,8 +72,11 @@ export function approximationText(file: SourceFile, a: Approximation): string {
 }
 
 /** The scope line of a kernel with machine integers, or null. */
-export function scopeText(r: Pick<KernelResult, 'machineIntegers'>): string | null {
-  return r.machineIntegers === true ? `scope: ${MACHINE_SCOPE} (undefined behaviour is outside the scope of verification)` : null;
+export function scopeText(r: Pick<KernelResult, 'machineIntegers' | 'launchAssumptions'>): string | null {
+  const assumed = r.launchAssumptions ?? [];
+  if (r.machineIntegers !== true && assumed.length === 0) return null;
+  const machine = r.machineIntegers === true ? `${MACHINE_SCOPE} (undefined behaviour is outside the scope of verification)` : null;
+  return `scope: ${[machine, ...assumed.map((a) => `assuming ${a}`)].filter((t) => t !== null).join('; ')}`;
 }
 
 /** Where a race's two threads are: `within a block, phase 2`, `within a warp, warp phase 3`, `between blocks`. */

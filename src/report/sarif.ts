@@ -124,7 +124,7 @@ const RULES: readonly Rule[] = [
     id: 'faial/scope',
     name: 'VerifiedWithinScope',
     short: 'The kernel uses machine integers: its verdict assumes that no operation is undefined.',
-    full: `The kernel computes with C's machine integers. Its verdict holds for the executions in which no thread evaluates an undefined operation: ${MACHINE_SCOPE}. Signed overflow is undefined behaviour in C++; unsigned wrap-around is defined in C but left out of the scope too.`,
+    full: `The kernel computes with C's machine integers. Its verdict holds for the executions in which no thread evaluates an undefined operation: ${MACHINE_SCOPE}. Signed overflow is undefined behaviour in C++; unsigned + - << wrap around as C defines them; an unsigned product or loop counter that wraps is left out of the scope. A CUDA kernel that uses the grid along x is verified for grids of at most 2^32 threads along x (not a CUDA limit: larger grids make the global index blockIdx.x * blockDim.x + threadIdx.x wrap around), and the note says so.`,
     level: 'note',
   },
   {
@@ -246,7 +246,7 @@ function kernelResults(r: KernelResult, options: SarifOptions): Result[] {
   if (r.status === 'unknown') out.push(unknownResult(r));
   if (r.status === 'vacuous') out.push(vacuousResult(r));
   for (const b of r.barriers ?? []) if (b.verdict === 'redundant') out.push(redundantResult(r, b, options));
-  if (r.machineIntegers === true && r.status !== 'error') out.push(scopeResult(r, options));
+  if ((r.machineIntegers === true || (r.launchAssumptions ?? []).length > 0) && r.status !== 'error') out.push(scopeResult(r, options));
   for (const a of r.approximations ?? []) out.push(approximationResult(r, a));
   if (r.lockstepOnly === true) out.push(lockstepOnlyResult(r));
   return out;
@@ -261,11 +261,14 @@ function lockstepOnlyResult(r: KernelResult): Result {
 }
 
 function scopeResult(r: KernelResult, options: SarifOptions): Result {
-  const message = `Kernel ${r.kernel} uses machine integers: its verdict (${statusName(r.status)}) holds ${scopeText(r, options)}, ${MACHINE_SCOPE}; undefined behaviour is outside the scope of verification.`;
+  const assumed = r.launchAssumptions ?? [];
+  const machine = r.machineIntegers === true ? `, ${MACHINE_SCOPE}; undefined behaviour is outside the scope of verification` : '';
+  const launch = assumed.map((a) => `; assuming ${a}`).join('');
+  const message = `Kernel ${r.kernel}${r.machineIntegers === true ? ' uses machine integers' : ''}: its verdict (${statusName(r.status)}) holds ${scopeText(r, options)}${machine}${launch}.`;
   return result('faial/scope', 'note', message, {
     locations: [locationOf(r.file, kernelHead(r.file, r.span), null)],
     partialFingerprints: fingerprintOf(['faial/scope', r.kernel]),
-    properties: { kernel: r.kernel, scope: MACHINE_SCOPE },
+    properties: { kernel: r.kernel, ...(r.machineIntegers === true ? { scope: MACHINE_SCOPE } : {}), ...(assumed.length > 0 ? { launchAssumptions: assumed } : {}) },
   });
 }
 

@@ -21,10 +21,11 @@
  * A loop whose variable has a machine type computes its steps in that type
  * (`for i: i32 in n downto 0` visits n, …, 0, and nothing when n < 0, as C's
  * `i >= 0; i--` does); a step that leaves the type (an `i32` below −2^31, a
- * `u32` below 0) is undefined behaviour, which stops the run.
+ * `u32` below 0) is outside the scope (for `u32` a wrap-around of the loop
+ * counter, which the loops' model leaves out), which stops the run.
  */
 import type { DownStep, MachineType, UpStep } from '../core/ast.js';
-import { machineApply } from '../core/arith.js';
+import { loopStepApply } from '../core/arith.js';
 import { applyArith } from './values.js';
 
 export type LoopDirection = 'up' | 'down';
@@ -57,7 +58,7 @@ export function loopContinues(shape: LoopShape, x: bigint): boolean {
  * UndefinedOperation (src/core/arith.ts).
  */
 export function loopNext(shape: LoopShape, x: bigint): bigint | null {
-  if (shape.type !== undefined) return machineApply(shape.op, shape.type, x, shape.amount);
+  if (shape.type !== undefined) return loopStepApply(shape.op, shape.type, x, shape.amount);
   if (shape.op === '-' && x < shape.amount) return null;
   return applyArith(shape.op, x, shape.amount);
 }

@@ -169,6 +169,8 @@ export interface KernelResult {
   readonly stats: Stats;
   /** the kernel uses machine integers: its verdict holds within the scope of no undefined operation (absent: it does not) */
   readonly machineIntegers?: boolean;
+  /** assumptions about the launch beyond CUDA's rules that the verdict rests on, stated in every report (src/core/scope.ts; absent: none) */
+  readonly launchAssumptions?: readonly string[];
   /** the threads of each warp of this many ran in lockstep (`--warp-size`; absent: independent threads) */
   readonly warpSize?: number;
   /**

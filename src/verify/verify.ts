@@ -35,6 +35,7 @@ import { ask as askBackEnd } from './ask.js';
 import { StageClock } from '../util/clock.js';
 import { threadsNamed, vacuityUndecided } from './vacuity.js';
 import { inputOperation } from './inputs.js';
+import { launchAssumptions } from '../core/scope.js';
 
 export interface VerifyOptions {
   readonly launch: Launch;
@@ -402,6 +403,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     unknowns.push({ query: map.name, reason: e.message });
   }
   const base = { divergences, races, unknowns, errors, vacuous };
+  const assumed = launchAssumptions(map.preconditions);
   const stages: Record<VerifyStage, number> = {
     phases: clock.milliseconds('phases'),
     encoding: clock.milliseconds('encoding'),
@@ -417,6 +419,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     violations: map.violations,
     ...base,
     ...(map.machineIntegers ? { machineIntegers: true } : {}),
+    ...(assumed.length > 0 ? { launchAssumptions: assumed } : {}),
     ...(options.launch.warpSize === undefined ? {} : { warpSize: options.launch.warpSize }),
     ...(map.approximations.length > 0 ? { approximations: map.approximations } : {}),
     stats: {

@@ -39,12 +39,21 @@ export interface TypedConfig {
   readonly syncwarp?: boolean;
   /** lockstep warps (absent: none), as in generator.ts */
   readonly warps?: Warps;
+  /**
+   * accesses at unsigned indices that wrap around at some threads and meet
+   * another thread's there, or not (`(tid − 1) % 4`, `tid << 31`, `tid +
+   * (u32) −2`; absent: none, so that the kernels of a seed stay those it
+   * always gave)
+   */
+  readonly wraps?: boolean;
 }
 
 type TExpr =
   | { readonly k: 'const'; readonly pick: number }
   | { readonly k: 'ref'; readonly n: number }
   | { readonly k: 'tid' }
+  /** a constant of any size (the wrapping indices' shift counts and offsets) */
+  | { readonly k: 'lit'; readonly v: bigint }
   | { readonly k: 'cast'; readonly e: TExpr }
   | { readonly k: 'bin'; readonly op: ArithOp; readonly a: TExpr; readonly b: TExpr }
   | { readonly k: 'ite'; readonly c: TCond; readonly a: TExpr; readonly b: TExpr };
@@ -158,6 +167,43 @@ const warpCond = fc.constantFrom<TCond>(
 const warpAccess = fc.record({ write: fc.boolean(), idx: warpIndex, val: fc.constantFrom<TExpr>({ k: 'const', pick: 1 }, TID, { k: 'ref', n: 0 }) });
 
 /**
+ * Unsigned indices that wrap around at some threads, as C computes them
+ * (modulo 2^32): thread 0's `tid − 1` is 2^32 − 1, whose remainder by 4 is
+ * thread 4's; `tid << 31` is 0 at every even thread; `tid + (2^32 − 2)` is
+ * `tid − 2`. Built in u32 only (in i32 they would be overflows).
+ */
+const lit = (v: bigint): TExpr => ({ k: 'lit', v });
+const wrapIndex: fc.Arbitrary<TExpr> = fc
+  .record({
+    offset: fc.constantFrom(1n, 2n, 3n),
+    modulus: fc.constantFrom(2n, 3n, 4n),
+    shift: fc.constantFrom(29n, 30n, 31n),
+    shape: fc.constantFrom('minus', 'minus%', 'plus-max', 'plus-max&', 'shl', 'shl>>', 'mul'),
+  })
+  .map(({ offset, modulus, shift, shape }): TExpr => {
+    const minus: TExpr = { k: 'bin', op: '-', a: TID, b: lit(offset) };
+    const plusMax: TExpr = { k: 'bin', op: '+', a: TID, b: lit(2n ** 32n - offset) };
+    const shl: TExpr = { k: 'bin', op: '<<', a: TID, b: lit(shift) };
+    switch (shape) {
+      case 'minus':
+        return minus;
+      case 'minus%':
+        return { k: 'bin', op: '%', a: minus, b: lit(modulus) };
+      case 'plus-max':
+        return plusMax;
+      case 'plus-max&':
+        return { k: 'bin', op: '&', a: plusMax, b: lit(modulus - 1n) };
+      case 'shl':
+        return shl;
+      case 'shl>>':
+        return { k: 'bin', op: '>>', a: shl, b: lit(shift) };
+      default:
+        // a product that wraps: outside the scope, as a signed overflow
+        return { k: 'bin', op: '*', a: TID, b: lit(1n << shift) };
+    }
+  });
+
+/**
  * Statements in the shapes whose verdicts lockstep decides (as in
  * generator.ts): accesses of one array at elements where threads meet, in
  * sequence, in one statement, on the two sides of a thread-dependent `if`,
@@ -206,6 +252,10 @@ function stmts(config: TypedConfig, depth: number): fc.Arbitrary<TStmt[]> {
   ];
   if (config.assumes === 'any') simple.push(cond.map((c): TStmt => ({ k: 'assume', cond: c })));
   if (config.syncwarp === true) simple.push(fc.constant<TStmt>({ k: 'syncwarp' }));
+  if (config.wraps === true) {
+    simple.push(fc.record({ arr: fc.nat({ max: 3 }), idx: wrapIndex, val: expr }).map((s): TStmt => ({ k: 'write', ...s, ty: 1, vty: 1 })));
+    simple.push(fc.record({ arr: fc.nat({ max: 3 }), idx: wrapIndex }).map((s): TStmt => ({ k: 'read', ...s, ty: 1 })));
+  }
   const stmt: fc.Arbitrary<TStmt> =
     depth <= 0
       ? fc.oneof(...simple)
@@ -285,6 +335,8 @@ function buildExpr(e: TExpr, t: Ty, ctx: Ctx, place: Place): Built<Expr> {
     }
     case 'tid':
       return { value: b.tidAs(type), uniform: false };
+    case 'lit':
+      return { value: b.int(e.v, type), uniform: true };
     case 'cast': {
       const inner = buildExpr(e.e, t === 0 ? 1 : 0, ctx, place);
       return { value: b.cast(type, inner.value), uniform: inner.uniform };

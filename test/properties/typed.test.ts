@@ -56,6 +56,19 @@ describe('differential properties on machine integers', () => {
     );
   }, 600_000);
 
+  it('P2 and P4 on unsigned indices that wrap around (C computes them modulo 2^32): the interpreter and verify agree on the races there', async () => {
+    await fc.assert(
+      fc.asyncProperty(typedKernelArbitrary({ dataFlow: false, assumes: 'top', nonUniformSync: false, warps: 'some', wraps: true }), async (g) => {
+        const loaded = loadTyped(g);
+        const { bad, good } = interestingLaunches(loaded);
+        if (bad !== null) await checkSoundness(g, loaded, bad);
+        if (loaded.map.violations.length > 0) return;
+        for (const at of [bad, good]) if (at !== null) await checkCompleteness(g, loaded, at);
+      }),
+      { seed: 20261206, numRuns: 15 },
+    );
+  }, 600_000);
+
   it('P3: every confirmed alarm of verify for all launches replays', async () => {
     await fc.assert(
       fc.asyncProperty(typedKernelArbitrary({ dataFlow: false, assumes: 'top', nonUniformSync: false, warps: 'some' }), async (g) => void (await checkReplay(g, loadTyped(g)))),

@@ -237,6 +237,18 @@ describe('verify --sarif', () => {
     expect(x?.locations?.[0]?.physicalLocation?.artifactLocation?.uriBaseId).toBe('%SRCROOT%');
   });
 
+  it('states the assumption of a grid of at most 2^32 threads along x, which is no CUDA limit, in text, JSON and SARIF', async () => {
+    const path = 'examples/cuda/elementwise/saxpy.cu';
+    const assumed = 'a grid of at most 2^32 threads along x (gridDim.x * blockDim.x <= 4294967296, not a CUDA limit: so that blockIdx.x * blockDim.x + threadIdx.x never wraps around)';
+    const text = (await cliResult(['verify', path])).stdout;
+    expect(text).toContain(`shifts in range (undefined behaviour is outside the scope of verification); assuming ${assumed}\n`);
+    const json = decoded((await cliResult(['verify', '--json', path])).stdout);
+    expect(json.kernels[0]?.scope).toMatch(new RegExp(`; assuming ${assumed.replace(/[()*^.+]/g, '\\$&')}$`));
+    const scope = results(logOf((await cliResult(['verify', '--sarif', path])).stdout)).find((x) => x.ruleId === 'faial/scope');
+    expect(scope?.message.text).toMatch(/; assuming a grid of at most 2\^32 threads along x .*\)\.$/);
+    expect(scope?.properties?.['launchAssumptions']).toEqual([assumed]);
+  });
+
   it('notes the scope of a kernel with machine integers, and each approximation, at their places', async () => {
     const k = core.kernel('typed', { arrays: [core.shared('A')] }, [
       core.havoc('n', 'i32', core.approximation('the trip count of a while loop', 'its condition is not a bound'), core.forLoop('i', { type: 'i32', from: core.i32(0), to: core.v('n', 'i32') }, [core.write('A', [core.v('i', 'i32')], core.tid)])),
@@ -252,7 +264,7 @@ describe('verify --sarif', () => {
     const scope = byRule.get('faial/scope');
     expect(scope?.level).toBe('note');
     expect(scope?.message.text).toBe(
-      'Kernel typed uses machine integers: its verdict (racy) holds for all parameters and launches, assuming no arithmetic overflow/wrap-around, no division by zero, shifts in range; undefined behaviour is outside the scope of verification.',
+      'Kernel typed uses machine integers: its verdict (racy) holds for all parameters and launches, assuming no signed overflow, no unsigned product or loop counter wrapping around, no division by zero, shifts in range; undefined behaviour is outside the scope of verification.',
     );
     const approximation = byRule.get('faial/approximation');
     expect(approximation?.level).toBe('note');

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ArithOp, Expr, MachineType } from '../../src/core/ast.js';
-import { machineUndefined, machineValue, typeMax, typeMin, WIDTH, wrap } from '../../src/core/arith.js';
+import { loopStepUndefined, machineApply, machineUndefined, machineValue, typeMax, typeMin, WIDTH, wrap, wrapsAround } from '../../src/core/arith.js';
 import { evalFormula, evalTerm } from '../../src/encode/evaluate.js';
 import { machineTerm, operationDefined } from '../../src/encode/query.js';
 import { bitVectorEncoding, chooseEncoding, printScript, type Declaration, type Encoding } from '../../src/encode/smtlib.js';
@@ -102,10 +102,15 @@ describe('machine arithmetic: interpreter, re-checker and arith.ts', () => {
         for (const [a, b] of pairsOf(op, t)) {
           const why = machineUndefined(op, t, a, b);
           const value = machineValue(op, t, a, b);
+          // C's result: an unsigned + − * << is reduced modulo 2^width, the others are exact where defined
+          const result = wrapsAround(op, t) ? wrap(t, value) : value;
           // the interpreter stops exactly where arith.ts says undefined, else computes its value
-          expect(interpreted(op, t, a, b), `${a} ${op} ${b} (${t})`).toBe(why === null ? value : 'undefined');
-          // a defined result is in range
-          if (why === null) expect(value >= typeMin(t) && value <= typeMax(t), `${a} ${op} ${b} (${t}) in range`).toBe(true);
+          expect(interpreted(op, t, a, b), `${a} ${op} ${b} (${t})`).toBe(why === null ? result : 'undefined');
+          // a defined result is in range, and an unsigned + − is always defined
+          if (why === null) expect(result >= typeMin(t) && result <= typeMax(t), `${a} ${op} ${b} (${t}) in range`).toBe(true);
+          if (wrapsAround(op, t) && op !== '<<') expect(why, `${a} ${op} ${b} (${t}) defined`).toBeNull();
+          // a loop counter's step is out of scope where C's operation is undefined, and also where an unsigned one wraps
+          expect(loopStepUndefined(op, t, a, b) === null, `step ${a} ${op} ${b} (${t})`).toBe(why === null && result === value);
           // the re-checker evaluates the encoder's term and definedness formula the same way
           const valuation = (n: string): bigint => (n === 'x' ? a : b);
           expect(evalTerm(machineTerm(op, t, tvar('x'), tvar('y')), valuation), `term ${a} ${op} ${b} (${t})`).toBe(value);
@@ -124,7 +129,14 @@ describe('machine arithmetic: interpreter, re-checker and arith.ts', () => {
     expect(machineValue('^', 'u32', 5n, 0xffffffffn)).toBe(0xfffffffan);
     expect(machineValue('|', 'i32', -8n, 3n)).toBe(-5n);
     expect(machineUndefined('+', 'i32', 2147483647n, 1n)).toMatch(/overflow/);
-    expect(machineUndefined('-', 'u32', 0n, 1n)).toMatch(/wrap-around/);
+    expect(machineUndefined('-', 'u32', 0n, 1n)).toBeNull();
+    expect(machineApply('-', 'u32', 0n, 1n)).toBe(4294967295n);
+    expect(machineApply('+', 'u32', 2n, 4294967294n)).toBe(0n);
+    expect(machineApply('<<', 'u64', 2n ** 63n, 1n)).toBe(0n);
+    expect(machineUndefined('*', 'u32', 2n, 2n ** 31n)).toMatch(/wrap-around of an unsigned product/);
+    expect(machineApply('<<', 'u32', 33n, 27n)).toBe(1n << 27n);
+    expect(machineUndefined('<<', 'u32', 1n, 32n)).toMatch(/shift count 32/);
+    expect(loopStepUndefined('-', 'u32', 0n, 1n)).toMatch(/wrap-around of a loop counter/);
     expect(machineUndefined('/', 'i32', -2147483648n, -1n)).toMatch(/overflow/);
     expect(machineUndefined('%', 'i32', -2147483648n, -1n)).toMatch(/overflow/);
     expect(machineUndefined('/', 'u32', 5n, 0n)).toMatch(/division by zero/);

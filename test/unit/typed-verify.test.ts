@@ -72,20 +72,18 @@ describe('verify with machine integers', () => {
     expect(none.kind === 'finished' && none.blocks[0]!.phases[0]!.threads).toEqual([]);
   });
 
-  it('proves DRF a kernel whose only race needs a wrap-around, and says that this is its scope', async () => {
-    // thread 2's index 2 · 2^31 = 2^32 would wrap to thread 0's: the execution is outside the scope
-    const k = b.kernel('wrap', { arrays: [b.shared('A')] }, [b.write('A', [b.mul(utid, b.u32(2n ** 31n))], b.u32(1))]);
+  it('reports the race that an unsigned wrap-around makes, as C defines it, and states its scope', async () => {
+    // thread 2's index 2 << 31 = 2^32 wraps to thread 0's 0: a race on A[0]
+    const k = b.kernel('wrap', { arrays: [b.shared('A')] }, [b.write('A', [b.bin('<<', utid, b.u32(31n))], utid)]);
     const { map, result } = await verified(k);
-    expect(result.status).toBe('drf');
+    expect(result.status).toBe('racy');
+    expect(result.races.map((r) => [r.confidence, r.index])).toEqual([['confirmed', [0n]]]);
     expect(result.machineIntegers).toBe(true);
-    expect(text(result)).toContain('scope: assuming no arithmetic overflow/wrap-around, no division by zero, shifts in range (undefined behaviour is outside the scope of verification)');
-    // the interpreter stops that launch as undefined behaviour, at the operation
+    expect(text(result)).toContain('scope: assuming no signed overflow, no unsigned product or loop counter wrapping around, no division by zero, shifts in range (undefined behaviour is outside the scope of verification)');
+    expect(await replays(map, result)).toBe(1);
+    // the interpreter computes the same wrapped indices
     const run = runKernel(map.source, { params: {}, blockDim: [4n, 1n, 1n] });
-    expect(run.kind).toBe('undefined');
-    if (run.kind !== 'undefined') throw new Error();
-    expect(spanText(map.file, run.span)).toBe('(u32) tid * 2147483648');
-    expect(run.message).toBe("wrap-around: 2 * 2147483648 = 4294967296 is outside u32's range [0, 4294967295]");
-    expect(run.at?.thread).toEqual([2n, 0n, 0n]);
+    expect(run.kind === 'finished' && run.blocks[0]!.phases[0]!.threads.map((t) => t.accesses[0]!.index[0])).toEqual([0n, 2n ** 31n, 0n, 2n ** 31n]);
   });
 
   it('with naturals the same kernel has no such scope line', async () => {
@@ -213,20 +211,20 @@ describe('verify with machine integers', () => {
   });
 
   it('is vacuous when every thread evaluates an undefined operation in an earlier iteration, and confirms the race when none does', async () => {
-    // every thread's first iteration (i = -1) shifts 4294967295 left: undefined, so no launch is in scope
-    const loop = (shift: bigint) =>
+    // every thread's first iteration (i = -1) divides INT_MIN by -1: signed overflow, undefined, so no launch is in scope
+    const loop = (dividend: bigint) =>
       b.kernel('earlier', { arrays: [b.global('G')] }, [
         b.forLoop('i', { type: 'i32', from: b.i32(-1), to: b.i32(3), step: { op: '+', amount: b.i32(2) } }, [
           b.write('G', [b.v('i', 'i32')], tid),
-          b.let_('a', b.bin('<<', b.cast('u32', b.v('i', 'i32')), b.u32(shift))),
+          b.let_('a', b.bin('/', b.i32(dividend), b.v('i', 'i32'))),
         ]),
       ]);
-    const { map, result } = await verified(loop(1n), block(2n));
+    const { map, result } = await verified(loop(-(2n ** 31n)), block(2n));
     expect(result.status).toBe('vacuous');
     expect(result.races).toEqual([]);
     expect(runKernel(map.source, { params: {}, blockDim: [2n, 1n, 1n] }).kind).toBe('undefined');
-    // with a shift by 0 nothing is undefined: the race is confirmed, and replays
-    const fine = await verified(loop(0n), block(2n));
+    // with INT_MIN + 1 nothing is undefined: the race is confirmed, and replays
+    const fine = await verified(loop(1n - 2n ** 31n), block(2n));
     expect(fine.result.races.map((r) => r.confidence)).toEqual(fine.result.races.map(() => 'confirmed'));
     expect(await replays(fine.map, fine.result, block(2n))).toBe(fine.result.races.length);
   });

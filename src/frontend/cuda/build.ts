@@ -9,6 +9,7 @@ import type { Span } from '../../core/source.js';
 import { bexprOperands } from '../../core/exprs.js';
 import { machineType, mayBeUndefined, typeOf } from '../../core/types.js';
 import { inRange, isSigned, widthOf, wrapped } from './ctypes.js';
+import { wrapsAround } from '../../core/arith.js';
 
 export const constant = (value: bigint, type: MachineType, span: Span): Expr => ({ kind: 'int', value, type, span });
 
@@ -126,6 +127,7 @@ function folded(op: ArithOp, a: bigint, b: bigint, t: MachineType): bigint | nul
       break;
     }
   }
+  if (wrapsAround(op, t)) return wrapped(r, t);
   return inRange(r, t) ? r : null;
 }
 

@@ -9,11 +9,16 @@
  * BabyCUDA), where its limit holds anyway, and a clause mentioning it would
  * make it a variable of every query. The dimensions are naturals, so the
  * product is the mathematical one (no wrap-around to hide a big block).
+ *
+ * One clause is not CUDA's but a stated assumption of every proof: a grid of
+ * at most 2^32 threads along x (src/core/scope.ts, where the reason is);
+ * along y and z the limits above imply it.
  */
 import { AXES, type Axis, type BExpr, type BuiltinName, type Expr, type Stmt } from '../../core/ast.js';
 import { bexprBuiltins, exprBuiltins } from '../../core/exprs.js';
 import type { Span } from '../../core/source.js';
 import { assertNever } from '../../util/assert.js';
+import { gridThreadsLimit } from '../../core/scope.js';
 
 type Mentioned = Set<`${BuiltinName}.${Axis}`>;
 
@@ -75,5 +80,7 @@ export function launchLimits(body: readonly Stmt[], requires: readonly BExpr[], 
     const threads = blockAxes.map((a) => dim('blockDim', a)).reduce((p, d): Expr => ({ kind: 'binary', op: '*', left: p, right: d, span }));
     limits.splice(blockAxes.length, 0, atMost(threads, THREADS_PER_BLOCK));
   }
+  // a stated assumption, not CUDA's limit (src/core/scope.ts)
+  if (gridAxes.includes('x')) limits.push(gridThreadsLimit(span));
   return limits;
 }

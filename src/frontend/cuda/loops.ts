@@ -252,8 +252,12 @@ function exactLoop(ctx: Ctx, shape: Shape, body: readonly Node[], n: Node): void
   const inclusiveUp = shape.cmp === '<=';
   const exclusiveDown = shape.cmp === '>' || (shape.cmp === '!=' && shape.op === '-');
   let to = limit;
-  if (up && inclusiveUp) to = arith('+', limit, one, t, span);
-  if (!up && exclusiveDown) to = arith('+', limit, one, t, span);
+  // the exclusive bound limit + 1 wraps around to 0 at an unsigned type's maximum, where C's loop runs forever (up) or never (down)
+  let bumped = false;
+  if ((up && inclusiveUp) || (!up && exclusiveDown)) {
+    to = arith('+', limit, one, t, span);
+    bumped = !isSigned(t);
+  }
   let guard: BExpr | null = null;
   let why = `its variable ${shape.slot.name} may never equal the bound of !=`;
   if (shape.cmp === '!=') {
@@ -267,6 +271,14 @@ function exactLoop(ctx: Ctx, shape: Shape, body: readonly Node[], n: Node): void
     // unsigned subtraction wraps: below the step, the variable jumps to a huge value and the loop goes on (`i >= 0; i--` never ends)
     guard = compare('>=', to, amount, span);
     why = `its unsigned variable ${shape.slot.name} may wrap around below the step instead of passing the bound`;
+  }
+  if (bumped) {
+    const below = compare('<', limit, constant(rangeOf(t).max, t, span), span);
+    if (!(below.kind === 'bool' && below.value)) {
+      const wraps = `its bound may be the unsigned type's maximum, where bound + 1 wraps around to 0`;
+      why = guard === null ? wraps : `${wraps}, or ${why}`;
+    }
+    guard = guard === null ? below : and(below, guard);
   }
   const loop = (): void => emitFor(ctx, shape, body, { from: start, to, direction: up ? 'up' : 'down', op: shape.op, amount, type: t, vType }, n);
   if (guard === null || (guard.kind === 'bool' && guard.value)) loop();

@@ -31,18 +31,18 @@ A[i_3] := 0`.slice(1));
 
   it('a condition that may be undefined stays evaluated where folding or empty branches would drop it (found by the round-trip property)', async () => {
     const cu = `
-__device__ unsigned f();
-__global__ void k(int *A, unsigned n) {
-  unsigned h = f();
-  if (h + 1u == n || true) A[0] = 1;
-  if (h * 2u < n && false) A[1] = 1;
+__device__ int f();
+__global__ void k(int *A, int n) {
+  int h = f();
+  if (h + 1 == n || true) A[0] = 1;
+  if (h * 2 < n && false) A[1] = 1;
   int x = 0;
-  if (n + 1u > h) x = 1;
+  if (n + 1 > h) x = 1;
   if (threadIdx.x == 0 || true) A[2] = x;
 }`;
-    // C evaluates h + 1u before || decides; n + 1u > h before either branch: a thread that wraps around is outside the scope
+    // C evaluates h + 1 before || decides; n + 1 > h before either branch: a thread that overflows is outside the scope
     expect(await body(cu)).toBe(`
-havoc h: u32 /* the result of f, a function without a body in this file */ in
+havoc h: i32 /* the result of f, a function without a body in this file */ in
 if (h + 1 == n || true) {
   A[0] := 1
 };
@@ -525,6 +525,7 @@ describe('CUDA kernels as a whole', () => {
     expect(await header('__global__ void k(int *A) { A[blockIdx.x * blockDim.x + threadIdx.x] = 1; }')).toEqual([
       '  requires blockDim.x <= 1024',
       '  requires gridDim.x <= 2147483647',
+      '  requires gridDim.x * blockDim.x <= 4294967296',
     ]);
     expect(await header('__global__ void k(int *A) { __requires(gridDim.z == 2); A[threadIdx.z * blockDim.y + threadIdx.x] = 1; }')).toEqual([
       '  requires blockDim.x <= 1024',
