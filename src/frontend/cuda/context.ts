@@ -18,7 +18,7 @@ import type { Node } from './parse.js';
 import type { Place } from './expr.js';
 import type { Unit } from './unit.js';
 import type { Group } from './groups.js';
-import type { FloatConstant } from './floats.js';
+import type { FloatConstant, FloatPattern } from './floats.js';
 import { cudaDiagnostic, KernelRejected, type CudaProblem } from './codes.js';
 import { isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
 import { condMayBeUndefined, exprEqual, not, or, and, ite } from './build.js';
@@ -69,10 +69,11 @@ export type Value =
   | { readonly kind: 'bool'; readonly cond: BExpr }
   /**
    * a value the analysis does not follow (a float, an opaque type); `local`: the read that produced it; `exact`: a
-   * floating-point constant computed exactly (floats.ts), followed only where `ctype` is still its type; `function`:
+   * floating-point constant computed exactly (floats.ts), `pattern`: the bit pattern of a float or double parameter,
+   * both followed only where `ctype` is still their type; `function`:
    * a pointer to that function of the file (a call through it is inlined, expr.ts calleeOf)
    */
-  | { readonly kind: 'unknown'; readonly ctype: CType; readonly what: string; readonly span: Span; readonly local?: Expr; readonly exact?: FloatConstant; readonly function?: string }
+  | { readonly kind: 'unknown'; readonly ctype: CType; readonly what: string; readonly span: Span; readonly local?: Expr; readonly exact?: FloatConstant; readonly pattern?: FloatPattern; readonly function?: string }
   | PointerValue
   /** a struct or vector value held in locals: one value per leaf (ctypes.ts leavesOf) */
   | { readonly kind: 'struct'; readonly ctype: StructCType; readonly fields: readonly Value[] }

@@ -56,7 +56,7 @@ import { inlineCall, sharedMemoryOf } from './calls.js';
 import { baseType, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
-import { arithmetic, bitPattern, floatLiteral, fromInteger, ieeeTypeOf, negated as negatedFloat, patternType, toType, type FloatConstant } from './floats.js';
+import { arithmetic, bitPattern, floatLiteral, fromInteger, ieeeTypeOf, negated as negatedFloat, patternType, signBit, toType, type FloatConstant, type FloatPattern } from './floats.js';
 
 /** Where an lvalue is: a local (or one leaf of a local struct), or memory (all leaves of a struct element when `leaf` is null). */
 export type Place =
@@ -525,6 +525,8 @@ function materialised(ctx: Ctx, v: Value, span: Span): Expr {
       const exact = exactFloat(v);
       // a float constant is stored as its bit pattern: equal patterns are equal writes (floats.ts)
       if (exact !== null) return constant(bitPattern(exact), patternType(exact.type), span);
+      const pattern = floatPattern(v);
+      if (pattern !== null) return pattern.bits;
       return v.local ?? havocked(ctx, 'v', isInteger(v.ctype) ? slotMachine(v.ctype)! : 'i32', { kind: 'value', what: v.what, span: v.span }, span);
     }
     case 'pointer':
@@ -695,7 +697,10 @@ export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
     case 'float': {
       const exact = floatConversion(v, to.name);
       if (exact !== null) return floatConstant(exact, v.kind === 'unknown' ? v.what : `a ${typeName(to)} constant`, span);
-      if (v.kind === 'unknown') return { kind: 'unknown', ctype: to, what: v.what, span: v.span, ...(v.local === undefined ? {} : { local: v.local }) };
+      // a conversion to its own type keeps a parameter's pattern; to the other one, C rounds (or widens) what is not followed
+      const pattern = floatPattern(v);
+      const kept = pattern !== null && ieeeTypeOf(to.name) === pattern.type ? { pattern } : {};
+      if (v.kind === 'unknown') return { kind: 'unknown', ctype: to, what: v.what, span: v.span, ...(v.local === undefined ? {} : { local: v.local }), ...kept };
       return { kind: 'unknown', ctype: to, what: `a ${typeName(to)} value`, span };
     }
     case 'opaque':
@@ -790,6 +795,12 @@ export function exactFloat(v: Value): FloatConstant | null {
   return ieeeTypeOf(v.ctype.name) === v.exact.type ? v.exact : null;
 }
 
+/** A value's symbolic bit pattern (a float parameter's), when it has one of its own type. */
+function floatPattern(v: Value): FloatPattern | null {
+  if (v.kind !== 'unknown' || v.pattern === undefined || v.ctype.kind !== 'float') return null;
+  return ieeeTypeOf(v.ctype.name) === v.pattern.type ? v.pattern : null;
+}
+
 /** An integer constant or exact float converted to the floating type `name` (C's conversion, rounded as IEEE does), or null. */
 function floatConversion(v: Value, name: string): FloatConstant | null {
   const to = ieeeTypeOf(name);
@@ -871,6 +882,9 @@ function unary(ctx: Ctx, n: Node): Value {
   if (isUnknownNumber(v)) {
     const exact = exactFloat(v);
     if (exact !== null && (op === '-' || op === '+')) return floatConstant(op === '-' ? negatedFloat(exact) : exact, v.kind === 'unknown' ? v.what : '', span);
+    const pattern = floatPattern(v);
+    // -x flips the sign bit, whatever x is (zero and NaN too)
+    if (pattern !== null && v.kind === 'unknown' && op === '-') return { ...v, span, pattern: { type: pattern.type, bits: arith('^', pattern.bits, constant(signBit(pattern.type), patternType(pattern.type), span), patternType(pattern.type), span) } };
     return v;
   }
   const x = intOf(ctx, v, span);

@@ -9,9 +9,11 @@
  * a constant (its payload is the hardware's choice), nor is anything this
  * module cannot round exactly once (a decimal literal halfway between two
  * floats once read as a double, a hexadecimal literal, an integer beyond
- * 2^53 converted to float): those stay unknown values.
+ * 2^53 converted to float): those stay unknown values. A float or double
+ * kernel parameter is known by its pattern only (FloatPattern): one value for
+ * every thread, written as is or negated.
  */
-import type { ArithOp, MachineType } from '../../core/ast.js';
+import type { ArithOp, Expr, MachineType } from '../../core/ast.js';
 
 export type IeeeType = 'float' | 'double';
 
@@ -19,6 +21,12 @@ export type IeeeType = 'float' | 'double';
 export interface FloatConstant {
   readonly type: IeeeType;
   readonly value: number;
+}
+
+/** A float or double known by its bit pattern only (a kernel parameter's): a u32 or u64 expression. */
+export interface FloatPattern {
+  readonly type: IeeeType;
+  readonly bits: Expr;
 }
 
 /** The IEEE type a C floating type names (`half`, `long double`: not followed). */
@@ -89,6 +97,11 @@ export function fromInteger(value: bigint, to: IeeeType): FloatConstant | null {
 /** A constant converted to another floating type: `float` → `double` is exact, `double` → `float` rounds once. */
 export function toType(c: FloatConstant, to: IeeeType): FloatConstant | null {
   return rounded(c.value, to);
+}
+
+/** The sign bit of a type's pattern. */
+export function signBit(t: IeeeType): bigint {
+  return t === 'float' ? 1n << 31n : 1n << 63n;
 }
 
 /** -x: flips the sign (of zero too). */

@@ -17,6 +17,7 @@ import { INT, isInteger, leavesOf, machineOf, type CType, type StructCType } fro
 import { convert, intOf, named, rvalue } from './expr.js';
 import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
 import { kernelHeads } from './heads.js';
+import { ieeeTypeOf, patternType } from './floats.js';
 import { lowerStatements, setFlag, unresolvedType, withScope } from './stmt.js';
 import { launchLimits } from './limits.js';
 import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor } from './types.js';
@@ -524,6 +525,12 @@ function kernelParameter(ctx: Ctx, p: Node, scope: Scope): void {
     ctx.k.params.push(param);
     const x = { kind: 'var', name: param.text, type, span } as const;
     value = convert(ctx, { kind: 'int', expr: x, type }, ctype, span);
+  } else if (ctype.kind === 'float' && ieeeTypeOf(ctype.name) !== null) {
+    // a float or double parameter is one value for every thread: its bit pattern, a parameter of the core
+    const ieee = ieeeTypeOf(ctype.name)!;
+    const param: Param = { text: fresh(ctx, name), span, type: patternType(ieee) };
+    ctx.k.params.push(param);
+    value = { kind: 'unknown', ctype, what: `the parameter ${name}`, span, pattern: { type: ieee, bits: { kind: 'var', name: param.text, type: param.type!, span } } };
   } else {
     value = { kind: 'unknown', ctype, what: `the parameter ${name}`, span };
     if (ctype.kind === 'struct') value = { kind: 'struct', ctype, fields: leavesOf(ctype).map((l) => ({ kind: 'unknown', ctype: l.type, what: `the parameter ${name}.${l.path}`, span })) };

@@ -88,6 +88,22 @@ describe('the benign check compares float patterns', () => {
     expect(await statuses('__global__ void k(float *y) {\n  float two = 2;\n  y[0] = two;\n}\n')).toEqual(['benign']);
   });
 
+  it('a float or double parameter is one pattern for every thread: written as is, or negated (its sign bit flipped), benign', async () => {
+    expect(await statuses('__global__ void k(float *y, float a) {\n  float c = a;\n  y[0] = c;\n}\n')).toEqual(['benign']);
+    expect(await statuses(twin('-(-a)', 'a').replace('float *y', 'float *y, float a'))).toEqual(['benign']);
+    expect(await statuses(twin('d', 'd', 'double').replace('double *y', 'double *y, double d'))).toEqual(['benign']);
+    expect(await body('__global__ void k(float *y, float a) {\n  y[0] = -a;\n}\n')).toBe('y[0] := a ^ 2147483648');
+  });
+
+  it('parameters that may differ race: a and b, a and -a, a and 0.0f, a and a + 0.0f (not followed), a float converted to double', async () => {
+    const params = (t: string): string => t.replace('float *y', 'float *y, float a, float b');
+    expect(await statuses(params(twin('a', 'b')))).toEqual(['racy']);
+    expect(await statuses(params(twin('a', '-a')))).toEqual(['racy']);
+    expect(await statuses(params(twin('a', '0.0f')))).toEqual(['racy']);
+    expect(await statuses(params(twin('a', 'a + 0.0f')))).toEqual(['racy']);
+    expect(await statuses('__global__ void k(double *y, float a) {\n  y[0] = a;\n}\n')).toEqual(['racy']);
+  });
+
   it('different patterns race: 0.0f and -0.0f, 0.1f and 0.1 in a double, a thread id, a value read', async () => {
     expect(await statuses(twin('0.0f', '-0.0f'))).toEqual(['racy']);
     expect(await statuses(twin('0.1f', '0.1', 'double'))).toEqual(['racy']);
