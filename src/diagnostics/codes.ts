@@ -79,6 +79,7 @@ export const CODES = {
   launchFromHeader: { code: 'N0605', severity: 'note', what: 'a launch taken from the GPUVerify test header' },
   unknownCall: { code: 'N0606', severity: 'note', what: 'a call of a function without a body, assumed to touch no array and not to synchronise' },
   launchFromHost: { code: 'N0620', severity: 'note', what: "a kernel verified at the launch sizes of the file's host code" },
+  functionTable: { code: 'N0621', severity: 'note', what: 'a call through a table of function pointers: its initialiser assumed, or any of its functions called' },
   possibleAlias: { code: 'N0630', severity: 'note', what: 'a pointer read from memory, which may point into any array of its element type' },
 
   internal: { code: 'E0900', severity: 'error', what: 'a bug in faial-ts, or a solver that misbehaved' },

@@ -18,6 +18,7 @@ import type { Node } from './parse.js';
 import type { Place } from './expr.js';
 import type { Unit } from './unit.js';
 import type { Group } from './groups.js';
+import type { FloatConstant, FloatPattern } from './floats.js';
 import { cudaDiagnostic, KernelRejected, type CudaProblem } from './codes.js';
 import { isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
 import { condMayBeUndefined, exprEqual, not, or, and, ite } from './build.js';
@@ -38,6 +39,18 @@ export interface ArrayRef {
   readonly span: Span;
   /** whether a pointer to it may be null: a kernel's pointer parameter (as the launch passes it), or memory reached through a pointer read from memory (unknown) */
   readonly mayBeNull?: 'launch' | 'unknown';
+  /** a file-scope variable or table of function pointers, initialised with functions: what its elements hold */
+  readonly functions?: FunctionTable;
+}
+
+/**
+ * A `__device__` (or `__constant__`) function pointer or table of them, by its
+ * initialiser: `names[i]` is the function element i holds; `constant`: it is
+ * declared `const`, so neither the host nor the device may change it.
+ */
+export interface FunctionTable {
+  readonly names: readonly string[];
+  readonly constant: boolean;
 }
 
 /** A pointer: an array, the fixed leading indices of a multi-dimensional one, an offset, and maybe a fixed struct leaf. */
@@ -101,8 +114,13 @@ export function mapPointers(p: AnyPointer, f: (q: PointerValue) => AnyPointer): 
 export type Value =
   | { readonly kind: 'int'; readonly expr: Expr; readonly type: MachineType }
   | { readonly kind: 'bool'; readonly cond: BExpr }
-  /** a value the analysis does not follow (a float, an opaque type); `local`: the read that produced it */
-  | { readonly kind: 'unknown'; readonly ctype: CType; readonly what: string; readonly span: Span; readonly local?: Expr }
+  /**
+   * a value the analysis does not follow (a float, an opaque type); `local`: the read that produced it; `exact`: a
+   * floating-point constant computed exactly (floats.ts), `pattern`: the bit pattern of a float or double parameter,
+   * both followed only where `ctype` is still their type; `function`:
+   * a pointer to that function of the file (a call through it is inlined, expr.ts calleeOf)
+   */
+  | { readonly kind: 'unknown'; readonly ctype: CType; readonly what: string; readonly span: Span; readonly local?: Expr; readonly exact?: FloatConstant; readonly pattern?: FloatPattern; readonly function?: string }
   | PointerValue
   | EitherPointer
   | NullPointer

@@ -29,6 +29,7 @@ import {
   type AnyPointer,
   type ArrayRef,
   type Ctx,
+  type FunctionTable,
   type PointerValue,
   type Slot,
   type Value,
@@ -60,6 +61,7 @@ import { inlineCall, sharedMemoryOf } from './calls.js';
 import { baseType, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
+import { arithmetic, bitPattern, floatLiteral, fromInteger, ieeeTypeOf, negated as negatedFloat, patternType, signBit, toType, type FloatConstant, type FloatPattern } from './floats.js';
 
 /**
  * Where an lvalue is: a local (or one leaf of a local struct), memory (all
@@ -159,13 +161,15 @@ function charValue(text: string): bigint {
   return BigInt(body.codePointAt(0) ?? 0);
 }
 
-/** An integer literal's value and C type (C11 6.4.4.1, LP64); a floating literal is an unknown value. */
+/** An integer literal's value and C type (C11 6.4.4.1, LP64); a floating literal is an unknown value, exact when floats.ts reads it. */
 function literal(ctx: Ctx, n: Node): Value {
   const span = spanOf(n);
   // tree-sitter reads `-1` as one literal: it is the negation of 1, as C reads it
   const sign = /^[-+]/.exec(n.text)?.[0];
   if (sign !== undefined) {
     const v = literalValue(ctx, n, n.text.slice(1).trim(), span);
+    const exact = exactFloat(v);
+    if (sign === '-' && exact !== null) return floatConstant(negatedFloat(exact), `the floating-point constant ${n.text}`, span);
     if (sign === '+' || v.kind !== 'int') return v;
     return isSigned(v.type) ? { kind: 'int', expr: arith('-', constant(0n, v.type, span), v.expr, v.type, span), type: v.type } : { kind: 'int', expr: unsignedNegation(v, span), type: v.type };
   }
@@ -176,7 +180,9 @@ function literalValue(ctx: Ctx, n: Node, written: string, span: Span): Value {
   const text = written.replace(/'/g, '');
   const hex = /^0[xX]/.test(text);
   if ((!hex && /[.eEfF]/.test(text.replace(/[uUlL]+$/, ''))) || (hex && /[.pP]/.test(text))) {
-    return { kind: 'unknown', ctype: FLOAT, what: `the floating-point constant ${n.text}`, span };
+    const exact = hex ? null : floatLiteral(text);
+    const what = `the floating-point constant ${n.text}`;
+    return exact === null ? { kind: 'unknown', ctype: FLOAT, what, span } : floatConstant(exact, what, span);
   }
   const m = /^(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)$/.exec(text);
   if (m === null) return reject(ctx, 'misuse', n, `'${n.text}' is not an integer constant faial-ts reads`);
@@ -203,7 +209,7 @@ function identifierValue(ctx: Ctx, n: Node): Value {
     if (BUILTIN_VARS.has(name)) return reject(ctx, 'misuse', n, `${name} is a dim3: use ${name}.x, ${name}.y or ${name}.z`);
     // <stddef.h>'s NULL, when no header the front end reads defines it
     if (name === 'NULL') return { kind: 'null', elem: VOID };
-    if (ctx.unit.functions.has(name)) return unsupported(ctx, n, 'function pointers');
+    if (ctx.unit.functions.has(name)) return functionPointer(name, span);
     return reject(ctx, 'unknownName', n, `unknown name '${name}'`, ['declare it, or define it with -D NAME=VALUE if it is a macro']);
   }
   switch (binding.kind) {
@@ -443,6 +449,8 @@ function addIndex(offset: Expr, i: { expr: Expr; type: MachineType }, span: Span
 }
 
 function addressOf(ctx: Ctx, arg: Node, n: Node): Value {
+  const f = unparenthesised(arg);
+  if (f.type === 'identifier' && ctx.scope.lookup(f.text) === undefined && ctx.unit.functions.has(f.text)) return functionPointer(f.text, spanOf(n));
   const p = placeOrPointer(ctx, arg);
   if (isPointerNotPlace(p)) return p;
   return addressOfPlace(ctx, p, n);
@@ -671,8 +679,14 @@ function materialised(ctx: Ctx, v: Value, span: Span): Expr {
       return v.expr;
     case 'bool':
       return ite(v.cond, constant(1n, 'i32', span), constant(0n, 'i32', span), 'i32', span);
-    case 'unknown':
+    case 'unknown': {
+      const exact = exactFloat(v);
+      // a float constant is stored as its bit pattern: equal patterns are equal writes (floats.ts)
+      if (exact !== null) return constant(bitPattern(exact), patternType(exact.type), span);
+      const pattern = floatPattern(v);
+      if (pattern !== null) return pattern.bits;
       return v.local ?? havocked(ctx, 'v', isInteger(v.ctype) ? slotMachine(v.ctype)! : 'i32', { kind: 'value', what: v.what, span: v.span }, span);
+    }
     case 'pointer':
     case 'either':
     case 'null':
@@ -879,7 +893,15 @@ export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
     case 'bool':
       if (v.kind === 'unknown') return { ...v, ctype: BOOL };
       return { kind: 'bool', cond: condOf(ctx, v, span) };
-    case 'float':
+    case 'float': {
+      const exact = floatConversion(v, to.name);
+      if (exact !== null) return floatConstant(exact, v.kind === 'unknown' ? v.what : `a ${typeName(to)} constant`, span);
+      // a conversion to its own type keeps a parameter's pattern; to the other one, C rounds (or widens) what is not followed
+      const pattern = floatPattern(v);
+      const kept = pattern !== null && ieeeTypeOf(to.name) === pattern.type ? { pattern } : {};
+      if (v.kind === 'unknown') return { kind: 'unknown', ctype: to, what: v.what, span: v.span, ...(v.local === undefined ? {} : { local: v.local }), ...kept };
+      return { kind: 'unknown', ctype: to, what: `a ${typeName(to)} value`, span };
+    }
     case 'opaque':
       if (v.kind === 'unknown') return { ...v, ctype: to };
       // a group kept in a `cg::thread_block`, `thread_group`, `auto`… local or parameter
@@ -889,6 +911,7 @@ export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
       // the constant 0 is the null pointer (C11 6.3.2.3)
       if (v.kind === 'int' && v.expr.kind === 'int' && v.expr.value === 0n) return { kind: 'null', elem: to.to };
       if (v.kind === 'null') return to.to.kind === 'void' ? v : { kind: 'null', elem: to.to };
+      if (v.kind === 'unknown' && v.function !== undefined) return { ...v, ctype: to };
       if (!isPointer(v)) return unsupported(ctx, span, 'an integer converted to a pointer');
       return mapPointers(v, (q) => {
         if (q.leaf !== null) return q;
@@ -974,6 +997,8 @@ function binary(ctx: Ctx, n: Node): Value {
 export function binaryValue(ctx: Ctx, op: string, left: Value, right: Value, span: Span): Value {
   if (isPointer(left) || isPointer(right)) return pointerArith(ctx, op, left, right, span);
   if (isUnknownNumber(left) || isUnknownNumber(right)) {
+    const folded = ARITH.has(op) ? floatArithmetic(op as ArithOp, left, right) : null;
+    if (folded !== null) return floatConstant(folded, `a ${folded.type} constant`, span);
     const what = left.kind === 'unknown' ? left : (right as Value & { kind: 'unknown' });
     if (CMP.has(op)) return { kind: 'unknown', ctype: BOOL, what: `a comparison of ${what.what}`, span };
     return { kind: 'unknown', ctype: what.ctype, what: `a ${typeName(what.ctype)} value`, span };
@@ -990,6 +1015,40 @@ export function binaryValue(ctx: Ctx, op: string, left: Value, right: Value, spa
   if (op === '<<' || op === '>>') return { kind: 'int', expr: arith(op, a.expr, b.expr, a.type, span), type: a.type };
   const t = commonType(a.type, b.type);
   return { kind: 'int', expr: arith(op as ArithOp, castTo(a.expr, t, span), castTo(b.expr, t, span), t, span), type: t };
+}
+
+/** A float or double constant as a value: unknown to integer arithmetic, followed exactly where floats.ts can (`exact`). */
+function floatConstant(c: FloatConstant, what: string, span: Span): Value {
+  return { kind: 'unknown', ctype: { kind: 'float', name: c.type }, what, span, exact: c };
+}
+
+/** A value's exact floating-point constant, when it has one of its own type. */
+export function exactFloat(v: Value): FloatConstant | null {
+  if (v.kind !== 'unknown' || v.exact === undefined || v.ctype.kind !== 'float') return null;
+  return ieeeTypeOf(v.ctype.name) === v.exact.type ? v.exact : null;
+}
+
+/** A value's symbolic bit pattern (a float parameter's), when it has one of its own type. */
+function floatPattern(v: Value): FloatPattern | null {
+  if (v.kind !== 'unknown' || v.pattern === undefined || v.ctype.kind !== 'float') return null;
+  return ieeeTypeOf(v.ctype.name) === v.pattern.type ? v.pattern : null;
+}
+
+/** An integer constant or exact float converted to the floating type `name` (C's conversion, rounded as IEEE does), or null. */
+function floatConversion(v: Value, name: string): FloatConstant | null {
+  const to = ieeeTypeOf(name);
+  if (to === null) return null;
+  if (v.kind === 'int') return v.expr.kind === 'int' ? fromInteger(v.expr.value, to) : null;
+  const exact = exactFloat(v);
+  return exact === null ? null : toType(exact, to);
+}
+
+/** `a op b` of two float constants, or of a float constant and an integer constant (converted, as C does), or null. */
+function floatArithmetic(op: ArithOp, a: Value, b: Value): FloatConstant | null {
+  const [x, y] = [exactFloat(a), exactFloat(b)];
+  const type = x?.type === 'double' || y?.type === 'double' ? 'double' : 'float';
+  const [p, q] = [x ?? floatConversion(a, type), y ?? floatConversion(b, type)];
+  return p === null || q === null ? null : arithmetic(op, p, q);
 }
 
 /** An unknown value that is not an integer's (a float): arithmetic on it stays unknown. */
@@ -1070,7 +1129,14 @@ function unary(ctx: Ctx, n: Node): Value {
   const span = spanOf(n);
   const v = rvalue(ctx, child(n, 'argument'));
   if (op === '!') return v.kind === 'unknown' && !isInteger(v.ctype) && v.ctype.kind !== 'bool' ? { ...v, ctype: BOOL } : { kind: 'bool', cond: not(condOf(ctx, v, span)) };
-  if (isUnknownNumber(v)) return v;
+  if (isUnknownNumber(v)) {
+    const exact = exactFloat(v);
+    if (exact !== null && (op === '-' || op === '+')) return floatConstant(op === '-' ? negatedFloat(exact) : exact, v.kind === 'unknown' ? v.what : '', span);
+    const pattern = floatPattern(v);
+    // -x flips the sign bit, whatever x is (zero and NaN too)
+    if (pattern !== null && v.kind === 'unknown' && op === '-') return { ...v, span, pattern: { type: pattern.type, bits: arith('^', pattern.bits, constant(signBit(pattern.type), patternType(pattern.type), span), patternType(pattern.type), span) } };
+    return v;
+  }
   const x = intOf(ctx, v, span);
   switch (op) {
     case '+':
@@ -1220,7 +1286,7 @@ export function call(ctx: Ctx, n: Node): Value {
   if (fn.type === 'primitive_type' || fn.type === 'sized_type_specifier') return constructed(ctx, baseType(ctx, fn), args, n);
   if (name === 'dynamic_cast') return unsupported(ctx, fn, 'dynamic_cast');
   const local = ctx.scope.lookup(name);
-  if (local !== undefined && local.kind !== 'type') return unsupported(ctx, fn, 'function pointers');
+  if (THROUGH_POINTER.has(fn.type) || (local !== undefined && local.kind !== 'type')) return callThroughPointer(ctx, fn, args, n);
   const shared = sharedMemoryOf(ctx, name, n);
   if (shared !== null) return shared;
   const typeCall = local?.kind === 'type' ? local.ctype : (ctx.unit.types.get(name) ?? makeVector(name) ?? NAMED_INTS.get(name) ?? (fn.type === 'identifier' ? primitiveType([name]) : null));
@@ -1351,6 +1417,87 @@ function atomicAt(ctx: Ctx, name: string, op: AtomicOp, values: readonly Value[]
 }
 
 const MATH_RESULT = /^the result of/;
+
+// ---------------------------------------------------------------- function pointers
+
+/** Callees that are not a function's name: `(*f)(…)`, `ops[i](…)`, `get()(…)`. */
+const THROUGH_POINTER = new Set(['parenthesized_expression', 'pointer_expression', 'subscript_expression', 'call_expression', 'conditional_expression']);
+
+/** A pointer to a function of the file, as a value. */
+function functionPointer(name: string, span: Span): Value {
+  return { kind: 'unknown', ctype: { kind: 'pointer', to: { kind: 'void' } }, what: `a pointer to ${name}`, span, function: name };
+}
+
+/** A callee without its parentheses and `*` (`(*f)` calls what `f` points to, and `*put` is `put`). */
+function unparenthesised(n: Node): Node {
+  if (n.type === 'parenthesized_expression') return unparenthesised(named(n)[0]!);
+  if (n.type === 'pointer_expression' && n.child(0)?.type === '*') return unparenthesised(child(n, 'argument'));
+  return n;
+}
+
+/**
+ * A call through a function pointer whose target the file fixes: a local or
+ * parameter holding one function (inlined, exact), a `__device__` or
+ * `__constant__` pointer or table initialised with functions (by a constant
+ * index: exact; by any other index: a call of any of them, an
+ * over-approximation with notice N0621). Any other target is rejected.
+ */
+function callThroughPointer(ctx: Ctx, fn: Node, args: readonly Node[], n: Node): Value {
+  const f = unparenthesised(fn);
+  const unknown = (): never =>
+    unsupported(ctx, fn, `a call through ${shortText(fn)}, a function pointer whose target faial-ts does not know`, [
+      'faial-ts follows a pointer to a function of the file held by a local or parameter, or a const __device__ pointer or table of them',
+    ]);
+  if (f.type === 'identifier' || f.type === 'subscript_expression') {
+    const base = f.type === 'identifier' ? f : unparenthesised(child(f, 'argument'));
+    const b = base.type === 'identifier' ? ctx.scope.lookup(base.text) : undefined;
+    if (b?.kind === 'array' && b.array.functions !== undefined) return callThroughTable(ctx, b.array, b.array.functions, f === base ? null : f, fn, args, n);
+    if (f.type === 'identifier') {
+      if (b === undefined && ctx.unit.functions.has(f.text)) return inlineCall(ctx, f.text, ctx.unit.functions.get(f.text)!, [], args, n);
+      const v = rvalue(ctx, f);
+      if (v.kind === 'unknown' && v.function !== undefined) return inlineCall(ctx, v.function, ctx.unit.functions.get(v.function)!, [], args, n);
+    }
+  }
+  return unknown();
+}
+
+/** A call through `ops[i]` (or `op`, a table of one): its element's function, or any of them when the index is not a constant. */
+function callThroughTable(ctx: Ctx, table: ArrayRef, functions: FunctionTable, subscript: Node | null, fn: Node, args: readonly Node[], n: Node): Value {
+  const span = spanOf(n);
+  const indices = subscript === null ? [] : named(child(subscript, 'indices'));
+  if (indices.length > 1) return reject(ctx, 'misuse', subscript!, `${table.name} has one dimension`);
+  const index = indices.length === 0 ? { expr: constant(0n, 'i32', span), type: 'i32' as const } : intOf(ctx, rvalue(ctx, indices[0]!), span);
+  const names = functions.names;
+  if (index.expr.kind === 'int') {
+    const k = index.expr.value;
+    if (k < 0n || k >= BigInt(names.length)) return reject(ctx, 'misuse', indices[0]!, `${table.name} holds ${names.length} functions: index ${k} is outside it`);
+    if (functions.constant) return inlineCall(ctx, names[Number(k)]!, ctx.unit.functions.get(names[Number(k)]!)!, [], args, n);
+  }
+  // a table that is not const may have been changed by the host (cudaMemcpyToSymbol) to any function whose address the device code gives it: those of every table
+  const targets = functions.constant ? [...new Set(names)] : [...new Set([...ctx.k.arrayRefs.values()].flatMap((a) => a.functions?.names ?? []))];
+  const text = shortText(fn);
+  if (!functions.constant) {
+    notice(ctx, 'functionTable', spanOf(fn), `${table.name} is not const: the host may store in it any function of the file's tables (cudaMemcpyToSymbol), so the call through ${text} is modelled as a call of any of ${targets.join(', ')}; declare it const to make this exact`);
+  }
+  if (targets.length === 1) return inlineCall(ctx, targets[0]!, ctx.unit.functions.get(targets[0]!)!, [], args, n);
+  if (functions.constant) notice(ctx, 'functionTable', spanOf(fn), `the call through ${text} is modelled as a call of any of ${targets.join(', ')}, whatever the index: alarms it decides are possible`);
+  const selector = havocked(ctx, 'callee', 'i32', { kind: 'approximation', what: `the function ${text} calls`, why: `any of ${targets.join(', ')}`, span }, span);
+  const result: Slot = { name: 'result', ctype: INT, span, what: `the result of ${text}` };
+  ctx.values.set(result, { kind: 'void' });
+  const callOf = (k: number): void => {
+    if (k === targets.length - 1) {
+      ctx.values.set(result, inlineCall(ctx, targets[k]!, ctx.unit.functions.get(targets[k]!)!, [], args, n));
+      return;
+    }
+    const then = branch(ctx, () => ctx.values.set(result, inlineCall(ctx, targets[k]!, ctx.unit.functions.get(targets[k]!)!, [], args, n)));
+    const other = branch(ctx, () => callOf(k + 1));
+    emitIf(ctx, compare('==', selector, constant(BigInt(k), 'i32', span), span), then, other, span);
+  };
+  callOf(0);
+  const v = ctx.values.get(result)!;
+  ctx.values.delete(result);
+  return v;
+}
 
 /** A name that says the function may make threads wait for each other (cg::sync, grid.sync, a barrier wrapper). */
 const MAY_SYNCHRONISE = /sync|barrier|wait|arrive/i;

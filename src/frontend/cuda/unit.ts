@@ -17,6 +17,7 @@ import { INT, isInteger, leavesOf, machineOf, type CType, type StructCType } fro
 import { convert, intOf, named, rvalue } from './expr.js';
 import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
 import { kernelHeads } from './heads.js';
+import { ieeeTypeOf, patternType } from './floats.js';
 import { lowerStatements, setFlag, unresolvedType, withScope } from './stmt.js';
 import { launchLimits } from './limits.js';
 import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor } from './types.js';
@@ -39,6 +40,9 @@ interface GlobalVar {
   readonly dims: readonly (Node | null)[];
   readonly external: boolean;
   readonly span: Span;
+  /** the initialiser, and whether the variable is const: a table of function pointers is read from them (declareGlobal) */
+  readonly init: Node | null;
+  readonly constant: boolean;
 }
 
 export interface Unit {
@@ -368,8 +372,9 @@ function globalDeclaration(unit: Unit, c: Node): void {
     const name = decl.name.text;
     const span = spanOf(decl.name);
     const space = attributes.has('shared') ? 'shared' : attributes.has('constant') ? 'constant' : attributes.has('device') || attributes.has('managed') ? 'global' : null;
+    const isConst = qualifiers.includes('const') || qualifiers.includes('constexpr') || storage.includes('constexpr') || constPointer(d);
     if (space !== null) {
-      unit.globals.push({ name, space, ctype: decl.ctype, dims: decl.dims, external: storage.includes('extern'), span });
+      unit.globals.push({ name, space, ctype: decl.ctype, dims: decl.dims, external: storage.includes('extern'), span, init: decl.init, constant: isConst });
       continue;
     }
     if (decl.ctype.kind === 'opaque') {
@@ -377,12 +382,32 @@ function globalDeclaration(unit: Unit, c: Node): void {
       unit.constants.set(name, { kind: 'unknown', ctype: decl.ctype, what: `the value of ${name}`, span });
       continue;
     }
-    const isConst = qualifiers.includes('const') || qualifiers.includes('constexpr') || storage.includes('constexpr');
     if (isConst && decl.init !== null && decl.dims.length === 0 && isInteger(decl.ctype)) {
       const value = constantValue(unit, decl.init, decl.ctype);
       if (value !== null) unit.constants.set(name, value);
     }
   }
+}
+
+/**
+ * The functions an initialiser names (`f`, `&f`, `{f, &g}`), or null when it
+ * is not made of the file's functions alone (read once all are collected).
+ */
+function functionNames(unit: Unit, init: Node): string[] | null {
+  const entries = init.type === 'initializer_list' ? named(init) : [init];
+  const names = entries.map((e) => {
+    const target = e.type === 'pointer_expression' && e.child(0)?.type === '&' ? e.childForFieldName('argument') : e;
+    return target !== null && target.type === 'identifier' && unit.functions.has(target.text) ? target.text : null;
+  });
+  return names.length > 0 && names.every((x) => x !== null) ? (names as string[]) : null;
+}
+
+/** Whether a declarator declares a const pointer (`void (*const f)(int) = g;`). */
+function constPointer(d: Node): boolean {
+  for (let n: Node | null = d; n !== null; n = n.type === 'parenthesized_declarator' ? (named(n)[0] ?? null) : n.childForFieldName('declarator')) {
+    if (n.type === 'pointer_declarator' && n.children.some((c) => c?.type === 'type_qualifier' && c.text === 'const')) return true;
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------- kernels
@@ -417,7 +442,10 @@ function declareGlobal(ctx: Ctx, g: GlobalVar): void {
   const leaves = g.ctype.kind === 'struct' ? leavesOf(g.ctype).length : 0;
   const sizes = g.dims.length === 0 ? [constant(1n, 'i64', g.span)] : [];
   ctx.k.arrays.push({ name: { text: name, span: g.span }, scope, sizes: leaves > 0 && sizes.length > 0 ? [...sizes, constant(BigInt(leaves), 'i64', g.span)] : sizes, span: g.span });
-  const array: ArrayRef = { name, space: scope, elem: g.ctype, dims: Math.max(1, g.dims.length), readOnly: g.space === 'constant', span: g.span };
+  const names = g.init === null ? null : functionNames(ctx.unit, g.init);
+  // a table of functions is read-only to the device: a write to it would change the calls through it
+  const functions = names === null ? {} : { functions: { names, constant: g.constant } };
+  const array: ArrayRef = { name, space: scope, elem: g.ctype, dims: Math.max(1, g.dims.length), readOnly: g.space === 'constant' || names !== null, span: g.span, ...functions };
   ctx.k.arrayRefs.set(`global ${name}`, array);
   ctx.k.root.define(g.name, { kind: 'array', array, scalar: g.dims.length === 0 });
 }
@@ -498,6 +526,12 @@ function kernelParameter(ctx: Ctx, p: Node, scope: Scope): void {
     ctx.k.params.push(param);
     const x = { kind: 'var', name: param.text, type, span } as const;
     value = convert(ctx, { kind: 'int', expr: x, type }, ctype, span);
+  } else if (ctype.kind === 'float' && ieeeTypeOf(ctype.name) !== null) {
+    // a float or double parameter is one value for every thread: its bit pattern, a parameter of the core
+    const ieee = ieeeTypeOf(ctype.name)!;
+    const param: Param = { text: fresh(ctx, name), span, type: patternType(ieee) };
+    ctx.k.params.push(param);
+    value = { kind: 'unknown', ctype, what: `the parameter ${name}`, span, pattern: { type: ieee, bits: { kind: 'var', name: param.text, type: param.type!, span } } };
   } else {
     value = { kind: 'unknown', ctype, what: `the parameter ${name}`, span };
     if (ctype.kind === 'struct') value = { kind: 'struct', ctype, fields: leavesOf(ctype).map((l) => ({ kind: 'unknown', ctype: l.type, what: `the parameter ${name}.${l.path}`, span })) };
