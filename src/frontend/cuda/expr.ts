@@ -55,6 +55,7 @@ import { inlineCall, sharedMemoryOf } from './calls.js';
 import { baseType, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
+import { observed } from './observe.js';
 
 /** Where an lvalue is: a local (or one leaf of a local struct), or memory (all leaves of a struct element when `leaf` is null). */
 export type Place =
@@ -950,6 +951,10 @@ function staticType(ctx: Ctx, n: Node): CType | null {
 // ---------------------------------------------------------------- calls
 
 export function call(ctx: Ctx, n: Node): Value {
+  return observed(ctx, 'call', n, () => callOf(ctx, n));
+}
+
+function callOf(ctx: Ctx, n: Node): Value {
   const span = spanOf(n);
   const fn = child(n, 'function');
   const args = named(child(n, 'arguments'));

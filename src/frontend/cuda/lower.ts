@@ -13,6 +13,7 @@ import { lowerUnit, type LoweredUnit } from './unit.js';
 import { cudaDiagnostic } from './codes.js';
 import { dimsText, hostLaunches, launchRequires, launchSitesOf } from './host-launch.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Observer } from './observe.js';
 
 export type { LoweredUnit, RejectedKernel } from './unit.js';
 
@@ -26,6 +27,8 @@ export interface CudaSetup extends PreprocessOptions {
    * line, test header) fixes itself, which the host's launches do not touch.
    */
   readonly launches?: { readonly any: boolean; readonly given: readonly ('blockDim' | 'gridDim')[] };
+  /** told what came of each declaration, statement and call (the silent-drop test) */
+  readonly observer?: Observer;
 }
 
 export function lowerCuda(setup: CudaSetup, path: string, text: string): LoweredUnit {
@@ -34,7 +37,7 @@ export function lowerCuda(setup: CudaSetup, path: string, text: string): Lowered
   const problems = pre.diagnostics.map((d) => coreDiagnostic(d, files));
   const errors = problems.filter((d) => d.severity === 'error');
   if (errors.length > 0) return { program: { file: unit, kernels: [] }, rejected: [], notices: [], errors };
-  const lowered = lowerUnit(unit, parseCuda(setup.grammar, pre.text));
+  const lowered = lowerUnit(unit, parseCuda(setup.grammar, pre.text), setup.observer);
   const atLaunches = setup.launches?.any === true ? lowered : withHostLaunches(lowered, setup.launches?.given ?? []);
   return { ...atLaunches, notices: [...problems, ...atLaunches.notices] };
 }
