@@ -226,7 +226,7 @@ export function statusCounts(files: readonly FileResult[]): StatusCounts {
 }
 
 /** A file in error only because it has no kernel (E0606): said as that, not counted as a kernel in error. */
-const withoutKernel = (f: FileResult): boolean => !f.ok && f.diagnostics.length > 0 && f.diagnostics.every((d) => d.code === 'E0606');
+export const withoutKernel = (f: FileResult): boolean => !f.ok && f.diagnostics.length > 0 && f.diagnostics.every((d) => d.code === 'E0606');
 
 export function summaryText(files: readonly FileResult[], colour: boolean): string {
   const c = colorsOf(colour);
