@@ -63,6 +63,7 @@ describe('launches made in another file of the project', () => {
     expect(report.summary).toMatchObject({ kernels: 1, drf: 1, error: 0 });
     expect(report.notices).toContainEqual(expect.objectContaining({ severity: 'note', message: 'no kernel in this file', file: join(dir, 'one', 'main.cu') }));
     const text = await cliResult(['verify', join(dir, 'one')]);
+    expect(text.stdout).toContain(`DRF — proved for all parameters, at the launch gridDim = 8, blockDim = 64 (from ${join(dir, 'one', 'main.cu')}:6):`);
     expect(text.stdout).toContain(`note[N0620]: kernel fill is verified at gridDim = 8, blockDim = 64, from its launch at ${join(dir, 'one', 'main.cu')}:6`);
   });
 
