@@ -13,6 +13,7 @@ import { sourceFile, type Span } from '../core/source.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { cudaDiagnostic } from '../frontend/cuda/codes.js';
 import type { CudaGrammar } from '../frontend/cuda/parse.js';
+import type { ProjectLaunches } from '../frontend/cuda/lower.js';
 import type { PreprocessOptions } from '../frontend/cuda/preprocess/index.js';
 import { launchText } from '../report/describe.js';
 import type { FrontEnds } from './check.js';
@@ -163,7 +164,7 @@ export function headerNotice(path: string, text: string, given: Launch, header: 
  * then the caller's -D, -U, and the include directories (as `readFile`
  * names files) where `#include "…"` looks after the including file's own.
  */
-export function cudaFrontEnds(grammar: CudaGrammar, text: string, flags: CudaFlags, readFile: PreprocessOptions['readFile']): FrontEnds {
+export function cudaFrontEnds(grammar: CudaGrammar, text: string, flags: CudaFlags, readFile: PreprocessOptions['readFile'], elsewhere: readonly ProjectLaunches[] = []): FrontEnds {
   const header = headerOrNull(text);
   const defines = definesOf([...(header?.defines ?? []), ...(flags.define ?? [])]);
   // sizes the command line or the test header fix are theirs; the host code's launches fix only the others
@@ -171,6 +172,6 @@ export function cudaFrontEnds(grammar: CudaGrammar, text: string, flags: CudaFla
     ...(flags.blockDim !== undefined || (header?.blockDim ?? null) !== null ? ['blockDim' as const] : []),
     ...(flags.gridDim !== undefined || (header?.gridDim ?? null) !== null ? ['gridDim' as const] : []),
   ];
-  const launches = { any: flags.anyLaunch === true, given };
+  const launches = { any: flags.anyLaunch === true, given, elsewhere };
   return { cuda: { grammar, defines, undefines: flags.undefine ?? [], includeDirs: flags.include ?? [], preIncludes: flags.preInclude ?? [], readFile, launches } };
 }

@@ -6,17 +6,17 @@
  * the flags and the GPUVerify test header), and the origin maps of CUDA
  * units, which cannot cross to a worker process and back.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { BCU_ONLY, isCudaPath, type FrontEnds } from '../api/check.js';
-import { compileDatabaseOf, withDatabaseFlags, type CompileDatabase } from '../api/compile-commands.js';
+import { compileDatabaseOf, cudaFilesOf, withDatabaseFlags, type CompileDatabase } from '../api/compile-commands.js';
 import { cudaFrontEnds, type CudaFlags } from '../api/cuda.js';
 import { UsageError } from '../api/options.js';
 import { loadCudaGrammar, type CudaGrammar } from '../frontend/cuda/parse.js';
-import { lowerCuda } from '../frontend/cuda/lower.js';
-import type { SourceFile } from '../core/source.js';
-import { includeReaderFor } from './includes.js';
+import { lowerCuda, projectLaunchesOf, type ProjectLaunches } from '../frontend/cuda/lower.js';
+import { sourceFile, type SourceFile } from '../core/source.js';
+import { includeReaderFor, isWithin } from './includes.js';
 import { tieringLate } from './wasm-flags.js';
 
 export type { CudaFlags } from '../api/cuda.js';
@@ -69,8 +69,73 @@ function canonical(path: string): string {
  */
 export async function frontEndsFor(path: string, text: string, flags: CudaFlags): Promise<FrontEnds> {
   if (!isCudaPath(path)) return BCU_ONLY;
+  const elsewhere = flags.anyLaunch === true ? [] : await Promise.all(projectFilesOf(path, flags).map((other) => projectLaunches(other, flags)));
+  return ownFrontEnds(path, text, flags, elsewhere.filter((p) => p.sites.length > 0));
+}
+
+async function ownFrontEnds(path: string, text: string, flags: CudaFlags, elsewhere: readonly ProjectLaunches[]): Promise<FrontEnds> {
   const own = flags.compileCommands === undefined ? flags : withDatabaseFlags(flags, compileDatabase(flags.compileCommands).files.get(canonical(resolve(path))));
-  return cudaFrontEnds(await cudaGrammar(), text, { ...own, include: (own.include ?? []).map((d) => resolve(d)) }, includeReaderFor(path, own));
+  return cudaFrontEnds(await cudaGrammar(), text, { ...own, include: (own.include ?? []).map((d) => resolve(d)) }, includeReaderFor(path, own), elsewhere);
+}
+
+/** The most files of a directory read for the launches they make. */
+const MAX_PROJECT_FILES = 2000;
+
+/**
+ * The project's other `.cu` files, whose launches fix `path`'s kernels: the
+ * compilation database's, or those below the command-line directory that
+ * holds `path`; none for a file named alone.
+ */
+function projectFilesOf(path: string, flags: CudaFlags): string[] {
+  const me = canonical(resolve(path));
+  if (flags.compileCommands !== undefined) return cudaFilesOf(compileDatabase(flags.compileCommands)).filter((f) => f !== me);
+  const dir = (flags.projectDirs ?? []).map((d) => resolve(d)).filter((d) => isWithin(resolve(path), d)).sort((a, b) => a.length - b.length)[0];
+  return dir === undefined ? [] : cudaFilesBelow(dir, []).filter((f) => canonical(f) !== me);
+}
+
+function cudaFilesBelow(dir: string, out: string[]): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    if (out.length >= MAX_PROJECT_FILES) break;
+    const path = join(dir, name);
+    try {
+      if (statSync(path).isDirectory()) cudaFilesBelow(path, out);
+      else if (isCudaPath(path)) out.push(path);
+    } catch {
+      // a file that vanished or cannot be read launches nothing
+    }
+  }
+  return out;
+}
+
+const launchesOfFile = new Map<string, Promise<ProjectLaunches>>();
+
+/** The launches `other` makes, read and preprocessed once per process (with its own flags). */
+function projectLaunches(other: string, flags: CudaFlags): Promise<ProjectLaunches> {
+  const key = JSON.stringify([other, flags]);
+  let known = launchesOfFile.get(key);
+  if (known === undefined) {
+    known = (async () => {
+      let text: string;
+      try {
+        text = readFileSync(other, 'utf8');
+      } catch {
+        return { file: sourceFile(other, ''), sites: [] };
+      }
+      // named as the user named its directory: relative to the working directory when below it
+      const shown = relative(process.cwd(), other);
+      const name = shown.startsWith('..') || isAbsolute(shown) ? other : shown;
+      const frontEnds = await ownFrontEnds(name, text, flags, []);
+      return frontEnds.cuda === null ? { file: sourceFile(name, text), sites: [] } : projectLaunchesOf(frontEnds.cuda, name, text);
+    })();
+    launchesOfFile.set(key, known);
+  }
+  return known;
 }
 
 /** A copy of `value` with every source file in it replaced by `f`'s (results carry the files their spans are in). */

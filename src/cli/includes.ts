@@ -19,7 +19,7 @@ export const MAX_INCLUDE_BYTES = 4 * 1024 * 1024;
 export type IncludeReader = (path: string) => string | null | FileRefusal;
 
 /** Whether `path` is `dir` or below it (both absolute). */
-function isWithin(path: string, dir: string): boolean {
+export function isWithin(path: string, dir: string): boolean {
   const rel = relative(dir, path);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

@@ -13,7 +13,7 @@ import type { FileResult } from '../verify/result.js';
 import type { AccessSite, KernelResult, ReplayRecord, Status, ThreadWitness, Witness } from '../verify/result.js';
 import { executionText, reasonText, scopeText, type SolvingRun } from './describe.js';
 import { barrierReasonText } from './barriers.js';
-import { statusCounts } from './text.js';
+import { statusCounts, withoutKernel } from './text.js';
 
 interface DecimalBrand {
   readonly Decimal: unique symbol;
@@ -269,7 +269,9 @@ function scopeJson(r: KernelResult): t.TypeOf<typeof ScopeJson> {
 }
 
 export function reportJson(files: readonly FileResult[], solving?: SolvingRun): VerifyReport {
-  const kernels = files.flatMap((f): KernelJson[] =>
+  // a file with no kernel (a host file of a project) counts no kernel: it is a notice, not a kernel in error
+  const withKernels = files.filter((f) => !withoutKernel(f));
+  const kernels = withKernels.flatMap((f): KernelJson[] =>
     f.ok
       ? f.kernels.map(kernelJson)
       : [
@@ -287,9 +289,10 @@ export function reportJson(files: readonly FileResult[], solving?: SolvingRun): 
           },
         ],
   );
-  const { total, byStatus } = statusCounts(files);
+  const { total, byStatus } = statusCounts(withKernels);
   const count = (s: Status): number => byStatus.get(s) ?? 0;
-  const notices = files.flatMap((f) => (f.ok ? (f.notices ?? []) : [])).map((d) => ({ ...errorJson(d), file: userSpan(d.file, d.span).file.path }));
+  const noKernel = files.flatMap((f) => (!f.ok && withoutKernel(f) ? [{ ...errorJson(f.diagnostics[0]!), severity: 'note' as const, message: 'no kernel in this file', hints: [], file: f.path }] : []));
+  const notices = [...files.flatMap((f) => (f.ok ? (f.notices ?? []) : [])).map((d) => ({ ...errorJson(d), file: userSpan(d.file, d.span).file.path })), ...noKernel];
   return {
     kernels,
     summary: {

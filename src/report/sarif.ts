@@ -232,7 +232,7 @@ function result(rule: RuleId, level: Level, message: string, rest: Omit<Result, 
 function scopeText(r: KernelResult, options: SarifOptions): string {
   const launch = options.launchOf?.(r) ?? null;
   const given = launch === null ? null : launchText(launch);
-  return given === null ? 'for all parameters and launches' : `for all parameters and launches with ${given}`;
+  return given === null ? 'for all parameters and launches' : `for all parameters, at ${given}`;
 }
 
 function kernelResults(r: KernelResult, options: SarifOptions): Result[] {

@@ -10,6 +10,7 @@ import type { FileResult } from '../verify/result.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
+import { userSpan } from '../core/source.js';
 import { barriersText } from './barriers.js';
 import { LOCKSTEP_ONLY_TEXT, STATUSES, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, executionText, idText, launchText, plural, raceScopeText, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
@@ -19,10 +20,35 @@ export interface TextOptions {
   readonly launchOf?: (r: KernelResult) => Launch | null;
   /** the solver and budget, stated before the summary */
   readonly solving?: SolvingRun;
+  /** the sizes the program's launches fixed for this kernel and where (note N0620), named in the verdict */
+  readonly hostLaunch?: string | null;
+}
+
+/**
+ * What the host code's launches fixed for `r`, from its note N0620 (`kernel k
+ * is verified at blockDim = 64, from its launch here`): the sizes and the
+ * sites by file:line, or null when no launch fixed any.
+ */
+function hostLaunchOf(r: KernelResult, notices: readonly Diagnostic[]): string | null {
+  const prefix = `kernel ${r.kernel} is verified at `;
+  const note = notices.find((d) => d.code === 'N0620' && d.message.startsWith(prefix));
+  if (note === undefined) return null;
+  const m = /^(.*?), from (.*?)(?: \((?:gridDim|blockDim)(?: and blockDim)?: every value\))?$/.exec(note.message.slice(prefix.length));
+  if (m === null) return null;
+  const site = userSpan(note.file, note.span);
+  const here = `${shownText(site.file.path)}:${site.start.line}`;
+  const from = m[2]!
+    .replace('its launch here', here)
+    .replace(/^its launch at /, '')
+    .replace(/^the (\d+) launches of the project, which agree on it \((.*)\)$/, '$2')
+    .replace(/, which agree on it$/, '');
+  return `${m[1]!} (from ${from})`;
 }
 
 export function textReport(files: readonly FileResult[], options: TextOptions): string {
-  const blocks = files.flatMap((f) => (f.ok ? [...f.kernels.map((k) => kernelText(k, options)), ...noticesText(f.notices ?? [], options.colour)] : [fileErrorText(f, options.colour)]));
+  const blocks = files.flatMap((f) =>
+    f.ok ? [...f.kernels.map((k) => kernelText(k, { ...options, hostLaunch: hostLaunchOf(k, f.notices ?? []) })), ...noticesText(f.notices ?? [], options.colour)] : [fileErrorText(f, options.colour)],
+  );
   const budget = options.solving === undefined ? [] : [`budget: ${budgetText(options.solving)}; solver ${options.solving.solver}`];
   const table = statusCounts(files).total > 1 ? [summaryTable(files, options.colour)] : [];
   return `${[...blocks, ...budget, ...table, summaryText(files, options.colour)].join('\n')}\n`;
@@ -50,8 +76,10 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
   const name = `${c.bold(r.kernel)} (${shownText(r.file.path)})`;
   const launch = options.launchOf?.(r) ?? null;
   const given = launch === null ? null : launchText(launch);
-  const scope = given === null ? 'for all parameters and launches' : `for all parameters and launches with ${given}`;
-  const found = given === null ? 'found' : `found with ${given}`;
+  const host = options.hostLaunch ?? null;
+  const fixed = [given, host === null ? null : `the launch ${host}`].filter((x) => x !== null).join(' and ');
+  const scope = fixed === '' ? 'for all parameters and launches' : `for all parameters, at ${fixed}`;
+  const found = fixed === '' ? 'found' : `found at ${fixed}`;
   const lines: string[] = [];
   switch (r.status) {
     case 'drf':
@@ -226,7 +254,7 @@ export function statusCounts(files: readonly FileResult[]): StatusCounts {
 }
 
 /** A file in error only because it has no kernel (E0606): said as that, not counted as a kernel in error. */
-const withoutKernel = (f: FileResult): boolean => !f.ok && f.diagnostics.length > 0 && f.diagnostics.every((d) => d.code === 'E0606');
+export const withoutKernel = (f: FileResult): boolean => !f.ok && f.diagnostics.length > 0 && f.diagnostics.every((d) => d.code === 'E0606');
 
 export function summaryText(files: readonly FileResult[], colour: boolean): string {
   const c = colorsOf(colour);

@@ -17,7 +17,7 @@ describe('faial-ts verify --barriers', () => {
     const r = await cliResult(['verify', '--timeout', '30000', '--barriers', '--block-dim', '32', WRAP]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain(
-      'warning: redundant barrier at 12:3 — without it the kernel is still DRF and free of barrier divergence, proved for all parameters and launches with blockDim = 32',
+      'warning: redundant barrier at 12:3 — without it the kernel is still DRF and free of barrier divergence, proved for all parameters, at blockDim = 32',
     );
     expect(r.stdout).toMatch(/> 12 \|   sync;\n\s+\|\s+\^{4} can be removed/);
   });

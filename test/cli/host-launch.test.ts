@@ -22,6 +22,8 @@ describe('the launches of the host code', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('note[N0620]: kernel rotate is verified at blockDim = 128, from its launch here (gridDim: every value)');
     expect(r.stdout).toContain('rotate-at-launch.cu:20:3');
+    // the verdict says what was verified: the launch, and where the program makes it
+    expect(r.stdout).toContain('DRF — proved for all parameters, at the launch blockDim = 128 (from examples/cuda/launch/rotate-at-launch.cu:20):');
   });
 
   it('leaves the sizes the command line gives to the command line', async () => {

@@ -24,7 +24,7 @@ describe('faial-ts verify (text)', () => {
   it('names the launch facts given on the command line', async () => {
     const r = await cliResult(['verify', file('drf.bcu'), '--block-dim', '[32,1,1]', '--grid-dim', '2']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('proved for all parameters and launches with blockDim = 32, gridDim = 2');
+    expect(r.stdout).toContain('proved for all parameters, at blockDim = 32, gridDim = 2');
   });
 
   it('reports a race with both accesses marked in one frame and a witness table, exit 1', async () => {

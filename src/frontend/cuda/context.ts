@@ -11,6 +11,7 @@
  * rests on a read or an unknown bound inside a branch cannot be named after
  * it: the join makes it an unknown value (data-dependent, as the read was).
  */
+import type { Observer } from './observe.js';
 import type { ArrayDecl, BExpr, Expr, MachineType, Param, Stmt, UnknownOrigin } from '../../core/ast.js';
 import type { SourceFile, Span } from '../../core/source.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
@@ -159,6 +160,10 @@ export class Scope {
   define(name: string, binding: Binding): void {
     this.names.set(name, binding);
   }
+  /** how many names this scope defines (what the silent-drop test watches) */
+  get size(): number {
+    return this.names.size;
+  }
 }
 
 type Item = { readonly kind: 'binder'; readonly wrap: (body: Stmt) => Stmt; readonly span: Span } | { readonly kind: 'stmt'; readonly stmt: Stmt };
@@ -216,6 +221,8 @@ export interface KernelState {
   readonly calls: string[];
   /** the file's names as the kernel sees them: globals, constants; a called function's scope starts here */
   readonly root: Scope;
+  /** told what came of each statement and call (the silent-drop test); absent in normal runs */
+  readonly observer?: Observer;
 }
 
 export interface FnFrame {

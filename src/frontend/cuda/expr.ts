@@ -62,6 +62,7 @@ import { baseType, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
 import { arithmetic, bitPattern, floatLiteral, fromInteger, ieeeTypeOf, negated as negatedFloat, patternType, signBit, toType, type FloatConstant, type FloatPattern } from './floats.js';
+import { observed } from './observe.js';
 
 /**
  * Where an lvalue is: a local (or one leaf of a local struct), memory (all
@@ -1272,6 +1273,10 @@ function staticType(ctx: Ctx, n: Node): CType | null {
 // ---------------------------------------------------------------- calls
 
 export function call(ctx: Ctx, n: Node): Value {
+  return observed(ctx, 'call', n, () => callOf(ctx, n));
+}
+
+function callOf(ctx: Ctx, n: Node): Value {
   const span = spanOf(n);
   const fn = child(n, 'function');
   const args = named(child(n, 'arguments'));

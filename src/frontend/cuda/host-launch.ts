@@ -26,8 +26,8 @@ export interface LaunchSite {
 }
 
 /** What the sites of one kernel fix: a dimension all of them give alike, or null. */
-export interface HostLaunch {
-  readonly sites: readonly LaunchSite[];
+export interface HostLaunch<S extends LaunchSite = LaunchSite> {
+  readonly sites: readonly S[];
   readonly grid: Dims | null;
   readonly block: Dims | null;
 }
@@ -50,8 +50,8 @@ export function launchSitesOf(text: string): LaunchSite[] {
 }
 
 /** The launches of each kernel name, and what they agree on. */
-export function hostLaunches(sites: readonly LaunchSite[]): Map<string, HostLaunch> {
-  const out = new Map<string, HostLaunch>();
+export function hostLaunches<S extends LaunchSite>(sites: readonly S[]): Map<string, HostLaunch<S>> {
+  const out = new Map<string, HostLaunch<S>>();
   for (const site of sites) {
     const known = out.get(site.kernel);
     if (known === undefined) out.set(site.kernel, { sites: [site], grid: site.grid, block: site.block });

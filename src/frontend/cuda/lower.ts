@@ -11,8 +11,11 @@ import { coreDiagnostic, coreSources } from './preprocess/origin.js';
 import { parseCuda, type CudaGrammar } from './parse.js';
 import { lowerUnit, type LoweredUnit } from './unit.js';
 import { cudaDiagnostic } from './codes.js';
-import { dimsText, hostLaunches, launchRequires, launchSitesOf } from './host-launch.js';
+import { dimsText, hostLaunches, launchRequires, launchSitesOf, type LaunchSite } from './host-launch.js';
+import { kernelHeads } from './heads.js';
+import { userSpan, type SourceFile, type Span } from '../../core/source.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Observer } from './observe.js';
 
 export type { LoweredUnit, RejectedKernel } from './unit.js';
 
@@ -25,7 +28,9 @@ export interface CudaSetup extends PreprocessOptions {
    * every size (`--any-launch`). `given` names the sizes the caller (command
    * line, test header) fixes itself, which the host's launches do not touch.
    */
-  readonly launches?: { readonly any: boolean; readonly given: readonly ('blockDim' | 'gridDim')[] };
+  readonly launches?: { readonly any: boolean; readonly given: readonly ('blockDim' | 'gridDim')[]; readonly elsewhere?: readonly ProjectLaunches[] };
+  /** told what came of each declaration, statement and call (the silent-drop test) */
+  readonly observer?: Observer;
 }
 
 export function lowerCuda(setup: CudaSetup, path: string, text: string): LoweredUnit {
@@ -34,9 +39,29 @@ export function lowerCuda(setup: CudaSetup, path: string, text: string): Lowered
   const problems = pre.diagnostics.map((d) => coreDiagnostic(d, files));
   const errors = problems.filter((d) => d.severity === 'error');
   if (errors.length > 0) return { program: { file: unit, kernels: [] }, rejected: [], notices: [], errors };
-  const lowered = lowerUnit(unit, parseCuda(setup.grammar, pre.text));
-  const atLaunches = setup.launches?.any === true ? lowered : withHostLaunches(lowered, setup.launches?.given ?? []);
+  const lowered = lowerUnit(unit, parseCuda(setup.grammar, pre.text), setup.observer);
+  const atLaunches = setup.launches?.any === true ? lowered : withHostLaunches(lowered, setup.launches?.given ?? [], setup.launches?.elsewhere ?? []);
   return { ...atLaunches, notices: [...problems, ...atLaunches.notices] };
+}
+
+/** The launches another file of the project makes (a compilation database's, or a directory's), of kernels it does not define itself. */
+export interface ProjectLaunches {
+  /** the other file's preprocessed unit, through whose origin map its sites are named */
+  readonly file: SourceFile;
+  readonly sites: readonly LaunchSite[];
+}
+
+/**
+ * The launch sites of another file of the project (preprocessed with its own
+ * flags, as `setup` gives them): those of kernels it does not define, since a
+ * file that defines `k` launches its own `k`.
+ */
+export function projectLaunchesOf(setup: CudaSetup, path: string, text: string): ProjectLaunches {
+  const pre = preprocess({ path, text }, setup);
+  const { unit } = coreSources(pre);
+  if (pre.diagnostics.some((d) => d.severity === 'error')) return { file: unit, sites: [] };
+  const own = new Set(kernelHeads(pre.text).map((h) => h.name.replace(/^.*::/, '')));
+  return { file: unit, sites: launchSitesOf(pre.text).filter((s) => !own.has(s.kernel)) };
 }
 
 /**
@@ -45,27 +70,47 @@ export function lowerCuda(setup: CudaSetup, path: string, text: string): Lowered
  * so: a kernel written for `blockDim.x == BLOCK` is verified at the launches
  * its program makes, not at every launch.
  */
-function withHostLaunches(lowered: LoweredUnit, given: readonly ('blockDim' | 'gridDim')[]): LoweredUnit {
-  const launches = hostLaunches(launchSitesOf(lowered.program.file.text));
+function withHostLaunches(lowered: LoweredUnit, given: readonly ('blockDim' | 'gridDim')[], elsewhere: readonly ProjectLaunches[]): LoweredUnit {
+  const here = lowered.program.file;
+  const sited = (file: SourceFile) => (s: LaunchSite): SitedLaunch => ({ ...s, file });
+  const launches = hostLaunches([...launchSitesOf(here.text).map(sited(here)), ...elsewhere.flatMap((p) => p.sites.map(sited(p.file)))]);
   if (launches.size === 0) return lowered;
   const notices: Diagnostic[] = [];
   const kernels = lowered.program.kernels.map((k) => {
     const launch = launches.get(k.name.text.replace(/<.*$/s, '').replace(/^.*::/, ''));
     if (launch === undefined) return k;
     const site = launch.sites[0]!;
+    // a launch in another file has no place in this one: its conditions and note point at the kernel's name, and the note names the site
+    const anchor = site.file === here ? site.span : k.name.span;
     const fixed = [
       ...(launch.grid !== null && !given.includes('gridDim') ? [{ builtin: 'gridDim' as const, dims: launch.grid }] : []),
       ...(launch.block !== null && !given.includes('blockDim') ? [{ builtin: 'blockDim' as const, dims: launch.block }] : []),
     ];
     if (fixed.length === 0) return k;
-    const where = launch.sites.length === 1 ? 'its launch here' : `the ${launch.sites.length} launches of this file, which agree on it`;
+    const where = launchesText(launch.sites, here);
     const open = (['gridDim', 'blockDim'] as const).filter((b) => !fixed.some((f) => f.builtin === b) && !given.includes(b));
     notices.push(
-      cudaDiagnostic('launchFromHost', lowered.program.file, site.span, `kernel ${k.name.text} is verified at ${fixed.map((f) => `${f.builtin} = ${dimsText(f.dims)}`).join(', ')}, from ${where}${open.length > 0 ? ` (${open.join(' and ')}: every value)` : ''}`, {
+      cudaDiagnostic('launchFromHost', here, anchor, `kernel ${k.name.text} is verified at ${fixed.map((f) => `${f.builtin} = ${dimsText(f.dims)}`).join(', ')}, from ${where}${open.length > 0 ? ` (${open.join(' and ')}: every value)` : ''}`, {
         hints: ['--any-launch verifies it at every launch'],
       }),
     );
-    return { ...k, requires: [...k.requires, ...fixed.flatMap((f) => launchRequires(f.builtin, f.dims, site.span))] };
+    return { ...k, requires: [...k.requires, ...fixed.flatMap((f) => launchRequires(f.builtin, f.dims, anchor))] };
   });
   return { ...lowered, program: { ...lowered.program, kernels }, notices: [...lowered.notices, ...notices] };
+}
+
+type SitedLaunch = LaunchSite & { readonly file: SourceFile };
+
+/** `file:line` of a launch site, where the user wrote it. */
+export function siteText(file: SourceFile, span: Span): string {
+  const at = userSpan(file, span);
+  return `${at.file.path}:${at.start.line}`;
+}
+
+/** Which launches fixed a size: this file's one (`here`), or the sites by file:line when any is elsewhere or there are several. */
+function launchesText(sites: readonly SitedLaunch[], here: SourceFile): string {
+  if (sites.length === 1 && sites[0]!.file === here) return 'its launch here';
+  const named = sites.map((s) => siteText(s.file, s.span)).join(', ');
+  if (sites.length === 1) return `its launch at ${named}`;
+  return sites.every((s) => s.file === here) ? `the ${sites.length} launches of this file, which agree on it` : `the ${sites.length} launches of the project, which agree on it (${named})`;
 }

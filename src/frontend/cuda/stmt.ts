@@ -34,6 +34,7 @@ import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor, type D
 import { doLoop, forLoop, whileLoop } from './loops.js';
 import { launchOnlyExpr } from './launch.js';
 import { groupCType } from './groups.js';
+import { observed } from './observe.js';
 
 /** Runs `body` in a new scope; the locals declared in it are forgotten when it ends. */
 export function withScope<T>(ctx: Ctx, body: () => T): T {
@@ -84,6 +85,10 @@ export function lowerStatements(ctx: Ctx, nodes: readonly Node[]): void {
 }
 
 export function lowerStatement(ctx: Ctx, n: Node): void {
+  observed(ctx, 'statement', n, () => statement(ctx, n));
+}
+
+function statement(ctx: Ctx, n: Node): void {
   const span = spanOf(n);
   switch (n.type) {
     case 'compound_statement':
@@ -132,6 +137,9 @@ export function lowerStatement(ctx: Ctx, n: Node): void {
     case 'alias_declaration':
       return localType(ctx, n);
     case 'struct_specifier':
+      // `struct S;` declares a name and lowers to nothing; a definition with fields is rejected like `struct S {…} s;` (declaration)
+      if (n.childForFieldName('body') !== null) return unsupported(ctx, n, 'a struct defined inside a function');
+      return;
     case 'static_assert_declaration':
     case 'comment':
     case 'attributed_statement':

@@ -20,6 +20,7 @@ import { kernelHeads } from './heads.js';
 import { ieeeTypeOf, patternType } from './floats.js';
 import { lowerStatements, setFlag, unresolvedType, withScope } from './stmt.js';
 import { launchLimits } from './limits.js';
+import { observedDeclaration, type Observer } from './observe.js';
 import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor } from './types.js';
 
 export interface FunctionDef {
@@ -57,6 +58,8 @@ export interface Unit {
   readonly instantiations: Map<string, Node[]>;
   /** kernels whose syntax is so broken that the parser did not see a function definition */
   readonly broken: { readonly name: string; readonly node: Node }[];
+  /** told what came of each declaration, statement and call (the silent-drop test); absent in normal runs */
+  readonly observer?: Observer;
 }
 
 export interface RejectedKernel {
@@ -74,8 +77,8 @@ export interface LoweredUnit {
 }
 
 /** Lowers every kernel of the parsed unit; `file` is the text the tree was parsed from. */
-export function lowerUnit(file: SourceFile, root: Node): LoweredUnit {
-  const unit: Unit = { file, functions: new Map(), types: new Map(), classes: new Map(), constants: new Map(), globals: [], instantiations: new Map(), broken: [] };
+export function lowerUnit(file: SourceFile, root: Node, observer?: Observer): LoweredUnit {
+  const unit: Unit = { file, functions: new Map(), types: new Map(), classes: new Map(), constants: new Map(), globals: [], instantiations: new Map(), broken: [], ...(observer === undefined ? {} : { observer }) };
   const notices: Diagnostic[] = [];
   collect(unit, root, null, notices, '');
   const kernels: Kernel[] = [];
@@ -191,6 +194,7 @@ function constantValue(unit: Unit, n: Node, ctype: CType): Value | null {
 /** `scope` is the prefix of the names declared in `n`: `ns::` inside `namespace ns`, '' at file level. */
 function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic[], scope: string): void {
   for (const c of named(n)) {
+    observedDeclaration(unit, notices, unit.observer, c, () => {
     switch (c.type) {
       case 'function_definition':
         defineFunction(unit, c, template, scope);
@@ -245,6 +249,7 @@ function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic
       default:
         break;
     }
+    });
   }
 }
 
@@ -414,7 +419,7 @@ function constPointer(d: Node): boolean {
 
 function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): Kernel {
   const root = new Scope(null);
-  const k: KernelState = { arrays: [], arrayRefs: new Map(), params: [], requires: [], used: new Set(), defs: new Map(), notices, calls: [def.name], root };
+  const k: KernelState = { arrays: [], arrayRefs: new Map(), params: [], requires: [], used: new Set(), defs: new Map(), notices, calls: [def.name], root, ...(unit.observer === undefined ? {} : { observer: unit.observer }) };
   const span = spanOf(def.node);
   const returned: Slot = { name: 'return', ctype: { kind: 'bool' }, span };
   const ctx: Ctx = { file: unit.file, unit, k, b: new Builder(), scope: root, values: new Map(), fn: { name: def.name, returned, result: null }, loop: null };
