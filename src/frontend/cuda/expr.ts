@@ -55,6 +55,7 @@ import { inlineCall, sharedMemoryOf } from './calls.js';
 import { baseType, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
+import { nested } from './nesting.js';
 
 /** Where an lvalue is: a local (or one leaf of a local struct), or memory (all leaves of a struct element when `leaf` is null). */
 export type Place =
@@ -72,6 +73,10 @@ export const named = (n: Node): Node[] => n.namedChildren.filter((c): c is Node 
 // ---------------------------------------------------------------- values
 
 export function rvalue(ctx: Ctx, n: Node): Value {
+  return nested(ctx, n, () => rvalueOf(ctx, n));
+}
+
+function rvalueOf(ctx: Ctx, n: Node): Value {
   switch (n.type) {
     case 'parenthesized_expression':
       return rvalue(ctx, named(n)[0]!);
@@ -258,6 +263,10 @@ export function load(ctx: Ctx, p: Place, span: Span, hint?: string): Value {
 
 /** The place an lvalue names; a subscript of a multi-dimensional array that stops early names a row (a pointer). */
 export function placeOrPointer(ctx: Ctx, n: Node): Place | PointerValue {
+  return nested(ctx, n, () => placeOrPointerOf(ctx, n));
+}
+
+function placeOrPointerOf(ctx: Ctx, n: Node): Place | PointerValue {
   const span = spanOf(n);
   switch (n.type) {
     case 'parenthesized_expression':

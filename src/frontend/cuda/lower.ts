@@ -8,11 +8,11 @@
  */
 import { preprocess, type PreprocessOptions } from './preprocess/index.js';
 import { coreDiagnostic, coreSources } from './preprocess/origin.js';
-import { parseCuda, type CudaGrammar } from './parse.js';
+import { MAX_SYNTAX_DEPTH, parseCuda, type CudaGrammar } from './parse.js';
 import { lowerUnit, type LoweredUnit } from './unit.js';
 import { cudaDiagnostic } from './codes.js';
 import { dimsText, hostLaunches, launchRequires, launchSitesOf } from './host-launch.js';
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { diagnosticOf, type Diagnostic } from '../../diagnostics/diagnostic.js';
 
 export type { LoweredUnit, RejectedKernel } from './unit.js';
 
@@ -34,7 +34,15 @@ export function lowerCuda(setup: CudaSetup, path: string, text: string): Lowered
   const problems = pre.diagnostics.map((d) => coreDiagnostic(d, files));
   const errors = problems.filter((d) => d.severity === 'error');
   if (errors.length > 0) return { program: { file: unit, kernels: [] }, rejected: [], notices: [], errors };
-  const lowered = lowerUnit(unit, parseCuda(setup.grammar, pre.text));
+  const parsed = parseCuda(setup.grammar, pre.text);
+  if (parsed.kind === 'tooDeep') {
+    const span = { start: parsed.offset, end: Math.min(unit.text.length, parsed.offset + 1) };
+    const tooDeep = diagnosticOf('nestedTooDeep', unit, span, `nested too deep: the syntax tree is more than ${MAX_SYNTAX_DEPTH} levels deep here`, {
+      hints: ['each bracket, block, statement and operator is a level; split the expression or the function'],
+    });
+    return { program: { file: unit, kernels: [] }, rejected: [], notices: [], errors: [tooDeep] };
+  }
+  const lowered = lowerUnit(unit, parsed.root);
   const atLaunches = setup.launches?.any === true ? lowered : withHostLaunches(lowered, setup.launches?.given ?? []);
   return { ...atLaunches, notices: [...problems, ...atLaunches.notices] };
 }
