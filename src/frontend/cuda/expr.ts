@@ -874,6 +874,8 @@ function assignment(ctx: Ctx, n: Node): Value {
 
 function conditional(ctx: Ctx, n: Node): Value {
   const span = spanOf(n);
+  // GNU's `a ?: b` parses without its middle operand
+  if (n.childForFieldName('consequence') === null) return unsupported(ctx, n, "GNU's conditional without a middle operand (a ?: b)", ['write it a ? a : b']);
   const cond = condition(ctx, child(n, 'condition'));
   const thenNode = child(n, 'consequence');
   const elseNode = child(n, 'alternative');
