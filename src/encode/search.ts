@@ -132,25 +132,79 @@ function conjuncts(fs: readonly Formula[]): Formula[] {
  * completes the most facts (ties: the one declared first), so that facts are
  * checked as early as they can be.
  */
-function assignmentOrder(names: readonly string[], varsOf: readonly Set<string>[]): string[] {
+function assignmentOrder(declared: readonly string[], varsOf: readonly Set<string>[]): string[] {
+  const names = [...new Set(declared)];
   const order: string[] = [];
   const done = new Set<string>();
   const missing = varsOf.map((vs) => vs.size);
+  // per variable, how many facts it alone still misses, kept as variables are placed, and the best found from a heap of
+  // (count, declaration) entries, stale ones skipped: counting over every fact at each step made this cubic (100
+  // nested loops spent a fifth of verify here)
+  const position = new Map(names.map((n, i) => [n, i]));
+  const completes = names.map(() => 0);
+  const factsOf = names.map((): number[] => []);
+  varsOf.forEach((vs, i) => {
+    for (const v of vs) factsOf[position.get(v)!]!.push(i);
+    if (vs.size === 1) for (const v of vs) completes[position.get(v)!]!++;
+  });
+  const heap = new MaxHeap();
+  names.forEach((_, i) => heap.push(completes[i]!, i));
   while (order.length < names.length) {
-    let best: string | null = null;
-    let bestCount = -1;
-    for (const name of names) {
-      if (done.has(name)) continue;
-      const count = varsOf.reduce((n, vs, i) => n + (vs.has(name) && missing[i] === 1 ? 1 : 0), 0);
-      if (count > bestCount) [best, bestCount] = [name, count];
+    const [count, i] = heap.pop();
+    const best = names[i]!;
+    if (done.has(best) || count !== completes[i]) continue;
+    order.push(best);
+    done.add(best);
+    for (const f of factsOf[i]!) {
+      if (--missing[f]! !== 1) continue;
+      for (const v of varsOf[f]!) {
+        if (done.has(v)) continue;
+        const j = position.get(v)!;
+        heap.push(++completes[j]!, j);
+      }
     }
-    order.push(best!);
-    done.add(best!);
-    varsOf.forEach((vs, i) => {
-      if (vs.has(best!)) missing[i]!--;
-    });
   }
   return order;
+}
+
+/** (count, index) pairs, the largest count first and of equal counts the smallest index. */
+class MaxHeap {
+  private readonly items: [number, number][] = [];
+
+  private static before(a: [number, number], b: [number, number]): boolean {
+    return a[0] > b[0] || (a[0] === b[0] && a[1] < b[1]);
+  }
+
+  push(count: number, index: number): void {
+    const items = this.items;
+    items.push([count, index]);
+    for (let i = items.length - 1; i > 0; ) {
+      const up = (i - 1) >> 1;
+      if (!MaxHeap.before(items[i]!, items[up]!)) break;
+      [items[i], items[up]] = [items[up]!, items[i]!];
+      i = up;
+    }
+  }
+
+  pop(): [number, number] {
+    const items = this.items;
+    const top = items[0]!;
+    const last = items.pop()!;
+    if (items.length > 0) {
+      items[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < items.length && MaxHeap.before(items[l]!, items[m]!)) m = l;
+        if (r < items.length && MaxHeap.before(items[r]!, items[m]!)) m = r;
+        if (m === i) break;
+        [items[i], items[m]] = [items[m]!, items[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
 }
 
 /** The variables in an operand of a bitwise operation. */

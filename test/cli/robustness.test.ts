@@ -10,13 +10,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliResult, KERNELS } from './helpers.js';
 
 const SEED = Number(process.env['ROBUSTNESS_SEED'] ?? 15);
 const RUNS = Number(process.env['ROBUSTNESS_RUNS'] ?? 200);
+/** .cu mutants run besides the hostile cases (each is a verify of a CUDA file: a few times slower than a BabyCUDA one) */
+const CU_RUNS = Number(process.env['ROBUSTNESS_CU_RUNS'] ?? 24);
 
 /** mulberry32: small, seeded, the same on every machine. */
 function randomOf(seed: number): () => number {
@@ -168,4 +170,98 @@ describe(`verify on ${RUNS} mutated examples (seed ${SEED})`, () => {
     expect(exits.filter((e) => e === 2).length).toBeGreaterThan(RUNS / 4);
     expect(exits.filter((e) => e !== 2).length).toBeGreaterThan(RUNS / 10);
   });
+});
+
+// ---------------------------------------------------------------- CUDA C
+
+const CU_TOKENS = ['{', '}', '(', ')', '[', ']', ';', ',', '<<<', '>>>', '::', '=', '?', ':', '#', 'if', 'else', 'for', 'while', 'return', 'template', 'struct',
+  'int', 'unsigned', 'float', '__global__', '__shared__', '__syncthreads()', 'threadIdx.x', 'blockDim.x', 'A', '0', '4294967296', '"s"', '/*', '//', '#define X', '#if 0', '#endif'];
+
+const cuTokens = (s: string): RegExpMatchArray[] => [...s.matchAll(/[A-Za-z_]\w*|\d[\w.]*|<<<|>>>|::|->|[-+*/%&|^<>=!]=|&&|\|\||"(?:[^"\\\n]|\\.)*"|\S/g)];
+const CU_MUTATIONS: readonly Mutation[] = [
+  MUTATIONS[0]!,
+  MUTATIONS[1]!,
+  (r, b) => {
+    const s = text(b);
+    const m = pick(r, cuTokens(s));
+    return { what: `'${m[0]}' dropped at ${m.index}`, bytes: bytesOf(s.slice(0, m.index) + s.slice(m.index! + m[0].length)) };
+  },
+  (r, b) => {
+    const s = text(b);
+    const m = pick(r, cuTokens(s));
+    return { what: `'${m[0]}' doubled at ${m.index}`, bytes: bytesOf(`${s.slice(0, m.index)}${m[0]} ${s.slice(m.index)}`) };
+  },
+  (r, b) => {
+    const s = text(b);
+    const at = below(r, s.length + 1);
+    const token = pick(r, CU_TOKENS);
+    return { what: `'${token}' inserted at ${at}`, bytes: bytesOf(`${s.slice(0, at)} ${token} ${s.slice(at)}`) };
+  },
+];
+
+/** Hostile .cu files, the same every run: nesting past the limits, a macro bomb, includes of odd files ({outside}: a file outside the project). */
+const HOSTILE: Record<string, string> = {
+  'blocks-3000': `__global__ void k(int *A) {\n${'{'.repeat(3000)}A[threadIdx.x] = 0;${'}'.repeat(3000)}\n}\n`,
+  'parentheses-10000': `__global__ void k(int *A) {\n  A[threadIdx.x] = ${'('.repeat(10000)}1${')'.repeat(10000)};\n}\n`,
+  'ifs-1000': `__global__ void k(int *A) {\n${'if (threadIdx.x < 5) '.repeat(1000)}A[threadIdx.x] = 0;\n}\n`,
+  'for-1000': `__global__ void k(int *A) {\n${Array.from({ length: 1000 }, (_, i) => `for (int i${i} = 0; i${i} < 2; i${i}++) `).join('')}A[threadIdx.x] = 0;\n}\n`,
+  'macro-bomb': `#define B0 1\n${Array.from({ length: 40 }, (_, i) => `#define B${i + 1} B${i} B${i}`).join('\n')}\n__global__ void k(int *A) {\n  A[threadIdx.x] = B40;\n}\n`,
+  'include-directory': `#include "inc"\n__global__ void k(int *A) { A[threadIdx.x] = 0; }\n`,
+  'include-dev-zero': `#include "/dev/zero"\n__global__ void k(int *A) { A[threadIdx.x] = 0; }\n`,
+  'include-missing': `#include "missing.h"\n__global__ void k(int *A) { A[threadIdx.x] = 0; }\n`,
+  'include-outside': `#include "{outside}"\n__global__ void k(int *A) { A[threadIdx.x] = 0; }\n`,
+};
+
+function cuSeeds(): { name: string; bytes: Buffer }[] {
+  const cuda = new URL('../../examples/cuda/', import.meta.url);
+  const folders = readdirSync(cuda, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return folders.flatMap((folder) => {
+    const first = readdirSync(new URL(`${folder}/`, cuda)).filter((f) => f.endsWith('.cu')).sort()[0];
+    return first === undefined ? [] : [{ name: `cuda/${folder}/${first}`, bytes: readFileSync(new URL(`${folder}/${first}`, cuda)) }];
+  });
+}
+
+const cuMutants = ((): { name: string; bytes: Buffer }[] => {
+  const r = randomOf(SEED + 1);
+  const seeds = cuSeeds();
+  return Array.from({ length: CU_RUNS }, (_, i) => {
+    const seed = pick(r, seeds);
+    const m = pick(r, CU_MUTATIONS)(r, seed.bytes);
+    return { name: `#${i} ${seed.name}, ${m.what}`, bytes: m.bytes };
+  });
+})();
+
+describe(`verify on ${CU_RUNS} mutated CUDA examples and ${Object.keys(HOSTILE).length} hostile .cu files (seed ${SEED + 1})`, () => {
+  let cuDir = '';
+  let outside = '';
+  beforeAll(async () => {
+    cuDir = await mkdtemp(join(tmpdir(), 'faial-robust-cu-'));
+    outside = await mkdtemp(join(tmpdir(), 'faial-robust-outside-'));
+    await mkdir(join(cuDir, 'inc'));
+    await writeFile(join(outside, 'secret.h'), '#define N 3\nint SECRET_LINE_7c1e;\n');
+  });
+  afterAll(async () => {
+    for (const d of [cuDir, outside]) if (d !== '') await rm(d, { recursive: true, force: true });
+  });
+
+  it.each(Object.keys(HOSTILE))('%s: a verdict or a located diagnostic, soon', async (name) => {
+    const path = join(cuDir, `${name}.cu`);
+    await writeFile(path, HOSTILE[name]!.replace('{outside}', join(outside, 'secret.h')));
+    const started = Date.now();
+    const run = await cliResult(['verify', '--timeout', '300', '--max-races', '2', path]);
+    const problem = problemOf(path, run);
+    expect(problem === null ? null : `${problem}\n${run.stdout}${run.stderr}`).toBeNull();
+    expect(run.exitCode).toBe(2);
+    expect(`${run.stdout}${run.stderr}`).not.toContain('SECRET_LINE');
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+
+  it.each(cuMutants.map((m, i) => [m.name, i] as const))('%s: a verdict or a located diagnostic', async (_name, i) => {
+    const mutant = cuMutants[i]!;
+    const path = join(cuDir, `m${i}.cu`);
+    await writeFile(path, mutant.bytes);
+    const run = await cliResult(['verify', '--timeout', '300', '--max-races', '2', path]);
+    const problem = problemOf(path, run);
+    expect(problem === null ? null : `${problem}\n${JSON.stringify(text(mutant.bytes).slice(0, 300))}\n${run.stdout}${run.stderr}`).toBeNull();
+  }, 60_000);
 });

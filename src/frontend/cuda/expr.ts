@@ -63,6 +63,7 @@ import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
 import { arithmetic, bitPattern, floatLiteral, fromInteger, ieeeTypeOf, negated as negatedFloat, patternType, signBit, toType, type FloatConstant, type FloatPattern } from './floats.js';
 import { observed } from './observe.js';
+import { nested } from './nesting.js';
 
 /**
  * Where an lvalue is: a local (or one leaf of a local struct), memory (all
@@ -89,6 +90,10 @@ export const named = (n: Node): Node[] => n.namedChildren.filter((c): c is Node 
 // ---------------------------------------------------------------- values
 
 export function rvalue(ctx: Ctx, n: Node): Value {
+  return nested(ctx, n, () => rvalueOf(ctx, n));
+}
+
+function rvalueOf(ctx: Ctx, n: Node): Value {
   switch (n.type) {
     case 'parenthesized_expression':
       return rvalue(ctx, named(n)[0]!);
@@ -282,6 +287,10 @@ export function load(ctx: Ctx, p: Place, span: Span, hint?: string): Value {
 
 /** The place an lvalue names; a subscript of a multi-dimensional array that stops early names a row (a pointer). */
 export function placeOrPointer(ctx: Ctx, n: Node): Place | AnyPointer {
+  return nested(ctx, n, () => placeOrPointerOf(ctx, n));
+}
+
+function placeOrPointerOf(ctx: Ctx, n: Node): Place | AnyPointer {
   const span = spanOf(n);
   switch (n.type) {
     case 'parenthesized_expression':
@@ -1182,6 +1191,8 @@ function assignment(ctx: Ctx, n: Node): Value {
 
 function conditional(ctx: Ctx, n: Node): Value {
   const span = spanOf(n);
+  // GNU's `a ?: b` parses without its middle operand
+  if (n.childForFieldName('consequence') === null) return unsupported(ctx, n, "GNU's conditional without a middle operand (a ?: b)", ['write it a ? a : b']);
   const cond = condition(ctx, child(n, 'condition'));
   const thenNode = child(n, 'consequence');
   const elseNode = child(n, 'alternative');

@@ -123,7 +123,10 @@ function takesReference(ctx: Ctx, call: Node, i: number): boolean {
   const defs = ctx.unit.functions.get(fn.text) ?? [];
   return defs.some((d) => {
     const p = parametersOf(d)[i];
-    return p !== undefined && declared(baseType({ unit: ctx.unit, scope: null }, p.childForFieldName('type')!), p.childForFieldName('declarator')).reference;
+    if (p === undefined) return false;
+    // a parameter without a type does not parse (the call is rejected where it is inlined): it may be anything
+    const type = p.childForFieldName('type');
+    return type === null || declared(baseType({ unit: ctx.unit, scope: null }, type), p.childForFieldName('declarator')).reference;
   });
 }
 

@@ -8,13 +8,13 @@
  */
 import { preprocess, type PreprocessOptions } from './preprocess/index.js';
 import { coreDiagnostic, coreSources } from './preprocess/origin.js';
-import { parseCuda, type CudaGrammar } from './parse.js';
+import { MAX_SYNTAX_DEPTH, parseCuda, type CudaGrammar } from './parse.js';
 import { lowerUnit, type LoweredUnit } from './unit.js';
 import { cudaDiagnostic } from './codes.js';
 import { dimsText, hostLaunches, launchRequires, launchSitesOf, type LaunchSite } from './host-launch.js';
 import { kernelHeads } from './heads.js';
 import { userSpan, type SourceFile, type Span } from '../../core/source.js';
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { diagnosticOf, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Observer } from './observe.js';
 
 export type { LoweredUnit, RejectedKernel } from './unit.js';
@@ -39,7 +39,15 @@ export function lowerCuda(setup: CudaSetup, path: string, text: string): Lowered
   const problems = pre.diagnostics.map((d) => coreDiagnostic(d, files));
   const errors = problems.filter((d) => d.severity === 'error');
   if (errors.length > 0) return { program: { file: unit, kernels: [] }, rejected: [], notices: [], errors };
-  const lowered = lowerUnit(unit, parseCuda(setup.grammar, pre.text), setup.observer);
+  const parsed = parseCuda(setup.grammar, pre.text);
+  if (parsed.kind === 'tooDeep') {
+    const span = { start: parsed.offset, end: Math.min(unit.text.length, parsed.offset + 1) };
+    const tooDeep = diagnosticOf('nestedTooDeep', unit, span, `nested too deep: the syntax tree is more than ${MAX_SYNTAX_DEPTH} levels deep here`, {
+      hints: ['each bracket, block, statement and operator is a level; split the expression or the function'],
+    });
+    return { program: { file: unit, kernels: [] }, rejected: [], notices: [], errors: [tooDeep] };
+  }
+  const lowered = lowerUnit(unit, parsed.root, setup.observer);
   const atLaunches = setup.launches?.any === true ? lowered : withHostLaunches(lowered, setup.launches?.given ?? [], setup.launches?.elsewhere ?? []);
   return { ...atLaunches, notices: [...problems, ...atLaunches.notices] };
 }

@@ -128,33 +128,69 @@ export class Node {
   }
 }
 
-function copied(cursor: TreeCursor, source: string): Node {
+/**
+ * How deep the syntax tree may be. The tree is copied without recursion, but
+ * the front end's walks over it (marks, syntax errors, the lowering) recurse
+ * on it; past this depth the file is refused (E0004) before any of them runs.
+ * Each `(`, `{`, statement and operator is a level or two; 3,000 nested
+ * blocks overflowed the stack. The lowering has its own, smaller limit
+ * (nesting.ts), which is what a kernel meets first.
+ */
+export const MAX_SYNTAX_DEPTH = 1000;
+
+function nodeAt(cursor: TreeCursor, source: string): Node {
   const node = new Node(cursor.nodeType, cursor.startIndex, cursor.endIndex, cursor.nodeIsNamed, cursor.nodeIsMissing, source);
   node.hasError = node.isMissing || node.type === 'ERROR';
-  if (cursor.gotoFirstChild()) {
-    do {
-      const field = cursor.currentFieldName;
-      const c = copied(cursor, source);
-      node.children.push(c);
-      node.fields.push(field);
-      if (c.isNamed) node.namedChildren.push(c);
-      if (c.hasError) node.hasError = true;
-    } while (cursor.gotoNextSibling());
-    cursor.gotoParent();
-  }
   return node;
 }
 
+/** The tree under the cursor, copied with an explicit stack; or the offset of the first node deeper than MAX_SYNTAX_DEPTH. */
+function copied(cursor: TreeCursor, source: string): Node | { readonly tooDeep: number } {
+  const root = nodeAt(cursor, source);
+  // the nodes from the root to the cursor's node
+  const path: Node[] = [root];
+  const enter = (parent: Node): void => {
+    const c = nodeAt(cursor, source);
+    parent.children.push(c);
+    parent.fields.push(cursor.currentFieldName);
+    if (c.isNamed) parent.namedChildren.push(c);
+    path.push(c);
+  };
+  for (;;) {
+    if (cursor.gotoFirstChild()) {
+      if (path.length >= MAX_SYNTAX_DEPTH) return { tooDeep: cursor.startIndex };
+      enter(path[path.length - 1]!);
+      continue;
+    }
+    // a leaf: close nodes until one has a next sibling
+    for (;;) {
+      const done = path.pop()!;
+      const parent = path[path.length - 1];
+      if (parent === undefined) return root;
+      if (done.hasError) parent.hasError = true;
+      if (cursor.gotoNextSibling()) {
+        enter(parent);
+        break;
+      }
+      cursor.gotoParent();
+    }
+  }
+}
+
+/** A CUDA translation unit's syntax tree, or where it is nested deeper than MAX_SYNTAX_DEPTH. */
+export type ParsedCuda = { readonly kind: 'tree'; readonly root: Node } | { readonly kind: 'tooDeep'; readonly offset: number };
+
 /** The syntax tree of a CUDA translation unit (see neutralised for what is done to the text first). */
-export function parseCuda(grammar: CudaGrammar, text: string): Node {
+export function parseCuda(grammar: CudaGrammar, text: string): ParsedCuda {
   const source = neutralised(text);
   const tree = grammar.parser.parse(source);
   if (tree === null) throw new Error('tree-sitter returned no tree');
   const cursor = tree.walk();
   try {
     const root = copied(cursor, source);
+    if (!(root instanceof Node)) return { kind: 'tooDeep', offset: root.tooDeep };
     markIllFormed(root, false, source);
-    return root;
+    return { kind: 'tree', root };
   } finally {
     cursor.delete();
     tree.delete();

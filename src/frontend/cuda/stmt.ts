@@ -35,6 +35,7 @@ import { doLoop, forLoop, whileLoop } from './loops.js';
 import { launchOnlyExpr } from './launch.js';
 import { groupCType } from './groups.js';
 import { observed } from './observe.js';
+import { nested } from './nesting.js';
 
 /** Runs `body` in a new scope; the locals declared in it are forgotten when it ends. */
 export function withScope<T>(ctx: Ctx, body: () => T): T {
@@ -75,7 +76,7 @@ export function lowerStatements(ctx: Ctx, nodes: readonly Node[]): void {
       const flags = [ctx.fn.returned, ctx.loop?.broke, ctx.loop?.continued].filter((s): s is Slot => s !== undefined);
       const stays = branch(ctx, () => {
         for (const f of flags) setFlag(ctx, f, FALSE);
-        lowerStatements(ctx, rest);
+        nested(ctx, rest[0]!, () => lowerStatements(ctx, rest));
       });
       emitIf(ctx, not(exit), stays, branch(ctx, () => undefined), span);
       return;
@@ -85,7 +86,7 @@ export function lowerStatements(ctx: Ctx, nodes: readonly Node[]): void {
 }
 
 export function lowerStatement(ctx: Ctx, n: Node): void {
-  observed(ctx, 'statement', n, () => statement(ctx, n));
+  nested(ctx, n, () => observed(ctx, 'statement', n, () => statement(ctx, n)));
 }
 
 function statement(ctx: Ctx, n: Node): void {

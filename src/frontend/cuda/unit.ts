@@ -21,6 +21,7 @@ import { ieeeTypeOf, patternType } from './floats.js';
 import { lowerStatements, setFlag, unresolvedType, withScope } from './stmt.js';
 import { launchLimits } from './limits.js';
 import { observedDeclaration, type Observer } from './observe.js';
+import { excessRejection } from './nesting.js';
 import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor } from './types.js';
 
 export interface FunctionDef {
@@ -87,7 +88,10 @@ export function lowerUnit(file: SourceFile, root: Node, observer?: Observer): Lo
   for (const def of defs) {
     const kernelNotices: Diagnostic[] = [];
     try {
-      kernels.push(lowerKernel(unit, def, kernelNotices));
+      const kernel = lowerKernel(unit, def, kernelNotices);
+      const excess = excessRejection(file, kernel);
+      if (excess !== null) throw new KernelRejected(excess);
+      kernels.push(kernel);
       notices.push(...kernelNotices);
     } catch (e) {
       // any failure lowering one kernel is that kernel's error, at its name: the file's other kernels keep their results
