@@ -79,6 +79,8 @@ function contains(n: Node, type: string): boolean {
   if (n.type === type) return true;
   // a nested loop has its own break and continue
   if ((type === 'continue_statement' || type === 'break_statement') && (n.type === 'for_statement' || n.type === 'while_statement' || n.type === 'do_statement')) return false;
+  // a switch has its own break
+  if (type === 'break_statement' && n.type === 'switch_statement') return false;
   return named(n).some((c) => contains(c, type));
 }
 

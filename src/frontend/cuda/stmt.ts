@@ -34,6 +34,7 @@ import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor, type D
 import { doLoop, forLoop, whileLoop } from './loops.js';
 import { launchOnlyExpr } from './launch.js';
 import { groupCType } from './groups.js';
+import { switchStatement } from './switch.js';
 
 /** Runs `body` in a new scope; the locals declared in it are forgotten when it ends. */
 export function withScope<T>(ctx: Ctx, body: () => T): T {
@@ -119,7 +120,7 @@ export function lowerStatement(ctx: Ctx, n: Node): void {
       if (ctx.loop === null) return reject(ctx, 'misuse', n, 'continue outside a loop');
       return setFlag(ctx, ctx.loop.continued, TRUE);
     case 'switch_statement':
-      return unsupported(ctx, n.child(0) ?? n, 'switch', ['rewrite it with if/else']);
+      return switchStatement(ctx, n);
     case 'goto_statement':
     case 'labeled_statement':
       return unsupported(ctx, n, 'goto');
