@@ -18,6 +18,7 @@ import type { Node } from './parse.js';
 import type { Place } from './expr.js';
 import type { Unit } from './unit.js';
 import type { Group } from './groups.js';
+import type { Cells } from './locals.js';
 import { cudaDiagnostic, KernelRejected, type CudaProblem } from './codes.js';
 import { isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
 import { condMayBeUndefined, exprEqual, not, or, and, ite } from './build.js';
@@ -36,6 +37,8 @@ export interface ArrayRef {
   readonly dims: number;
   readonly readOnly: boolean;
   readonly span: Span;
+  /** a local array's elements followed as slots (locals.ts); null when they are not followed */
+  readonly cells?: Cells | null;
 }
 
 /** A pointer: an array, the fixed leading indices of a multi-dimensional one, an offset, and maybe a fixed struct leaf. */

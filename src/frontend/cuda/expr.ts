@@ -55,6 +55,7 @@ import { inlineCall, sharedMemoryOf } from './calls.js';
 import { baseType, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
+import { readLocal, writeLocal } from './locals.js';
 
 /** Where an lvalue is: a local (or one leaf of a local struct), or memory (all leaves of a struct element when `leaf` is null). */
 export type Place =
@@ -454,6 +455,7 @@ function accessIndex(array: ArrayRef, index: readonly Expr[], leaf: number, span
 
 export function readPlace(ctx: Ctx, p: Place & { kind: 'memory' }, span: Span, hint?: string): Value {
   const whole = placeType(p);
+  if (p.array.space === 'local') return readLocal(ctx, p, whole, span);
   if (whole.kind === 'struct') {
     const leaves = leavesOf(whole);
     const first = p.leaf ?? 0;
@@ -464,9 +466,6 @@ export function readPlace(ctx: Ctx, p: Place & { kind: 'memory' }, span: Span, h
 
 function readLeaf(ctx: Ctx, p: Place & { kind: 'memory' }, leaf: number, type: CType, span: Span, hint: string | undefined): Value {
   const source = p.span;
-  if (p.array.space === 'local') {
-    return unknownOf(type, `an element of the thread's local array ${p.array.name}`, source);
-  }
   const name = fresh(ctx, hint ?? `${p.array.name}_v`);
   ctx.k.defs.set(name, null);
   const index = accessIndex(p.array, p.index, leaf, source);
@@ -487,6 +486,7 @@ function unknownOf(type: CType, what: string, span: Span): Value {
 
 export function writePlace(ctx: Ctx, p: Place & { kind: 'memory' }, v: Value, span: Span): void {
   if (p.array.readOnly) return reject(ctx, 'misuse', p.span, `${p.array.name} is read-only (__constant__)`);
+  if (p.array.space === 'local') return writeLocal(ctx, p, v, span);
   const whole = placeType(p);
   if (whole.kind === 'struct') {
     const leaves = leavesOf(whole);
@@ -501,7 +501,6 @@ export function writePlace(ctx: Ctx, p: Place & { kind: 'memory' }, v: Value, sp
 }
 
 function writeLeaf(ctx: Ctx, p: Place & { kind: 'memory' }, leaf: number, v: Value, span: Span): void {
-  if (p.array.space === 'local') return;
   const value = materialised(ctx, v, span);
   ctx.b.stmt({ kind: 'write', array: { text: p.array.name, span: p.array.span }, index: accessIndex(p.array, p.index, leaf, p.span), value, target: p.span, span });
 }
@@ -1068,8 +1067,11 @@ function atomicCall(ctx: Ctx, name: string, op: AtomicOp, args: readonly Node[],
   const elem = placeType(at);
   if (elem.kind === 'struct' || elem.kind === 'pointer') return reject(ctx, 'misuse', n, `${name} on a ${typeName(elem)}`);
   const what = `the old value of ${name}`;
-  // a thread's own local array: no other thread sees it
-  if (at.array.space === 'local') return unknownOf(elem, what, span);
+  // a thread's own local array: no other thread sees it; the element's new value is not followed
+  if (at.array.space === 'local') {
+    writeLocal(ctx, at, unknownOf(elem, `the element ${name} changed`, span), span);
+    return unknownOf(elem, what, span);
+  }
   const type = elem.kind === 'int' ? machineOf(elem) : undefined;
   const operands = values.map((v): Expr => {
     if (type !== undefined) return castTo(intOf(ctx, convert(ctx, v, elem, span), span).expr, type, span);

@@ -35,6 +35,7 @@ import { doLoop, forLoop, whileLoop } from './loops.js';
 import { launchOnlyExpr } from './launch.js';
 import { groupCType } from './groups.js';
 import { switchStatement } from './switch.js';
+import { localArrayDeclared } from './locals.js';
 
 /** Runs `body` in a new scope; the locals declared in it are forgotten when it ends. */
 export function withScope<T>(ctx: Ctx, body: () => T): T {
@@ -208,7 +209,7 @@ export function declaration(ctx: Ctx, n: Node): void {
     if (attributes.has('shared')) sharedDeclaration(ctx, decl, storage.includes('extern'), d);
     else if (attributes.has('constant') || attributes.has('device') || attributes.has('managed') || storage.includes('static')) {
       return unsupported(ctx, d, 'a static or __device__ variable declared inside a function');
-    } else if (decl.dims.length > 0) localArray(ctx, decl, d);
+    } else if (decl.dims.length > 0) localArray(ctx, decl);
     else localScalar(ctx, decl, auto, d);
   }
 }
@@ -303,12 +304,10 @@ function valueType(v: Value): CType {
   }
 }
 
-/** A thread's own array (`int tmp[4]`): private, so its accesses cannot race; its elements are unknown values. */
-function localArray(ctx: Ctx, decl: Declared, d: Node): void {
-  const array: ArrayRef = { name: decl.name!.text, space: 'local', elem: decl.ctype, dims: decl.dims.length, readOnly: false, span: spanOf(decl.name!) };
-  if (decl.init !== null) rvalue(ctx, decl.init.type === 'initializer_list' ? decl.init : decl.init);
+/** A thread's own array (`int tmp[4]`): private, so its accesses cannot race; its elements are followed as locals (locals.ts). */
+function localArray(ctx: Ctx, decl: Declared): void {
+  const array = localArrayDeclared(ctx, decl);
   ctx.scope.define(decl.name!.text, { kind: 'array', array, scalar: false });
-  void d;
 }
 
 /** A `__shared__` array (or scalar, a one-element array) of the block, declared once for the kernel even if its function is inlined twice. */

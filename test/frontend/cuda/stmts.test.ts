@@ -137,3 +137,69 @@ describe('switch', () => {
     expect(await firstLine('__global__ void k(int *a, int x) { switch (x) { case a[0]: break; } }\n')).toMatch(/E0604.*a case label must be a constant/);
   });
 });
+
+describe('local arrays', () => {
+  it('are private: no array in the core; values at constant indices are followed, initialisers zero-fill', async () => {
+    const text = `__global__ void k(int *a) {
+  int buf[4] = {1, 2};
+  int t = threadIdx.x;
+  buf[3] = t;
+  a[buf[3] * 4 + buf[1] + buf[2]] = 1;
+}
+`;
+    expect(await body(text)).toBe(['let t: i32 = (i32) (u32) threadIdx.x in', 'a[t * 4 + 2] := 1'].join('\n'));
+  });
+
+  it('an element at a symbolic index is an ite over the cells; a write there updates each cell it may name', async () => {
+    const text = `__global__ void k(int *a, int n) {
+  int buf[3] = {5, 6, 7};
+  int j = n % 3;
+  buf[j] = 9;
+  a[buf[1]] = 1;
+}
+`;
+    expect(await body(text)).toContain('let buf_1_: i32 = (i64) j == 1 ? 9 : 6 in');
+    expect(await body(text.replace('buf[j] = 9;', 'a[buf[j]] = 2;'))).toContain('a[(i64) j == 0 ? 5 : (i64) j == 1 ? 6 : 7] := 2');
+  });
+
+  it('a loop that changes an array, directly, through a pointer or a function, never leaves a stale value', async () => {
+    const kernel = (pre: string, loop: string): string => `__device__ void zero(int *p) { p[0] = 0; }
+__device__ void zeroRef(int &x) { x = 0; }
+__global__ void k(int *a, int n) {
+  int buf[2];
+  buf[0] = threadIdx.x;
+  ${pre}
+  for (int i = 0; i < n; i++) { ${loop} }
+  a[buf[0]] = threadIdx.x;
+}
+`;
+    for (const [pre, loop] of [
+      ['', 'buf[0] = 0;'],
+      ['int *p = buf;', 'p[0] = 0;'],
+      ['', 'zero(buf);'],
+      ['', 'zeroRef(buf[0]);'],
+      ['', 'buf[0]++; buf[0] = 0;'],
+      ['int &r = buf[0];', 'r = 0;'],
+    ]) {
+      const text = kernel(pre!, loop!);
+      expect(await statuses(text), text).not.toEqual(['drf']);
+    }
+    // a loop that only reads it keeps its values
+    expect(await body(kernel('int s = 0;', 's += buf[0];'))).toContain('a[buf_0_] := (i32) (u32) threadIdx.x');
+  });
+
+  it('an array too large to follow gives approximated values, so the race they decide is possible', async () => {
+    const text = '__global__ void k(int *a) {\n  int big[100];\n  big[0] = 0;\n  a[big[0]] = threadIdx.x;\n}\n';
+    expect(await body(text)).toContain('approximated: an element of the local array big');
+    expect(await statuses(text)).toEqual(['racy possible']);
+  });
+
+  it('an uninitialised element is unknown: the alarm it decides is possible', async () => {
+    expect(await statuses('__global__ void k(int *a) {\n  int buf[2];\n  a[buf[1]] = threadIdx.x;\n}\n')).toEqual(['racy possible']);
+  });
+
+  it('rejects a constant index out of bounds and a designated initialiser', async () => {
+    expect(await firstLine('__global__ void k(int *a) { int b[2]; b[2] = 1; }\n')).toMatch(/k\.cu:1:39 .*E0604.*index 2 is out of the bounds of the local array b/);
+    expect(await firstLine('__global__ void k(int *a) { int b[2] = {[1] = 3}; a[b[1]] = 1; }\n')).toMatch(/E0602.*a designated initialiser/);
+  });
+});
