@@ -55,7 +55,7 @@ import { inlineCall, sharedMemoryOf } from './calls.js';
 import { baseType, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
-import { readLocal, writeLocal } from './locals.js';
+import { addressOfLocal, readLocal, writeLocal } from './locals.js';
 
 /** Where an lvalue is: a local (or one leaf of a local struct), or memory (all leaves of a struct element when `leaf` is null). */
 export type Place =
@@ -100,7 +100,7 @@ export function rvalue(ctx: Ctx, n: Node): Value {
     case 'subscript_expression':
       return loaded(ctx, n);
     case 'pointer_expression':
-      return n.child(0)?.type === '&' ? addressOf(ctx, child(n, 'argument'), n) : loaded(ctx, n);
+      return n.child(0)?.type === '&' ? addressOf(ctx, child(n, 'argument')) : loaded(ctx, n);
     case 'binary_expression':
       return binary(ctx, n);
     case 'unary_expression':
@@ -360,7 +360,8 @@ export function element(ctx: Ctx, p: PointerValue, i: { expr: Expr; type: Machin
   }
   const index = p.offset === null ? i.expr : addIndex(p.offset, i, span);
   if (p.prefix.length + 1 < p.target.dims) return { ...p, prefix: [...p.prefix, index], offset: null };
-  return { kind: 'memory', array: p.target, index: [...p.prefix, index], leaf: p.leaf, elem: p.elem, span };
+  // a pointer to a field points into a whole element: the place's type is the element's, its leaf the field
+  return { kind: 'memory', array: p.target, index: [...p.prefix, index], leaf: p.leaf, elem: p.leaf === null ? p.elem : p.target.elem, span };
 }
 
 function addIndex(offset: Expr, i: { expr: Expr; type: MachineType }, span: Span): Expr {
@@ -368,10 +369,10 @@ function addIndex(offset: Expr, i: { expr: Expr; type: MachineType }, span: Span
   return arith('+', castTo(offset, t, span), castTo(i.expr, t, span), t, span);
 }
 
-function addressOf(ctx: Ctx, arg: Node, n: Node): Value {
+function addressOf(ctx: Ctx, arg: Node): Value {
   const p = placeOrPointer(ctx, arg);
   if (p.kind === 'pointer') return p;
-  if (p.kind === 'slot') return unsupported(ctx, n, 'the address of a local variable');
+  if (p.kind === 'slot') return addressOfLocal(p.slot, p.leaf, placeType(p));
   const last = p.index[p.index.length - 1]!;
   return { kind: 'pointer', target: p.array, prefix: p.index.slice(0, -1), offset: last, elem: placeType(p), leaf: p.leaf };
 }

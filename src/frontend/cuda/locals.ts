@@ -16,6 +16,7 @@ import { and, arith, castTo, compare, constant, ite, not, or } from './build.js'
 import { havocked, reject, slotMachine, spanOf, unsupported, type ArrayRef, type Ctx, type Slot, type Value } from './context.js';
 import { commonType, isInteger, leavesOf, type CType } from './ctypes.js';
 import { convert, intOf, named, nameValue, rvalue, slotValue, structOfUnknown, type Place } from './expr.js';
+import type { PointerValue } from './context.js';
 import type { Declared } from './types.js';
 
 /** Arrays with more elements than this are not followed element by element: their values are approximated. */
@@ -233,4 +234,21 @@ function notFollowed(ctx: Ctx, array: ArrayRef, type: CType, what: string, why: 
   if (machine === null) return type.kind === 'struct' ? structOfUnknown(type, what, span) : { kind: 'unknown', ctype: type, what, span };
   const x = havocked(ctx, `${array.name}_v`, machine, { kind: 'approximation', what, why, span }, span);
   return type.kind === 'bool' ? { kind: 'bool', cond: compare('!=', x, constant(0n, machine, span), span) } : { kind: 'int', expr: x, type: machine };
+}
+
+/** The one-element array a local is seen as when its address is taken, one per local so that pointers to it join. */
+const asArray = new WeakMap<Slot, ArrayRef>();
+
+/**
+ * `&x` of a local (or of one of its fields): a pointer to a one-element
+ * local array whose cell is the local itself, so that `*p = v` and `f(&x)`
+ * with `f` writing `*p` change `x`, as a reference would.
+ */
+export function addressOfLocal(slot: Slot, leaf: number | null, elem: CType): PointerValue {
+  let array = asArray.get(slot);
+  if (array === undefined) {
+    array = { name: slot.name, space: 'local', elem: slot.ctype, dims: 1, readOnly: false, span: slot.span, cells: { slots: [slot], sizes: [1n] } };
+    asArray.set(slot, array);
+  }
+  return { kind: 'pointer', target: array, prefix: [], offset: null, elem, leaf };
 }

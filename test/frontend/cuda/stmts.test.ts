@@ -203,3 +203,31 @@ __global__ void k(int *a, int n) {
     expect(await firstLine('__global__ void k(int *a) { int b[2] = {[1] = 3}; a[b[1]] = 1; }\n')).toMatch(/E0602.*a designated initialiser/);
   });
 });
+
+describe('the address of a local', () => {
+  it('f(&x) with f writing *p changes x, as a reference would; so does *p through int *p = &x', async () => {
+    const text = `__device__ void bump(int *p, int v) { *p += v; }
+__global__ void k(int *a) {
+  int x = threadIdx.x;
+  bump(&x, 1);
+  a[x] = 1;
+  int *p = &x;
+  *p = 7;
+  a[x] = 2;
+}
+`;
+    expect(await body(text)).toBe(['let x: i32 = (i32) (u32) threadIdx.x in', 'let x_1: i32 = x + 1 in', 'a[x_1] := 1;', 'a[7] := 2'].join('\n'));
+  });
+
+  it('a field of a local struct, and a loop writing through the pointer (never a stale value)', async () => {
+    const field = '__global__ void k(int *a) {\n  int2 v = make_int2(threadIdx.x, 0);\n  int *p = &v.y;\n  *p = 5;\n  a[v.y] = 1;\n}\n';
+    expect(await body(field)).toContain('a[5] := 1');
+    const loop = '__global__ void k(int *a, int n) {\n  int x = threadIdx.x;\n  int *p = &x;\n  for (int i = 0; i < n; i++) *p = 0;\n  a[x] = threadIdx.x;\n}\n';
+    expect(await statuses(loop)).not.toEqual(['drf']);
+  });
+
+  it('what is not modelled is rejected by name: past the local, a pointer to it stored in memory', async () => {
+    expect(await firstLine('__global__ void k(int *a) { int x = 0; int *p = &x; p[1] = 2; }\n')).toMatch(/E0604.*index 1 is out of the bounds of the local array x/);
+    expect(await firstLine('__global__ void k(int **a) { int x = 0; a[0] = &x; }\n')).toMatch(/E0602/);
+  });
+});
