@@ -79,6 +79,7 @@ export const CODES = {
   launchFromHeader: { code: 'N0605', severity: 'note', what: 'a launch taken from the GPUVerify test header' },
   unknownCall: { code: 'N0606', severity: 'note', what: 'a call of a function without a body, assumed to touch no array and not to synchronise' },
   launchFromHost: { code: 'N0620', severity: 'note', what: "a kernel verified at the launch sizes of the file's host code" },
+  byteRange: { code: 'N0640', severity: 'note', what: 'a memcpy/memset whose byte count is not known to be a multiple of the element size: every element it touches is counted' },
 
   internal: { code: 'E0900', severity: 'error', what: 'a bug in faial-ts, or a solver that misbehaved' },
 } as const satisfies Record<string, CodeInfo>;

@@ -9,7 +9,7 @@ import { frontEndsFor } from '../../../src/cli/cuda.js';
 import { NO_LAUNCH } from '../../../src/core/launch.js';
 import { verifyKernel } from '../../../src/verify/verify.js';
 import { z3Wasm } from '../../../src/solve/z3.js';
-import { body, rejection } from './lower-helpers.js';
+import { body, lowered, rejection } from './lower-helpers.js';
 
 /** The verdict of each kernel of the file, for every launch, with whether its races are all confirmed. */
 async function statuses(text: string): Promise<string[]> {
@@ -229,5 +229,39 @@ __global__ void k(int *a) {
   it('what is not modelled is rejected by name: past the local, a pointer to it stored in memory', async () => {
     expect(await firstLine('__global__ void k(int *a) { int x = 0; int *p = &x; p[1] = 2; }\n')).toMatch(/E0604.*index 1 is out of the bounds of the local array x/);
     expect(await firstLine('__global__ void k(int **a) { int x = 0; a[0] = &x; }\n')).toMatch(/E0602/);
+  });
+});
+
+describe('memcpy and memset on memory', () => {
+  it('memcpy reads each source element and writes each destination element over the count', async () => {
+    const text = '__global__ void k(int *a, const int *b) {\n  memcpy(&a[threadIdx.x * 2], b, 2 * sizeof(int));\n}\n';
+    expect(await body(text)).toBe(
+      ['for byte_element: u64 in 0..2 {', '  let b_v = b[byte_element] in', '  a[(u64) ((u32) threadIdx.x * 2) + byte_element] := b_v', '}'].join('\n'),
+    );
+  });
+
+  it('a symbolic count k * sizeof(T) is exact; one not known to be a multiple is rounded up with notice N0640', async () => {
+    expect(await body('__global__ void k(float *a, int n) {\n  __builtin_memset(a, 0, n * sizeof(float));\n}\n')).toMatch(/^for byte_element: u64 in 0\.\.\(u64\) n \{/);
+    const exact = await lowered('__global__ void k(int *a, const int *b, int m) {\n  memcpy(a, b, 8);\n  memcpy(a, b, m * 8);\n}\n');
+    expect(exact.notices).toEqual([]);
+    const unit = await lowered('__global__ void k(int *a, const int *b, unsigned long m) {\n  memcpy(a, b, m);\n}\n');
+    expect(unit.notices.map((d) => `${d.code} ${d.message}`)).toEqual([
+      'N0640 memcpy: the byte count is not known to be a multiple of the element size (4); faial-ts counts every element the bytes touch',
+    ]);
+  });
+
+  it('memset of a local array sets its elements (the byte repeated); it stays private', async () => {
+    expect(await body('__global__ void k(int *a) {\n  int buf[4];\n  memset(buf, 1, sizeof(int) * 4);\n  a[buf[2]] = 1;\n}\n')).toBe('a[16843009] := 1');
+  });
+
+  it('overlapping copies race; disjoint ones are DRF', async () => {
+    const text = (n: number): string => `__global__ void k(int *a, const int *b) {\n  memcpy(&a[4 * threadIdx.x], b, ${n} * sizeof(int));\n}\n`;
+    expect(await statuses(text(4))).toEqual(['drf']);
+    expect(await statuses(text(5))).toEqual(['racy confirmed']);
+  });
+
+  it('rejects what it does not model by name', async () => {
+    expect(await firstLine('__global__ void k(int *a, const char *b) { memcpy(a, b, 8); }\n')).toMatch(/E0602.*memcpy between elements of different sizes \(int and char\)/);
+    expect(await firstLine('__global__ void k(int *a, int n) { int b[4]; memcpy(b, a, n); }\n')).toMatch(/E0602.*memcpy on a thread's local array with a byte count faial-ts does not know/);
   });
 });
