@@ -56,7 +56,7 @@ import { baseType, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
 import { addressOfLocal, readLocal, writeLocal } from './locals.js';
-import { MEMORY_CALLS, memoryCall } from './memops.js';
+import { CURAND, curandCall, MEMORY_CALLS, memoryCall } from './memops.js';
 
 /** Where an lvalue is: a local (or one leaf of a local struct), or memory (all leaves of a struct element when `leaf` is null). */
 export type Place =
@@ -975,6 +975,7 @@ export function call(ctx: Ctx, n: Node): Value {
   const grouped = groupFunctionCall(ctx, fn, args, n);
   if (grouped !== null) return grouped;
   if (MEMORY_CALLS.has(name)) return memoryCall(ctx, name, args, n);
+  if (CURAND.test(name)) return curandCall(ctx, name, args, n);
   const meaning = builtinCall(name);
   if (meaning === null) {
     const values = args.map((a) => rvalue(ctx, a));

@@ -13,7 +13,7 @@ import type { Span } from '../../core/source.js';
 import { arith, castTo, constant } from './build.js';
 import { branch, fresh, notice, reject, spanOf, unsupported, type Ctx, type PointerValue, type Value } from './context.js';
 import { convert, element, intOf, load, readPlace, rvalue, writePlace, type Place } from './expr.js';
-import { isInteger, sizeOf, typeName, type CType } from './ctypes.js';
+import { FLOAT, isInteger, sizeOf, typeName, UINT, type CType } from './ctypes.js';
 
 export const MEMORY_CALLS = new Set(['memcpy', 'memset', '__builtin_memcpy', '__builtin_memset']);
 
@@ -101,4 +101,27 @@ function setValue(ctx: Ctx, byte: Value, elem: CType, size: bigint, span: Span):
   let v = 0n;
   for (let i = 0n; i < size; i++) v = (v << 8n) | b;
   return convert(ctx, { kind: 'int', expr: constant(v, 'u64', span), type: 'u64' }, elem, span);
+}
+
+/** cuRAND's device functions that take a generator state by pointer, last: curand_init(seed, seq, offset, &state[i]), curand(&state[i]), curand_uniform… */
+export const CURAND = /^curand(?:_init|_uniform|_normal|_log_normal|_poisson|_uniform_double|_normal_double|_log_normal_double|_normal2|_normal4|_uniform4|_normal2_double|_log_normal2|_log_normal4|_discrete)?$/;
+
+/**
+ * A cuRAND call: a read and a write of the state it is given (the generator
+ * advances), and an unknown result (so whatever it decides is `possible`).
+ */
+export function curandCall(ctx: Ctx, name: string, args: readonly Node[], n: Node): Value {
+  const span = spanOf(n);
+  if (args.length === 0) return reject(ctx, 'misuse', n, `${name} takes the generator's state`);
+  const values = args.map((a) => rvalue(ctx, a));
+  const stateAt = name === 'curand_init' ? 3 : 0;
+  const state = values[stateAt];
+  if (state?.kind !== 'pointer') return reject(ctx, 'unplaced', args[stateAt] ?? n, `${name} needs a pointer to a generator state faial-ts can place (&state[i])`);
+  const place = element(ctx, state, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
+  if (place.kind === 'pointer') return reject(ctx, 'misuse', n, `${name} of a row of a multi-dimensional array`);
+  readElement(ctx, place, span);
+  const advanced: Value = { kind: 'unknown', ctype: place.kind === 'memory' ? place.elem : place.slot.ctype, what: `the state ${name} leaves`, span };
+  if (place.kind === 'memory') writePlace(ctx, place, advanced, span);
+  else ctx.values.set(place.slot, advanced);
+  return name === 'curand_init' ? { kind: 'void' } : { kind: 'unknown', ctype: name === 'curand' || name === 'curand_poisson' || name === 'curand_discrete' ? UINT : FLOAT, what: `the result of ${name}`, span };
 }

@@ -265,3 +265,13 @@ describe('memcpy and memset on memory', () => {
     expect(await firstLine('__global__ void k(int *a, int n) { int b[4]; memcpy(b, a, n); }\n')).toMatch(/E0602.*memcpy on a thread's local array with a byte count faial-ts does not know/);
   });
 });
+
+describe('curand', () => {
+  it('curand_init and curand_* read and write the state element; the value drawn is unknown, so what it decides is possible', async () => {
+    const text = '__global__ void k(curandState *st, int *h) {\n  curand_init(1, threadIdx.x, 0, &st[threadIdx.x]);\n  curandState s = st[threadIdx.x];\n  if (curand(&s) % 2) h[0] = threadIdx.x;\n  st[threadIdx.x] = s;\n}\n';
+    const lowered = await body(text);
+    expect(lowered).toMatch(/let st_v = st\[\(u32\) threadIdx\.x\] in\nhavoc v: i32 \/\* the state curand_init leaves \*\/ in\nst\[\(u32\) threadIdx\.x\] := v;/);
+    expect(await statuses(text)).toEqual(['racy possible']);
+    expect(await statuses('__global__ void k(curandState *st) {\n  curand_init(1, threadIdx.x, 0, &st[threadIdx.x / 2]);\n}\n')).toEqual(['racy confirmed']);
+  });
+});
