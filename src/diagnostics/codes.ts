@@ -81,6 +81,7 @@ export const CODES = {
   launchFromHost: { code: 'N0620', severity: 'note', what: "a kernel verified at the launch sizes of the file's host code" },
   functionTable: { code: 'N0621', severity: 'note', what: 'a call through a table of function pointers: its initialiser assumed, or any of its functions called' },
   possibleAlias: { code: 'N0630', severity: 'note', what: 'a pointer read from memory, which may point into any array of its element type' },
+  byteRange: { code: 'N0640', severity: 'note', what: 'a memcpy/memset whose byte count is not known to be a multiple of the element size: every element it touches is counted' },
 
   internal: { code: 'E0900', severity: 'error', what: 'a bug in faial-ts, or a solver that misbehaved' },
 } as const satisfies Record<string, CodeInfo>;

@@ -41,7 +41,7 @@ __global__ void wrap(int *A) { A[threadIdx.x % 32] = threadIdx.x; }
 __global__ void k(int *A) { put(A); }
 `,
   'helper.cuh': `__device__ void put(int *A) {
-  switch (threadIdx.x) { default: A[0] = 1; }
+  goto out; out: A[0] = 1;
 }
 `,
   'plain.bcu': `kernel plain() {

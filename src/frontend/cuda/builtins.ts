@@ -76,7 +76,8 @@ set(
 );
 set(['assert'], { kind: 'assert' });
 set(['__syncwarp'], { kind: 'warp-barrier' });
-set(['memcpy', 'memset', 'memmove', 'cudaMemcpyAsync', 'cudaMemsetAsync'], { kind: 'rejected', construct: 'device memcpy/memset' });
+// memcpy and memset are memops.ts's
+set(['memmove', '__builtin_memmove', 'cudaMemcpyAsync', 'cudaMemsetAsync'], { kind: 'rejected', construct: 'device memcpy/memset' });
 set(['malloc', 'free', 'new', 'delete'], { kind: 'rejected', construct: 'dynamic allocation on the device' });
 set(['__pipeline_memcpy_async', '__pipeline_commit', '__pipeline_wait_prior', 'cuda::memcpy_async'], { kind: 'rejected', construct: 'asynchronous copies' });
 for (const grid of ['this_grid', 'grid_group', 'sync_grids', 'this_multi_grid']) table.set(grid, { kind: 'rejected', construct: 'cooperative-groups grid synchronisation' });

@@ -20,6 +20,7 @@ import type { Place } from './expr.js';
 import type { Unit } from './unit.js';
 import type { Group } from './groups.js';
 import type { FloatConstant, FloatPattern } from './floats.js';
+import type { Cells } from './locals.js';
 import { cudaDiagnostic, KernelRejected, type CudaProblem } from './codes.js';
 import { isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
 import { condMayBeUndefined, exprEqual, not, or, and, ite } from './build.js';
@@ -42,6 +43,8 @@ export interface ArrayRef {
   readonly mayBeNull?: 'launch' | 'unknown';
   /** a file-scope variable or table of function pointers, initialised with functions: what its elements hold */
   readonly functions?: FunctionTable;
+  /** a local array's elements followed as slots (locals.ts); null when they are not followed */
+  readonly cells?: Cells | null;
 }
 
 /**

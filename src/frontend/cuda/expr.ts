@@ -64,6 +64,8 @@ import { groupFunctionCall, groupMethod } from './groups.js';
 import { arithmetic, bitPattern, floatLiteral, fromInteger, ieeeTypeOf, negated as negatedFloat, patternType, signBit, toType, type FloatConstant, type FloatPattern } from './floats.js';
 import { observed } from './observe.js';
 import { nested } from './nesting.js';
+import { addressOfLocal, readLocal, writeLocal } from './locals.js';
+import { CURAND, curandCall, MEMORY_CALLS, memoryCall } from './memops.js';
 
 /**
  * Where an lvalue is: a local (or one leaf of a local struct), memory (all
@@ -405,7 +407,8 @@ export function element(ctx: Ctx, p: PointerValue, i: { expr: Expr; type: Machin
     return { kind: 'memory', array: p.target, index: [...p.prefix, at], leaf: p.leaf, elem: p.elem, span, spread: true };
   }
   if (p.prefix.length + 1 < p.target.dims) return { ...p, prefix: [...p.prefix, index], offset: null };
-  return { kind: 'memory', array: p.target, index: [...p.prefix, index], leaf: p.leaf, elem: p.elem, span };
+  // a pointer to a field points into a whole element: the place's type is the element's, its leaf the field
+  return { kind: 'memory', array: p.target, index: [...p.prefix, index], leaf: p.leaf, elem: p.leaf === null ? p.elem : p.target.elem, span };
 }
 
 /**
@@ -471,7 +474,7 @@ function addressOfPlace(ctx: Ctx, p: Place, n: Node): AnyPointer {
     const side = (q: Place | null): AnyPointer => (q === null ? { kind: 'null', elem: placeType(p) } : addressOfPlace(ctx, q, n));
     return { kind: 'either', cond: p.cond, then: side(p.then), else: side(p.else), elem: placeType(p) };
   }
-  if (p.kind === 'slot') return unsupported(ctx, n, 'the address of a local variable');
+  if (p.kind === 'slot') return addressOfLocal(p.slot, p.leaf, placeType(p));
   if (p.spread === true) return unsupported(ctx, n, 'the address of an element of a vector view of an array (`&((float4 *)a)[i]`)');
   const last = p.index[p.index.length - 1]!;
   return { kind: 'pointer', target: p.array, prefix: p.index.slice(0, -1), offset: last, elem: placeType(p), leaf: p.leaf };
@@ -561,6 +564,7 @@ function accessIndex(array: ArrayRef, index: readonly Expr[], leaf: number, span
 
 export function readPlace(ctx: Ctx, p: Place & { kind: 'memory' }, span: Span, hint?: string): Value {
   const whole = placeType(p);
+  if (p.array.space === 'local') return readLocal(ctx, p, whole, span);
   if (whole.kind === 'struct') {
     const leaves = leavesOf(whole);
     const first = p.leaf ?? 0;
@@ -571,9 +575,6 @@ export function readPlace(ctx: Ctx, p: Place & { kind: 'memory' }, span: Span, h
 
 function readLeaf(ctx: Ctx, p: Place & { kind: 'memory' }, leaf: number, type: CType, span: Span, hint: string | undefined): Value {
   const source = p.span;
-  if (p.array.space === 'local') {
-    return unknownOf(type, `an element of the thread's local array ${p.array.name}`, source);
-  }
   const name = fresh(ctx, hint ?? `${p.array.name}_v`);
   ctx.k.defs.set(name, null);
   const index = accessIndex(p.array, p.index, leaf, source, p.spread);
@@ -663,6 +664,7 @@ function unknownOf(type: CType, what: string, span: Span): Value {
 
 export function writePlace(ctx: Ctx, p: Place & { kind: 'memory' }, v: Value, span: Span): void {
   if (p.array.readOnly) return reject(ctx, 'misuse', p.span, `${p.array.name} is read-only (__constant__)`);
+  if (p.array.space === 'local') return writeLocal(ctx, p, v, span);
   const whole = placeType(p);
   if (whole.kind === 'struct') {
     const leaves = leavesOf(whole);
@@ -677,7 +679,6 @@ export function writePlace(ctx: Ctx, p: Place & { kind: 'memory' }, v: Value, sp
 }
 
 function writeLeaf(ctx: Ctx, p: Place & { kind: 'memory' }, leaf: number, v: Value, span: Span): void {
-  if (p.array.space === 'local') return;
   const value = materialised(ctx, v, span);
   ctx.b.stmt({ kind: 'write', array: { text: p.array.name, span: p.array.span }, index: accessIndex(p.array, p.index, leaf, p.span, p.spread), value, target: p.span, span });
 }
@@ -1311,6 +1312,8 @@ function callOf(ctx: Ctx, n: Node): Value {
   if (defs !== undefined) return inlineCall(ctx, name, defs, templateArgs, args, n);
   const grouped = groupFunctionCall(ctx, fn, args, n);
   if (grouped !== null) return grouped;
+  if (MEMORY_CALLS.has(name)) return memoryCall(ctx, name, args, n);
+  if (CURAND.test(name)) return curandCall(ctx, name, args, n);
   const meaning = builtinCall(name);
   if (meaning === null) {
     const values = args.map((a) => rvalue(ctx, a));
@@ -1413,8 +1416,11 @@ function atomicAt(ctx: Ctx, name: string, op: AtomicOp, values: readonly Value[]
   const elem = placeType(at);
   if (elem.kind === 'struct' || elem.kind === 'pointer') return reject(ctx, 'misuse', n, `${name} on a ${typeName(elem)}`);
   const what = `the old value of ${name}`;
-  // a thread's own local array: no other thread sees it
-  if (at.array.space === 'local') return unknownOf(elem, what, span);
+  // a thread's own local array: no other thread sees it; the element's new value is not followed
+  if (at.array.space === 'local') {
+    writeLocal(ctx, at, unknownOf(elem, `the element ${name} changed`, span), span);
+    return unknownOf(elem, what, span);
+  }
   const type = elem.kind === 'int' ? machineOf(elem) : undefined;
   const operands = values.map((v): Expr => {
     if (type !== undefined) return castTo(intOf(ctx, convert(ctx, v, elem, span), span).expr, type, span);

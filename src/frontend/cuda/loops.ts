@@ -21,6 +21,7 @@ import { exitCondition, lowerStatement, lowerStatements, setFlag, withScope } fr
 import { parametersOf } from './calls.js';
 import { baseType, declared } from './types.js';
 import { not } from './build.js';
+import { cellsNamed } from './locals.js';
 
 type Op = UpStep | DownStep;
 type Cmp = '<' | '<=' | '>' | '>=' | '!=';
@@ -79,6 +80,8 @@ function contains(n: Node, type: string): boolean {
   if (n.type === type) return true;
   // a nested loop has its own break and continue
   if ((type === 'continue_statement' || type === 'break_statement') && (n.type === 'for_statement' || n.type === 'while_statement' || n.type === 'do_statement')) return false;
+  // a switch has its own break
+  if (type === 'break_statement' && n.type === 'switch_statement') return false;
   return named(n).some((c) => contains(c, type));
 }
 
@@ -506,6 +509,7 @@ function assignedSlots(ctx: Ctx, nodes: readonly Node[]): Set<Slot> {
     if (b?.kind === 'local' && ctx.values.has(b.slot)) out.add(b.slot);
   }
   for (const slot of aliasedSlots(ctx, nodes)) if (ctx.values.has(slot)) out.add(slot);
+  for (const slot of cellsNamed(ctx, nodes)) out.add(slot);
   if (nodes.some((x) => contains(x, 'return_statement'))) {
     out.add(ctx.fn.returned);
     if (ctx.fn.result !== null) out.add(ctx.fn.result);

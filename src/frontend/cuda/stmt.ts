@@ -36,6 +36,8 @@ import { launchOnlyExpr } from './launch.js';
 import { groupCType } from './groups.js';
 import { observed } from './observe.js';
 import { nested } from './nesting.js';
+import { switchStatement } from './switch.js';
+import { localArrayDeclared } from './locals.js';
 
 /** Runs `body` in a new scope; the locals declared in it are forgotten when it ends. */
 export function withScope<T>(ctx: Ctx, body: () => T): T {
@@ -125,7 +127,7 @@ function statement(ctx: Ctx, n: Node): void {
       if (ctx.loop === null) return reject(ctx, 'misuse', n, 'continue outside a loop');
       return setFlag(ctx, ctx.loop.continued, TRUE);
     case 'switch_statement':
-      return unsupported(ctx, n.child(0) ?? n, 'switch', ['rewrite it with if/else']);
+      return switchStatement(ctx, n);
     case 'goto_statement':
     case 'labeled_statement':
       return unsupported(ctx, n, 'goto');
@@ -216,7 +218,7 @@ export function declaration(ctx: Ctx, n: Node): void {
     if (attributes.has('shared')) sharedDeclaration(ctx, decl, storage.includes('extern'), d);
     else if (attributes.has('constant') || attributes.has('device') || attributes.has('managed') || storage.includes('static')) {
       return unsupported(ctx, d, 'a static or __device__ variable declared inside a function');
-    } else if (decl.dims.length > 0) localArray(ctx, decl, d);
+    } else if (decl.dims.length > 0) localArray(ctx, decl);
     else localScalar(ctx, decl, auto, d);
   }
 }
@@ -313,12 +315,10 @@ function valueType(v: Value): CType {
   }
 }
 
-/** A thread's own array (`int tmp[4]`): private, so its accesses cannot race; its elements are unknown values. */
-function localArray(ctx: Ctx, decl: Declared, d: Node): void {
-  const array: ArrayRef = { name: decl.name!.text, space: 'local', elem: decl.ctype, dims: decl.dims.length, readOnly: false, span: spanOf(decl.name!) };
-  if (decl.init !== null) rvalue(ctx, decl.init.type === 'initializer_list' ? decl.init : decl.init);
+/** A thread's own array (`int tmp[4]`): private, so its accesses cannot race; its elements are followed as locals (locals.ts). */
+function localArray(ctx: Ctx, decl: Declared): void {
+  const array = localArrayDeclared(ctx, decl);
   ctx.scope.define(decl.name!.text, { kind: 'array', array, scalar: false });
-  void d;
 }
 
 /** A `__shared__` array (or scalar, a one-element array) of the block, declared once for the kernel even if its function is inlined twice. */

@@ -588,17 +588,16 @@ __global__ void k(int *A) {
   it('rejects one kernel with a named construct and a code frame, and lowers the others', async () => {
     const unit = await lowered(`
 __global__ void good(int *A) { A[threadIdx.x] = 0; }
-__global__ void bad(int *A) { switch (threadIdx.x) { case 0: A[0] = 1; } }
+__global__ void bad(int *A) { switch (threadIdx.x) { A[1] = 0; case 0: A[0] = 1; } }
 __global__ void also(int *A) { A[threadIdx.x + 1] = 0; }`);
     expect(unit.program.kernels.map((k) => k.name.text)).toEqual(['good', 'also']);
     expect(unit.rejected.map((r) => r.name)).toEqual(['bad']);
-    expect(renderedDiagnostic(unit.rejected[0]!.diagnostic, false)).toBe(`error[E0602]: unsupported: switch
- --> k.cu:3:31
+    expect(renderedDiagnostic(unit.rejected[0]!.diagnostic, false)).toBe(`error[E0602]: unsupported: a statement before the first case label of a switch
+ --> k.cu:3:54
     2 | __global__ void good(int *A) { A[threadIdx.x] = 0; }
-  > 3 | __global__ void bad(int *A) { switch (threadIdx.x) { case 0: A[0] = 1; } }
-      |                               ^^^^^^
+  > 3 | __global__ void bad(int *A) { switch (threadIdx.x) { A[1] = 0; case 0: A[0] = 1; } }
+      |                                                      ^^^^^^^^^
     4 | __global__ void also(int *A) { A[threadIdx.x + 1] = 0; }
-hint: rewrite it with if/else
 `);
   });
 
@@ -608,7 +607,7 @@ hint: rewrite it with if/else
     ['compiler atomics', '__global__ void k(int *A) { __nv_atomic_fetch_add(&A[0], 1, 0, 0); }', "unsupported: __nv_atomic_fetch_add (only CUDA's atomicAdd … atomicXor functions are modelled)"],
     ['recursion', '__device__ int f(int x) { return x > 0 ? f(x - 1) : 0; }\n__global__ void k(int *A) { A[f(3)] = 0; }', 'unsupported: recursion (f calls itself)'],
     ['function pointers whose target is not known', '__device__ int f(int x) { return x; }\n__global__ void k(int *A, int (*g)(int)) { A[g(1)] = 0; }', 'unsupported: a call through g, a function pointer whose target faial-ts does not know'],
-    ['device memcpy', '__global__ void k(int *A, int *B) { memcpy(A, B, 16); }', 'unsupported: device memcpy/memset'],
+    ['device memmove', '__global__ void k(int *A, int *B) { memmove(A, B, 16); }', 'unsupported: device memcpy/memset'],
     ['grid synchronisation', '__global__ void k(int *A) { cooperative_groups::this_grid().sync(); }', 'unsupported: grid synchronisation (grid_group::sync): a barrier of every thread of the grid, which faial-ts does not model'],
     ['methods', 'struct S { __device__ int get() { return 1; } };\n__global__ void k(int *A) { S s; A[s.get()] = 0; }', 'unsupported: C++ classes with methods or operators (a method call)'],
   ])('rejects %s by name', async (_name, cu, message) => {
@@ -636,12 +635,12 @@ __global__ void fine(int *A) { A[threadIdx.x] = 0; }`);
 #define AT(i) A[(i) + 1]
 __global__ void k(int *A) {
   AT(threadIdx.x) = 0;
-  switch (0) {}
+  goto out; out: ;
 }`,
       { files: { 'tile.h': '__device__ void put(int *A) { goto out; out: ; }\n' } },
     );
     const d = unit.rejected[0]!.diagnostic;
-    expect(renderedDiagnostic(d, false).split('\n').slice(0, 2)).toEqual(['error[E0602]: unsupported: switch', ' --> k.cu:5:3']);
+    expect(renderedDiagnostic(d, false).split('\n').slice(0, 2)).toEqual(['error[E0602]: unsupported: goto', ' --> k.cu:5:3']);
     const withCall = await lowered(
       `#include "tile.h"
 __global__ void k(int *A) { put(A); }`,
