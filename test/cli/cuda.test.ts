@@ -182,7 +182,7 @@ describe('faial-ts verify on .cu', () => {
   it('accepts GPUVerify\'s --blockDim= and --gridDim= spellings', async () => {
     const r = await cliResult(['verify', at('plain.bcu'), '--blockDim=[4]', '--gridDim=2']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('with blockDim = 4, gridDim = 2');
+    expect(r.stdout).toContain('at blockDim = 4, gridDim = 2');
   });
 
   it('keeps positions in headers when files are verified in worker processes', async () => {

@@ -640,6 +640,17 @@ function mayPointInto(t: CType, elem: CType): boolean {
   return typeName(t) === typeName(elem) || (t.kind === 'int' && elem.kind === 'int' && t.bits === elem.bits);
 }
 
+function pointsIntoLocal(p: AnyPointer): boolean {
+  switch (p.kind) {
+    case 'pointer':
+      return p.target.space === 'local';
+    case 'null':
+      return false;
+    case 'either':
+      return pointsIntoLocal(p.then) || pointsIntoLocal(p.else);
+  }
+}
+
 /** Whether a `T *` may point inside an element of `elem`s: a field of a struct, or any byte of it for a `char *`. */
 function mayPointInside(t: CType, elem: CType): boolean {
   if (t.kind === 'int' && t.bits === 8) return elem.kind !== 'int' || elem.bits !== 8;
@@ -701,6 +712,8 @@ function materialised(ctx: Ctx, v: Value, span: Span): Expr {
     case 'pointer':
     case 'either':
     case 'null':
+      // a pointer read back is never taken to point into a thread's local (readLeaf), so one may not be stored
+      if (pointsIntoLocal(v)) return unsupported(ctx, span, 'a pointer to a local stored in memory');
       // a pointer stored is a write of the element; which array a pointer read back points into is never taken from it (readLeaf)
       return havocked(ctx, 'v', 'i64', { kind: 'value', what: 'a pointer stored in memory', span }, span);
     case 'struct':

@@ -24,26 +24,26 @@ async function verdict(text: string): Promise<{ status: string; races: string[] 
 
 describe('a conditional choosing between pointers into different arrays', () => {
   it('`c ? a : b`: an access through it is an access of a where c holds, else of b', async () => {
-    const text = '__global__ void k(float *a, float *b, int flag) {\n  float *p = flag ? a : b;\n  p[threadIdx.x] = 1.0f;\n}\n';
+    const text = '__global__ void k(float *a, float *b, int flag) {\n  float *p = flag ? a : b;\n  p[threadIdx.x] = (float)threadIdx.x;\n}\n';
     expect(await body(text)).toMatch(/if \(flag != 0\) \{\n.*\n  a\[\(u32\) threadIdx\.x\] := v\n\} else \{\n.*\n  b\[\(u32\) threadIdx\.x\] := v_1\n\}/);
   });
 
   it('exact when the condition is known: the race through p on b is confirmed, at flag = 0', async () => {
-    const text = '__global__ void k(float *a, float *b, int flag) {\n  float *p = flag ? a : b;\n  p[threadIdx.x] = 1.0f;\n  b[threadIdx.x + 1] = 2.0f;\n}\n';
+    const text = '__global__ void k(float *a, float *b, int flag) {\n  float *p = flag ? a : b;\n  p[threadIdx.x] = (float)threadIdx.x;\n  b[threadIdx.x + 1] = (float)threadIdx.y;\n}\n';
     expect(await verdict(text)).toEqual({ status: 'racy', races: ['b:confirmed'] });
     // the same accesses into different arrays are race-free
     expect((await verdict(text.replace('b[threadIdx.x + 1]', 'a[threadIdx.x + blockDim.x]'))).status).toBe('drf');
   });
 
   it('a pointer assigned in an if/else points where the branch says, after the join', async () => {
-    const fixed = '__global__ void k(float *a, float *b) {\n  float *p;\n  if (threadIdx.x % 2 == 0) p = a; else p = b;\n  p[threadIdx.x / 2] = 1.0f;\n}\n';
+    const fixed = '__global__ void k(float *a, float *b) {\n  float *p;\n  if (threadIdx.x % 2 == 0) p = a; else p = b;\n  p[threadIdx.x / 2] = (float)threadIdx.x;\n}\n';
     expect((await verdict(fixed)).status).toBe('drf');
     const racy = fixed.replace('p = b;', 'p = a;');
     expect(await verdict(racy)).toEqual({ status: 'racy', races: ['a:confirmed'] });
   });
 
   it('a choice whose condition rests on memory read inside the branch becomes an unknown choice: both arrays, alarms possible', async () => {
-    const text = '__global__ void k(float *a, float *b, int *c, int flag) {\n  float *p = a;\n  if (flag) { p = c[0] > 0 ? a : b; }\n  p[0] = 1.0f;\n}\n';
+    const text = '__global__ void k(float *a, float *b, int *c, int flag) {\n  float *p = a;\n  if (flag) { p = c[0] > 0 ? a : b; }\n  p[0] = (float)threadIdx.x;\n}\n';
     expect(await body(text)).toMatch(/havoc p_which: i32 \/\* which array p points into after a branch that read memory \*\//);
     const v = await verdict(text);
     expect(v.status).toBe('racy');
@@ -56,17 +56,17 @@ describe('a conditional choosing between pointers into different arrays', () => 
 
 describe('null pointers and pointers as conditions', () => {
   it('`if (p)`, `p != nullptr`, `p == NULL` on a parameter test one unknown of the launch, p_nonnull', async () => {
-    const text = '__global__ void k(float *out, const float *bias) {\n  float v = 0;\n  if (bias != nullptr) v = bias[threadIdx.x];\n  if (bias) out[threadIdx.x] = v;\n  if (bias == NULL) out[0] = 1;\n}\n';
+    const text = '__global__ void k(float *out, const float *bias) {\n  float v = 0;\n  if (bias != nullptr) v = bias[threadIdx.x];\n  if (bias) out[threadIdx.x] = v;\n  if (bias == NULL) out[0] = threadIdx.x;\n}\n';
     const unit = await lowered(text);
     expect(unit.program.kernels[0]!.params.map((p) => p.text)).toContain('bias_nonnull');
     expect(await body(text)).toMatch(/if \(bias_nonnull != 0\) \{\n  let bias_v = bias\[/);
     // out[0] is written by every thread where bias is null: a real race at that launch
     expect(await verdict(text)).toEqual({ status: 'racy', races: ['out:confirmed'] });
-    expect((await verdict(text.replace('  if (bias == NULL) out[0] = 1;\n', ''))).status).toBe('drf');
+    expect((await verdict(text.replace('  if (bias == NULL) out[0] = threadIdx.x;\n', ''))).status).toBe('drf');
   });
 
   it('`p = 0` and `nullptr` are null: a branch on it is decided, and a pointer null on one side is dereferenced only where it is not', async () => {
-    const text = '__global__ void k(float *a) {\n  float *q = 0;\n  if (q == nullptr) a[threadIdx.x] = 1;\n  float *p = threadIdx.x < 4 ? a : nullptr;\n  if (p) p[0] = 2;\n}\n';
+    const text = '__global__ void k(float *a) {\n  float *q = 0;\n  if (q == nullptr) a[threadIdx.x] = threadIdx.y;\n  float *p = threadIdx.x < 4 ? a : nullptr;\n  if (p) p[0] = threadIdx.y;\n}\n';
     const out = await body(text);
     expect(out).toMatch(/^a\[\(u32\) threadIdx\.x\] := v;$/m);
     expect(out).toContain('assume false');
@@ -80,7 +80,7 @@ describe('null pointers and pointers as conditions', () => {
 
 describe('pointers read from memory may alias any array of their element type', () => {
   it('`float **rows`: the row read is one of the arrays of floats or memory of its own, chosen by an unknown naming it', async () => {
-    const text = '__global__ void k(float **rows, float *out) {\n  float *row = rows[blockIdx.x];\n  row[threadIdx.x] = 1.0f;\n}\n';
+    const text = '__global__ void k(float **rows, float *out) {\n  float *row = rows[blockIdx.x];\n  row[threadIdx.x] = (float)threadIdx.x;\n}\n';
     const out = await body(text);
     expect(out).toMatch(/let row = rows\[\(u32\) blockIdx\.x\] in/);
     expect(out).toMatch(/havoc which: i32 \/\* approximated: which array row, a pointer read from rows, points into/);
