@@ -157,21 +157,25 @@ function statement(ctx: Ctx, n: Node): void {
   }
 }
 
+/**
+ * The node naming the value an `if` or `switch` tests, after lowering its
+ * clause's initialiser (`if (init; x)`) and declaration (`switch (int v = f())`,
+ * whose variable is the value). Call inside the statement's own scope.
+ */
+export function clauseSubject(ctx: Ctx, n: Node): Node {
+  const clause = n.childForFieldName('condition')!;
+  const init = clause.childForFieldName('initializer');
+  if (init !== null) lowerStatement(ctx, init);
+  const valueNode = clause.childForFieldName('value') ?? named(clause)[named(clause).length - 1]!;
+  if (valueNode.type !== 'declaration') return valueNode;
+  declaration(ctx, valueNode);
+  return declared(baseType(ctx, valueNode.childForFieldName('type')!), valueNode.childForFieldName('declarator')).name ?? valueNode;
+}
+
 function ifStatement(ctx: Ctx, n: Node): void {
   const span = spanOf(n);
   withScope(ctx, () => {
-    const clause = n.childForFieldName('condition')!;
-    const init = clause.childForFieldName('initializer');
-    if (init !== null) lowerStatement(ctx, init);
-    const valueNode = clause.childForFieldName('value') ?? named(clause)[named(clause).length - 1]!;
-    let cond: BExpr;
-    if (valueNode.type === 'declaration') {
-      declaration(ctx, valueNode);
-      const d = declared(baseType(ctx, valueNode.childForFieldName('type')!), valueNode.childForFieldName('declarator'));
-      cond = condition(ctx, d.name!);
-    } else {
-      cond = condition(ctx, valueNode);
-    }
+    const cond = condition(ctx, clauseSubject(ctx, n));
     const consequence = n.childForFieldName('consequence')!;
     const alternative = n.childForFieldName('alternative');
     const elseStmt = alternative === null ? null : (named(alternative).find((c) => c.type !== 'comment') ?? null);

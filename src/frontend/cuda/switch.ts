@@ -13,8 +13,7 @@ import type { BExpr } from '../../core/ast.js';
 import { and, castTo, compare, not, or } from './build.js';
 import { branch, emitIf, FALSE, isFalse, TRUE, letBound, reject, spanOf, unsupported, type Ctx, type LoopFrame } from './context.js';
 import { hasEffects, intOf, named, rvalue } from './expr.js';
-import { declaration, exitCondition, lowerStatement, lowerStatements, setFlag, withScope } from './stmt.js';
-import { baseType, declared } from './types.js';
+import { clauseSubject, exitCondition, lowerStatements, setFlag, withScope } from './stmt.js';
 
 interface Segment {
   /** the label's value node; null for `default` */
@@ -26,15 +25,7 @@ interface Segment {
 export function switchStatement(ctx: Ctx, n: Node): void {
   const span = spanOf(n);
   withScope(ctx, () => {
-    const clause = n.childForFieldName('condition')!;
-    const init = clause.childForFieldName('initializer');
-    if (init !== null) lowerStatement(ctx, init);
-    const valueNode = clause.childForFieldName('value') ?? named(clause)[named(clause).length - 1]!;
-    let subjectNode = valueNode;
-    if (valueNode.type === 'declaration') {
-      declaration(ctx, valueNode);
-      subjectNode = declared(baseType(ctx, valueNode.childForFieldName('type')!), valueNode.childForFieldName('declarator')).name ?? valueNode;
-    }
+    const subjectNode = clauseSubject(ctx, n);
     // C promotes the scrutinee and converts each case's constant to its type
     const x = intOf(ctx, rvalue(ctx, subjectNode), spanOf(subjectNode));
     const subject = letBound(ctx, 'switch', x.expr, x.type, spanOf(subjectNode));

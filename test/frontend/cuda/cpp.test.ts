@@ -4,20 +4,12 @@
  * construct is shown in the lowered core, and the soundness cases by verdict.
  */
 import { describe, expect, it } from 'vitest';
-import { checkedKernels } from '../../../src/api/check.js';
-import { frontEndsFor } from '../../../src/cli/cuda.js';
-import { NO_LAUNCH } from '../../../src/core/launch.js';
-import { verifyKernel } from '../../../src/verify/verify.js';
-import { z3Wasm } from '../../../src/solve/z3.js';
-import { body, lowered, rejection } from './lower-helpers.js';
+import { body, lowered, rejection, verified } from './lower-helpers.js';
 
 /** The verdict of each kernel of the file, for every launch. */
 async function statuses(text: string): Promise<string[]> {
-  const checked = checkedKernels('k.cu', text, undefined, undefined, await frontEndsFor('k.cu', text, {}));
-  if (!checked.ok) throw new Error(checked.diagnostics.map((d) => d.message).join('; '));
-  const out: string[] = checked.rejected.map((r) => `error: ${r.diagnostic.message}`);
-  for (const map of checked.kernels) out.push((await verifyKernel(map, { launch: NO_LAUNCH, timeoutMs: 60_000, maxRaces: 4, solver: z3Wasm })).status);
-  return out;
+  const { rejected, results } = await verified(text, 4);
+  return [...rejected, ...results.map((r) => r.status)];
 }
 
 describe('a reference reached through an alias is a reference, never a copy', () => {

@@ -4,25 +4,14 @@
  * N0621, alarms possible), and a target the file does not fix is rejected.
  */
 import { describe, expect, it } from 'vitest';
-import { checkedKernels } from '../../../src/api/check.js';
-import { frontEndsFor } from '../../../src/cli/cuda.js';
-import { NO_LAUNCH } from '../../../src/core/launch.js';
-import { verifyKernel } from '../../../src/verify/verify.js';
-import { z3Wasm } from '../../../src/solve/z3.js';
-import { body, lowered, rejection } from './lower-helpers.js';
+import { body, lowered, rejection, verified } from './lower-helpers.js';
 
 const FUNCTIONS = 'typedef void (*op_t)(int *, unsigned);\n__device__ void own(int *a, unsigned i) { a[i] = i; }\n__device__ void next(int *a, unsigned i) { a[i + 1] = i; }\n';
 
 /** Each kernel's status, and whether any race is `possible`. */
 async function verdicts(text: string): Promise<string[]> {
-  const checked = checkedKernels('k.cu', text, undefined, undefined, await frontEndsFor('k.cu', text, {}));
-  if (!checked.ok) throw new Error(checked.diagnostics.map((d) => d.message).join('; '));
-  const out: string[] = checked.rejected.map((r) => `error: ${r.diagnostic.message}`);
-  for (const map of checked.kernels) {
-    const r = await verifyKernel(map, { launch: NO_LAUNCH, timeoutMs: 60_000, maxRaces: 4, solver: z3Wasm });
-    out.push(r.status === 'racy' ? `racy ${r.races.every((x) => x.confidence === 'possible') ? 'possible' : 'confirmed'}` : r.status);
-  }
-  return out;
+  const { rejected, results } = await verified(text, 4);
+  return [...rejected, ...results.map((r) => (r.status === 'racy' ? `racy ${r.races.every((x) => x.confidence === 'possible') ? 'possible' : 'confirmed'}` : r.status))];
 }
 
 const notices = async (text: string): Promise<string[]> => (await lowered(text)).notices.filter((d) => d.code === 'N0621').map((d) => d.message);

@@ -1,4 +1,9 @@
-import { cudaGrammar } from '../../../src/cli/cuda.js';
+import { checkedKernels } from '../../../src/api/check.js';
+import { cudaGrammar, frontEndsFor } from '../../../src/cli/cuda.js';
+import { NO_LAUNCH } from '../../../src/core/launch.js';
+import { verifyKernel } from '../../../src/verify/verify.js';
+import type { KernelResult } from '../../../src/verify/result.js';
+import { z3Wasm } from '../../../src/solve/z3.js';
 import { lowerCuda, type LoweredUnit } from '../../../src/frontend/cuda/lower.js';
 import { showListing } from '../../../src/core/print.js';
 import { renderedDiagnostic } from '../../../src/diagnostics/render.js';
@@ -46,4 +51,13 @@ export async function rejection(text: string): Promise<string> {
   const unit = await lowered(text);
   if (unit.rejected.length !== 1) throw new Error(`expected one rejected kernel, got ${unit.rejected.length}:\n${showListing(unit.program)}`);
   return renderedDiagnostic(unit.rejected[0]!.diagnostic, false);
+}
+
+/** The kernels of the CUDA text `k.cu`: the rejected ones (`error: ` and the message), and each lowered one verified for every launch. */
+export async function verified(text: string, maxRaces: number): Promise<{ readonly rejected: readonly string[]; readonly results: readonly KernelResult[] }> {
+  const checked = checkedKernels('k.cu', text, undefined, undefined, await frontEndsFor('k.cu', text, {}));
+  if (!checked.ok) throw new Error(checked.diagnostics.map((d) => d.message).join('; '));
+  const results: KernelResult[] = [];
+  for (const map of checked.kernels) results.push(await verifyKernel(map, { launch: NO_LAUNCH, timeoutMs: 60_000, maxRaces, solver: z3Wasm }));
+  return { rejected: checked.rejected.map((r) => `error: ${r.diagnostic.message}`), results };
 }

@@ -6,19 +6,13 @@
  * and the soundness cases by verdict and confidence.
  */
 import { describe, expect, it } from 'vitest';
-import { checkedKernels } from '../../../src/api/check.js';
-import { frontEndsFor } from '../../../src/cli/cuda.js';
-import { NO_LAUNCH } from '../../../src/core/launch.js';
-import { verifyKernel } from '../../../src/verify/verify.js';
-import { z3Wasm } from '../../../src/solve/z3.js';
-import { body, lowered, rejection } from './lower-helpers.js';
+import { body, lowered, rejection, verified } from './lower-helpers.js';
 
 /** The one kernel's verdict and, per race, its array and confidence (`out:possible`). */
 async function verdict(text: string): Promise<{ status: string; races: string[] }> {
-  const checked = checkedKernels('k.cu', text, undefined, undefined, await frontEndsFor('k.cu', text, {}));
-  if (!checked.ok) throw new Error(checked.diagnostics.map((d) => d.message).join('; '));
-  if (checked.rejected.length > 0) throw new Error(checked.rejected.map((r) => r.diagnostic.message).join('; '));
-  const result = await verifyKernel(checked.kernels[0]!, { launch: NO_LAUNCH, timeoutMs: 60_000, maxRaces: 8, solver: z3Wasm });
+  const { rejected, results } = await verified(text, 8);
+  if (rejected.length > 0) throw new Error(rejected.join('; '));
+  const result = results[0]!;
   return { status: result.status, races: [...new Set(result.races.map((r) => `${r.array}:${r.confidence}`))].sort() };
 }
 

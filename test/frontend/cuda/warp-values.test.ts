@@ -4,16 +4,12 @@
  * and a write of their result is never a benign (equal) write.
  */
 import { describe, expect, it } from 'vitest';
-import { checkedKernels } from '../../../src/api/check.js';
-import { frontEndsFor } from '../../../src/cli/cuda.js';
-import { NO_LAUNCH } from '../../../src/core/launch.js';
-import { verifyKernel } from '../../../src/verify/verify.js';
-import { z3Wasm } from '../../../src/solve/z3.js';
+import { verified } from './lower-helpers.js';
 
 async function verdict(text: string): Promise<string> {
-  const checked = checkedKernels('k.cu', text, undefined, undefined, await frontEndsFor('k.cu', text, {}));
-  if (!checked.ok || checked.rejected.length > 0 || checked.kernels.length !== 1) throw new Error(`not lowered: ${text}`);
-  const r = await verifyKernel(checked.kernels[0]!, { launch: NO_LAUNCH, timeoutMs: 60_000, maxRaces: 2, solver: z3Wasm });
+  const { rejected, results } = await verified(text, 2);
+  if (rejected.length > 0 || results.length !== 1) throw new Error(`not lowered: ${text}`);
+  const r = results[0]!;
   if (r.status !== 'racy') return r.status;
   return `racy ${[...new Set(r.races.map((x) => x.confidence))].join(' ')}`;
 }
