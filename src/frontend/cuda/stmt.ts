@@ -210,9 +210,12 @@ export function declaration(ctx: Ctx, n: Node): void {
   if (typeNode.type === 'placeholder_type_specifier' && typeNode.descendantsOfType('decltype').length > 0) return unsupported(ctx, typeNode, 'decltype(auto)');
   const auto = typeNode.type === 'placeholder_type_specifier';
   const base: CType = auto ? { kind: 'opaque', name: 'auto' } : baseType(ctx, typeNode);
+  // a declaration in a condition (`if (int v = f())`) holds its initialiser itself, not in an init_declarator
+  const conditionValue = n.childForFieldName('value');
   for (const d of n.childrenForFieldName('declarator')) {
     if (d === null) continue;
-    const decl = declared(base, d);
+    const own = declared(base, d);
+    const decl = own.init === null && conditionValue !== null ? { ...own, init: conditionValue } : own;
     if (decl.name === null) continue;
     if (isUnresolved(decl.ctype)) return unresolvedType(ctx, d, decl.ctype);
     if (decl.reference) {

@@ -106,6 +106,14 @@ describe('switch', () => {
     expect(lowered).toMatch(/if \(x == 0\) \{[^]*a\[2\] := 1[^]*\};\nif \(x == 0 \|\| x == 1\) && !\(x == 0\)|if \(.*x == 1.*\) \{\n\s*a\[3\] := 1/);
   });
 
+  it('a variable declared in the condition of a switch or an if is the value it tests', async () => {
+    // thread t of a block writes s[t - 1] only where its v = t is not 0: one element each
+    expect(await statuses('__global__ void k() {\n  __shared__ int s[64];\n  switch (unsigned v = threadIdx.x) {\n    case 0: break;\n    default: s[v - 1] = threadIdx.x;\n  }\n}\n')).toEqual(['drf']);
+    expect(await statuses('__global__ void k() {\n  __shared__ int s[64];\n  if (unsigned v = threadIdx.x) s[v - 1] = threadIdx.x;\n}\n')).toEqual(['drf']);
+    // with v = t / 2 two threads share an element
+    expect(await statuses('__global__ void k() {\n  __shared__ int s[64];\n  if (unsigned v = threadIdx.x / 2) s[v] = threadIdx.x;\n}\n')).toEqual(['racy confirmed']);
+  });
+
   it('fallthrough into a neighbour\'s element is a confirmed race; with break, DRF', async () => {
     const racy = `__global__ void k(int *a) {
   unsigned t = threadIdx.x;
