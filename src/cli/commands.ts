@@ -66,6 +66,7 @@ export interface SolvingFlags {
 export interface VerifyFlags extends LaunchFlags, SolvingFlags {
   json?: boolean;
   sarif?: boolean;
+  sarifHelpUrl?: string;
   barriers?: boolean;
   replay?: boolean;
   strictRaces?: boolean;
@@ -159,6 +160,7 @@ export async function verifyCommand(args: readonly string[], flags: VerifyFlags,
   const maxRaces = naturalOf(flags.maxRaces, '--max-races', 1);
   const jobs = naturalOf(flags.jobs, '--jobs', 1);
   const solver = await solverChoiceOf(flags, rlimit);
+  const helpUrl = helpUrlOf(flags.sarifHelpUrl);
   const inputs = filesToRead(args, flags);
   const cuda = cudaFlagsOf(flags, inputs);
   const input = await loaded(inputs, flags.kernel, cuda);
@@ -175,7 +177,7 @@ export async function verifyCommand(args: readonly string[], flags: VerifyFlags,
   // the JSON and SARIF reports (and io-ts, for the JSON codec) are loaded only when asked for
   const solving = solvingRunOf(solver, rlimit, timeoutMs);
   if (flags.json) io.out(`${JSON.stringify((await import('../report/json.js')).reportJson(files, solving), null, 2)}\n`);
-  else if (flags.sarif) io.out(`${JSON.stringify((await import('../report/sarif.js')).sarifLog(files, { version: version(), launchOf: (r) => launches.get(r) ?? null, solving }), null, 2)}\n`);
+  else if (flags.sarif) io.out(`${JSON.stringify((await import('../report/sarif.js')).sarifLog(files, { version: version(), launchOf: (r) => launches.get(r) ?? null, solving, ...(helpUrl === null ? {} : { helpUrl }) }), null, 2)}\n`);
   else io.out(textReport(files, { colour: io.colour, launchOf: (r) => launches.get(r) ?? null, solving }));
   // a confirmed alarm the interpreter does not reproduce is a verifier bug, not a verdict
   if (replayFailures.length > 0) {
@@ -185,6 +187,13 @@ export async function verifyCommand(args: readonly string[], flags: VerifyFlags,
     return EXIT_BAD_INPUT;
   }
   return verifyExitCode(files);
+}
+
+/** `--sarif-help-url`: an absolute URL, as SARIF's helpUri must be. */
+function helpUrlOf(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  if (!URL.canParse(text)) throw new UsageError(`--sarif-help-url '${escapedText(text)}' is not an absolute URL`, ['give the URL of the docs/ folder, e.g. https://github.com/OWNER/REPO/blob/REF/docs/']);
+  return text;
 }
 
 /** The launch facts that concern each kernel result, as the text report names them. */

@@ -107,6 +107,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
   )
     .addOption(new Option('--json', 'print a JSON report instead of text').conflicts('sarif'))
     .option('--sarif', 'print a SARIF 2.1.0 log instead of text (for code-scanning services)')
+    .option('--sarif-help-url <URL>', "with --sarif: the absolute URL of faial-ts's docs/ folder, for each rule's helpUri (docs/rules.md)")
     .option('--barriers', 'also prove, for each barrier of a DRF kernel, whether removing it keeps the kernel DRF (redundant barriers are warnings)')
     .option('--strict-races', 'report benign races (two writes of the same value) as errors, like any other race')
     .option('--replay', 'run the witness of every confirmed alarm with the interpreter (made small first if needed) and mark it replayed')

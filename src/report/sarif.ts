@@ -29,8 +29,10 @@
  * locations 1 and 2, which its message links to. The witness and the other
  * fields of the `--json` entry are in the result's properties.
  * partialFingerprints hold a hash of what identifies a finding apart from its
- * line (kernel, array, the accesses' text and ordinal), so that it stays the
- * same across runs and when unrelated lines move.
+ * line (kernel, array, the accesses' kinds and text, their order among
+ * findings alike), so that it stays the same across runs and when unrelated
+ * lines move (fingerprintOf). Each rule has help text and, given the docs'
+ * URL, a helpUri into docs/rules.md.
  */
 import type { Launch } from '../core/launch.js';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
@@ -68,6 +70,10 @@ interface Rule {
   readonly short: string;
   readonly full: string;
   readonly level: Level;
+  /** what to do about a finding, as code scanning shows under "help" (Markdown; docs/rules.md says it at length) */
+  readonly help: string;
+  /** code scanning filters by these (`properties.tags`) */
+  readonly tags: readonly string[];
 }
 
 const RULES: readonly Rule[] = [
@@ -77,6 +83,8 @@ const RULES: readonly Rule[] = [
     short: 'Two threads access the same array element, at least one writes, with no barrier between them.',
     full: 'Two threads may access the same element of a shared or global array in the same barrier phase (or in different blocks), and at least one access is a write. A confirmed race has a witness that is a real execution; a possible one relies on an over-approximation (data read from memory, an unknown value or an approximation of the front end, an erased loop, a large shift, a barrier whose divergence was not decided).',
     level: 'error',
+    help: 'Make the two accesses touch different elements, or separate them: a `__syncthreads()` (BabyCUDA `sync`) between them when both threads are in one block, an atomic operation, or a kernel split when they are in different blocks. `faial-ts fix FILE` proposes the fewest barriers and proves the repaired kernel. A *possible* race names what it rests on (a value read from memory, an approximation): when that value keeps the threads apart, say so with an `assume` or a `requires` clause.',
+    tags: ['correctness', 'concurrency', 'data-race'],
   },
   {
     id: 'faial/barrier-divergence',
@@ -84,6 +92,8 @@ const RULES: readonly Rule[] = [
     short: 'Some threads of a block reach a barrier that others do not.',
     full: 'Thread 1 reaches the barrier and thread 2 of the same block does not, in the same iteration of every enclosing loop: the block deadlocks or behaves undefinedly. Confirmed when the witness is a real execution, possible when it depends on data read from memory.',
     level: 'error',
+    help: 'Make every thread of the block (or warp, for `__syncwarp()`) reach the barrier the same number of times: move it out of the branch or loop whose condition depends on the thread, or make the condition uniform across the block.',
+    tags: ['correctness', 'concurrency', 'barrier-divergence'],
   },
   {
     id: 'faial/unknown',
@@ -91,6 +101,8 @@ const RULES: readonly Rule[] = [
     short: 'The kernel has no alarm but was not proved data-race free.',
     full: 'Some solver queries got no answer (time-out or an encoding limit): nothing was found, and nothing was proved.',
     level: 'warning',
+    help: 'Give the solver more budget (`--rlimit N`), fix parameters or the launch (`-p NAME=VALUE`, `--block-dim`, `--grid-dim`), or try another solver (`--solver`, `--portfolio`). Nothing was found, and nothing was proved.',
+    tags: ['correctness', 'concurrency', 'not-proved'],
   },
   {
     id: 'faial/vacuous',
@@ -98,6 +110,8 @@ const RULES: readonly Rule[] = [
     short: "No launch satisfies the kernel's assumptions, so nothing about it is proved.",
     full: "The requires clauses, the launch clause, the command line and the assume statements every thread reaches contradict each other, or (machine integers) every launch they allow has a thread that evaluates an undefined operation: every query would hold vacuously. Such a kernel is never reported data-race free.",
     level: 'error',
+    help: 'Check the `requires` and `assume` clauses, the launch clause and the command-line facts (`-p`, `--block-dim`, `--grid-dim`): together they admit no launch, so the kernel was not verified. `faial-ts infer FILE` prints what the verifier assumes.',
+    tags: ['correctness', 'assumptions'],
   },
   {
     id: 'faial/input-error',
@@ -105,6 +119,8 @@ const RULES: readonly Rule[] = [
     short: 'The input could not be verified.',
     full: 'A syntax, name or kernel error stopped verification before the solver.',
     level: 'error',
+    help: 'Fix the input the message names (a syntax error, an unknown name, a construct faial-ts rejects); the code in the message (E…) is listed with its meaning in the documentation. The file\'s kernels are not verified until then.',
+    tags: ['input'],
   },
   {
     id: 'faial/redundant-barrier',
@@ -112,6 +128,8 @@ const RULES: readonly Rule[] = [
     short: 'The barrier can be removed: the kernel stays data-race free and divergence-free.',
     full: 'The kernel without this barrier (and only it) was proved data-race free and free of barrier divergence, for every launch its requires clauses allow. A barrier costs time; removing several redundant barriers at once needs its own proof.',
     level: 'warning',
+    help: 'Remove the barrier to save its cost: the kernel without it was proved data-race free and divergence-free. Remove redundant barriers one at a time and verify again: two barriers that are each redundant may not be redundant together.',
+    tags: ['performance', 'barrier'],
   },
   {
     id: 'faial/notice',
@@ -119,6 +137,8 @@ const RULES: readonly Rule[] = [
     short: 'The front end read something it does not model, or warns about the input.',
     full: 'A construct read and not modelled (a GPUVerify-only annotation, an unchecked assertion, a memory fence, which synchronises nothing in this model), a template parameter verified for all values, a launch taken from the test header, or a preprocessor warning. Not a finding: it says what the verdict does and does not cover.',
     level: 'note',
+    help: 'Nothing to fix: the notice says what the verdict does not cover (an annotation or a fence that is not modelled, a launch taken from a test header). The code in the message (N…) is listed with its meaning in the documentation.',
+    tags: ['notice'],
   },
   {
     id: 'faial/scope',
@@ -126,6 +146,8 @@ const RULES: readonly Rule[] = [
     short: 'The kernel uses machine integers: its verdict assumes that no operation is undefined.',
     full: `The kernel computes with C's machine integers. Its verdict holds for the executions in which no thread evaluates an undefined operation: ${MACHINE_SCOPE}. Signed overflow is undefined behaviour in C++; unsigned + - << wrap around as C defines them; an unsigned product or loop counter that wraps is left out of the scope. A CUDA kernel that uses the grid along x is verified for grids of at most 2^32 threads along x (not a CUDA limit: larger grids make the global index blockIdx.x * blockDim.x + threadIdx.x wrap around), and the note says so.`,
     level: 'note',
+    help: 'Nothing to fix: the verdict holds for the executions without undefined operations (signed overflow, division by zero, shifts out of range, an unsigned product or loop counter that wraps). Check those separately (a sanitizer, a test) if they matter.',
+    tags: ['scope', 'machine-integers'],
   },
   {
     id: 'faial/lockstep-only',
@@ -133,6 +155,8 @@ const RULES: readonly Rule[] = [
     short: 'The kernel is data-race free only if the threads of a warp run in lockstep, as before sm_70.',
     full: 'Verified with lockstep warps (--warp-size with --arch before sm_70, or a test header\'s --warp-sync), the kernel is data-race free; with independent threads, as NVIDIA GPUs schedule them since Volta (sm_70), it is racy or divergent. Warp-synchronous code needs __syncwarp() (or a barrier) between the accesses on current GPUs.',
     level: 'warning',
+    help: 'Put `__syncwarp()` (or a barrier) between the warp\'s accesses: on sm_70 and later the threads of a warp are scheduled independently, and the kernel is racy or divergent there.',
+    tags: ['correctness', 'concurrency', 'warp-synchronous'],
   },
   {
     id: 'faial/approximation',
@@ -140,6 +164,8 @@ const RULES: readonly Rule[] = [
     short: 'The front end approximated part of the kernel: the analysis stays sound, alarms that depend on it are only possible.',
     full: 'A construct the front end could not model exactly (a loop, a value updated in it…) was replaced by an unknown value. A proof of data-race freedom still holds; an alarm that depends on the approximation is reported as possible.',
     level: 'note',
+    help: 'Nothing to fix: the front end replaced the named construct by an unknown value. An alarm that depends on it is reported as possible; rewriting the construct into a form faial-ts models (a counted `for` loop) makes such alarms exact.',
+    tags: ['approximation'],
   },
 ];
 
@@ -149,12 +175,16 @@ export interface SarifOptions {
   readonly launchOf?: (r: KernelResult) => Launch | null;
   /** the solver and budget, in the run's properties */
   readonly solving?: SolvingRun;
+  /** the absolute URL of faial-ts's docs/ folder, for each rule's helpUri (absent: rules have help text and no helpUri) */
+  readonly helpUrl?: string;
 }
 
 export function sarifLog(files: readonly FileResult[], options: SarifOptions): Log {
   // a file's notices after its kernels, as the text report prints them
-  const results = files.flatMap((f) =>
-    f.ok ? [...f.kernels.flatMap((k) => kernelResults(k, options)), ...(f.notices ?? []).map(noticeResult)] : f.diagnostics.map((d) => inputErrorResult(d, null)),
+  const results = numberedFingerprints(
+    files.flatMap((f) =>
+      f.ok ? [...f.kernels.flatMap((k) => kernelResults(k, options)), ...(f.notices ?? []).map(noticeResult)] : f.diagnostics.map((d) => inputErrorResult(d, null)),
+    ),
   );
   const paths = [...new Set(files.map((f) => f.path))];
   // the execution models the verdicts hold for (a GPUVerify test header may set a file's)
@@ -169,7 +199,7 @@ export function sarifLog(files: readonly FileResult[], options: SarifOptions): L
             name: 'faial-ts',
             version: options.version,
             semanticVersion: options.version,
-            rules: RULES.map(descriptorOf),
+            rules: RULES.map((r) => descriptorOf(r, options.helpUrl)),
           },
         },
         artifacts: paths.map((p) => ({ location: artifactLocationOf(p) })),
@@ -181,15 +211,26 @@ export function sarifLog(files: readonly FileResult[], options: SarifOptions): L
   };
 }
 
-function descriptorOf(rule: Rule): ReportingDescriptor {
+function descriptorOf(rule: Rule, helpUrl: string | undefined): ReportingDescriptor {
+  const helpUri = helpUrl === undefined ? undefined : ruleHelpUri(rule.id, helpUrl);
   return {
     id: rule.id,
     name: rule.name,
     shortDescription: { text: rule.short },
     fullDescription: { text: rule.full },
     defaultConfiguration: { level: rule.level },
+    help: { text: rule.help.replace(/[`*]/g, ''), markdown: helpUri === undefined ? rule.help : `${rule.help}\n\n[More about ${rule.id}](${helpUri})` },
+    ...(helpUri === undefined ? {} : { helpUri }),
+    properties: { tags: [...rule.tags] },
   };
 }
+
+/** The rule's section of docs/rules.md below the docs folder at `helpUrl`; a section is headed by the id without `faial/`. */
+export function ruleHelpUri(id: RuleId, helpUrl: string): string {
+  return new URL(`rules.md#${id.slice('faial/'.length)}`, helpUrl.endsWith('/') ? helpUrl : `${helpUrl}/`).href;
+}
+
+export const RULE_IDS: readonly RuleId[] = RULES.map((r) => r.id);
 
 function ruleIndexOf(id: RuleId): number {
   return RULES.findIndex((r) => r.id === id);
@@ -212,8 +253,57 @@ function locationOf(file: SourceFile, span: Span, message: string | null, id?: n
   };
 }
 
+/**
+ * The key of the fingerprint; its version changes whenever what it hashes
+ * does, so that a code-scanning service sees a new algorithm, not new alarms.
+ */
+export const FINGERPRINT_KEY = 'faialFinding/v2';
+
+/**
+ * What identifies a finding apart from where it is: the rule, the kernel's
+ * qualified name, and the finding's own words (array, the accesses' kinds
+ * and source text, the barrier's text), normalised so that layout and
+ * comments do not count (codeText, withoutPositions). Never a line or a
+ * column: a blank line or a comment above a kernel moves every finding below
+ * and changes none. sarifLog numbers the findings that hash alike in one file
+ * in the order they are reported (the order of their accesses in the source)
+ * and appends `:N`.
+ */
 function fingerprintOf(parts: readonly string[]): Record<string, string> {
-  return { 'faialFinding/v1': sha256Hex(parts.join('\u0000')) };
+  return { [FINGERPRINT_KEY]: sha256Hex(parts.join('\u0000')) };
+}
+
+/**
+ * Numbers the findings of a file that hash alike (`HASH:N`), and gives the
+ * fingerprint also as `primaryLocationLineHash`: GitHub code scanning
+ * reads only that key (with the file's path and the rule) to track an alert
+ * across commits, and computes it from the text around the line when it is
+ * absent, which changes when a nearby line does.
+ */
+function numberedFingerprints(results: readonly Result[]): Result[] {
+  const seen = new Map<string, number>();
+  return results.map((x) => {
+    const hash = x.partialFingerprints?.[FINGERPRINT_KEY];
+    if (hash === undefined) return x;
+    const key = `${x.locations?.[0]?.physicalLocation?.artifactLocation?.uri ?? ''}\u0000${hash}`;
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    return { ...x, partialFingerprints: { [FINGERPRINT_KEY]: `${hash}:${n}`, primaryLocationLineHash: `${hash}:${n}` } };
+  });
+}
+
+/** Source text as tokens: comments dropped, white space only where it separates two words. */
+export function codeText(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/ (?=\W)|(?<=\W) /g, '')
+    .trim();
+}
+
+/** A message without the line and column numbers some quote (`the loop at line 12`, `at 4:16`). */
+function withoutPositions(text: string): string {
+  return text.replace(/\bline \d+/g, 'line').replace(/\b\d+:\d+(:\d+)?\b/g, '');
 }
 
 function levelOf(confidence: Confidence): Level {
@@ -275,13 +365,13 @@ function scopeResult(r: KernelResult, options: SarifOptions): Result {
 function approximationResult(r: KernelResult, a: Approximation): Result {
   return result('faial/approximation', 'note', `Approximated in kernel ${r.kernel}: ${a.what} (${a.why}). Sound: alarms that depend on it are reported as possible.`, {
     locations: [locationOf(r.file, a.span, a.what)],
-    partialFingerprints: fingerprintOf(['faial/approximation', r.kernel, a.what, a.why]),
+    partialFingerprints: fingerprintOf(['faial/approximation', r.kernel, codeText(userSpan(r.file, a.span).text), withoutPositions(a.what), withoutPositions(a.why)]),
     properties: { kernel: r.kernel, what: a.what, why: a.why },
   });
 }
 
 function accessText(r: KernelResult, a: AccessSite): string {
-  return `${a.mode}:${userSpan(r.file, a.span).text}#${a.id}`;
+  return `${a.mode}${a.op === undefined ? '' : `.${a.op}`}:${codeText(userSpan(r.file, a.span).text)}`;
 }
 
 function raceResult(r: KernelResult, race: Race, json: KernelJson['races'][number]): Result {
@@ -306,7 +396,7 @@ function divergenceResult(r: KernelResult, d: Divergence, json: KernelJson['dive
   const message = `Barrier divergence in kernel ${r.kernel}: thread 1 reaches this barrier, thread 2 of the same ${d.sync.scope === 'warp' ? 'warp (a syncwarp)' : 'block'} does not. ${confidenceText(d.confidence, json.reason)}`;
   return result('faial/barrier-divergence', levelOf(d.confidence), message, {
     locations: [locationOf(r.file, d.sync.span, 'thread 1 reaches this barrier, thread 2 does not')],
-    partialFingerprints: fingerprintOf(['faial/barrier-divergence', r.kernel, String(d.sync.id)]),
+    partialFingerprints: fingerprintOf(['faial/barrier-divergence', r.kernel, d.sync.scope, codeText(userSpan(r.file, d.sync.span).text)]),
     properties: { kernel: r.kernel, wellTyped: r.wellTyped, confidence: json.confidence, reason: json.reason, witness: json.witness },
   });
 }
@@ -335,7 +425,7 @@ function redundantResult(r: KernelResult, b: BarrierCheck, options: SarifOptions
     `${scopeText(r, options)} that its requires clauses allow (this barrier alone removed).`;
   return result('faial/redundant-barrier', 'warning', message, {
     locations: [locationOf(r.file, b.sync.span, 'this barrier can be removed')],
-    partialFingerprints: fingerprintOf(['faial/redundant-barrier', r.kernel, String(b.sync.id)]),
+    partialFingerprints: fingerprintOf(['faial/redundant-barrier', r.kernel, codeText(userSpan(r.file, b.sync.span).text)]),
     properties: { kernel: r.kernel, queries: b.without.stats.queries },
   });
 }
@@ -352,7 +442,7 @@ function diagnosticResult(rule: RuleId, level: Level, d: Diagnostic, kernel: str
   return result(rule, level, `${d.code}: ${d.message}${d.hints.map((h) => `\nhint: ${h}`).join('')}`, {
     locations: [locationOf(d.file, d.span, d.label ?? null)],
     relatedLocations: d.related.map((rel, i) => locationOf(d.file, rel.span, rel.message, i + 1)),
-    partialFingerprints: fingerprintOf([rule, d.code, kernel ?? '', d.message]),
+    partialFingerprints: fingerprintOf([rule, d.code, kernel ?? '', withoutPositions(d.message)]),
     properties: { code: d.code, kernel, hints: [...d.hints] },
   });
 }

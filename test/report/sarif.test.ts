@@ -11,7 +11,7 @@ import AjvModule from 'ajv-draft-04';
 import formatsModule from 'ajv-formats';
 import type { Log, Result } from 'sarif';
 import { cliResult } from '../../src/cli/main.js';
-import { sarifLog } from '../../src/report/sarif.js';
+import { RULE_IDS, codeText, sarifLog } from '../../src/report/sarif.js';
 import { verifyText } from '../../src/api/verify.js';
 import { KERNELS as CLI_KERNELS, decoded } from '../cli/helpers.js';
 import { z3Wasm } from '../../src/solve/z3.js';
@@ -197,8 +197,9 @@ describe('verify --sarif', () => {
     expect(x?.ruleId).toBe('faial/unknown');
     expect(x?.level).toBe('warning');
     expect(x?.message.text).toContain('got no answer (timeout)');
-    // SHA-256 of "faial/unknown\0racy", as node:crypto made it before the hash became plain JavaScript: a changed fingerprint re-opens every finding a CI has seen
-    expect(x?.partialFingerprints).toEqual({ 'faialFinding/v1': '1af26346da58951463b695b485e10c7846a771b1085afc1be7761f6c55cb12af' });
+    // SHA-256 of "faial/unknown\0racy", as node:crypto made it before the hash became plain JavaScript, first of its kind in the file: a changed fingerprint re-opens every finding a CI has seen
+    const print = '1af26346da58951463b695b485e10c7846a771b1085afc1be7761f6c55cb12af:1';
+    expect(x?.partialFingerprints).toEqual({ 'faialFinding/v2': print, primaryLocationLineHash: print });
     expect(x?.locations?.[0]?.physicalLocation?.region).toMatchObject({ startLine: 1, startColumn: 1, endLine: 1 });
     // a relative path stays relative to the checkout
     expect(x?.locations?.[0]?.physicalLocation?.artifactLocation).toEqual({ uri: 'k.bcu', uriBaseId: '%SRCROOT%' });
@@ -272,5 +273,107 @@ describe('verify --sarif', () => {
     expect(approximation?.message.text).toBe('Approximated in kernel typed: the trip count of a while loop (its condition is not a bound). Sound: alarms that depend on it are reported as possible.');
     const driver = log.runs[0]!.tool.driver;
     for (const x of results(log)) expect(driver.rules?.[x.ruleIndex!]?.id).toBe(x.ruleId);
+  });
+
+  describe('fingerprints', () => {
+    const racy = `__global__ void k(int *A, int *B) {
+  A[threadIdx.x + 1] = A[threadIdx.x];
+  B[0] = threadIdx.x;
+}
+`;
+    // comments and blank lines above the kernel, a comment and a new unrelated access (a read of A[0], racing with nothing) inside it, an index laid out anew
+    const edited = `// a comment above the kernel
+
+/* and a block
+   comment */
+
+__global__ void k(int *A, int *B) {
+  int t = A[0];
+  // the race on A
+  A[ threadIdx.x+1 ] = A[threadIdx.x /* old */];
+
+  B[0] = threadIdx.x + t - t;
+}
+`;
+    const findings = async (name: string, text: string): Promise<Result[]> => {
+      const path = file(name);
+      await writeFile(path, text);
+      return results(logOf((await cliResult(['verify', '--sarif', path])).stdout));
+    };
+    const summary = (xs: readonly Result[]): string[][] =>
+      xs.map((x) => [x.ruleId ?? '', String(x.properties?.['array'] ?? ''), x.partialFingerprints?.['faialFinding/v2'] ?? '', x.partialFingerprints?.['primaryLocationLineHash'] ?? '']);
+
+    it('stay the same when lines, comments and an unrelated access are added around the races, and differ between the two races', async () => {
+      const before = await findings('print-before.cu', racy);
+      const after = await findings('print-after.cu', edited);
+      const races = (xs: readonly Result[]): Result[] => xs.filter((x) => x.ruleId === 'faial/data-race');
+      expect(races(before).map((x) => x.properties?.['array'])).toEqual(['A', 'B']);
+      // the edit moved every finding down: no line number may be hashed
+      expect(races(before).map((x) => x.locations?.[0]?.physicalLocation?.region?.startLine)).toEqual([2, 3]);
+      expect(races(after).map((x) => x.locations?.[0]?.physicalLocation?.region?.startLine)).toEqual([9, 11]);
+      expect(summary(after)).toEqual(summary(before));
+      const [a, b] = races(before).map((x) => x.partialFingerprints?.['faialFinding/v2']);
+      expect(a).toMatch(/^[0-9a-f]{64}:1$/);
+      expect(b).toMatch(/^[0-9a-f]{64}:1$/);
+      expect(a).not.toBe(b);
+    });
+
+    it('change when the racing access changes, and number findings alike in source order', async () => {
+      const before = await findings('print-before.cu', racy);
+      const changed = await findings('print-changed.cu', racy.replace('A[threadIdx.x + 1]', 'A[threadIdx.x + 2]'));
+      expect(changed.find((x) => x.properties?.['array'] === 'A')?.partialFingerprints).not.toEqual(before.find((x) => x.properties?.['array'] === 'A')?.partialFingerprints);
+      expect(changed.find((x) => x.properties?.['array'] === 'B')?.partialFingerprints).toEqual(before.find((x) => x.properties?.['array'] === 'B')?.partialFingerprints);
+      // two copies of one write: each races with itself and with the other, three findings alike numbered in source order
+      const twice = (await findings('print-twice.cu', '__global__ void k(int *B) {\n  B[0] = threadIdx.x;\n  B[0] = threadIdx.x;\n}\n')).filter((x) => x.ruleId === 'faial/data-race');
+      const at = twice.map((x) => [(x.relatedLocations ?? []).map((l) => l.physicalLocation?.region?.startLine).join('-'), x.partialFingerprints?.['faialFinding/v2']?.split(':')[1]]);
+      expect(at).toEqual([
+        ['2-2', '1'],
+        ['2-3', '2'],
+        ['3-3', '3'],
+      ]);
+      expect(new Set(twice.map((x) => x.partialFingerprints?.['faialFinding/v2']?.split(':')[0])).size).toBe(1);
+    });
+
+    it('read source text as tokens: comments and layout do not count, words stay apart', () => {
+      expect(codeText('A[ i+1 /* x */ ]')).toBe(codeText('A[i + 1]'));
+      expect(codeText('A[i // trailing\n  + 1]')).toBe('A[i+1]');
+      expect(codeText('sizeof(unsigned   int)')).toBe('sizeof(unsigned int)');
+    });
+  });
+
+  describe('rules', () => {
+    const url = 'https://example.org/faial-ts/blob/v1/docs/';
+    const rules = async (extra: readonly string[]): Promise<NonNullable<Log['runs'][number]['tool']['driver']['rules']>> => {
+      const r = await cliResult(['verify', '--sarif', ...extra, file('racy.bcu')]);
+      const log = logOf(r.stdout);
+      expect(valid(log)).toEqual([]);
+      return log.runs[0]!.tool.driver.rules ?? [];
+    };
+
+    it('describe every rule the log can use, with help, tags, a default level, and a helpUri into docs/rules.md when given the docs URL', async () => {
+      const docs = readFileSync('docs/rules.md', 'utf8');
+      const described = await rules(['--sarif-help-url', url]);
+      expect(described.map((r) => r.id)).toEqual(RULE_IDS);
+      for (const r of described) {
+        const anchor = r.id.slice('faial/'.length);
+        expect(r.shortDescription?.text.length).toBeGreaterThan(20);
+        expect(r.fullDescription?.text.length).toBeGreaterThan(40);
+        expect(r.help?.text.length).toBeGreaterThan(40);
+        expect(r.help?.markdown).toContain(`(${url}rules.md#${anchor})`);
+        expect(r.helpUri).toBe(`${url}rules.md#${anchor}`);
+        expect(['error', 'warning', 'note']).toContain(r.defaultConfiguration?.level);
+        expect((r.properties?.tags ?? []).length).toBeGreaterThan(0);
+        // the section the helpUri names exists, headed by the id without faial/, and names the rule
+        expect(docs).toMatch(new RegExp(`^## ${anchor}\\n\\n\`${r.id}\``, 'm'));
+      }
+    });
+
+    it('have no helpUri without the docs URL, and the docs URL must be absolute', async () => {
+      const described = await rules([]);
+      expect(described.every((r) => r.helpUri === undefined && (r.help?.text.length ?? 0) > 40)).toBe(true);
+      const bad = await cliResult(['verify', '--sarif', '--sarif-help-url', 'docs/', file('racy.bcu')]);
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr).toContain("--sarif-help-url 'docs/' is not an absolute URL");
+    });
   });
 });
