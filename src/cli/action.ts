@@ -12,7 +12,7 @@ import { EXIT_ALARM, EXIT_BAD_INPUT, EXIT_DRF, EXIT_UNKNOWN, EXIT_VACUOUS } from
  * barrier divergence), a kernel that could not be verified, or a vacuous
  * one; `possible` unless every kernel is proved (verify's exit code 0:
  * DRF, benign races only); `never` only when faial-ts itself did not run to
- * a report.
+ * a report. A file without any kernel (a header, host code) fails neither.
  */
 export type FailOn = 'confirmed' | 'possible' | 'never';
 
@@ -82,22 +82,37 @@ export interface Gate {
   readonly reason: string;
 }
 
+/** A file without any kernel (a header, host code): E0606, which makes verify's exit code 2 but is nothing to verify. */
+function isKernelLess(r: Result): boolean {
+  return r.ruleId === 'faial/input-error' && r.properties?.['code'] === 'E0606';
+}
+
+/** verify's exit code as the results give it, for when exit code 2 (which masks 1, 4 and 3) came only from files without kernels. */
+function exitCodeOfResults(results: readonly Result[]): number {
+  if (results.some((r) => (r.ruleId === 'faial/data-race' || r.ruleId === 'faial/barrier-divergence') && (r.level === 'error' || r.level === 'warning'))) return EXIT_ALARM;
+  if (results.some((r) => r.ruleId === 'faial/vacuous')) return EXIT_VACUOUS;
+  if (results.some((r) => r.ruleId === 'faial/unknown')) return EXIT_UNKNOWN;
+  return EXIT_DRF;
+}
+
 /** Whether the job fails, from verify's exit code and its SARIF log (null: none was printed, or it is not JSON). */
 export function gateOf(failOn: FailOn, exitCode: number, log: Log | null): Gate {
   const known = [EXIT_DRF, EXIT_ALARM, EXIT_BAD_INPUT, EXIT_UNKNOWN, EXIT_VACUOUS].includes(exitCode);
   if (!known || log === null) return { fail: true, reason: `faial-ts stopped without a report (exit code ${exitCode})` };
   const results = log.runs.flatMap((run) => run.results ?? []);
   const confirmed = results.filter(isConfirmedAlarm).length;
+  const onlyKernelLess = exitCode === EXIT_BAD_INPUT && results.some(isKernelLess) && !results.some((r) => r.ruleId === 'faial/input-error' && !isKernelLess(r));
+  const code = onlyKernelLess ? exitCodeOfResults(results) : exitCode;
   switch (failOn) {
     case 'never':
       return { fail: false, reason: `fail-on: never (verify's exit code ${exitCode})` };
     case 'possible':
-      return exitCode === EXIT_DRF ? { fail: false, reason: 'every kernel is proved' } : { fail: true, reason: `fail-on: possible, and not every kernel is proved (verify's exit code ${exitCode})` };
+      return code === EXIT_DRF ? { fail: false, reason: 'every kernel is proved' } : { fail: true, reason: `fail-on: possible, and not every kernel is proved (verify's exit code ${code})` };
     case 'confirmed':
-      if (exitCode === EXIT_BAD_INPUT) return { fail: true, reason: 'some input could not be verified (exit code 2)' };
-      if (exitCode === EXIT_VACUOUS) return { fail: true, reason: "some kernel's assumptions exclude every launch (exit code 4)" };
+      if (code === EXIT_BAD_INPUT) return { fail: true, reason: 'some input could not be verified (exit code 2)' };
+      if (code === EXIT_VACUOUS) return { fail: true, reason: "some kernel's assumptions exclude every launch (exit code 4)" };
       if (confirmed > 0) return { fail: true, reason: `${confirmed} confirmed alarm${confirmed === 1 ? '' : 's'}` };
-      return { fail: false, reason: exitCode === EXIT_DRF ? 'every kernel is proved' : `no confirmed alarm (verify's exit code ${exitCode})` };
+      return { fail: false, reason: code === EXIT_DRF ? 'every kernel is proved' : `no confirmed alarm (verify's exit code ${code})` };
   }
 }
 
@@ -115,8 +130,12 @@ function counts(log: Log): { rule: string; level: string; count: number }[] {
   return [...byKey.values()].sort((a, b) => order.indexOf(a.level) - order.indexOf(b.level) || a.rule.localeCompare(b.rule));
 }
 
+/** GitHub takes a job summary of at most 1 MiB: the text report is cut well below, the whole of it is in the step's log. */
+export const SUMMARY_REPORT_LIMIT = 512 * 1024;
+
 /** The job summary (Markdown): the gate, the findings by rule and level, and the text report. */
-export function summaryMarkdown(gate: Gate, log: Log | null, textReport: string): string {
+export function summaryMarkdown(gate: Gate, log: Log | null, wholeReport: string): string {
+  const textReport = wholeReport.length <= SUMMARY_REPORT_LIMIT ? wholeReport : `${wholeReport.slice(0, SUMMARY_REPORT_LIMIT)}\n… (cut here: the whole report is in the step's log)\n`;
   const lines = [`## faial-ts: ${gate.fail ? 'failed' : 'passed'}`, '', gate.reason, ''];
   const rows = log === null ? [] : counts(log);
   if (rows.length > 0) lines.push('| level | rule | findings |', '| --- | --- | --- |', ...rows.map((r) => `| ${r.level} | \`${r.rule}\` | ${r.count} |`), '');

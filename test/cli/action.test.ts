@@ -15,7 +15,7 @@ import AjvModule from 'ajv-draft-04';
 import formatsModule from 'ajv-formats';
 import type { Log } from 'sarif';
 import { parse } from 'yaml';
-import { actionInputsOf, annotations, docsUrlOf, gateOf, summaryMarkdown, verifyArgs, type ActionInputs } from '../../src/cli/action.js';
+import { SUMMARY_REPORT_LIMIT, actionInputsOf, annotations, docsUrlOf, gateOf, summaryMarkdown, verifyArgs, type ActionInputs } from '../../src/cli/action.js';
 
 const run = promisify(execFile);
 const Ajv = AjvModule.default;
@@ -147,6 +147,18 @@ describe('the action’s decisions', () => {
     for (const code of [0, 1, 2, 3, 4]) expect(fails('never', code, none)).toBe(false);
     expect(gateOf('never', 2, null)).toEqual({ fail: true, reason: 'faial-ts stopped without a report (exit code 2)' });
     expect(fails('never', 134, none)).toBe(true);
+    // exit code 2 only from files without kernels (E0606: a header, host code): judged by the other results
+    const kernelLess = (more: readonly [string, string][]): Log => {
+      const l = log(more);
+      l.runs[0]!.results!.push({ ruleId: 'faial/input-error', level: 'error', message: { text: 'E0606: no __global__ kernel in this file' }, properties: { code: 'E0606' } });
+      return l;
+    };
+    expect(fails('confirmed', 2, kernelLess([]))).toBe(false);
+    expect(fails('possible', 2, kernelLess([]))).toBe(false);
+    expect(fails('confirmed', 2, kernelLess([['faial/data-race', 'error']]))).toBe(true);
+    expect(fails('confirmed', 2, kernelLess([['faial/data-race', 'warning']]))).toBe(false);
+    expect(fails('possible', 2, kernelLess([['faial/unknown', 'warning']]))).toBe(true);
+    expect(fails('confirmed', 2, kernelLess([['faial/input-error', 'error']]))).toBe(true);
   });
 
   it('inputs: defaults, lists split on white space, wrong values named', () => {
@@ -171,6 +183,9 @@ describe('the action’s decisions', () => {
   it('summary and annotations escape what the report holds', () => {
     const md = summaryMarkdown({ fail: false, reason: 'r' }, none, 'a ``` fence\n');
     expect(md).toContain('````text\na ``` fence\n````');
+    const cut = summaryMarkdown({ fail: false, reason: 'r' }, none, 'x'.repeat(SUMMARY_REPORT_LIMIT + 10));
+    expect(cut.length).toBeLessThan(SUMMARY_REPORT_LIMIT + 1000);
+    expect(cut).toContain("x\n… (cut here: the whole report is in the step's log)\n```");
     const l: Log = {
       version: '2.1.0',
       runs: [
