@@ -165,7 +165,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .addOption(new Option('--init <A=1,2,3|A=random:SEED>', 'initial contents of an array (repeatable)').default([]).argParser(collect))
     .option('--json', 'print a JSON report instead of text')
     .option('--seed <S>', 'seed of random contents and of the unknown values of havoc; arrays without --init get random contents too')
-    .addHelpText('after', '\nExit codes: 0 no race or divergence in the run (also a launch outside the scope: an assumption failed or an undefined operation, where there is no execution to check), 1 a race or barrier divergence, 2 bad input or usage, or a run past the interpreter\'s limits.')
+    .addHelpText('after', '\nExit codes: 0 no race or divergence in the run (also a launch outside the scope: an assumption failed or an undefined operation, where there is no execution to check), 1 a race or barrier divergence, 2 bad input or usage (also a launch its requires exclude) or a run past the interpreter\'s limits (steps, accesses, threads).')
     .action(async (files: string[], flags: RunFlags) => setExit(await (await commands()).runSubcommand(files, flags, io)));
 
   const experiment = withSolvingOptions(
