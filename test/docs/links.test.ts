@@ -1,6 +1,6 @@
 /**
  * The documentation holds together: every relative link and anchor in
- * README.md and docs/*.md resolves, every command line in a ```sh runnable
+ * README.md, docs/*.md and the other READMEs resolves, every command line in a ```sh runnable
  * fence exits with the code written after it (`# exit N`), and CI still runs
  * the README's test command.
  */
@@ -10,7 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { cliResult } from '../../src/cli/main.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const DOCS = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'docs', f))];
+const DOCS = [
+  join(ROOT, 'README.md'),
+  ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'docs', f)),
+  // the other Markdown files of the repository, which the docs link to
+  ...['examples/cuda/README.md', 'proofs/README.md', 'test/fixtures/README.md'].map((f) => join(ROOT, f)),
+];
 
 /** Links that leave the repository on purpose: the BabyCUDA contract beside the checkout (relative to the root). */
 const OUTSIDE = new Set(['../shared/spec/babycuda.md']);
