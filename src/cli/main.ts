@@ -121,7 +121,9 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
       .argument('<FILE>', '.bcu or .cu file')
       .option('--kernel <NAME>', 'only the kernel NAME')
       .option('--phases', 'also print the barrier phases'),
-  ).action(async (file: string, flags: InferFlags) => setExit(await (await commands()).inferCommand(file, flags, io)));
+  )
+    .addHelpText('after', '\nExit codes: 0 printed, 2 bad input or usage.')
+    .action(async (file: string, flags: InferFlags) => setExit(await (await commands()).inferCommand(file, flags, io)));
 
   withCudaOptions(
     root
@@ -140,6 +142,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
       .argument('<FILE>', '.bcu or .cu file'),
   )
     .option('--out <DIR>', 'write one .smt2 file per query into DIR (also the loop checks of the phase split) and list them')
+    .addHelpText('after', '\nExit codes: 0 printed or written, 2 bad input or usage.')
     .action(async (file: string, flags: SmtFlags) => setExit(await (await commands()).smtCommand(file, flags, io)));
 
   withLaunchOptions(
@@ -163,6 +166,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .addOption(new Option('--init <A=1,2,3|A=random:SEED>', 'initial contents of an array (repeatable)').default([]).argParser(collect))
     .option('--json', 'print a JSON report instead of text')
     .option('--seed <S>', 'seed of random contents and of the unknown values of havoc; arrays without --init get random contents too')
+    .addHelpText('after', '\nExit codes: 0 no race or divergence in the run (also a launch outside the scope: an assumption failed or an undefined operation, where there is no execution to check), 1 a race or barrier divergence, 2 bad input or usage (also a launch its requires exclude) or a run past the interpreter\'s limits (steps, accesses, threads).')
     .action(async (files: string[], flags: RunFlags) => setExit(await (await commands()).runSubcommand(files, flags, io)));
 
   const experiment = withSolvingOptions(
@@ -187,6 +191,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .description('join the results of the runs `experiment --shard 1/N` … `--shard N/N` into those of one run over all the files')
     .argument('<DIR...>', 'the --out directories of the shards, in any order')
     .requiredOption('--out <DIR>', 'write results.csv, results.json, summary.md and report.html into DIR')
+    .addHelpText('after', '\nExit codes: 0 the merged files written, 2 bad usage or shards that do not belong together.')
     .action(async (dirs: string[], flags: { out: string }) => setExit(await (await commands()).experimentMergeSubcommand(dirs, flags, io)));
 
   root
@@ -197,9 +202,15 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .option('--racy', 'the variant with exactly one racing pair of accesses')
     .option('-o, --output <FILE>', 'write the kernel to FILE')
     .option('--list', 'list the families')
+    .addHelpText('after', '\nExit codes: 0 printed or written, 2 bad usage.')
     .action(async (family: string | undefined, flags: GenFlags) => setExit(await (await import('./gen.js')).genCommand(family, flags, io)));
 
   return root;
+}
+
+/** The command definitions alone (nothing runs): what docs/cli.md is generated from (scripts/docs/cli.ts). */
+export function cliDefinition(): Command {
+  return program({ out: () => undefined, err: () => undefined, colour: false, env: {} }, () => undefined);
 }
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit code; never throws. */
