@@ -49,9 +49,13 @@ export interface Mark {
 }
 
 export interface WitnessView {
+  /** `witness`, or which witness of the alarm it is */
+  readonly caption: string;
   readonly launch: string;
   readonly heads: readonly [string, string];
   readonly rows: readonly (readonly [string, string, string])[];
+  /** where the rows' names that are not the source's come from */
+  readonly names: readonly string[];
 }
 
 export interface AlarmView {
@@ -62,7 +66,10 @@ export interface AlarmView {
   readonly label: string;
   readonly reason: string;
   readonly marks: readonly Mark[];
+  /** the smallest replayed witness when the interpreter ran one, else the solver's */
   readonly witness: WitnessView;
+  /** the solver's witness, when a smaller one is shown first */
+  readonly solverWitness: WitnessView | null;
   /** what replaying the witness found; null when not asked */
   readonly replay: string | null;
   /** the alarm as the text report prints it */
@@ -86,7 +93,8 @@ export interface KernelView {
   readonly status: string;
   /** the verdict line of the text report */
   readonly headline: string;
-  readonly wellTyped: string;
+  /** null for a kernel in error before its typing was decided */
+  readonly wellTyped: string | null;
   /** the execution model the verdict holds for, as the text report's `execution:` line; null for a kernel in error (no verdict) */
   readonly execution: string | null;
   readonly alarms: readonly AlarmView[];
