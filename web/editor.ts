@@ -59,6 +59,8 @@ export interface Editor {
   readonly view: EditorView;
   text(): string;
   setText(text: string): void;
+  /** the text replaced as an edit of the user's (undoable, and the page counts it as one) */
+  replaceText(text: string): void;
   setLanguage(language: LanguageName): void;
   showMarks(marks: readonly Mark[]): void;
   showDiagnostics(diagnostics: readonly DiagnosticView[]): void;
@@ -98,6 +100,7 @@ export function createEditor(parent: HTMLElement, text: string, language: Langua
     view,
     text: () => view.state.doc.toString(),
     setText: (t) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t } }),
+    replaceText: (t) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t }, userEvent: 'input.fix' }),
     setLanguage: (l) => view.dispatch({ effects: languages.reconfigure(languageOf(l)) }),
     showMarks: (marks) => {
       view.dispatch({ effects: setMarks.of(marks) });

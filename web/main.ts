@@ -8,7 +8,7 @@ import { commandLine } from './command.js';
 import { isolation } from './isolation.js';
 import { languageOfPath, type LanguageName } from './languages.js';
 import { DEFAULT_OPTIONS, fragmentOf, safeName, stateOf, type PageState } from './permalink.js';
-import type { AlarmView, DiagnosticView, FromWorker, KernelView, OptionsText, StageView, ToWorker, WitnessView } from './protocol.js';
+import type { AlarmView, DiagnosticView, FromWorker, KernelFixView, KernelView, OptionsText, StageView, ToWorker, WitnessView } from './protocol.js';
 
 interface Example {
   /** relative to examples/, e.g. `paper/figure3.bcu`, or a header such as `cuda/macros/common.cuh` */
@@ -46,6 +46,7 @@ const ui = {
   copyCommand: element<HTMLButtonElement>('copy-command'),
   language: element<HTMLSelectElement>('language'),
   verify: element<HTMLButtonElement>('verify'),
+  fix: element<HTMLButtonElement>('fix'),
   stop: element<HTMLButtonElement>('stop'),
   link: element<HTMLButtonElement>('copy-link'),
   status: element<HTMLElement>('status'),
@@ -135,12 +136,17 @@ function received(m: FromWorker): void {
     case 'progress':
       setStatus(`verifying ${m.kernel} (kernel ${m.kernelIndex + 1} of ${m.kernels}) · ${m.queries} ${m.queries === 1 ? 'query' : 'queries'} answered · ${seconds()}`, 'busy');
       return;
-    case 'rejected':
+    case 'rejected': {
+      const wasFix = fixing !== null;
+      fixing = null;
       finish();
       showRejected(m.diagnostics, m.usage);
+      if (wasFix && m.usage !== null) setStatus('not repaired: see the message', 'error');
       return;
+    }
     case 'verified':
       showVerified(m.kernels, m.notices, m.summary, m.internal);
+      addDownloads(m.json, m.sarif);
       setStatus(`${m.summary} · ${(m.milliseconds / 1000).toFixed(1)} s · computing the stages…`, 'busy');
       return;
     case 'stages':
@@ -148,6 +154,10 @@ function received(m: FromWorker): void {
       setStatus(`${ui.verdict.dataset['summary'] ?? 'done'} · ${seconds()}`, ui.verdict.dataset['status']?.split(' ').includes('error') === true ? 'error' : 'idle');
       finish();
       showStages(m.stages);
+      return;
+    case 'fixed':
+      finish();
+      showFix(m.text, m.diff, m.kernels);
       return;
     case 'crashed':
       crashed(m.message);
@@ -171,6 +181,7 @@ function setStatus(text: string, state: 'idle' | 'busy' | 'error'): void {
 function finish(): void {
   running = null;
   ui.verify.disabled = false;
+  ui.fix.disabled = false;
   ui.stop.disabled = true;
   document.body.dataset['running'] = 'no';
 }
@@ -187,22 +198,30 @@ function options(): OptionsText {
   };
 }
 
-function verify(): void {
+/** The text the running `fix` was given: its repair applies only to that text. */
+let fixing: string | null = null;
+
+function run(kind: ToWorker['kind']): void {
   if (running !== null || !crossOriginIsolated) return;
   if (workerEnded) startWorker();
   running = { id: nextId++, started: performance.now() };
   ui.verify.disabled = true;
+  ui.fix.disabled = true;
   ui.stop.disabled = false;
   document.body.dataset['running'] = 'yes';
   delete ui.verdict.dataset['status'];
-  setStatus(z3Ready ? 'verifying…' : 'starting Z3…', 'busy');
-  clearResults('verifying…');
-  delete ui.verdict.dataset['stale'];
+  const doing = kind === 'fix' ? 'looking for a repair…' : 'verifying…';
+  setStatus(z3Ready ? doing : 'starting Z3…', 'busy');
+  clearResults(doing);
   document.body.dataset['pane'] = 'result';
-  const message: ToWorker = { kind: 'verify', id: running.id, path, text: editor.text(), options: options(), headers: headersFor(origin) };
+  const text = editor.text();
+  fixing = kind === 'fix' ? text : null;
+  const message: ToWorker = { kind, id: running.id, path, text, options: options(), headers: headersFor(origin) };
   worker.postMessage(message);
   void updateLink('push');
 }
+
+const verify = (): void => run('verify');
 
 /** A Z3 check cannot be interrupted: the worker goes, and a fresh one starts Z3 again. */
 function stop(): void {
@@ -311,6 +330,50 @@ function showVerified(kernels: readonly KernelView[], notices: readonly Diagnost
   );
   editor.showDiagnostics([...kernels.flatMap((k) => k.errors), ...notices]);
   ui.verdict.querySelector<HTMLElement>('.alarm')?.click();
+}
+
+/** The repair as a diff, what was done per kernel, and a button that puts it in the editor (one undoable change). */
+function showFix(repaired: string, diff: string, kernels: readonly KernelFixView[]): void {
+  const from = fixing;
+  fixing = null;
+  ui.verdict.dataset['status'] = 'fix';
+  const changed = diff !== '';
+  setStatus(changed ? 'a repair was found: see the diff' : 'no change to suggest', 'idle');
+  const apply = node('button', { id: 'apply-fix', type: 'button' }, 'Apply to the editor');
+  apply.addEventListener('click', () => {
+    // an edit made meanwhile is not overwritten: the repair belongs to the text it was found for
+    if (editor.text() !== from) {
+      setStatus('the text changed since the repair was found: suggest a fix again', 'error');
+      return;
+    }
+    editor.replaceText(repaired);
+    apply.disabled = true;
+    setStatus('repair applied (Ctrl-Z undoes it); Verify to see the verdict', 'idle');
+  });
+  ui.verdict.replaceChildren(
+    node('p', { class: 'summary' }, changed ? 'Suggested repair (as faial-ts fix gives it):' : 'Nothing to change:'),
+    node('ul', { class: 'fix-kernels' }, ...kernels.map((k) => node('li', { class: k.outcome, 'data-outcome': k.outcome }, k.text))),
+    ...(changed ? [node('pre', { class: 'diff' }, ...diff.split('\n').map((l) => node('span', { class: l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : '' }, `${l}\n`))), apply] : []),
+  );
+}
+
+/** A button that saves `text` as a file named after the kernel's file. */
+function downloadButton(label: string, text: string, extension: string, type: string): HTMLButtonElement {
+  const b = node('button', { type: 'button', class: 'download', 'data-format': extension }, label);
+  b.addEventListener('click', () => {
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    const a = node('a', { href: url, download: `${path.replace(/\.[^.]*$/, '')}.${extension}` });
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+  return b;
+}
+
+/** The verification as `verify --json` and `verify --sarif` write it, to save. */
+function addDownloads(json: string, sarif: string): void {
+  ui.verdict.querySelector('.summary')?.after(
+    node('p', { class: 'downloads' }, downloadButton('Download JSON', json, 'json', 'application/json'), ' ', downloadButton('Download SARIF', sarif, 'sarif', 'application/sarif+json')),
+  );
 }
 
 function copyButton(text: string): HTMLButtonElement {
@@ -564,6 +627,7 @@ async function main(): Promise<void> {
   else history.replaceState({ origin: from?.path ?? null } satisfies HistoryState, '', location.href);
 
   ui.verify.addEventListener('click', verify);
+  ui.fix.addEventListener('click', () => run('fix'));
   ui.stop.addEventListener('click', stop);
   ui.examples.addEventListener('change', () => loadExample(ui.examples.value));
   ui.fileName.addEventListener('change', renamed);
@@ -594,6 +658,7 @@ async function main(): Promise<void> {
   });
   showTab('verdict');
   document.body.dataset['pane'] = 'editor';
+  element('versions').textContent = `faial-ts ${FAIAL_VERSIONS.faial} · Z3 ${FAIAL_VERSIONS.z3}`;
   document.body.dataset['page'] = 'ready';
   if (!crossOriginIsolated) showUnavailable();
   // a link is a result to see: verify it at once

@@ -30,7 +30,8 @@ export function paramItems(text: string): string[] {
 }
 
 export interface ToWorker {
-  readonly kind: 'verify';
+  /** verify: as `faial-ts verify --replay`; fix: as `faial-ts fix` (BabyCUDA only) */
+  readonly kind: 'verify' | 'fix';
   readonly id: number;
   readonly path: string;
   readonly text: string;
@@ -116,6 +117,18 @@ export interface StageView {
   readonly lowered: string | null;
 }
 
+/** What `fix` did to one kernel. */
+export interface KernelFixView {
+  readonly name: string;
+  readonly outcome: 'drf' | 'fixed' | 'not-fixed';
+  readonly text: string;
+}
+
+/** Set by the build (esbuild's define): the versions of faial-ts and of Z3 (z3-solver) built into the page. */
+declare global {
+  const FAIAL_VERSIONS: { readonly faial: string; readonly z3: string };
+}
+
 export type FromWorker =
   /** Z3 has started: the first verification will not wait for it */
   | { readonly kind: 'ready'; readonly milliseconds: number }
@@ -131,6 +144,11 @@ export type FromWorker =
       readonly summary: string;
       readonly internal: readonly string[];
       readonly milliseconds: number;
+      /** the run as `verify --json` and `verify --sarif` print it */
+      readonly json: string;
+      readonly sarif: string;
     }
   | { readonly kind: 'stages'; readonly id: number; readonly stages: readonly StageView[] }
+  /** the repaired text (the given one when nothing changed), its unified diff, and per kernel what was done */
+  | { readonly kind: 'fixed'; readonly id: number; readonly text: string; readonly diff: string; readonly kernels: readonly KernelFixView[] }
   | { readonly kind: 'crashed'; readonly id: number | null; readonly message: string };

@@ -10,7 +10,8 @@ import { LOCKSTEP_ONLY_TEXT, elementText, executionText, raceScopeText, reasonTe
 import { divergenceText, kernelText, raceText, witnessRows } from '../src/report/text.js';
 import type { Launch } from '../src/core/launch.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from '../src/verify/result.js';
-import type { AlarmView, DiagnosticView, KernelView, Mark, WitnessView } from './protocol.js';
+import type { KernelFix } from '../src/fix/fix.js';
+import type { AlarmView, DiagnosticView, KernelFixView, KernelView, Mark, WitnessView } from './protocol.js';
 
 const plain = colorsOf(false);
 
@@ -127,3 +128,24 @@ export function kernelView(r: KernelResult, launch: Launch | null, editorPath: s
 }
 
 
+
+const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** What `fix` did to a kernel, in the words of its report (the command line adds the places and the proof's work). */
+export function fixView(f: KernelFix): KernelFixView {
+  switch (f.kind) {
+    case 'drf':
+      return { name: f.kernel, outcome: 'drf', text: `${f.kernel}: already DRF; nothing to repair` };
+    case 'fixed': {
+      const r = f.repair;
+      const done = [
+        ...(r.inserted.length === 0 ? [] : [`${count(r.inserted.length, 'barrier')} inserted${r.fewest?.proved === true ? ' (the fewest)' : ''}`]),
+        ...(r.hoisted.length === 0 ? [] : [`${count(r.hoisted.length, 'diverging barrier')} hoisted out of thread-dependent branches`]),
+        ...(r.removed.length === 0 ? [] : [`${count(r.removed.length, 'redundant barrier')} removed`]),
+      ];
+      return { name: f.kernel, outcome: 'fixed', text: `${f.kernel}: ${done.join(', ')}; the repaired kernel is proved DRF and free of barrier divergence` };
+    }
+    case 'not-fixed':
+      return { name: f.kernel, outcome: 'not-fixed', text: `${f.kernel}: not repaired (${f.before.status}): ${f.why}` };
+  }
+}

@@ -49,6 +49,8 @@ export async function buildPlayground(out: string, options: { minify?: boolean }
   const minify = options.minify ?? true;
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
+  const versionOf = async (pkg: string): Promise<string> => (JSON.parse(await readFile(join(ROOT, pkg, 'package.json'), 'utf8')) as { version: string }).version;
+  const versions = { faial: await versionOf('.'), z3: await versionOf(join('node_modules', 'z3-solver')) };
   const common: BuildOptions = {
     bundle: true,
     platform: 'browser',
@@ -56,7 +58,8 @@ export async function buildPlayground(out: string, options: { minify?: boolean }
     minify,
     sourcemap: false,
     logLevel: 'warning',
-    define: { global: 'globalThis', 'process.env.NODE_ENV': '"production"' },
+    // the versions the page shows and its reports name
+    define: { global: 'globalThis', 'process.env.NODE_ENV': '"production"', FAIAL_VERSIONS: JSON.stringify(versions) },
   };
   await build({ ...common, entryPoints: [join(ROOT, 'web', 'main.ts')], outfile: join(out, 'main.js'), format: 'esm' });
   // a classic worker: it loads z3-built.js with importScripts; web-tree-sitter imports Node's modules only when it runs in Node

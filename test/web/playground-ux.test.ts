@@ -328,6 +328,44 @@ describe.skipIf(CHROMIUM === null)('the playground as a new user meets it (issue
     await page.close();
   });
 
+  it('features: Suggest a fix applies the proved repair (undoable), JSON and SARIF downloads, the command line, the versions', async () => {
+    const context = await browser.newContext();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url.replace(/\/$/, '') });
+    const page = await opened(url, context);
+    await page.selectOption('#examples', 'fix/two-phases.bcu');
+    const original = await editorText(page);
+    await page.click('#fix');
+    await page.waitForSelector('#verdict[data-status=fix]', { timeout: 90_000 });
+    await expect(page.textContent('.fix-kernels li[data-outcome=fixed]')).resolves.toContain('2 barriers inserted (the fewest)');
+    const diff = (await page.textContent('#verdict pre.diff')) ?? '';
+    expect(diff.match(/^\+ {2}sync;$/gm)?.length).toBe(2);
+    await page.click('#apply-fix');
+    expect((await editorText(page)).match(/^ {2}sync;$/gm)?.length).toBe(2);
+    await page.click('.cm-content');
+    await page.keyboard.press('Control+z');
+    expect(await editorText(page)).toBe(original);
+    await page.keyboard.press('Control+y');
+    expect((await editorText(page)).match(/^ {2}sync;$/gm)?.length).toBe(2);
+    await page.click('#verify');
+    expect(await verdict(page)).toBe('drf');
+    for (const [format, check] of [
+      ['json', (v: { kernels: { status: string }[] }) => expect(v.kernels.map((k) => k.status)).toEqual(['drf'])],
+      ['sarif', (v: { version: string }) => expect(v.version).toBe('2.1.0')],
+    ] as const) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#verdict .download[data-format=${format}]`)]);
+      expect(download.suggestedFilename()).toBe(`two-phases.${format}`);
+      check(JSON.parse(await readFile((await download.path())!, 'utf8')) as never);
+    }
+    await page.click('#copy-command');
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe('npx faial-ts verify --replay --timeout 10000 two-phases.bcu');
+    await expect(page.textContent('#versions')).resolves.toMatch(/^faial-ts \d+\.\d+\.\d+ · Z3 \d+\.\d+\.\d+$/);
+    // fix rewrites BabyCUDA only, as the command line says
+    await pasteOverAll(page, RENAMED);
+    await page.click('#fix');
+    await expect(page.locator('#verdict .usage').textContent()).resolves.toContain('fix rewrites BabyCUDA (.bcu) files; kernel.cu is CUDA C');
+    await context.close();
+  });
+
   it('10: the built folder verifies from a plain static server (its service worker isolates the page), and says how to fix it where it cannot', async () => {
     const plain = await plainStaticServer(site);
     try {
