@@ -476,17 +476,25 @@ interface HistoryState {
   readonly origin: string | null;
 }
 
+/** The history entry the page is at, as it was made: edits move the URL along, and a push gives this entry its own state back first. */
+let entryMade: { fragment: string; state: HistoryState } | null = null;
+
 /**
- * Puts the page's state in the URL (a new history entry for a new file or a
- * verification, so that Back returns to it) and in localStorage.
+ * Puts the page's state in the URL and in localStorage. A new file or a
+ * verification of changed text is a new history entry, so that Back returns
+ * to the text before it; keystrokes only move the URL along.
  */
 async function updateLink(how: 'push' | 'replace'): Promise<string> {
   window.clearTimeout(linkTimer);
   const state: PageState = { path, text: editor.text(), options: options() };
   const fragment = await fragmentOf(state);
   const entry: HistoryState = { origin: origin?.path ?? null };
-  if (how === 'push' && fragment !== location.hash) history.pushState(entry, '', fragment);
-  else history.replaceState(entry, '', fragment);
+  if (how === 'push' && fragment !== entryMade?.fragment) {
+    if (entryMade !== null && location.hash !== entryMade.fragment) history.replaceState(entryMade.state, '', entryMade.fragment);
+    history.pushState(entry, '', fragment);
+    entryMade = { fragment, state: entry };
+  } else history.replaceState(entry, '', fragment);
+  entryMade ??= { fragment, state: entry };
   try {
     localStorage.setItem(STORAGE_KEY, JSON.stringify({ ...state, origin: entry.origin }));
   } catch {
@@ -624,7 +632,10 @@ async function main(): Promise<void> {
   clearResults('press Verify (Ctrl-Enter)');
   // the first history entry holds its state too, so that Back returns to it
   if (fromLink === null) void updateLink('replace');
-  else history.replaceState({ origin: from?.path ?? null } satisfies HistoryState, '', location.href);
+  else {
+    entryMade = { fragment: location.hash, state: { origin: from?.path ?? null } };
+    history.replaceState(entryMade.state, '', location.href);
+  }
 
   ui.verify.addEventListener('click', verify);
   ui.fix.addEventListener('click', () => run('fix'));
@@ -651,6 +662,7 @@ async function main(): Promise<void> {
   // Back and Forward (and a fragment typed in): the state that entry holds
   window.addEventListener('popstate', (e) => {
     const entry = e.state as HistoryState | null;
+    entryMade = { fragment: location.hash, state: entry ?? { origin: null } };
     void stateOf(location.hash).then((s) => {
       if (s === null || (s.text === editor.text() && s.path === path && JSON.stringify(s.options) === JSON.stringify(options()))) return;
       show(s, entry === null ? exampleNamed(s.path) : (examples.find((x) => x.path === entry.origin) ?? null));

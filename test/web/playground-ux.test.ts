@@ -224,7 +224,18 @@ describe.skipIf(CHROMIUM === null)('the playground as a new user meets it (issue
     await page.waitForFunction(() => document.querySelector('.cm-content')?.textContent?.includes('kernel fig4') === true);
     await page.click('.cm-content');
     await page.keyboard.press('Control+Home');
+    const before = new URL(page.url()).hash;
     await page.keyboard.type('// kept\n');
+    // the URL follows the edit first (no entry per keystroke)
+    await page.waitForFunction((h) => location.hash !== h, before);
+    // verifying the edited text makes it an entry of its own: Back gives the example as it was
+    await page.click('#verify');
+    expect(await verdict(page)).toBe('drf');
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelector('.cm-content')?.textContent?.startsWith('// expect') === true);
+    expect(await editorText(page)).toBe(await readFile('examples/paper/figure4.bcu', 'utf8'));
+    await page.goForward();
+    await page.waitForFunction(() => document.querySelector('.cm-content')?.textContent?.startsWith('// kept') === true);
     await page.click('#options summary');
     await page.fill('#opt-block', '8');
     await page.waitForFunction(() => localStorage.getItem('faial-ts.playground')?.includes('// kept') === true && localStorage.getItem('faial-ts.playground')?.includes('"blockDim":"8"') === true);
