@@ -486,7 +486,7 @@ let entryMade: { fragment: string; state: HistoryState } | null = null;
  */
 async function updateLink(how: 'push' | 'replace'): Promise<string> {
   window.clearTimeout(linkTimer);
-  const state: PageState = { path, text: editor.text(), options: options() };
+  const state: PageState = { path, text: editor.text(), options: options(), version: FAIAL_VERSIONS.faial };
   const fragment = await fragmentOf(state);
   const entry: HistoryState = { origin: origin?.path ?? null };
   if (how === 'push' && fragment !== entryMade?.fragment) {
@@ -672,6 +672,11 @@ async function main(): Promise<void> {
   document.body.dataset['pane'] = 'editor';
   element('versions').textContent = `faial-ts ${FAIAL_VERSIONS.faial} · Z3 ${FAIAL_VERSIONS.z3}`;
   document.body.dataset['page'] = 'ready';
+  if (fromLink?.version !== undefined && fromLink.version !== FAIAL_VERSIONS.faial) {
+    const note = element('link-note');
+    note.textContent = `This link was made with faial-ts ${fromLink.version}; this page is faial-ts ${FAIAL_VERSIONS.faial}, so its verdicts may differ from the ones the link was shared for.`;
+    note.hidden = false;
+  }
   if (!crossOriginIsolated) showUnavailable();
   // a link is a result to see: verify it at once
   else if (fromLink !== null) verify();

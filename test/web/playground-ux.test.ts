@@ -172,7 +172,13 @@ describe.skipIf(CHROMIUM === null)('the playground as a new user meets it (issue
     const followed = await opened(link);
     expect(await verdict(followed)).toBe('racy');
     expect(await editorText(followed)).toContain('// changed');
+    await expect(followed.isVisible('#link-note')).resolves.toBe(false);
     await followed.close();
+    // a link made by another version says so
+    expect(link).toMatch(/&v=\d+\.\d+\.\d+&/);
+    const older = await opened(link.replace(/&v=[^&]+&/, '&v=0.0.1&'));
+    await expect(older.textContent('#link-note')).resolves.toContain('This link was made with faial-ts 0.0.1');
+    await older.close();
   });
 
   it('4: the smallest replayed witness comes first, the solver\'s is kept, and a generated name is explained', async () => {
