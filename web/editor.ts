@@ -4,9 +4,10 @@
  * accesses marked in two colours, thread 1 and thread 2.
  */
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { bracketMatching, indentOnInput, syntaxHighlighting, defaultHighlightStyle } from '@codemirror/language';
+import { bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { classHighlighter, tagHighlighter, tags } from '@lezer/highlight';
 import { lintGutter, setDiagnostics, type Diagnostic as LintDiagnostic } from '@codemirror/lint';
-import { Compartment, EditorState, StateEffect, StateField, type Extension, type Range } from '@codemirror/state';
+import { Compartment, EditorState, StateEffect, StateField, Transaction, type Extension, type Range } from '@codemirror/state';
 import { Decoration, EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, type DecorationSet } from '@codemirror/view';
 import { babyCuda, cudaC, type LanguageName } from './languages.js';
 import type { DiagnosticView, Mark } from './protocol.js';
@@ -31,16 +32,41 @@ const marksField = StateField.define<DecorationSet>({
   provide: (f) => EditorView.decorations.from(f),
 });
 
+/** What changed the text: the page (an example, a link), the user, or the user pasting over all of it (someone else's kernel, not an edit of this file). */
+export type TextChange = { readonly kind: 'loaded' } | { readonly kind: 'edited' } | { readonly kind: 'replaced'; readonly text: string };
+
+function changeOf(tr: Transaction): TextChange {
+  if (tr.annotation(Transaction.userEvent) === undefined) return { kind: 'loaded' };
+  if (!tr.isUserEvent('input.paste') && !tr.isUserEvent('input.drop')) return { kind: 'edited' };
+  const before = tr.startState.doc;
+  let whole = before.toString().trim() === '';
+  tr.changes.iterChangedRanges((fromA, toA) => {
+    if (fromA === 0 && toA === before.length) whole = true;
+  });
+  return whole ? { kind: 'replaced', text: tr.state.doc.toString() } : { kind: 'edited' };
+}
+
+/** A zero-width span (`missing ;` after a token) as one character the editor can underline: the one before it at a line's end. */
+function underlined(from: number, to: number, doc: EditorState['doc']): { from: number; to: number } {
+  if (to > from || doc.length === 0) return { from, to };
+  const line = doc.lineAt(from);
+  if (from < line.to) return { from, to: from + 1 };
+  if (from > line.from) return { from: from - 1, to: from };
+  return { from, to: Math.min(from + 1, doc.length) };
+}
+
 export interface Editor {
   readonly view: EditorView;
   text(): string;
   setText(text: string): void;
+  /** the text replaced as an edit of the user's (undoable, and the page counts it as one) */
+  replaceText(text: string): void;
   setLanguage(language: LanguageName): void;
   showMarks(marks: readonly Mark[]): void;
   showDiagnostics(diagnostics: readonly DiagnosticView[]): void;
 }
 
-export function createEditor(parent: HTMLElement, text: string, language: LanguageName, onRun: () => void, onChange: () => void): Editor {
+export function createEditor(parent: HTMLElement, text: string, language: LanguageName, onRun: () => void, onChange: (change: TextChange) => void): Editor {
   const languages = new Compartment();
   const languageOf = (l: LanguageName): Extension => (l === 'cu' ? cudaC : babyCuda);
   const view = new EditorView({
@@ -55,13 +81,17 @@ export function createEditor(parent: HTMLElement, text: string, language: Langua
         drawSelection(),
         indentOnInput(),
         bracketMatching(),
-        syntaxHighlighting(defaultHighlightStyle),
+        // classes, not inline colours: style.css colours them for the light and the dark theme
+        syntaxHighlighting(classHighlighter),
+        syntaxHighlighting(tagHighlighter([{ tag: tags.standard(tags.variableName), class: 'tok-builtin' }])),
         languages.of(languageOf(language)),
         lintGutter(),
         marksField,
         keymap.of([{ key: 'Mod-Enter', run: () => (onRun(), true) }, indentWithTab, ...defaultKeymap, ...historyKeymap]),
+        // indentWithTab keeps Tab in the editor; Esc then Tab leaves it (CodeMirror's tab focus mode), which the page's hint says
+        EditorView.contentAttributes.of({ 'aria-label': 'Kernel source', 'aria-describedby': 'editor-hint' }),
         EditorView.updateListener.of((u) => {
-          if (u.docChanged) onChange();
+          for (const tr of u.transactions) if (tr.docChanged) onChange(changeOf(tr));
         }),
       ],
     }),
@@ -70,6 +100,7 @@ export function createEditor(parent: HTMLElement, text: string, language: Langua
     view,
     text: () => view.state.doc.toString(),
     setText: (t) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t } }),
+    replaceText: (t) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t }, userEvent: 'input.fix' }),
     setLanguage: (l) => view.dispatch({ effects: languages.reconfigure(languageOf(l)) }),
     showMarks: (marks) => {
       view.dispatch({ effects: setMarks.of(marks) });
@@ -79,8 +110,7 @@ export function createEditor(parent: HTMLElement, text: string, language: Langua
     showDiagnostics: (ds) => {
       const length = view.state.doc.length;
       const lint: LintDiagnostic[] = ds.map((d) => ({
-        from: Math.min(d.start, length),
-        to: Math.min(Math.max(d.end, d.start), length),
+        ...underlined(Math.min(d.start, length), Math.min(Math.max(d.end, d.start), length), view.state.doc),
         severity: d.severity === 'note' ? 'info' : d.severity,
         message: `${d.severity}[${d.code}]: ${d.message}`,
       }));

@@ -10,6 +10,8 @@ export interface PageState {
   readonly path: string;
   readonly text: string;
   readonly options: OptionsText;
+  /** the faial-ts version that made the link, when it says (a link of another version may verify differently) */
+  readonly version?: string;
 }
 
 export const DEFAULT_OPTIONS: OptionsText = { blockDim: '', gridDim: '', params: '', timeout: '10000', maxRaces: '20', warpSize: '', replay: true };
@@ -32,7 +34,7 @@ function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
 
 const OPTION_KEYS = { blockDim: 'block', gridDim: 'grid', params: 'params', timeout: 'timeout', maxRaces: 'races', warpSize: 'warp' } as const;
 
-/** `#file=k.bcu&code=…&block=32`: options at their defaults are left out. */
+/** `#file=k.bcu&block=32&v=0.1.0&code=…`: options at their defaults are left out. */
 export async function fragmentOf(state: PageState): Promise<string> {
   const code = base64url(await streamed(new TextEncoder().encode(state.text), new CompressionStream('deflate-raw')));
   const q = new URLSearchParams({ file: state.path });
@@ -40,6 +42,7 @@ export async function fragmentOf(state: PageState): Promise<string> {
     if (state.options[field] !== DEFAULT_OPTIONS[field]) q.set(key, state.options[field]);
   }
   if (!state.options.replay) q.set('replay', '0');
+  if (state.version !== undefined) q.set('v', state.version);
   q.set('code', code);
   return `#${q.toString()}`;
 }
@@ -61,7 +64,8 @@ export async function stateOf(fragment: string): Promise<PageState | null> {
     if (value !== null) options[field] = value;
   }
   options.replay = q.get('replay') !== '0';
-  return { path: safeName(q.get('file') ?? 'kernel.bcu'), text, options };
+  const version = q.get('v');
+  return { path: safeName(q.get('file') ?? 'kernel.bcu'), text, options, ...(version === null ? {} : { version }) };
 }
 
 /** A file name for reports: the last component only, nothing that looks like a path. */

@@ -30,7 +30,8 @@ export function paramItems(text: string): string[] {
 }
 
 export interface ToWorker {
-  readonly kind: 'verify';
+  /** verify: as `faial-ts verify --replay`; fix: as `faial-ts fix` (BabyCUDA only) */
+  readonly kind: 'verify' | 'fix';
   readonly id: number;
   readonly path: string;
   readonly text: string;
@@ -49,9 +50,13 @@ export interface Mark {
 }
 
 export interface WitnessView {
+  /** `witness`, or which witness of the alarm it is */
+  readonly caption: string;
   readonly launch: string;
   readonly heads: readonly [string, string];
   readonly rows: readonly (readonly [string, string, string])[];
+  /** where the rows' names that are not the source's come from */
+  readonly names: readonly string[];
 }
 
 export interface AlarmView {
@@ -62,7 +67,10 @@ export interface AlarmView {
   readonly label: string;
   readonly reason: string;
   readonly marks: readonly Mark[];
+  /** the smallest replayed witness when the interpreter ran one, else the solver's */
   readonly witness: WitnessView;
+  /** the solver's witness, when a smaller one is shown first */
+  readonly solverWitness: WitnessView | null;
   /** what replaying the witness found; null when not asked */
   readonly replay: string | null;
   /** the alarm as the text report prints it */
@@ -86,7 +94,8 @@ export interface KernelView {
   readonly status: string;
   /** the verdict line of the text report */
   readonly headline: string;
-  readonly wellTyped: string;
+  /** null for a kernel in error before its typing was decided */
+  readonly wellTyped: string | null;
   /** the execution model the verdict holds for, as the text report's `execution:` line; null for a kernel in error (no verdict) */
   readonly execution: string | null;
   readonly alarms: readonly AlarmView[];
@@ -108,6 +117,18 @@ export interface StageView {
   readonly lowered: string | null;
 }
 
+/** What `fix` did to one kernel. */
+export interface KernelFixView {
+  readonly name: string;
+  readonly outcome: 'drf' | 'fixed' | 'not-fixed';
+  readonly text: string;
+}
+
+/** Set by the build (esbuild's define): the versions of faial-ts and of Z3 (z3-solver) built into the page. */
+declare global {
+  const FAIAL_VERSIONS: { readonly faial: string; readonly z3: string };
+}
+
 export type FromWorker =
   /** Z3 has started: the first verification will not wait for it */
   | { readonly kind: 'ready'; readonly milliseconds: number }
@@ -123,6 +144,11 @@ export type FromWorker =
       readonly summary: string;
       readonly internal: readonly string[];
       readonly milliseconds: number;
+      /** the run as `verify --json` and `verify --sarif` print it */
+      readonly json: string;
+      readonly sarif: string;
     }
   | { readonly kind: 'stages'; readonly id: number; readonly stages: readonly StageView[] }
+  /** the repaired text (the given one when nothing changed), its unified diff, and per kernel what was done */
+  | { readonly kind: 'fixed'; readonly id: number; readonly text: string; readonly diff: string; readonly kernels: readonly KernelFixView[] }
   | { readonly kind: 'crashed'; readonly id: number | null; readonly message: string };

@@ -16,10 +16,15 @@ import { loadCudaGrammar, type CudaGrammar } from '../src/frontend/cuda/parse.js
 import { dirname } from '../src/frontend/cuda/preprocess/paths.js';
 import { launchFor } from '../src/core/launch.js';
 import { summaryText } from '../src/report/text.js';
+import { reportJson } from '../src/report/json.js';
+import { sarifLog } from '../src/report/sarif.js';
 import { browserZ3 } from '../src/solve/z3-browser.js';
 import type { Solver } from '../src/solve/solver.js';
 import { paramItems, type FromWorker, type OptionsText, type StageView, type ToWorker } from './protocol.js';
-import { diagnosticView, kernelView } from './views.js';
+import { diagnosticView, fixView, kernelView } from './views.js';
+import { fixKernel, type KernelFix } from '../src/fix/fix.js';
+import { unifiedDiff } from '../src/fix/diff.js';
+import { DEFAULT_LIMITS } from '../src/fix/search.js';
 
 /** The parts of a dedicated worker's global scope used here (the page's DOM types describe a window). */
 interface WorkerScope {
@@ -134,6 +139,8 @@ async function verify(id: number, path: string, text: string, options: OptionsTe
     summary: summaryText([file], false),
     internal: outcome.replayFailures,
     milliseconds: performance.now() - t0,
+    json: JSON.stringify(reportJson([file]), null, 2),
+    sarif: JSON.stringify(sarifLog([file], { version: FAIAL_VERSIONS.faial, launchOf: (r) => launchOf(r.kernel) }), null, 2),
   });
   // The stages come after the verdict, which is what the user waits for.
   const stages: StageView[] = [];
@@ -151,9 +158,44 @@ async function verify(id: number, path: string, text: string, options: OptionsTe
   post({ kind: 'stages', id, stages });
 }
 
+/** As `faial-ts fix`'s: races reported per kernel before the repair, so that every pair constrains where barriers go. */
+const FIX_MAX_RACES = 64;
+
+/** `faial-ts fix` in the page: each kernel repaired, last first (a repair changes only its own kernel's text), and the diff. */
+async function fix(id: number, path: string, text: string, options: OptionsText): Promise<void> {
+  if (isCudaPath(path)) {
+    post({ kind: 'rejected', id, diagnostics: [], usage: `fix rewrites BabyCUDA (.bcu) files; ${path} is CUDA C\nhint: verify it, and fix the kernel by hand` });
+    return;
+  }
+  const checked = checkedSafely(path, text, null);
+  if (!checked.ok) {
+    post({ kind: 'rejected', id, diagnostics: checked.diagnostics.map((d) => diagnosticView(d, path)), usage: null });
+    return;
+  }
+  let launch;
+  let timeoutMs;
+  try {
+    launch = launchOfOptions(paramItems(options.params), blank(options.blockDim), blank(options.gridDim), checked.kernels, warpSizeOf(blank(options.warpSize), undefined));
+    timeoutMs = naturalOf(options.timeout, '--timeout', 1);
+  } catch (e) {
+    post({ kind: 'rejected', id, diagnostics: [], usage: usageOf(e) });
+    return;
+  }
+  const fixes: KernelFix[] = [];
+  let current = text;
+  for (const [i, map] of [...checked.kernels].reverse().entries()) {
+    const solver = counting(z3, (queries) => post({ kind: 'progress', id, kernel: map.name, kernelIndex: i, kernels: checked.kernels.length, queries }));
+    const { fix: done, text: next } = await fixKernel(path, current, map.name, { launch: launchFor(map.params, launch), timeoutMs, maxRaces: FIX_MAX_RACES, solver, keepBarriers: false, limits: DEFAULT_LIMITS });
+    fixes.unshift(done);
+    current = next;
+  }
+  post({ kind: 'fixed', id, text: current, diff: unifiedDiff(text, current, path, path), kernels: fixes.map(fixView) });
+}
+
 scope.onmessage = (event) => {
   const m = event.data;
-  verify(m.id, m.path, m.text, m.options, m.headers ?? {}).catch((e: unknown) => post({ kind: 'crashed', id: m.id, message: e instanceof Error ? e.message : String(e) }));
+  const run = m.kind === 'fix' ? fix(m.id, m.path, m.text, m.options) : verify(m.id, m.path, m.text, m.options, m.headers ?? {});
+  run.catch((e: unknown) => post({ kind: 'crashed', id: m.id, message: e instanceof Error ? e.message : String(e) }));
 };
 
 // Start Z3 and the parser now, so that the first Verify does not wait for them.

@@ -3,8 +3,9 @@
  * verifier's worker bundled by esbuild, Z3's own z3-built.js and .wasm beside
  * them (Emscripten starts its threads from that file, so it cannot be
  * bundled), the CUDA grammar's two WebAssembly files, the examples with
- * their headers, and a `_headers` file with the cross-origin
- * isolation headers for static hosts that read one.
+ * their headers, a `_headers` file with the cross-origin isolation headers
+ * for static hosts that read one, and the service worker (sw.js) that adds
+ * them where the host sends none (GitHub Pages).
  */
 import { build, type BuildOptions } from 'esbuild';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -48,6 +49,8 @@ export async function buildPlayground(out: string, options: { minify?: boolean }
   const minify = options.minify ?? true;
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
+  const versionOf = async (pkg: string): Promise<string> => (JSON.parse(await readFile(join(ROOT, pkg, 'package.json'), 'utf8')) as { version: string }).version;
+  const versions = { faial: await versionOf('.'), z3: await versionOf(join('node_modules', 'z3-solver')) };
   const common: BuildOptions = {
     bundle: true,
     platform: 'browser',
@@ -55,11 +58,14 @@ export async function buildPlayground(out: string, options: { minify?: boolean }
     minify,
     sourcemap: false,
     logLevel: 'warning',
-    define: { global: 'globalThis', 'process.env.NODE_ENV': '"production"' },
+    // the versions the page shows and its reports name
+    define: { global: 'globalThis', 'process.env.NODE_ENV': '"production"', FAIAL_VERSIONS: JSON.stringify(versions) },
   };
   await build({ ...common, entryPoints: [join(ROOT, 'web', 'main.ts')], outfile: join(out, 'main.js'), format: 'esm' });
   // a classic worker: it loads z3-built.js with importScripts; web-tree-sitter imports Node's modules only when it runs in Node
   await build({ ...common, entryPoints: [join(ROOT, 'web', 'worker.ts')], outfile: join(out, 'worker.js'), format: 'iife', external: ['fs/promises', 'module'] });
+  // beside index.html: a service worker controls the pages of its own folder and below
+  await build({ ...common, entryPoints: [join(ROOT, 'web', 'sw.ts')], outfile: join(out, 'sw.js'), format: 'iife' });
   const z3 = join(ROOT, 'node_modules', 'z3-solver', 'build');
   for (const f of ['z3-built.js', 'z3-built.wasm']) await copyFile(join(z3, f), join(out, f));
   // the CUDA grammar: web-tree-sitter's runtime and tree-sitter-cpp, fetched by the worker when it first reads a .cu file

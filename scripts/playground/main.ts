@@ -1,9 +1,12 @@
 /**
- * `npm run playground [-- --port N] [-- --build-only]`: builds the playground
- * into dist-web/ and serves it on http://127.0.0.1:PORT/ (default 8080) with
- * the headers it needs, until interrupted.
+ * `npm run playground [-- --port N] [-- --build-only] [-- --out DIR]`: builds
+ * the playground into dist-web/ (or DIR) and serves it on
+ * http://127.0.0.1:PORT/ (default 8080) with the headers it needs, until
+ * interrupted. The built folder works from any static host: where the host
+ * sends no isolation headers, the page's service worker adds them.
  */
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ROOT, buildPlayground } from './build.js';
 import { servePlayground } from './serve.js';
@@ -16,7 +19,12 @@ async function main(args: readonly string[]): Promise<void> {
   const portArg = args.indexOf('--port');
   const port = portArg >= 0 ? Number(args[portArg + 1]) : Number(process.env['PORT'] ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${args[portArg + 1] ?? ''}: expected a port number`);
-  const out = join(ROOT, 'dist-web');
+  const outArg = args.indexOf('--out');
+  if (outArg >= 0 && (args[outArg + 1] === undefined || args[outArg + 1]!.startsWith('--'))) throw new Error('--out: expected a folder');
+  // npm runs the script in the package's folder; a relative DIR is the caller's
+  const out = outArg >= 0 ? resolve(process.env['INIT_CWD'] ?? process.cwd(), args[outArg + 1]!) : join(ROOT, 'dist-web');
+  // the build empties its folder first: only a folder that is empty or holds a build
+  if (existsSync(out) && readdirSync(out).length > 0 && !existsSync(join(out, 'sw.js'))) throw new Error(`--out ${out}: the folder is not empty and holds no playground build; give a new or empty folder`);
   const files = await buildPlayground(out);
   for (const f of files) console.log(`  ${f.name.padEnd(16)} ${kib(f.bytes).padStart(10)}  (${kib(f.gzipped)} gzipped)`);
   const page = files.filter((f) => !f.name.startsWith('z3-built.wasm')).reduce((s, f) => s + f.gzipped, 0);

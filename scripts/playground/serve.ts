@@ -1,10 +1,15 @@
 /**
  * A static file server for the built playground, on loopback, with the
- * cross-origin isolation headers on every response (Z3 needs them).
+ * cross-origin isolation headers on every response (Z3 needs them), each
+ * file compressed (brotli or gzip, as the browser accepts) and validated by
+ * its ETag, so that a second visit downloads nothing that did not change.
  */
-import { createServer, type Server } from 'node:http';
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { promisify } from 'node:util';
 import { ISOLATION_HEADERS } from './build.js';
 
 const TYPES: Record<string, string> = {
@@ -31,13 +36,76 @@ export function fileOf(dir: string, urlPath: string): string | null {
   return path.startsWith(root) ? path : null;
 }
 
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+/** The encoding to send for an Accept-Encoding header: brotli, else gzip, else none (q=0 refuses one). */
+export function encodingFor(accept: string | undefined): Encoding {
+  const q = new Map<string, number>();
+  for (const part of (accept ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (name === undefined || name === '') continue;
+    const weight = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((w) => w !== undefined);
+    q.set(name, weight === undefined ? 1 : Number(weight));
+  }
+  const accepted = (e: string): boolean => (q.get(e) ?? q.get('*') ?? 0) > 0;
+  return accepted('br') ? 'br' : accepted('gzip') ? 'gzip' : 'identity';
+}
+
+interface Entry {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly etag: string;
+  readonly bodies: Map<Encoding, Promise<Buffer>>;
+  readonly raw: Buffer;
+}
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/** Compressed once per file version and kept; brotli at a middle quality (11 takes seconds on Z3's 30 MB). */
+function encoded(entry: Entry, encoding: Encoding): Promise<Buffer> {
+  let body = entry.bodies.get(encoding);
+  if (body === undefined) {
+    body =
+      encoding === 'br'
+        ? brotli(entry.raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: entry.raw.length } })
+        : encoding === 'gzip'
+          ? gzipped(entry.raw, { level: 6 })
+          : Promise.resolve(entry.raw);
+    entry.bodies.set(encoding, body);
+  }
+  return body;
+}
+
+/** True when the request's If-None-Match names this ETag (or `*`). */
+function notModified(req: IncomingMessage, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (header === undefined) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
+
 /**
  * Serves `dir` on `host:port` (port 0: any free port); resolves once
  * listening. `isolated: false` leaves the isolation headers out, as a host
- * that was not told about them would (the page must say what is wrong).
+ * that was not told about them would (the page's service worker adds them).
  */
 export function servePlayground(dir: string, port: number, host = '127.0.0.1', isolated = true): Promise<Server> {
+  const cache = new Map<string, Entry>();
+  const entryOf = async (path: string): Promise<Entry> => {
+    const info = await stat(path);
+    if (!info.isFile()) throw new Error('not a file');
+    const known = cache.get(path);
+    if (known !== undefined && known.mtimeMs === info.mtimeMs && known.size === info.size) return known;
+    const raw = await readFile(path);
+    const entry: Entry = { mtimeMs: info.mtimeMs, size: info.size, raw, etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 22)}"`, bodies: new Map() };
+    cache.set(path, entry);
+    return entry;
+  };
   const server = createServer((req, res) => {
+    // no-cache: the browser keeps each file and asks again with its ETag (a 304 when unchanged)
     const headers = { ...(isolated ? ISOLATION_HEADERS : {}), 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
     const path = fileOf(dir, req.url ?? '/');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -48,14 +116,28 @@ export function servePlayground(dir: string, port: number, host = '127.0.0.1', i
       res.writeHead(400, headers).end('bad path');
       return;
     }
-    void stat(path)
-      .then(async (info) => {
-        if (!info.isFile()) throw new Error('not a file');
-        const body = await readFile(path);
-        res.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream', 'Content-Length': String(body.length) });
+    void entryOf(path)
+      .then(async (entry) => {
+        const encoding = encodingFor(req.headers['accept-encoding']);
+        // one ETag per representation: the bytes differ with the encoding
+        const etag = `${entry.etag.slice(0, -1)}-${encoding}"`;
+        const common = { ...headers, ETag: etag, Vary: 'Accept-Encoding' };
+        if (notModified(req, etag)) {
+          res.writeHead(304, common).end();
+          return;
+        }
+        const body = await encoded(entry, encoding);
+        res.writeHead(200, {
+          ...common,
+          'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
+          'Content-Length': String(body.length),
+          ...(encoding === 'identity' ? {} : { 'Content-Encoding': encoding }),
+        });
         res.end(req.method === 'HEAD' ? undefined : body);
       })
-      .catch(() => res.writeHead(404, { ...headers, 'Content-Type': 'text/plain' }).end('not found'));
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(404, { ...headers, 'Content-Type': 'text/plain' }).end('not found');
+      });
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

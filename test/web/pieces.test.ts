@@ -13,6 +13,12 @@ describe('permalinks', () => {
     await expect(stateOf(fragment)).resolves.toEqual(state);
   });
 
+  it('name the version that made them when given, and read one without', async () => {
+    const fragment = await fragmentOf({ path: 'k.bcu', text: 'x', options: DEFAULT_OPTIONS, version: '0.1.0' });
+    expect(fragment).toMatch(/^#file=k\.bcu&v=0\.1\.0&code=[\w-]+$/);
+    await expect(stateOf(fragment)).resolves.toEqual({ path: 'k.bcu', text: 'x', options: DEFAULT_OPTIONS, version: '0.1.0' });
+  });
+
   it('leave options at their defaults out', async () => {
     const fragment = await fragmentOf({ path: 'k.bcu', text: 'x', options: DEFAULT_OPTIONS });
     expect(fragment).toMatch(/^#file=k\.bcu&code=[\w-]+$/);

@@ -303,21 +303,6 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     await page.close();
   });
 
-  it('says so, and verifies nothing, when served without the isolation headers', async () => {
-    const bare = await servePlayground(site, 0, '127.0.0.1', false);
-    try {
-      const page = await browser.newPage();
-      await page.goto(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`);
-      await page.waitForSelector('body[data-page=ready]');
-      expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
-      await expect(page.textContent('#status')).resolves.toContain('not cross-origin isolated');
-      await expect(page.isDisabled('#verify')).resolves.toBe(true);
-      await page.close();
-    } finally {
-      await new Promise((resolve) => bare.close(resolve));
-    }
-  });
-
   it('reports bad options beside the run, as the CLI words them', async () => {
     const page = await opened();
     await page.click('#options summary');
