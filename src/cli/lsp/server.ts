@@ -32,6 +32,9 @@ const { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWr
 /** The file extensions the server verifies. */
 export const VERIFIED = /\.(cuh?|bcu)$/i;
 
+/** The server's command that verifies the document its argument names now (the editor's "Verify file"). */
+export const VERIFY_COMMAND = 'faial-ts.verify';
+
 /** Analyses kept for undo and for documents verified again unchanged. */
 const CACHE_SIZE = 32;
 
@@ -115,7 +118,7 @@ function serve(connection: Connection, documents: InstanceType<typeof TextDocume
     s.run = null;
   };
 
-  const verify = async (doc: TextDocument): Promise<void> => {
+  const verify = async (doc: TextDocument, fresh = false): Promise<void> => {
     const path = pathOf(doc.uri);
     if (path === null || !VERIFIED.test(path)) return;
     const s = stateOf(doc.uri);
@@ -125,7 +128,8 @@ function serve(connection: Connection, documents: InstanceType<typeof TextDocume
     s.verifying = doc.version;
     const text = doc.getText();
     const key = cacheKey(path, text);
-    let analysis = cache.get(key) ?? null;
+    // the editor's "Verify file" asks again: an included header may have changed on disk
+    let analysis = fresh ? null : (cache.get(key) ?? null);
     if (analysis === null) {
       const progress = showsProgress ? await connection.window.createWorkDoneProgress().catch(() => null) : null;
       progress?.begin('faial-ts', 0, `verifying ${path}`, false);
@@ -185,7 +189,7 @@ function serve(connection: Connection, documents: InstanceType<typeof TextDocume
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: ['quickfix'] },
-        executeCommandProvider: { commands: ['faial-ts.verifyFile'] },
+        executeCommandProvider: { commands: [VERIFY_COMMAND] },
       },
       serverInfo: { name: 'faial-ts' },
     };
@@ -221,9 +225,10 @@ function serve(connection: Connection, documents: InstanceType<typeof TextDocume
   });
 
   connection.onExecuteCommand(async (params) => {
+    if (params.command !== VERIFY_COMMAND) return;
     const uri = params.arguments?.[0];
     const doc = typeof uri === 'string' ? documents.get(uri) : undefined;
-    if (doc !== undefined) await verify(doc);
+    if (doc !== undefined) await verify(doc, true);
   });
 
   connection.onHover((params): Hover | null => {
