@@ -188,6 +188,28 @@ describe('faial-ts lsp', () => {
     expect(none).toEqual([]);
   });
 
+  it('takes settings from the client: a launch that rules the race out, then back; a bad value is said, not applied; Verify file verifies again', async () => {
+    const path = join(dir, 'configured.bcu');
+    const uri = uriOf(path);
+    const text = await readFile('examples/paper/figure3.bcu', 'utf8');
+    const races = (ds: readonly Diagnostic[]) => ds.filter((d) => d.code === 'faial/data-race').length;
+    expect(races(await opened(path, text))).toBe(2);
+    const configure = async (settings: unknown): Promise<Diagnostic[]> => {
+      const next = client.nextDiagnostics(uri);
+      await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: { 'faial-ts': settings } });
+      return next;
+    };
+    // one thread per block and one block: no two threads to race
+    expect(races(await configure({ blockDim: '1', gridDim: [1, 1, 1] }))).toBe(0);
+    const shown = new Promise<{ type: number; message: string }>((done) => client.connection.onNotification('window/showMessage', done));
+    expect(races(await configure({ blockDim: 'many' }))).toBe(0);
+    expect(await shown).toEqual({ type: 2, message: expect.stringContaining('faial-ts settings: blockDim: blockDim many') });
+    expect(races(await configure({ blockDim: null, gridDim: null }))).toBe(2);
+    const again = client.nextDiagnostics(uri);
+    await client.connection.sendRequest('workspace/executeCommand', { command: 'faial-ts.verify', arguments: [uri] });
+    expect(races(await again)).toBe(2);
+  });
+
   it('cancels a verification when the document changes: it stops early and its results are never published', async () => {
     const path = join(dir, 'slow.bcu');
     const uri = uriOf(path);

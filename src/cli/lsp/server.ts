@@ -27,7 +27,7 @@ import { DEFAULT_SETTINGS, settingsOf, type LspSettings } from '../../lsp/settin
 import { solverOf } from '../../solve/backends.js';
 import { analysed, cancellable, Cancelled, solverChoiceOf, type Analysis } from './analyse.js';
 
-const { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter, TextDocuments, TextDocumentSyncKind } = lsp;
+const { createConnection, MessageType, ProposedFeatures, ShowMessageNotification, StreamMessageReader, StreamMessageWriter, TextDocuments, TextDocumentSyncKind } = lsp;
 
 /** The file extensions the server verifies. */
 export const VERIFIED = /\.(cuh?|bcu)$/i;
@@ -80,6 +80,12 @@ function serve(connection: Connection, documents: InstanceType<typeof TextDocume
   /** per verified document, the diagnostics it gave each document (itself, its headers) */
   const said = new Map<string, Map<string, LspDiagnostic[]>>();
 
+  // a promise nobody awaits must not reject unhandled: Node would end the server
+  const background = (work: Promise<unknown>): void => {
+    work.catch((e: unknown) => connection.console.error(`faial-ts: ${e instanceof Error ? e.message : String(e)}`));
+  };
+  const warn = (message: string): void => background(connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }));
+
   const stateOf = (uri: string): DocumentState => {
     let s = states.get(uri);
     if (s === undefined) {
@@ -92,7 +98,7 @@ function serve(connection: Connection, documents: InstanceType<typeof TextDocume
   const publish = (targets: Iterable<string>): void => {
     for (const target of new Set(targets)) {
       const diagnostics = [...said.values()].flatMap((m) => m.get(target) ?? []);
-      void connection.sendDiagnostics({ uri: target, diagnostics });
+      background(connection.sendDiagnostics({ uri: target, diagnostics }));
     }
   };
 
@@ -159,12 +165,12 @@ function serve(connection: Connection, documents: InstanceType<typeof TextDocume
     if (doc.getText().length > settings.maxChangeSize) return;
     s.timer = setTimeout(() => {
       s.timer = null;
-      void verify(doc);
+      background(verify(doc));
     }, settings.debounceMs);
   };
 
   const reverifyAll = (): void => {
-    for (const doc of documents.all()) void verify(doc);
+    for (const doc of documents.all()) background(verify(doc));
   };
 
   const refreshSettings = async (): Promise<void> => {
@@ -172,7 +178,7 @@ function serve(connection: Connection, documents: InstanceType<typeof TextDocume
     const [section] = (await connection.workspace.getConfiguration([{ section: 'faial-ts' }]).catch(() => [null])) as unknown[];
     const read = settingsOf(section, settings);
     settings = read.settings;
-    for (const p of read.problems) void connection.window.showWarningMessage(p);
+    for (const p of read.problems) warn(p);
   };
 
   connection.onInitialize((params): InitializeResult => {
@@ -197,7 +203,7 @@ function serve(connection: Connection, documents: InstanceType<typeof TextDocume
 
   connection.onInitialized(() => {
     if (!pullsConfiguration) return;
-    void refreshSettings().then(reverifyAll);
+    background(refreshSettings().then(reverifyAll));
   });
 
   connection.onDidChangeConfiguration((change) => {
@@ -205,18 +211,18 @@ function serve(connection: Connection, documents: InstanceType<typeof TextDocume
     if (!pullsConfiguration && pushed !== undefined) {
       const read = settingsOf(pushed, settings);
       settings = read.settings;
-      for (const p of read.problems) void connection.window.showWarningMessage(p);
+      for (const p of read.problems) warn(p);
     }
-    void refreshSettings().then(reverifyAll);
+    background(refreshSettings().then(reverifyAll));
   });
 
-  documents.onDidOpen((e) => void verify(e.document));
+  documents.onDidOpen((e) => background(verify(e.document)));
   documents.onDidChangeContent((e) => {
     // opening a document is a change too; it is verified already
     if (stateOf(e.document.uri).verifying === e.document.version) return;
     schedule(e.document);
   });
-  documents.onDidSave((e) => void verify(e.document));
+  documents.onDidSave((e) => background(verify(e.document)));
   documents.onDidClose((e) => {
     const s = stateOf(e.document.uri);
     cancel(s);
