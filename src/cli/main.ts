@@ -195,6 +195,12 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .action(async (dirs: string[], flags: { out: string }) => setExit(await (await commands()).experimentMergeSubcommand(dirs, flags, io)));
 
   root
+    .command('lsp')
+    .description('a language server over stdio: verifies .cu, .cuh and .bcu documents as they are edited (diagnostics, hover, repairs)')
+    .option('--stdio', 'talk over stdin and stdout (the only transport; accepted because clients pass it)')
+    .action(async () => setExit(await (await import('./lsp/server.js')).lspCommand()));
+
+  root
     .command('gen')
     .description('print a kernel of a synthetic family of the scalability benchmark (DRF by construction, or with one race)')
     .argument('[FAMILY]', FAMILIES.join(', '))
