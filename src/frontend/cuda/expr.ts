@@ -59,8 +59,8 @@ import {
   vectorType,
   VOID,
 } from './ctypes.js';
-import { inlineCall, sharedMemoryOf } from './calls.js';
-import { baseType, typeOfDescriptor } from './types.js';
+import { inlineCall, parametersOf, sharedMemoryOf } from './calls.js';
+import { baseType, declared, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
 import { arithmetic, bitPattern, floatLiteral, fromInteger, ieeeTypeOf, negated as negatedFloat, patternType, signBit, toType, type FloatConstant, type FloatPattern } from './floats.js';
@@ -278,13 +278,13 @@ function fieldValue(ctx: Ctx, n: Node): Value {
     const builtin: Expr = { kind: 'builtin', name: arg.text as 'threadIdx', axis: field, span };
     return { kind: 'int', expr: { kind: 'cast', type: 'u32', operand: builtin, span }, type: 'u32' };
   }
-  // a field of a struct a call returns (`block.group_index().x`)
-  if (arg.type === 'call_expression' && n.child(1)?.type === '.') {
+  // a field of a struct value that is not in a place: a call's result (`block.group_index().x`), an operator's (`(a + b).x`)
+  if ((arg.type === 'call_expression' || !isPlaceable(ctx, arg)) && n.child(1)?.type === '.') {
     const v = rvalue(ctx, arg);
     if (v.kind !== 'struct') return reject(ctx, 'misuse', n, `${arg.text} is not a struct`);
-    const at = leavesOf(v.ctype).findIndex((l) => l.path === field);
-    if (at < 0) return reject(ctx, 'misuse', n, `${typeName(v.ctype)} has no field '${field}'`);
-    return v.fields[at]!;
+    const at = partAt(v.ctype, field);
+    if (at === null || at.length !== undefined) return reject(ctx, 'misuse', n, `${typeName(v.ctype)} has no field '${field}' faial-ts follows in a value`);
+    return partOfValue(v, at.first, at.type);
   }
   return loaded(ctx, n);
 }
@@ -1106,7 +1106,53 @@ function binary(ctx: Ctx, n: Node): Value {
   if (op === '&&' || op === '||') return logical(ctx, n, op);
   const left = rvalue(ctx, child(n, 'left'));
   const right = rvalue(ctx, child(n, 'right'));
+  if (left.kind === 'struct' || right.kind === 'struct') return structOperator(ctx, op, [left, right], n);
   return binaryValue(ctx, op, left, right, spanOf(n));
+}
+
+/**
+ * An operator on a struct or vector value (`a + b` of float3s): the file's
+ * `operator+` whose parameters take these operands, inlined as a call (CUDA
+ * defines none for its vector types; helper_math.h, which does, is not read).
+ * No such definition, or several, is rejected by name.
+ */
+function structOperator(ctx: Ctx, op: string, operands: readonly Value[], n: Node): Value {
+  const name = `operator${op}`;
+  const types = operands.map(valueType);
+  const fits = (ctx.unit.functions.get(name) ?? []).filter((def) => {
+    const params = parametersOf(def);
+    if (params.length !== operands.length || def.template !== null) return false;
+    return params.every((p, i) => {
+      const t = declared(baseType(ctx, child(p, 'type')), p.childForFieldName('declarator')).ctype;
+      const given = types[i]!;
+      return t.kind === 'struct' || given.kind === 'struct' ? t.kind === 'struct' && given.kind === 'struct' && t.name === given.name : t.kind !== 'pointer' && given.kind !== 'pointer';
+    });
+  });
+  const shown = types.map(typeName).join(' and ');
+  if (fits.length === 0) return unsupported(ctx, n, `the operator ${op} on ${shown}: the file defines no ${name} taking them`, ['define it in the file (faial-ts does not read helper_math.h), or write the operation field by field']);
+  if (fits.length > 1) return unsupported(ctx, n, `the operator ${op} on ${shown}: several definitions of ${name} take them`);
+  return inlineCall(ctx, name, fits, [], operands.map((value) => ({ kind: 'given', value })), n);
+}
+
+/** The C type of a value, as far as overloads need it: a struct's name, or a number or pointer. */
+function valueType(v: Value): CType {
+  switch (v.kind) {
+    case 'struct':
+      return v.ctype;
+    case 'int':
+      return INT;
+    case 'bool':
+      return BOOL;
+    case 'unknown':
+      return v.ctype;
+    case 'pointer':
+    case 'either':
+    case 'null':
+      return { kind: 'pointer', to: v.elem };
+    case 'group':
+    case 'void':
+      return VOID;
+  }
 }
 
 export function binaryValue(ctx: Ctx, op: string, left: Value, right: Value, span: Span): Value {

@@ -173,6 +173,8 @@ function functionName(n: Node): string | null {
   const name = d?.childForFieldName('declarator');
   if (name === null || name === undefined) return null;
   if (name.type === 'template_function') return name.childForFieldName('name')?.text ?? null;
+  // `operator+`, however spaced: what a struct operand's operator calls (expr.ts structOperator)
+  if (name.type === 'operator_name') return name.text.replace(/\s+/g, '');
   return name.type === 'identifier' || name.type === 'qualified_identifier' || name.type === 'field_identifier' ? name.text : null;
 }
 

@@ -150,3 +150,59 @@ __global__ void k(int *a) {
     expect(await firstLine('enum class Dir { Left, Right };\n__global__ void k(int *a) { a[threadIdx.x] = Right; }')).toMatch(/2:46 error\[E0603\]: unknown name 'Right'/);
   });
 });
+
+describe('operators on structs and vector types', () => {
+  it("a struct operand calls the file's operator whose parameters take it (value or const reference), inlined; a field of the result is a value", async () => {
+    const text = `__device__ float3 operator+(float3 a, float3 b) { return make_float3(a.x + b.x, a.y + b.y, a.z + b.z); }
+__device__ float3 operator*(float3 a, float s) { return make_float3(a.x * s, a.y * s, a.z * s); }
+__device__ int2 operator+(const int2 &a, const int2 &b) { return make_int2(a.x + b.x, a.y + b.y); }
+__device__ int2 operator+(int2 a, int b) { return make_int2(a.x + b, a.y + b); }
+__global__ void k(float3 *p, float3 *q, int2 *r) {
+  int i = threadIdx.x;
+  q[i] = p[i] * 2.0f + p[i];
+  int2 u = make_int2(i, 1);
+  r[(u + u).x] = u + 3;
+}
+`;
+    expect(await body(text)).toBe(
+      [
+        'let i: i32 = (i32) (u32) threadIdx.x in',
+        'let p_v = p[i][0] in',
+        'let p_v_1 = p[i][1] in',
+        'let p_v_2 = p[i][2] in',
+        'let p_v_3 = p[i][0] in',
+        'let p_v_4 = p[i][1] in',
+        'let p_v_5 = p[i][2] in',
+        'havoc v: i32 /* a float value */ in',
+        'q[i][0] := v;',
+        'havoc v_1: i32 /* a float value */ in',
+        'q[i][1] := v_1;',
+        'havoc v_2: i32 /* a float value */ in',
+        'q[i][2] := v_2;',
+        'r[i + i][0] := i + 3;',
+        'r[i + i][1] := 4',
+      ].join('\n'),
+    );
+    // the race-free twin writes element i; the racy one also element i + 1, through the operator's result
+    const twin = `__device__ int2 operator+(int2 a, int2 b) { return make_int2(a.x + b.x, a.y + b.y); }
+__global__ void k(int2 *r) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int2 u = make_int2(i, 0);
+  int2 one = make_int2(0, 0);
+  r[(u + one).x] = u;
+}
+`;
+    expect(await statuses(twin)).toEqual(['drf']);
+    expect(await statuses(twin.replace('make_int2(0, 0)', 'make_int2(threadIdx.x % 2, 0)'))).toEqual(['racy confirmed']);
+  });
+
+  it('an operator the file does not define for these operands, or defines twice, is rejected by name', async () => {
+    expect(await firstLine('__global__ void k(float3 *p) { p[threadIdx.x] = p[0] + p[1]; }')).toMatch(
+      /1:49 error\[E0602\]: unsupported: the operator \+ on float3 and float3: the file defines no operator\+ taking them/,
+    );
+    expect(await firstLine('__device__ int2 operator-(int2 a, int2 b) { return a; }\n__global__ void k(int2 *p) { p[threadIdx.x] = p[0] - 1; }')).toMatch(/the operator - on int2 and int: the file defines no operator- taking them/);
+    expect(await firstLine('__device__ int2 operator-(int2 a, int2 b) { return a; }\nnamespace n { __device__ int2 operator-(const int2 &a, const int2 &b) { return b; } }\n__global__ void k(int2 *p) { p[threadIdx.x] = p[0] - p[1]; }')).toMatch(
+      /the operator - on int2 and int2: several definitions of operator- take them/,
+    );
+  });
+});
