@@ -318,10 +318,12 @@ function fieldsOf(unit: Unit, body: Node): StructField[] {
   const fields: StructField[] = [];
   const env = { unit, scope: null };
   for (const m of named(body)) {
-    if (m.type !== 'field_declaration') continue;
+    // a static member is not stored in the struct's elements
+    if (m.type !== 'field_declaration' || m.children.some((x) => x?.type === 'storage_class_specifier' && x.text === 'static')) continue;
     const base = baseType(env, m.childForFieldName('type')!);
     for (const d of m.childrenForFieldName('declarator')) {
-      if (d === null) continue;
+      // a method declared in the body (`__device__ int get() const;`) is not a field
+      if (d === null || d.type === 'function_declarator' || d.descendantsOfType('function_declarator').length > 0) continue;
       const decl = declared(base, d);
       if (decl.name === null) continue;
       if (decl.dims.length === 0) {

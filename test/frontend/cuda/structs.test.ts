@@ -119,6 +119,16 @@ __global__ void k(Out *o, int *r) {
     );
   });
 
+  it('a static member and a method declared in the body are not fields: a whole copy is one access per data member', async () => {
+    const text = `struct P { int a; __device__ int get() const; static const int N = 4; int b; };
+__global__ void k(P *p) {
+  P x = p[0];
+  p[threadIdx.x] = x;
+}
+`;
+    expect(await body(text)).toBe(['let p_v = p[0][0] in', 'let p_v_1 = p[0][1] in', 'p[(u32) threadIdx.x][0] := p_v;', 'p[(u32) threadIdx.x][1] := p_v_1'].join('\n'));
+  });
+
   it('a nested struct copied to the next element races with the thread that owns it; a copy to its own element does not', async () => {
     const own = `struct In { int a; int b; };
 struct Out { In in; int c; };
