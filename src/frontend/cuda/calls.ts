@@ -44,7 +44,15 @@ export function checkSyntax(ctx: { readonly file: import('../../core/source.js')
   throw new KernelRejected(cudaDiagnostic('syntax', ctx.file, spanOf(bad), what, { hints: [`in ${def.name}, which faial-ts must analyse; host code around it need not parse`] }));
 }
 
-export function inlineCall(ctx: Ctx, name: string, defs: readonly FunctionDef[], templateArgs: readonly Node[], args: readonly Node[], n: Node): Value {
+/** An argument already evaluated (an operator's operands): it binds a value parameter or a `const T &`, never a non-const reference. */
+export interface GivenArg {
+  readonly kind: 'given';
+  readonly value: Value;
+}
+
+const isGiven = (a: Node | GivenArg): a is GivenArg => (a as GivenArg).kind === 'given';
+
+export function inlineCall(ctx: Ctx, name: string, defs: readonly FunctionDef[], templateArgs: readonly Node[], args: readonly (Node | GivenArg)[], n: Node): Value {
   const span = spanOf(n);
   const def = chosen(defs, args.length);
   if (def === null) return reject(ctx, 'misuse', n, `no definition of ${name} takes ${args.length} arguments`);
@@ -62,6 +70,10 @@ export function inlineCall(ctx: Ctx, name: string, defs: readonly FunctionDef[],
   decls.forEach((d, i) => (isUnresolved(d.ctype) ? unresolvedType(ctx, params[i]!, d.ctype) : undefined));
   const givens = args.map((a, i): Referent => {
     const d = decls[i];
+    if (isGiven(a)) {
+      if (d?.reference === true && !bindsValues(params[i]!, params[i]!.childForFieldName('declarator'))) return unsupported(ctx, params[i]!, `a non-const reference parameter of ${name} bound to an operand`);
+      return { kind: 'value', value: a.value };
+    }
     if (d?.reference !== true) return { kind: 'value', value: rvalue(ctx, a) };
     if (d.dims.length > 0) return unsupported(ctx, params[i]!, 'a reference to an array');
     return referent(ctx, d.ctype, bindsValues(params[i]!, params[i]!.childForFieldName('declarator')), a, a);

@@ -20,7 +20,14 @@ export interface IntCType {
 export interface StructCType {
   readonly kind: 'struct';
   readonly name: string;
-  readonly fields: readonly { readonly name: string; readonly type: CType }[];
+  readonly fields: readonly StructField[];
+}
+
+/** A field; `length`: an array field of that many elements of `type` (one dimension, constant size), laid out as that many fields `name[k]` */
+export interface StructField {
+  readonly name: string;
+  readonly type: CType;
+  readonly length?: number;
 }
 
 export type CType =
@@ -175,7 +182,37 @@ export function wrapped(value: bigint, t: MachineType): bigint {
 /** The leaves of a struct, nested structs flattened, in declaration order: the extra index component counts these. */
 export function leavesOf(t: CType): readonly { readonly path: string; readonly type: CType }[] {
   if (t.kind !== 'struct') return [{ path: '', type: t }];
-  return t.fields.flatMap((f) => leavesOf(f.type).map((l) => ({ path: l.path === '' ? f.name : `${f.name}.${l.path}`, type: l.type })));
+  const under = (name: string, l: { path: string; type: CType }) => ({ path: l.path === '' ? name : `${name}.${l.path}`, type: l.type });
+  return t.fields.flatMap((f) =>
+    f.length === undefined ? leavesOf(f.type).map((l) => under(f.name, l)) : Array.from({ length: f.length }, (_, k) => leavesOf(f.type).map((l) => under(`${f.name}[${k}]`, l))).flat(),
+  );
+}
+
+/** What a path of fields and constant indices (`in.b`, `keys[2].a`, `keys`) names in a struct: its first leaf and its type; `length` when it is a whole array field. */
+export interface Part {
+  readonly first: number;
+  readonly type: CType;
+  readonly length?: number;
+}
+
+export function partAt(t: CType, path: string): Part | null {
+  let type: CType = t;
+  let first = 0;
+  let length: number | undefined;
+  for (const step of path.split('.')) {
+    const m = /^(\w+)(?:\[(\d+)\])?$/.exec(step);
+    if (m === null || type.kind !== 'struct' || length !== undefined) return null;
+    const at = type.fields.findIndex((f) => f.name === m[1]);
+    if (at < 0) return null;
+    for (const f of type.fields.slice(0, at)) first += leavesOf(f.type).length * (f.length ?? 1);
+    const f = type.fields[at]!;
+    type = f.type;
+    if (m[2] !== undefined) {
+      if (f.length === undefined || Number(m[2]) >= f.length) return null;
+      first += Number(m[2]) * leavesOf(f.type).length;
+    } else length = f.length;
+  }
+  return length === undefined ? { first, type } : { first, type, length };
 }
 
 /** Bytes, for sizeof and for telling whether two views of one memory agree on its elements. */
@@ -196,7 +233,7 @@ export function sizeOf(t: CType): number | null {
       for (const f of t.fields) {
         const s = sizeOf(f.type);
         if (s === null) return null;
-        total += s;
+        total += s * (f.length ?? 1);
       }
       return total;
     }

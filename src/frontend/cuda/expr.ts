@@ -43,6 +43,7 @@ import {
   isInteger,
   isSigned,
   leavesOf,
+  partAt,
   LONG,
   machineOf,
   NAMED_INTS,
@@ -54,11 +55,12 @@ import {
   UINT,
   type CType,
   type IntCType,
+  type StructCType,
   vectorType,
   VOID,
 } from './ctypes.js';
-import { inlineCall, sharedMemoryOf } from './calls.js';
-import { baseType, typeOfDescriptor } from './types.js';
+import { inlineCall, parametersOf, sharedMemoryOf } from './calls.js';
+import { baseType, declared, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
 import { arithmetic, bitPattern, floatLiteral, fromInteger, ieeeTypeOf, negated as negatedFloat, patternType, signBit, toType, type FloatConstant, type FloatPattern } from './floats.js';
@@ -74,12 +76,30 @@ import { CURAND, curandCall, MEMORY_CALLS, memoryCall } from './memops.js';
  * where it does not (null: a null pointer dereferenced there).
  */
 export type Place =
-  | { readonly kind: 'slot'; readonly slot: Slot; readonly leaf: number | null; readonly span: Span }
-  /** `spread`: a struct element of a view (`(float4 *)a`) whose leaves are consecutive elements of the array, from the last index on */
-  | { readonly kind: 'memory'; readonly array: ArrayRef; readonly index: readonly Expr[]; readonly leaf: number | null; readonly elem: CType; readonly span: Span; readonly spread?: true }
+  | { readonly kind: 'slot'; readonly slot: Slot; readonly leaf: number | null; readonly span: Span; readonly part?: Part }
+  /**
+   * `spread`: a struct element of a view (`(float4 *)a`) whose leaves are consecutive elements of the array, from the last index on;
+   * `leafOffset`: added to `leaf`, for an element of an array field at an index known only at run time (`nodes[i].keys[j]`)
+   */
+  | { readonly kind: 'memory'; readonly array: ArrayRef; readonly index: readonly Expr[]; readonly leaf: number | null; readonly elem: CType; readonly span: Span; readonly spread?: true; readonly part?: Part; readonly leafOffset?: Expr }
   | { readonly kind: 'choice'; readonly cond: BExpr; readonly then: Place | null; readonly else: Place | null; readonly span: Span };
 
-const isPointerNotPlace = (x: Place | AnyPointer): x is AnyPointer => x.kind === 'pointer' || x.kind === 'either' || x.kind === 'null';
+/** A nested struct inside a struct place (`o[i].in`, `nodes[i].keys[2]` of a struct type): its path, its type; `leaf` is its first leaf. */
+export interface Part {
+  readonly path: string;
+  readonly type: StructCType;
+}
+
+/** An array field of a struct place (`nodes[i].keys`): only its elements are places; `base.leaf` is element 0's first leaf. */
+interface FieldArray {
+  readonly kind: 'fieldArray';
+  readonly base: Place & { kind: 'slot' | 'memory' };
+  readonly path: string;
+  readonly length: number;
+  readonly elem: CType;
+}
+
+const isPointerNotPlace = (x: Place | FieldArray | AnyPointer): x is AnyPointer => x.kind === 'pointer' || x.kind === 'either' || x.kind === 'null';
 
 const child = (n: Node, field: string): Node => {
   const c = n.childForFieldName(field);
@@ -258,13 +278,13 @@ function fieldValue(ctx: Ctx, n: Node): Value {
     const builtin: Expr = { kind: 'builtin', name: arg.text as 'threadIdx', axis: field, span };
     return { kind: 'int', expr: { kind: 'cast', type: 'u32', operand: builtin, span }, type: 'u32' };
   }
-  // a field of a struct a call returns (`block.group_index().x`)
-  if (arg.type === 'call_expression' && n.child(1)?.type === '.') {
+  // a field of a struct value that is not in a place: a call's result (`block.group_index().x`), an operator's (`(a + b).x`)
+  if ((arg.type === 'call_expression' || !isPlaceable(ctx, arg)) && n.child(1)?.type === '.') {
     const v = rvalue(ctx, arg);
     if (v.kind !== 'struct') return reject(ctx, 'misuse', n, `${arg.text} is not a struct`);
-    const at = leavesOf(v.ctype).findIndex((l) => l.path === field);
-    if (at < 0) return reject(ctx, 'misuse', n, `${typeName(v.ctype)} has no field '${field}'`);
-    return v.fields[at]!;
+    const at = partAt(v.ctype, field);
+    if (at === null || at.length !== undefined) return reject(ctx, 'misuse', n, `${typeName(v.ctype)} has no field '${field}' faial-ts follows in a value`);
+    return partOfValue(v, at.first, at.type);
   }
   return loaded(ctx, n);
 }
@@ -282,7 +302,22 @@ export function load(ctx: Ctx, p: Place, span: Span, hint?: string): Value {
   const v = slotValue(ctx, p.slot, span);
   if (p.leaf === null) return v;
   if (v.kind !== 'struct') return reject(ctx, 'misuse', span, `'${p.slot.name}' is not a struct`);
-  return v.fields[p.leaf]!;
+  return partOfValue(v, p.leaf, placeType(p));
+}
+
+/** The value of the leaf (or the nested struct) of a struct value that starts at `leaf`. */
+export function partOfValue(v: Value & { kind: 'struct' }, leaf: number, type: CType): Value {
+  if (type.kind !== 'struct') return v.fields[leaf]!;
+  return { kind: 'struct', ctype: type, fields: v.fields.slice(leaf, leaf + leavesOf(type).length) };
+}
+
+/** A struct value with the leaf (or the nested struct) that starts at `leaf` replaced by `part`. */
+export function withPartValue(ctx: Ctx, whole: Value & { kind: 'struct' }, leaf: number, type: CType, part: Value, span: Span): Value {
+  if (type.kind !== 'struct') return { ...whole, fields: whole.fields.map((f, i) => (i === leaf ? part : f)) };
+  const n = leavesOf(type).length;
+  const parts = part.kind === 'struct' ? part.fields : leavesOf(type).map((l) => unknownOf(l.type, `a field of ${typeName(type)}`, span));
+  if (parts.length !== n) return reject(ctx, 'misuse', span, `this value is not a ${typeName(type)}`);
+  return { ...whole, fields: whole.fields.map((f, i) => (i >= leaf && i < leaf + n ? parts[i - leaf]! : f)) };
 }
 
 // ---------------------------------------------------------------- places
@@ -307,7 +342,14 @@ function placeOrPointerOf(ctx: Ctx, n: Node): Place | AnyPointer {
       return reject(ctx, 'misuse', n, `'${n.text}' cannot be assigned`);
     }
     case 'subscript_expression': {
-      const base = asPointer(ctx, rvalue(ctx, child(n, 'argument')));
+      const arg = unparenthesised(child(n, 'argument'));
+      const field = arg.type === 'field_expression' && !isBuiltinField(ctx, arg) ? fieldPlace(ctx, arg) : null;
+      if (field !== null && !isPointerNotPlace(field) && field.kind === 'fieldArray') {
+        const indices = named(child(n, 'indices'));
+        if (indices.length !== 1) return unsupported(ctx, n, 'a subscript with several indices');
+        return fieldElement(ctx, field, intOf(ctx, rvalue(ctx, indices[0]!), spanOf(indices[0]!)), n);
+      }
+      const base = asPointer(ctx, field === null ? rvalue(ctx, child(n, 'argument')) : fieldRvalue(ctx, field, arg));
       const indices = named(child(n, 'indices'));
       if (indices.length !== 1) return unsupported(ctx, n, 'a subscript with several indices');
       const index = intOf(ctx, rvalue(ctx, indices[0]!), spanOf(indices[0]!));
@@ -321,6 +363,20 @@ function placeOrPointerOf(ctx: Ctx, n: Node): Place | AnyPointer {
       return elementOf(ctx, base, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
     }
     case 'field_expression': {
+      const p = fieldPlace(ctx, n);
+      if (!isPointerNotPlace(p) && p.kind === 'fieldArray') return arrayFieldAsPointer(ctx, n);
+      return p;
+    }
+    default:
+      return reject(ctx, 'misuse', n, `'${n.text}' is not an lvalue faial-ts can follow`);
+  }
+}
+
+/** A field's place: a leaf, a nested struct, or an array field (whose elements only are places). */
+function fieldPlace(ctx: Ctx, n: Node): Place | FieldArray | AnyPointer {
+  const span = spanOf(n);
+  {
+    {
       // `x.in.a`: the path through nested structs down to one leaf, from the innermost non-`.` base
       let outer = n;
       let path = child(n, 'field').text;
@@ -342,9 +398,43 @@ function placeOrPointerOf(ctx: Ctx, n: Node): Place | AnyPointer {
       if (isPointerNotPlace(base)) return reject(ctx, 'misuse', n, `'${arg.text}' is an array, not a struct`);
       return withField(ctx, base, field, n);
     }
-    default:
-      return reject(ctx, 'misuse', n, `'${n.text}' is not an lvalue faial-ts can follow`);
   }
+}
+
+/** The value of a field place that is not an array field. */
+function fieldRvalue(ctx: Ctx, p: Place | FieldArray | AnyPointer, n: Node): Value {
+  if (isPointerNotPlace(p)) return p;
+  if (p.kind === 'fieldArray') return arrayFieldAsPointer(ctx, n);
+  return load(ctx, p, spanOf(n));
+}
+
+const arrayFieldAsPointer = (ctx: Ctx, n: Node): never =>
+  unsupported(ctx, n, `an array field of a struct used as a pointer (${n.text})`, ['faial-ts follows an array field\'s elements (`s.keys[j]`), not a pointer to them']);
+
+/**
+ * Element `i` of an array field: its leaves are `i * stride` after element
+ * 0's. A constant index is checked against the field's length; an index known
+ * only at run time is an offset added to the leaf index of each access (in
+ * memory; a local's leaves are followed one by one, so there it is rejected).
+ * An index outside the field is C's undefined behaviour, not checked, as for
+ * arrays.
+ */
+function fieldElement(ctx: Ctx, f: FieldArray, i: IntValue, n: Node): Place {
+  const span = spanOf(n);
+  const stride = leavesOf(f.elem).length;
+  const first = f.base.leaf!;
+  const k = i.expr.kind === 'int' ? i.expr.value : null;
+  if (k !== null && (k < 0n || k >= BigInt(f.length))) return reject(ctx, 'misuse', n, `index ${k} is out of the bounds of the field ${f.path}[${f.length}]`);
+  const path = `${f.path}[${k ?? 0n}]`;
+  const { part: _, ...base } = f.base;
+  const at = { ...base, leaf: first + Number(k ?? 0n) * stride, span };
+  const placed = f.elem.kind === 'struct' ? { ...at, part: { path, type: f.elem } } : at;
+  if (k !== null) return placed;
+  if (placed.kind !== 'memory' || placed.array.space === 'local' || placed.spread === true) {
+    return unsupported(ctx, n, `an array field of a local struct at an index known only at run time (${n.text})`, ['index it with a constant, or keep the struct in shared or global memory']);
+  }
+  const scaled = arith('*', castTo(i.expr, 'i32', span), constant(BigInt(stride), 'i32', span), 'i32', span);
+  return { ...placed, leafOffset: placed.leafOffset === undefined ? scaled : arith('+', placed.leafOffset, scaled, 'i32', span) };
 }
 
 /** `threadIdx.x` and the like: not a struct's field. */
@@ -362,36 +452,35 @@ export function placeOf(ctx: Ctx, n: Node): Place {
 /** The type of the value a place holds. */
 export function placeType(p: Place): CType {
   if (p.kind === 'choice') return placeType((p.then ?? p.else)!);
+  if (p.part !== undefined) return p.part.type;
   const whole = p.kind === 'memory' ? p.elem : p.slot.ctype;
   return p.leaf === null ? whole : leavesOf(whole)[p.leaf]!.type;
 }
 
-function withField(ctx: Ctx, base: Place, field: string, n: Node): Place {
+function withField(ctx: Ctx, base: Place, field: string, n: Node): Place | FieldArray {
   if (base.kind === 'choice') {
-    const side = (q: Place | null): Place | null => (q === null ? null : withField(ctx, q, field, n));
+    const side = (q: Place | null): Place | null => {
+      if (q === null) return null;
+      const r = withField(ctx, q, field, n);
+      return r.kind === 'fieldArray' ? unsupported(ctx, n, 'an array field through a pointer that may point into several arrays') : r;
+    };
     return { ...base, then: side(base.then), else: side(base.else), span: spanOf(n) };
   }
-  const whole = p0Type(base);
+  const here = placeType(base);
   // a union's members share its storage: not modelled
-  if (whole.kind === 'opaque' && /^union\b/.test(whole.name)) return unsupported(ctx, n, `unions (${whole.name.replace(/\s+/g, ' ')})`, ['use a struct, or one member type and casts']);
-  if (whole.kind !== 'struct') return reject(ctx, 'misuse', n, `'${child(n, 'argument').text}' is a ${typeName(whole)}, not a struct`);
-  const leaves = leavesOf(whole);
-  const prefix = base.leaf === null ? '' : `${leaves[base.leaf]!.path}.`;
-  const wanted = `${base.leaf === null ? '' : prefix}${field}`;
-  // a field that is itself a struct names its first leaf and keeps the rest reachable by the next field
-  const at = leaves.findIndex((l) => l.path === wanted || l.path.startsWith(`${wanted}.`));
-  if (at < 0) return reject(ctx, 'misuse', n, `${typeName(whole)} has no field '${field}'`);
-  if (leaves[at]!.path !== wanted) return unsupported(ctx, n, 'a nested struct used as a whole');
-  const leafType = leaves[at]!.type;
-  if (leafType.kind === 'opaque' && leafType.name.endsWith('[]')) return unsupported(ctx, n, `an array field of a struct (${field})`, ['faial-ts models struct fields that are scalars or structs']);
-  return { ...base, leaf: at, span: spanOf(n) };
+  if (here.kind === 'opaque' && /^union\b/.test(here.name)) return unsupported(ctx, n, `unions (${here.name.replace(/\s+/g, ' ')})`, ['use a struct, or one member type and casts']);
+  if (here.kind !== 'struct') return reject(ctx, 'misuse', n, `'${child(n, 'argument').text}' is a ${typeName(here)}, not a struct`);
+  const whole = base.kind === 'memory' ? base.elem : base.slot.ctype;
+  // the path from the element (or local) down: a nested struct's place keeps its own path
+  const wanted = base.part === undefined ? field : `${base.part.path}.${field}`;
+  const part = partAt(whole, wanted);
+  if (part === null) return reject(ctx, 'misuse', n, `${typeName(here)} has no field '${field}'`);
+  if (part.type.kind === 'opaque' && part.type.name.endsWith('[]')) return unsupported(ctx, n, `an array field of a struct (${field}) of several dimensions or of a size faial-ts does not know`, ['faial-ts models array fields of one dimension and a constant size']);
+  const { part: _, ...rest } = base;
+  const at = { ...rest, leaf: part.first, span: spanOf(n) };
+  if (part.length !== undefined) return { kind: 'fieldArray', base: at, path: wanted, length: part.length, elem: part.type };
+  return part.type.kind === 'struct' ? { ...at, part: { path: wanted, type: part.type } } : at;
 }
-
-const p0Type = (p: Place): CType => {
-  if (p.kind === 'choice') return p0Type((p.then ?? p.else)!);
-  const whole = p.kind === 'memory' ? p.elem : p.slot.ctype;
-  return p.leaf === null ? whole : leavesOf(whole)[p.leaf]!.type;
-};
 
 /** `p[i]`: an element, or a row of a multi-dimensional array. */
 export function element(ctx: Ctx, p: PointerValue, i: { expr: Expr; type: MachineType }, span: Span): Place | PointerValue {
@@ -474,6 +563,7 @@ function addressOfPlace(ctx: Ctx, p: Place, n: Node): AnyPointer {
     const side = (q: Place | null): AnyPointer => (q === null ? { kind: 'null', elem: placeType(p) } : addressOfPlace(ctx, q, n));
     return { kind: 'either', cond: p.cond, then: side(p.then), else: side(p.else), elem: placeType(p) };
   }
+  if (p.part !== undefined || (p.kind === 'memory' && p.leafOffset !== undefined)) return unsupported(ctx, n, `the address of a nested struct or of an array field's element (${n.text})`, ['faial-ts follows pointers to whole elements and to scalar fields']);
   if (p.kind === 'slot') return addressOfLocal(p.slot, p.leaf, placeType(p));
   if (p.spread === true) return unsupported(ctx, n, 'the address of an element of a vector view of an array (`&((float4 *)a)[i]`)');
   const last = p.index[p.index.length - 1]!;
@@ -554,7 +644,8 @@ export function referent(ctx: Ctx, declared: CType, bindsValues: boolean, init: 
 // ---------------------------------------------------------------- memory
 
 /** The index of an access: the element's indices, then its struct leaf when the element is a struct. */
-function accessIndex(array: ArrayRef, index: readonly Expr[], leaf: number, span: Span, spread = false): Expr[] {
+function accessIndex(array: ArrayRef, index: readonly Expr[], leaf: number, span: Span, spread = false, leafOffset?: Expr): Expr[] {
+  if (leafOffset !== undefined) return [...index, arith('+', constant(BigInt(leaf), 'i32', span), leafOffset, 'i32', span)];
   if (spread) {
     const last = index[index.length - 1]!;
     return [...index.slice(0, -1), leaf === 0 ? last : addIndex(last, { expr: constant(BigInt(leaf), 'i64', span), type: 'i64' }, span)];
@@ -577,7 +668,7 @@ function readLeaf(ctx: Ctx, p: Place & { kind: 'memory' }, leaf: number, type: C
   const source = p.span;
   const name = fresh(ctx, hint ?? `${p.array.name}_v`);
   ctx.k.defs.set(name, null);
-  const index = accessIndex(p.array, p.index, leaf, source, p.spread);
+  const index = accessIndex(p.array, p.index, leaf, source, p.spread, p.leafOffset);
   const arrayName = { text: p.array.name, span: p.array.span };
   ctx.b.binder(name, span, (body) => ({ kind: 'read', local: { text: name, span }, array: arrayName, index, source, body, span }));
   if (type.kind === 'int' || type.kind === 'bool') {
@@ -691,7 +782,7 @@ export function writePlace(ctx: Ctx, p: Place & { kind: 'memory' }, v: Value, sp
 
 function writeLeaf(ctx: Ctx, p: Place & { kind: 'memory' }, leaf: number, v: Value, span: Span): void {
   const value = materialised(ctx, v, span);
-  ctx.b.stmt({ kind: 'write', array: { text: p.array.name, span: p.array.span }, index: accessIndex(p.array, p.index, leaf, p.span, p.spread), value, target: p.span, span });
+  ctx.b.stmt({ kind: 'write', array: { text: p.array.name, span: p.array.span }, index: accessIndex(p.array, p.index, leaf, p.span, p.spread, p.leafOffset), value, target: p.span, span });
 }
 
 /** A value as an expression to write: an unknown one is bound with havoc (or is the read it came from). */
@@ -740,7 +831,7 @@ export function store(ctx: Ctx, p: Place, v: Value, span: Span): Value {
   } else {
     const whole = slotValue(ctx, p.slot, span);
     if (whole.kind !== 'struct') return reject(ctx, 'misuse', span, `'${p.slot.name}' is not a struct`);
-    ctx.values.set(p.slot, { ...whole, fields: whole.fields.map((f, i) => (i === p.leaf ? named : f)) });
+    ctx.values.set(p.slot, withPartValue(ctx, whole, p.leaf, placeType(p), named, span));
   }
   return named;
 }
@@ -1015,7 +1106,53 @@ function binary(ctx: Ctx, n: Node): Value {
   if (op === '&&' || op === '||') return logical(ctx, n, op);
   const left = rvalue(ctx, child(n, 'left'));
   const right = rvalue(ctx, child(n, 'right'));
+  if (left.kind === 'struct' || right.kind === 'struct') return structOperator(ctx, op, [left, right], n);
   return binaryValue(ctx, op, left, right, spanOf(n));
+}
+
+/**
+ * An operator on a struct or vector value (`a + b` of float3s): the file's
+ * `operator+` whose parameters take these operands, inlined as a call (CUDA
+ * defines none for its vector types; helper_math.h, which does, is not read).
+ * No such definition, or several, is rejected by name.
+ */
+function structOperator(ctx: Ctx, op: string, operands: readonly Value[], n: Node): Value {
+  const name = `operator${op}`;
+  const types = operands.map(valueType);
+  const fits = (ctx.unit.functions.get(name) ?? []).filter((def) => {
+    const params = parametersOf(def);
+    if (params.length !== operands.length || def.template !== null) return false;
+    return params.every((p, i) => {
+      const t = declared(baseType(ctx, child(p, 'type')), p.childForFieldName('declarator')).ctype;
+      const given = types[i]!;
+      return t.kind === 'struct' || given.kind === 'struct' ? t.kind === 'struct' && given.kind === 'struct' && t.name === given.name : t.kind !== 'pointer' && given.kind !== 'pointer';
+    });
+  });
+  const shown = types.map(typeName).join(' and ');
+  if (fits.length === 0) return unsupported(ctx, n, `the operator ${op} on ${shown}: the file defines no ${name} taking them`, ['define it in the file (faial-ts does not read helper_math.h), or write the operation field by field']);
+  if (fits.length > 1) return unsupported(ctx, n, `the operator ${op} on ${shown}: several definitions of ${name} take them`);
+  return inlineCall(ctx, name, fits, [], operands.map((value) => ({ kind: 'given', value })), n);
+}
+
+/** The C type of a value, as far as overloads need it: a struct's name, or a number or pointer. */
+function valueType(v: Value): CType {
+  switch (v.kind) {
+    case 'struct':
+      return v.ctype;
+    case 'int':
+      return INT;
+    case 'bool':
+      return BOOL;
+    case 'unknown':
+      return v.ctype;
+    case 'pointer':
+    case 'either':
+    case 'null':
+      return { kind: 'pointer', to: v.elem };
+    case 'group':
+    case 'void':
+      return VOID;
+  }
 }
 
 export function binaryValue(ctx: Ctx, op: string, left: Value, right: Value, span: Span): Value {
@@ -1445,7 +1582,7 @@ function atomicAt(ctx: Ctx, name: string, op: AtomicOp, values: readonly Value[]
   const old = fresh(ctx, `${at.array.name}_old`);
   ctx.k.defs.set(old, null);
   const array = { text: at.array.name, span: at.array.span };
-  const index = accessIndex(at.array, at.index, at.leaf ?? 0, at.span, at.spread);
+  const index = accessIndex(at.array, at.index, at.leaf ?? 0, at.span, at.spread, at.leafOffset);
   ctx.b.binder(old, span, (body) => ({ kind: 'atomic', op, local: { text: old, span }, array, index, operands, ...(type === undefined ? {} : { type }), target: at.span, body, span }));
   if (type === undefined) return { kind: 'unknown', ctype: elem, what, span, local: { kind: 'var', name: old, span } };
   return { kind: 'int', expr: { kind: 'var', name: old, type, span }, type };

@@ -15,7 +15,7 @@ import type { Span } from '../../core/source.js';
 import { and, arith, castTo, compare, constant, ite, not, or } from './build.js';
 import { havocked, reject, slotMachine, spanOf, unsupported, type ArrayRef, type Ctx, type Slot, type Value } from './context.js';
 import { commonType, isInteger, leavesOf, type CType } from './ctypes.js';
-import { convert, intOf, named, nameValue, rvalue, slotValue, structOfUnknown, type Place } from './expr.js';
+import { convert, intOf, named, nameValue, partOfValue, placeType, rvalue, slotValue, structOfUnknown, withPartValue, type Place } from './expr.js';
 import type { PointerValue } from './context.js';
 import type { Declared } from './types.js';
 
@@ -104,7 +104,7 @@ export function readLocal(ctx: Ctx, p: Place & { kind: 'memory' }, type: CType, 
   if (cells === null || cells === undefined) return notFollowed(ctx, p.array, type, `an element of the local array ${p.array.name}`, `faial-ts follows the elements of local arrays of constant sizes with at most ${MAX_CELLS} elements`, span);
   const lin = linearIndex(cells, p.index, span);
   const k = constantIndex(lin);
-  const at = (slot: Slot): Value => leafOf(ctx, slotValue(ctx, slot, span), p.leaf, span);
+  const at = (slot: Slot): Value => leafOf(ctx, slotValue(ctx, slot, span), p.leaf, type, span);
   if (k !== null) {
     if (k < 0n || k >= BigInt(cells.slots.length)) return reject(ctx, 'misuse', p.span, `index ${k} is out of the bounds of the local array ${p.array.name}`);
     return at(cells.slots[Number(k)]!);
@@ -122,7 +122,7 @@ export function writeLocal(ctx: Ctx, p: Place & { kind: 'memory' }, v: Value, sp
   const lin = linearIndex(cells, p.index, span);
   const k = constantIndex(lin);
   const put = (slot: Slot, value: Value): void => {
-    const next = p.leaf === null ? value : withLeaf(ctx, slotValue(ctx, slot, span), p.leaf, value, span);
+    const next = p.leaf === null ? value : withLeaf(ctx, slotValue(ctx, slot, span), p.leaf, placeType(p), value, span);
     ctx.values.set(slot, nameValue(ctx, slot.name, next, span));
   };
   if (k !== null) {
@@ -130,7 +130,7 @@ export function writeLocal(ctx: Ctx, p: Place & { kind: 'memory' }, v: Value, sp
     return put(cells.slots[Number(k)]!, v);
   }
   cells.slots.forEach((slot, i) => {
-    const old = leafOf(ctx, slotValue(ctx, slot, span), p.leaf, span);
+    const old = leafOf(ctx, slotValue(ctx, slot, span), p.leaf, placeType(p), span);
     put(slot, select(ctx, compare('==', lin, constant(BigInt(i), 'i64', span), span), v, old, span));
   });
 }
@@ -203,15 +203,15 @@ export function cellsNamed(ctx: Ctx, nodes: readonly Node[]): Slot[] {
   return [...out];
 }
 
-function leafOf(ctx: Ctx, v: Value, leaf: number | null, span: Span): Value {
+function leafOf(ctx: Ctx, v: Value, leaf: number | null, type: CType, span: Span): Value {
   if (leaf === null) return v;
   if (v.kind !== 'struct') return reject(ctx, 'misuse', span, 'this element is not a struct');
-  return v.fields[leaf]!;
+  return partOfValue(v, leaf, type);
 }
 
-function withLeaf(ctx: Ctx, whole: Value, leaf: number, v: Value, span: Span): Value {
+function withLeaf(ctx: Ctx, whole: Value, leaf: number, type: CType, v: Value, span: Span): Value {
   if (whole.kind !== 'struct') return reject(ctx, 'misuse', span, 'this element is not a struct');
-  return { ...whole, fields: whole.fields.map((f, i) => (i === leaf ? v : f)) };
+  return withPartValue(ctx, whole, leaf, type, v, span);
 }
 
 /** `c ? a : b` of two values of one element type; what faial-ts cannot combine is unknown. */

@@ -13,7 +13,7 @@ import { compare, constant } from './build.js';
 import { checkSyntax, parametersOf } from './calls.js';
 import { cudaDiagnostic, KernelRejected } from './codes.js';
 import { Builder, FALSE, fresh, notice, Scope, spanOf, unsupported, type ArrayRef, type Ctx, type KernelState, type Slot, type Value } from './context.js';
-import { INT, isInteger, leavesOf, machineOf, type CType, type StructCType } from './ctypes.js';
+import { INT, isInteger, leavesOf, LONG, machineOf, type CType, type StructCType, type StructField } from './ctypes.js';
 import { convert, intOf, named, rvalue } from './expr.js';
 import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
 import { kernelHeads } from './heads.js';
@@ -173,6 +173,8 @@ function functionName(n: Node): string | null {
   const name = d?.childForFieldName('declarator');
   if (name === null || name === undefined) return null;
   if (name.type === 'template_function') return name.childForFieldName('name')?.text ?? null;
+  // `operator+`, however spaced: what a struct operand's operator calls (expr.ts structOperator)
+  if (name.type === 'operator_name') return name.text.replace(/\s+/g, '');
   return name.type === 'identifier' || name.type === 'qualified_identifier' || name.type === 'field_identifier' ? name.text : null;
 }
 
@@ -231,7 +233,7 @@ function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic
         typeDefinition(unit, c);
         break;
       case 'enum_specifier':
-        enumDefinition(unit, c);
+        enumDefinition(unit, c, scope);
         break;
       case 'namespace_definition': {
         // `namespace a::b {`: the name is a nested_namespace_specifier, written `a::b` (spaces aside)
@@ -286,6 +288,9 @@ function explicitInstantiation(unit: Unit, c: Node): void {
   }
 }
 
+/** The most leaves an array field may add to its struct: each is an index value of every access to the struct's elements. */
+const MAX_FIELD_LENGTH = 1024;
+
 function structDefinition(unit: Unit, c: Node): void {
   const name = c.childForFieldName('name')?.text;
   const body = c.childForFieldName('body');
@@ -300,21 +305,38 @@ function structDefinition(unit: Unit, c: Node): void {
     unit.types.set(name, { kind: 'opaque', name });
     return;
   }
-  const fields: { name: string; type: CType }[] = [];
+  const t: StructCType = { kind: 'struct', name, fields: fieldsOf(unit, body) };
+  unit.types.set(name, t);
+}
+
+/**
+ * The fields of a struct's body. An array field of one dimension and a
+ * constant size is that many fields (its layout is known); any other array
+ * field is opaque, and rejected by name where it is accessed.
+ */
+function fieldsOf(unit: Unit, body: Node): StructField[] {
+  const fields: StructField[] = [];
   const env = { unit, scope: null };
-  for (const m of members) {
-    if (m.type !== 'field_declaration') continue;
+  for (const m of named(body)) {
+    // a static member is not stored in the struct's elements
+    if (m.type !== 'field_declaration' || m.children.some((x) => x?.type === 'storage_class_specifier' && x.text === 'static')) continue;
     const base = baseType(env, m.childForFieldName('type')!);
     for (const d of m.childrenForFieldName('declarator')) {
-      if (d === null) continue;
+      // a method declared in the body (`__device__ int get() const;`) is not a field
+      if (d === null || d.type === 'function_declarator' || d.descendantsOfType('function_declarator').length > 0) continue;
       const decl = declared(base, d);
       if (decl.name === null) continue;
-      // an array field is a struct of its elements' leaves only when its size is known; otherwise the field is opaque
-      fields.push({ name: decl.name.text, type: decl.dims.length > 0 ? { kind: 'opaque', name: `${decl.name.text}[]` } : decl.ctype });
+      if (decl.dims.length === 0) {
+        fields.push({ name: decl.name.text, type: decl.ctype });
+        continue;
+      }
+      const size = decl.dims.length === 1 && decl.dims[0] !== null ? constantValue(unit, decl.dims[0]!, LONG) : null;
+      const length = size?.kind === 'int' && size.expr.kind === 'int' ? size.expr.value : null;
+      const known = length !== null && length > 0n && length <= BigInt(MAX_FIELD_LENGTH) && leavesOf(decl.ctype).length * Number(length) <= MAX_FIELD_LENGTH;
+      fields.push(known ? { name: decl.name.text, type: decl.ctype, length: Number(length) } : { name: decl.name.text, type: { kind: 'opaque', name: `${decl.name.text}[]` } });
     }
   }
-  const t: StructCType = { kind: 'struct', name, fields };
-  unit.types.set(name, t);
+  return fields;
 }
 
 function typeDefinition(unit: Unit, c: Node): void {
@@ -337,21 +359,25 @@ function typeDefinition(unit: Unit, c: Node): void {
 }
 
 function anonymousStruct(unit: Unit, s: Node): CType {
-  const fields: { name: string; type: CType }[] = [];
   const body = s.childForFieldName('body');
-  for (const m of body === null ? [] : named(body)) {
-    if (m.type !== 'field_declaration') continue;
-    const base = baseType({ unit, scope: null }, m.childForFieldName('type')!);
-    for (const d of m.childrenForFieldName('declarator')) if (d !== null) {
-      const decl = declared(base, d);
-      if (decl.name !== null) fields.push({ name: decl.name.text, type: decl.ctype });
-    }
-  }
-  return { kind: 'struct', name: 'struct', fields };
+  return { kind: 'struct', name: 'struct', fields: body === null ? [] : fieldsOf(unit, body) };
 }
 
-function enumDefinition(unit: Unit, c: Node): void {
+/**
+ * An enum's enumerators as `int` constants, under each name C++ reaches them
+ * by (`A`, `E::A`, `ns::A`, `ns::E::A`; a scoped `enum class` only through its
+ * name); a variable of the named enum is of its underlying type (`int`
+ * unless one is given).
+ */
+function enumDefinition(unit: Unit, c: Node, scope = ''): void {
   const body = c.childForFieldName('body');
+  const enumName = c.childForFieldName('name')?.text;
+  const underlying = c.childForFieldName('base');
+  const scoped = c.children.some((x) => x?.type === 'class' || x?.type === 'struct');
+  if (enumName !== undefined && !unit.types.has(enumName)) {
+    const t = underlying === null ? INT : baseType({ unit, scope: null }, underlying);
+    unit.types.set(enumName, isInteger(t) ? t : INT);
+  }
   if (body === null) return;
   let next = 0n;
   for (const e of named(body)) {
@@ -360,7 +386,9 @@ function enumDefinition(unit: Unit, c: Node): void {
     const value = valueNode === null ? null : constantValue(unit, valueNode, INT);
     if (value?.kind === 'int' && value.expr.kind === 'int') next = value.expr.value;
     const name = e.childForFieldName('name')!.text;
-    unit.constants.set(name, { kind: 'int', expr: constant(next, 'i32', spanOf(e)), type: 'i32' });
+    const enumerator: Value = { kind: 'int', expr: constant(next, 'i32', spanOf(e)), type: 'i32' };
+    const names = [...(scoped ? [] : [name, `${scope}${name}`]), ...(enumName === undefined ? [] : [`${enumName}::${name}`, `${scope}${enumName}::${name}`])];
+    for (const x of names) unit.constants.set(x, enumerator);
     next += 1n;
   }
 }

@@ -162,12 +162,10 @@ __global__ void k(Node *n, P *p, Outer *o, int *r) {
     );
   });
 
-  it('unions, array fields and nested structs as a whole are rejected by name', async () => {
+  it('unions are rejected by name (array fields and nested structs as a whole: structs.test.ts)', async () => {
     const first = async (text: string): Promise<string> => (await rejection(text)).split('\n')[0]!;
     expect(await first('typedef union { int i; float f; } U;\n__global__ void k(U *u) { u[threadIdx.x].i = 1; }')).toMatch(/E0602.*unsupported: unions/);
     expect(await first('union V { int i; float f; };\n__global__ void k(V *u) { u[threadIdx.x].i = 1; }')).toMatch(/E0602.*unsupported: unions \(union V\)/);
-    expect(await first('struct B { int keys[4]; int n; };\n__global__ void k(B *b) { b[threadIdx.x].keys[2] = 1; }')).toMatch(/E0602.*an array field of a struct \(keys\)/);
-    expect(await first('struct I { int a; int b; };\nstruct O { I in; int c; };\n__global__ void k(O *o) { O x = o[0]; o[threadIdx.x].in = x.in; }')).toMatch(/E0602.*a nested struct used as a whole/);
   });
 });
 

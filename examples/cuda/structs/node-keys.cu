@@ -1,0 +1,22 @@
+// expect: drf
+// Each block fills the key arrays of 8 nodes in shared memory, thread t
+// writing key t % 4 of node t / 4, then (after the barrier) every thread
+// copies its neighbour's key out. `s[i].keys[j]` is an element of an array
+// field: each (node, key) pair is its own location, and `count` is another.
+// Racy twin: node-keys-racy.cu (no barrier between the writes and the reads).
+struct Node {
+    int count;
+    int keys[4];
+};
+
+__global__ void node_keys(const int *in, int *out)
+{
+    __shared__ Node s[8];
+    unsigned t = threadIdx.x;
+    if (t < 32) {
+        s[t / 4].keys[t % 4] = in[blockIdx.x * 32 + t];
+        if (t % 4 == 0) s[t / 4].count = 4;
+    }
+    __syncthreads();
+    if (t < 32) out[blockIdx.x * 32 + t] = s[t / 4].keys[(t + 1) % 4];
+}
