@@ -151,6 +151,21 @@ describe('faial-ts lower', () => {
     await rm(own, { recursive: true, force: true });
   });
 
+  it('converts an integer shown below 2^24 (2^53) in magnitude to float (double) exactly, as its IEEE bit pattern', async () => {
+    const own = await mkdtemp(join(tmpdir(), 'faial-conv-'));
+    const file = join(own, 'conv.cu');
+    await writeFile(file, '__global__ void conv(float *A, double *D) {\n  A[threadIdx.x] = (float)(((int)threadIdx.x - 3) * 16003);\n  D[threadIdx.x] = (double)((int)threadIdx.x - 3);\n}\n');
+    const r = await cliResult(['run', file, '--block-dim', '8']);
+    const view = new DataView(new ArrayBuffer(8));
+    for (let t = 0; t < 8; t++) {
+      view.setFloat32(0, (t - 3) * 16003);
+      expect(r.stdout).toContain(`write A[${t}] := ${view.getUint32(0)} `);
+      view.setFloat64(0, t - 3);
+      expect(r.stdout).toContain(`write D[${t}] := ${view.getBigUint64(0)} `);
+    }
+    await rm(own, { recursive: true, force: true });
+  });
+
   it('reads the macros of a GPUVerify test header', async () => {
     const r = await cliResult(['lower', at('header.cu')]);
     expect(r.stdout).toContain('A[(u32) threadIdx.x * 3] := 0');
