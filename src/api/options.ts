@@ -6,6 +6,8 @@
  */
 import { typeMax } from '../core/arith.js';
 import { INPUT_BOUND, type Launch } from '../core/launch.js';
+import type { Param } from '../core/ast.js';
+import { bitPattern, floatLiteral, negated as negatedFloat, type FloatConstant } from '../frontend/cuda/floats.js';
 import type { KernelMap } from '../map/map.js';
 
 export class UsageError extends Error {
@@ -41,6 +43,55 @@ export function paramsOf(specs: readonly string[]): Map<string, bigint> {
     params.set(name, BigInt(m[2]!));
   }
   return params;
+}
+
+/** `run`'s `-p NAME=VALUE`, repeatable: each value's text, read per kernel by {@link runParamValue} (a float parameter takes a float). */
+export function paramTextsOf(specs: readonly string[]): Map<string, string> {
+  const params = new Map<string, string>();
+  for (const spec of specs) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\S+)\s*$/.exec(spec);
+    if (m === null) throw new UsageError(`-p ${spec}: expected NAME=VALUE`);
+    const name = m[1]!;
+    if (params.has(name)) throw new UsageError(`-p ${spec}: parameter '${name}' is given twice`);
+    params.set(name, m[2]!);
+  }
+  return params;
+}
+
+/**
+ * The value `run` gives a parameter from its text: a natural number, or for
+ * a CUDA `float` or `double` parameter (held as its bit pattern) a decimal
+ * floating value (`1.5`, `-2e-3`, `0.1f`, `inf`) rounded once to the type, or
+ * the pattern itself in hexadecimal (`0x3fc00000`).
+ */
+export function runParamValue(name: string, text: string, param: Param | undefined): bigint {
+  if (param?.ieee === undefined) {
+    if (!/^\d+$/.test(text)) throw new UsageError(`-p ${name}=${text}: expected a natural number`);
+    return BigInt(text);
+  }
+  const ieee = param.ieee;
+  const width = ieee === 'float' ? 32 : 64;
+  const hints = [`a ${ieee} parameter takes a decimal value (1.5, -2e-3, inf) or its ${width}-bit pattern in hexadecimal (${ieee === 'float' ? '0x3fc00000' : '0x3ff8000000000000'} is 1.5)`];
+  if (/^0[xX][0-9a-fA-F]+$/.test(text)) {
+    const bits = BigInt(text);
+    if (bits >= 1n << BigInt(width)) throw new UsageError(`-p ${name}=${text}: a ${ieee}'s bit pattern has ${width} bits`, hints);
+    return bits;
+  }
+  const m = /^([-+]?)(.*?)([fF]?)$/.exec(text)!;
+  const negative = m[1] === '-';
+  const body = m[2]!;
+  let value: FloatConstant | null;
+  if (/^inf(inity)?$/i.test(body)) value = { type: ieee, value: Infinity };
+  else {
+    value = floatLiteral(ieee === 'float' ? `${body}f` : body);
+    if (value === null && /^(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/.test(body)) {
+      // a decimal halfway between two floats once read as a double: rounding twice could differ from once
+      throw new UsageError(`-p ${name}=${text}: cannot be rounded to a ${ieee} exactly once here`, [`give its bit pattern in hexadecimal (-p ${name}=0x…)`]);
+    }
+  }
+  if (value === null) throw new UsageError(`-p ${name}=${text}: expected a ${ieee} value for the ${ieee} parameter '${name}'`, hints);
+  if (!Number.isFinite(value.value) && !/^inf/i.test(body)) throw new UsageError(`-p ${name}=${text}: beyond the range of ${ieee}`, hints);
+  return bitPattern(negative ? negatedFloat(value) : value);
 }
 
 export function naturalOf(text: string, option: string, least = 0): number {

@@ -14,7 +14,7 @@ import { colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
 import { textReport } from '../report/text.js';
 import { runCommand } from './run.js';
 import { checkedSafely, isCudaPath, programOf } from '../api/check.js';
-import { archOf, launchOfOptions, lockstepOf, warpSizeOf } from '../api/options.js';
+import { archOf, launchOfOptions, lockstepOf, paramTextsOf, warpSizeOf } from '../api/options.js';
 import { inferText, loweredProgram, phasesText, queryListing } from '../api/stages.js';
 import { writtenQueryFiles } from './smt-out.js';
 import { outputDirectory, outputFile } from './output.js';
@@ -30,7 +30,7 @@ import { experimentCommand, mergeCommand } from './experiment.js';
 import { shardOf, type Shard } from '../experiment/shard.js';
 import { EXIT_BAD_INPUT, EXIT_DRF, verifyExitCode } from './exit.js';
 import type { CliIO } from './main.js';
-import { UsageError, dimOf, inputFiles, naturalOf, paramsOf } from './options.js';
+import { UsageError, dimOf, inputFiles, naturalOf } from './options.js';
 import { version } from './version.js';
 import { compileDatabase, frontEndsFor, type CudaFlags } from './cuda.js';
 import { cudaFilesOf } from '../api/compile-commands.js';
@@ -364,7 +364,7 @@ export async function experimentMergeSubcommand(dirs: readonly string[], flags: 
 }
 
 export async function runSubcommand(args: readonly string[], flags: RunFlags, io: CliIO): Promise<number> {
-  const params = paramsOf(flags.param);
+  const params = paramTextsOf(flags.param);
   const warpSize = lockstepWarps(flags, io);
   return runCommand(
     [...(await inputFiles(args))],

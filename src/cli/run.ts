@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { DiagnosticError } from '../diagnostics/diagnostic.js';
 import type { Kernel, Program } from '../core/ast.js';
 import { programOf } from '../api/check.js';
+import { runParamValue } from '../api/options.js';
 import { fileLaunch } from '../api/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Launch } from '../core/launch.js';
@@ -26,7 +27,8 @@ import { escapedText } from './escape.js';
 
 export interface RunCommandOptions {
   kernel?: string;
-  params: Record<string, bigint>;
+  /** a value as is, or its text as typed (`-p`), read per kernel: a float parameter takes a float (src/api/options.ts's runParamValue) */
+  params: Record<string, bigint | string>;
   blockDim?: [bigint, bigint, bigint];
   gridDim?: [bigint, bigint, bigint];
   /** `A=1,2,3` (first elements), `A=random:SEED` or `A=random` */
@@ -127,6 +129,8 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
     if (!paramNames.has(name)) io.err(`warning: -p ${name}: no kernel run has a parameter '${name}'\n`);
   }
 
+  // a value's text is read for each kernel's parameter of that name (a bad one is a usage error, before anything runs)
+  const paramsOfKernel = new Map(selected.map(({ kernel }) => [kernel, Object.fromEntries(Object.entries(opts.params).map(([name, v]) => [name, typeof v === 'bigint' ? v : runParamValue(name, v, kernel.params.find((p) => p.text === name))]))]));
   const noted = new Set<SourceFile>();
   const reports: KernelRunReport[] = selected.map(({ file, kernel, launch, notice }) => {
     const kernelInit: Record<string, InitContent> = {};
@@ -143,7 +147,7 @@ export async function runCommand(files: string[], opts: RunCommandOptions, io: R
     }
     const result = runKernel(
       kernel,
-      { params: opts.params, ...(blockDim === undefined ? {} : { blockDim }), ...(gridDim === undefined ? {} : { gridDim }) },
+      { params: paramsOfKernel.get(kernel)!, ...(blockDim === undefined ? {} : { blockDim }), ...(gridDim === undefined ? {} : { gridDim }) },
       { init: kernelInit, ...(opts.seed === undefined ? {} : { seed: opts.seed }), ...(warpSize === undefined ? {} : { warpSize }) },
     );
     return { file, kernel, result, execution: executionText(warpSize === undefined ? {} : { warpSize }) };

@@ -34,6 +34,8 @@ export interface Name {
 /** A kernel parameter; BabyCUDA's are naturals below 2^32 (no type), typed ones range over their whole type. */
 export interface Param extends Name {
   readonly type?: MachineType;
+  /** the C floating type whose bit pattern the parameter holds (a CUDA `float` or `double` parameter; `run -p x=1.5` converts) */
+  readonly ieee?: 'float' | 'double';
 }
 
 /**

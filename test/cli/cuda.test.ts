@@ -129,6 +129,43 @@ describe('faial-ts lower', () => {
     expect((await cliResult(['run', at('wrap.cu'), '--block-dim', '64', '--grid-dim', '2'])).stderr).toBe('');
   });
 
+  it('runs with a float parameter given as a float (rounded once to its type) or as its bit pattern, and says what a bad value should be', async () => {
+    // a directory of its own: the directory tests list every file of the shared one
+    const own = await mkdtemp(join(tmpdir(), 'faial-float-'));
+    const file = join(own, 'scale.cu');
+    await writeFile(file, '__global__ void scale(float *A, float a, double d) { A[threadIdx.x] = a; }\n');
+    const at = (name: string): string => join(own, name);
+    const r = await cliResult(['run', at('scale.cu'), '-p', 'a=1.5', '-p', 'd=-0.1', '--block-dim', '2']);
+    expect(r.exitCode).toBe(0);
+    // 1.5f is 0x3fc00000; -0.1 (double) is 0xbfb999999999999a
+    expect(r.stdout).toContain(`kernel scale(a=${0x3fc00000}, d=${0xbfb999999999999an})`);
+    expect(r.stdout).toContain(`write A[1] := ${0x3fc00000}`);
+    const rounded = await cliResult(['run', at('scale.cu'), '-p', 'a=0.1', '-p', 'd=0x3ff8000000000000', '--block-dim', '1']);
+    expect(rounded.stdout).toContain(`kernel scale(a=${0x3dcccccd}, d=${0x3ff8000000000000n})`);
+    const bad = await cliResult(['run', at('scale.cu'), '-p', 'a=1.5x', '-p', 'd=1']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toBe("error: -p a=1.5x: expected a float value for the float parameter 'a'\nhint: a float parameter takes a decimal value (1.5, -2e-3, inf) or its 32-bit pattern in hexadecimal (0x3fc00000 is 1.5)\n");
+    const wide = await cliResult(['run', at('scale.cu'), '-p', 'a=0x100000000', '-p', 'd=1']);
+    expect(wide.stderr).toContain("error: -p a=0x100000000: a float's bit pattern has 32 bits");
+    expect((await cliResult(['run', at('scale.cu'), '-p', 'a=1e39', '-p', 'd=1'])).stderr).toContain('error: -p a=1e39: beyond the range of float');
+    await rm(own, { recursive: true, force: true });
+  });
+
+  it('converts an integer shown below 2^24 (2^53) in magnitude to float (double) exactly, as its IEEE bit pattern', async () => {
+    const own = await mkdtemp(join(tmpdir(), 'faial-conv-'));
+    const file = join(own, 'conv.cu');
+    await writeFile(file, '__global__ void conv(float *A, double *D) {\n  A[threadIdx.x] = (float)(((int)threadIdx.x - 3) * 16003);\n  D[threadIdx.x] = (double)((int)threadIdx.x - 3);\n}\n');
+    const r = await cliResult(['run', file, '--block-dim', '8']);
+    const view = new DataView(new ArrayBuffer(8));
+    for (let t = 0; t < 8; t++) {
+      view.setFloat32(0, (t - 3) * 16003);
+      expect(r.stdout).toContain(`write A[${t}] := ${view.getUint32(0)} `);
+      view.setFloat64(0, t - 3);
+      expect(r.stdout).toContain(`write D[${t}] := ${view.getBigUint64(0)} `);
+    }
+    await rm(own, { recursive: true, force: true });
+  });
+
   it('reads the macros of a GPUVerify test header', async () => {
     const r = await cliResult(['lower', at('header.cu')]);
     expect(r.stdout).toContain('A[(u32) threadIdx.x * 3] := 0');

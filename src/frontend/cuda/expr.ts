@@ -63,6 +63,7 @@ import { inlineCall, parametersOf, sharedMemoryOf } from './calls.js';
 import { baseType, declared, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
+import { intToFloatPattern } from './int-floats.js';
 import { arithmetic, bitPattern, floatLiteral, fromInteger, ieeeTypeOf, negated as negatedFloat, patternType, signBit, toType, type FloatConstant, type FloatPattern } from './floats.js';
 import { observed } from './observe.js';
 import { nested } from './nesting.js';
@@ -1011,6 +1012,13 @@ export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
     case 'float': {
       const exact = floatConversion(v, to.name);
       if (exact !== null) return floatConstant(exact, v.kind === 'unknown' ? v.what : `a ${typeName(to)} constant`, span);
+      const ieee = ieeeTypeOf(to.name);
+      if (v.kind === 'int' && ieee !== null) {
+        // exact where the integer is below 2^24 (2^53) in magnitude (int-floats.ts)
+        const bits = intToFloatPattern(v.expr, v.type, ieee, span);
+        if (bits !== null) return { kind: 'unknown', ctype: to, what: `(${typeName(to)}) of an integer`, span, pattern: { type: ieee, bits } };
+        return { kind: 'unknown', ctype: to, what: `(${typeName(to)}) of an integer not shown below ${ieee === 'float' ? '2^24' : '2^53'} in magnitude (its rounding is not followed)`, span };
+      }
       // a conversion to its own type keeps a parameter's pattern; to the other one, C rounds (or widens) what is not followed
       const pattern = floatPattern(v);
       const kept = pattern !== null && ieeeTypeOf(to.name) === pattern.type ? { pattern } : {};

@@ -566,7 +566,7 @@ function kernelParameter(ctx: Ctx, p: Node, scope: Scope): void {
   } else if (ctype.kind === 'float' && ieeeTypeOf(ctype.name) !== null) {
     // a float or double parameter is one value for every thread: its bit pattern, a parameter of the core
     const ieee = ieeeTypeOf(ctype.name)!;
-    const param: Param = { text: fresh(ctx, name), span, type: patternType(ieee) };
+    const param: Param = { text: fresh(ctx, name), span, type: patternType(ieee), ieee };
     ctx.k.params.push(param);
     value = { kind: 'unknown', ctype, what: `the parameter ${name}`, span, pattern: { type: ieee, bits: { kind: 'var', name: param.text, type: param.type!, span } } };
   } else {
