@@ -255,8 +255,9 @@ export function statusCounts(files: readonly FileResult[]): StatusCounts {
   return { total, byStatus };
 }
 
-/** A file in error only because it has no kernel (E0606): said as that, not counted as a kernel in error. */
-export const withoutKernel = (f: FileResult): boolean => !f.ok && f.diagnostics.length > 0 && f.diagnostics.every((d) => d.code === 'E0606');
+/** A file in error only because it has no kernel (E0606), or a project's host file (its E0606 a note): said as that, not counted as a kernel in error. */
+export const withoutKernel = (f: FileResult): boolean =>
+  f.ok ? f.kernels.length === 0 && (f.notices ?? []).some((d) => d.code === 'E0606') : f.diagnostics.length > 0 && f.diagnostics.every((d) => d.code === 'E0606');
 
 export function summaryText(files: readonly FileResult[], colour: boolean): string {
   const c = colorsOf(colour);
