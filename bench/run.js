@@ -44,9 +44,9 @@ const versionTimes = processTimesOf(['--version'], 0);
 const processTimes = processTimesOf(['verify', small], 1);
 const cudaProcessTimes = processTimesOf(['verify', smallCuda], 0);
 
-// a build project (a CMakeLists.txt beside its sources) is verified through its compilation database, not file by file
+// a build project (a CMakeLists.txt beside its sources) is verified through its compilation database, a program (a Makefile beside its files) as one directory, not file by file
 const files = (dir) =>
-  existsSync(join(dir, 'CMakeLists.txt')) ? [] : readdirSync(dir).sort().flatMap((n) => {
+  existsSync(join(dir, 'CMakeLists.txt')) || existsSync(join(dir, 'Makefile')) ? [] : readdirSync(dir).sort().flatMap((n) => {
     const p = join(dir, n);
     return statSync(p).isDirectory() ? files(p) : n.endsWith('.bcu') || n.endsWith('.cu') ? [p] : [];
   });

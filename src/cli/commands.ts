@@ -11,7 +11,7 @@ import { strictRaces, type FileResult } from '../verify/result.js';
 import { z3Wasm } from '../solve/z3.js';
 import type { KernelResult } from '../verify/result.js';
 import { colorsOf, renderedDiagnostics } from '../diagnostics/render.js';
-import { textReport } from '../report/text.js';
+import { textReport, withoutKernel } from '../report/text.js';
 import { runCommand } from './run.js';
 import { checkedSafely, isCudaPath, programOf } from '../api/check.js';
 import { archOf, launchOfOptions, lockstepOf, paramTextsOf, warpSizeOf } from '../api/options.js';
@@ -170,7 +170,9 @@ export async function verifyCommand(args: readonly string[], flags: VerifyFlags,
   // Z3 starts at the first query that the simplifier and the search by evaluation leave: most kernels never need it
   const outcomes = await verifiedFiles(toVerify.map((entry) => ({ ...job, path: entry.path })), jobs, progressOf(io));
   let next = 0;
-  const verified = input.order.map((entry) => (entry.maps === null ? input.failed.find((f) => f.path === entry.path)! : outcomes[next++]!.file));
+  // a file the user named is read as a kernel file; one found below a directory or in the database may be the project's host code
+  const named = new Set(args);
+  const verified = input.order.map((entry) => (entry.maps === null ? projectFile(input.failed.find((f) => f.path === entry.path)!, !named.has(entry.path)) : outcomes[next++]!.file));
   const files = flags.strictRaces === true ? verified.map((f) => (f.ok ? { ...f, kernels: f.kernels.map(strictRaces) } : f)) : verified;
   const replayFailures = outcomes.flatMap((o) => o.replayFailures);
   const launches = launchesOf(input.order, files, launch);
@@ -194,6 +196,17 @@ function helpUrlOf(text: string | undefined): string | null {
   if (text === undefined) return null;
   if (!URL.canParse(text)) throw new UsageError(`--sarif-help-url '${escapedText(text)}' is not an absolute URL`, ['give the URL of the docs/ folder, e.g. https://github.com/OWNER/REPO/blob/REF/docs/']);
   return text;
+}
+
+/**
+ * A file of a project (below a directory given, or listed by the
+ * compilation database) without a kernel is host code, read for the launches
+ * it makes: a note, not an input error that fails the run. A file named alone
+ * without a kernel stays an error (E0606).
+ */
+function projectFile(f: FileResult, ofProject: boolean): FileResult {
+  if (f.ok || !ofProject || !withoutKernel(f)) return f;
+  return { ok: true, path: f.path, kernels: [], notices: f.diagnostics.map((d) => ({ ...d, severity: 'note' as const, message: 'no kernel in this file', hints: ['a host file of the project: the kernels it launches are verified at its launches'] })) };
 }
 
 /** The launch facts that concern each kernel result, as the text report names them. */

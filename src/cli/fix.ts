@@ -8,7 +8,7 @@ import { z3Wasm } from '../solve/z3.js';
 import { type Launch, launchFor } from '../core/launch.js';
 import { readFile } from 'node:fs/promises';
 import { colorsOf, lineColOf, renderedDiagnostics } from '../diagnostics/render.js';
-import { launchText, plural } from '../report/describe.js';
+import { launchText, plural, statedText } from '../report/describe.js';
 import { sourceFile, type SourceFile, type Span } from '../core/source.js';
 import { checkedKernels } from '../api/check.js';
 import { fixKernel, type KernelFix, type Repair } from '../fix/fix.js';
@@ -97,8 +97,11 @@ function headline(f: Extract<KernelFix, { kind: 'fixed' }>, scope: string): stri
   }
 }
 
-function fixText(f: KernelFix, files: Files, scope: string, colour: boolean): string {
+function fixText(f: KernelFix, files: Files, launchScope: string, colour: boolean): string {
   const c = colorsOf(colour);
+  // the kernel as given (its text is the original up to the kernel's end), so the assumptions' positions are the file's
+  const stated = f.kind === 'not-fixed' ? null : statedText(f.kind === 'drf' ? f.result : f.before);
+  const scope = stated === null ? launchScope : `${launchScope}, ${stated}`;
   switch (f.kind) {
     case 'drf':
       return `${c.green('✓')} ${c.bold(f.kernel)}: already DRF — proved ${scope}; nothing to repair${f.barriersChecked ? ', and no barrier is redundant' : ''}`;

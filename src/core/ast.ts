@@ -186,6 +186,17 @@ export interface ArrayDecl {
   readonly span: Span;
 }
 
+/**
+ * A condition the user wrote that every verdict on the kernel rests on: a
+ * `requires` (`__requires`) constrains the launch, an `assume` (`__assume`)
+ * the threads that reach it. Reports state them beside the verdict.
+ */
+export interface StatedAssumption {
+  readonly kind: 'requires' | 'assume';
+  /** the condition as written */
+  readonly span: Span;
+}
+
 export interface Kernel {
   readonly name: Name;
   readonly params: readonly Param[];
@@ -194,6 +205,8 @@ export interface Kernel {
   readonly arrays: readonly ArrayDecl[];
   readonly body: readonly Stmt[];
   readonly span: Span;
+  /** the user's own requires and assumes in source order (absent: none); the front ends' own conditions (CUDA's limits, a launch's sizes) are not among them */
+  readonly stated?: readonly StatedAssumption[];
 }
 
 export interface Program {

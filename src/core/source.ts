@@ -96,3 +96,9 @@ export function userSpan(file: SourceFile, span: Span): UserSpan {
   const at = located(file, span);
   return { ...at, start: positionAt(at.file, at.span.start), end: positionAt(at.file, at.span.end), text: spanText(at.file, at.span) };
 }
+
+/** `line:column` of a span's start in the file the user wrote (`path:line:column` in another one, a header), never in a preprocessed text. */
+export function userLineColumn(file: SourceFile, span: Span): string {
+  const u = userSpan(file, span);
+  return u.file.path === file.path ? `${u.start.line}:${u.start.column}` : `${u.file.path}:${u.start.line}:${u.start.column}`;
+}

@@ -8,7 +8,7 @@
 import type { IntType } from '../core/ast.js';
 import { showBExpr, showExpr } from '../core/exprs.js';
 import { MACHINE_SCOPE } from '../core/types.js';
-import { positionAt } from '../core/source.js';
+import { userLineColumn } from '../core/source.js';
 import { assertNever } from '../util/assert.js';
 import type { Access, KernelMap, Proto, Range } from './map.js';
 
@@ -69,12 +69,10 @@ export function showMap(map: KernelMap): string {
   for (const a of map.arrays) lines.push(`  ${a.scope} ${a.name} (${a.dims} ${a.dims === 1 ? 'dimension' : 'dimensions'})`);
   for (const [name, info] of map.vars) {
     if (info.kind === 'data') {
-      const at = positionAt(map.file, info.origin.span.start);
-      lines.push(`  data-dependent: ${name} (read from ${info.origin.array} at ${at.line}:${at.column})`);
+      lines.push(`  data-dependent: ${name} (read from ${info.origin.array} at ${userLineColumn(map.file, info.origin.span)})`);
     } else if (info.kind === 'unknown') {
-      const at = positionAt(map.file, info.origin.span.start);
       const what = info.origin.kind === 'value' ? info.origin.what : `approximated: ${info.origin.what}, ${info.origin.why}`;
-      lines.push(`  data-dependent: ${typedName(name, info.type)} (${what} at ${at.line}:${at.column})`);
+      lines.push(`  data-dependent: ${typedName(name, info.type)} (${what} at ${userLineColumn(map.file, info.origin.span)})`);
     }
   }
   if (map.machineIntegers) lines.push(`  scope: ${MACHINE_SCOPE}`);

@@ -1,6 +1,6 @@
 /** The phase split, each phase as the unsynchronised code between two barriers. */
 import { showBExpr, showExpr } from '../core/exprs.js';
-import { positionAt } from '../core/source.js';
+import { userLineColumn } from '../core/source.js';
 import type { KernelMap, SyncSite } from '../map/map.js';
 import { showAccess, showRange, typedName } from '../map/print.js';
 import { assertNever } from '../util/assert.js';
@@ -47,10 +47,7 @@ export function showPhases(map: KernelMap, split: PhaseSplit): string {
   const where = (syncs: readonly SyncSite[], none: string): string =>
     syncs.length === 0
       ? none
-      : syncs.map((s) => {
-          const p = positionAt(map.file, s.span.start);
-          return `${s.scope === 'warp' ? 'syncwarp' : 'sync'} at ${p.line}:${p.column}`;
-        }).join(' or ');
+      : syncs.map((s) => `${s.scope === 'warp' ? 'syncwarp' : 'sync'} at ${userLineColumn(map.file, s.span)}`).join(' or ');
   const listed = (s: PhaseSplit, name: string, lines: string[]): void => {
     for (const ph of s.phases) {
       lines.push(`  ${name} ${ph.id}: from ${where(ph.opens, 'the start')} to ${where(ph.closes, 'the end')}`);

@@ -71,6 +71,24 @@ export function approximationText(file: SourceFile, a: Approximation): string {
   return `${a.what} at ${at(file, a.span)}: ${a.why}`;
 }
 
+/**
+ * The user's requires and assumes a verdict holds under, as the verdict line
+ * states them (`assuming offset >= blockDim.x (at 11:10) and tid != p (at
+ * 12:10)`), or null when the kernel has none.
+ */
+export function statedText(r: Pick<KernelResult, 'file' | 'assumptions'>): string | null {
+  const stated = r.assumptions ?? [];
+  if (stated.length === 0) return null;
+  const each = stated.map((a) => `${conditionText(r.file, a.span)} (at ${at(r.file, a.span)})`);
+  return `assuming ${each.length === 1 ? each[0]! : `${each.slice(0, -1).join(', ')} and ${each.at(-1)!}`}`;
+}
+
+/** A condition as the user wrote it, on one line and at most 80 characters. */
+export function conditionText(file: SourceFile, span: Span): string {
+  const text = quoted(file, span).replace(/\s+/g, ' ').trim();
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
 /** The scope line of a kernel with machine integers, or null. */
 export function scopeText(r: Pick<KernelResult, 'machineIntegers' | 'launchAssumptions'>): string | null {
   const assumed = r.launchAssumptions ?? [];

@@ -11,7 +11,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, KernelResult, ReplayRecord, Status, ThreadWitness, Witness } from '../verify/result.js';
-import { executionText, reasonText, scopeText, type SolvingRun } from './describe.js';
+import { conditionText, executionText, reasonText, scopeText, type SolvingRun } from './describe.js';
 import { barrierReasonText } from './barriers.js';
 import { statusCounts, withoutKernel } from './text.js';
 
@@ -139,6 +139,8 @@ const ScopeJson = t.partial({
   lockstepOnly: t.boolean,
   /** what every verdict on the kernel assumes */
   scope: t.string,
+  /** the user's requires (`__requires`) and assumes (`__assume`) the verdict holds under, as written */
+  assumptions: t.array(t.intersection([Range, t.type({ kind: t.keyof({ requires: null, assume: null }), text: t.string })])),
   approximations: t.array(ApproximationJson),
 });
 
@@ -264,6 +266,7 @@ function scopeJson(r: KernelResult): t.TypeOf<typeof ScopeJson> {
     execution: executionText(r),
     ...(r.lockstepOnly === true ? { lockstepOnly: true } : {}),
     ...(scope === null ? {} : { scope: scope.replace(/^scope: /, '') }),
+    ...((r.assumptions ?? []).length === 0 ? {} : { assumptions: (r.assumptions ?? []).map((a) => ({ kind: a.kind, text: conditionText(r.file, a.span), ...rangeOf(r.file, a.span) })) }),
     ...(approximations.length === 0 ? {} : { approximations: approximations.map((a) => ({ what: a.what, why: a.why, ...rangeOf(r.file, a.span) })) }),
   };
 }

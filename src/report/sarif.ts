@@ -40,7 +40,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { LOCKSTEP_ONLY_TEXT, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, budgetHint, elementText, executionText, launchText, plural, raceScopeText, statusName, type SolvingRun } from './describe.js';
+import { LOCKSTEP_ONLY_TEXT, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, budgetHint, conditionText, elementText, executionText, statedText, launchText, plural, raceScopeText, statusName, type SolvingRun } from './describe.js';
 import { MACHINE_SCOPE } from '../core/types.js';
 import type { Approximation } from '../map/map.js';
 import { kernelJson, type KernelJson } from './json.js';
@@ -322,7 +322,8 @@ function result(rule: RuleId, level: Level, message: string, rest: Omit<Result, 
 function scopeText(r: KernelResult, options: SarifOptions): string {
   const launch = options.launchOf?.(r) ?? null;
   const given = launch === null ? null : launchText(launch);
-  return given === null ? 'for all parameters and launches' : `for all parameters, at ${given}`;
+  const stated = statedText(r);
+  return `${given === null ? 'for all parameters and launches' : `for all parameters, at ${given}`}${stated === null ? '' : `, ${stated}`}`;
 }
 
 function kernelResults(r: KernelResult, options: SarifOptions): Result[] {
@@ -336,7 +337,7 @@ function kernelResults(r: KernelResult, options: SarifOptions): Result[] {
   if (r.status === 'unknown') out.push(unknownResult(r));
   if (r.status === 'vacuous') out.push(vacuousResult(r));
   for (const b of r.barriers ?? []) if (b.verdict === 'redundant') out.push(redundantResult(r, b, options));
-  if ((r.machineIntegers === true || (r.launchAssumptions ?? []).length > 0) && r.status !== 'error') out.push(scopeResult(r, options));
+  if ((r.machineIntegers === true || (r.launchAssumptions ?? []).length > 0 || ((r.assumptions ?? []).length > 0 && r.status !== 'vacuous')) && r.status !== 'error') out.push(scopeResult(r, options));
   for (const a of r.approximations ?? []) out.push(approximationResult(r, a));
   if (r.lockstepOnly === true) out.push(lockstepOnlyResult(r));
   return out;
@@ -358,7 +359,12 @@ function scopeResult(r: KernelResult, options: SarifOptions): Result {
   return result('faial/scope', 'note', message, {
     locations: [locationOf(r.file, kernelHead(r.file, r.span), null)],
     partialFingerprints: fingerprintOf(['faial/scope', r.kernel]),
-    properties: { kernel: r.kernel, ...(r.machineIntegers === true ? { scope: MACHINE_SCOPE } : {}), ...(assumed.length > 0 ? { launchAssumptions: assumed } : {}) },
+    properties: {
+      kernel: r.kernel,
+      ...(r.machineIntegers === true ? { scope: MACHINE_SCOPE } : {}),
+      ...(assumed.length > 0 ? { launchAssumptions: assumed } : {}),
+      ...((r.assumptions ?? []).length > 0 ? { assumptions: (r.assumptions ?? []).map((a) => ({ kind: a.kind, text: conditionText(r.file, a.span), line: userSpan(r.file, a.span).start.line })) } : {}),
+    },
   });
 }
 

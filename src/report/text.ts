@@ -12,7 +12,7 @@ import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 import { userSpan } from '../core/source.js';
 import { barriersText } from './barriers.js';
-import { LOCKSTEP_ONLY_TEXT, STATUSES, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, elementText, executionText, idText, launchText, plural, raceScopeText, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
+import { LOCKSTEP_ONLY_TEXT, STATUSES, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, statedText, elementText, executionText, idText, launchText, plural, raceScopeText, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -78,8 +78,10 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
   const given = launch === null ? null : launchText(launch);
   const host = options.hostLaunch ?? null;
   const fixed = [given, host === null ? null : `the launch ${host}`].filter((x) => x !== null).join(' and ');
-  const scope = fixed === '' ? 'for all parameters and launches' : `for all parameters, at ${fixed}`;
-  const found = fixed === '' ? 'found' : `found at ${fixed}`;
+  const stated = statedText(r);
+  const assuming = stated === null ? '' : `, ${stated}`;
+  const scope = `${fixed === '' ? 'for all parameters and launches' : `for all parameters, at ${fixed}`}${assuming}`;
+  const found = `${fixed === '' ? 'found' : `found at ${fixed}`}${assuming}`;
   const lines: string[] = [];
   switch (r.status) {
     case 'drf':
@@ -253,8 +255,9 @@ export function statusCounts(files: readonly FileResult[]): StatusCounts {
   return { total, byStatus };
 }
 
-/** A file in error only because it has no kernel (E0606): said as that, not counted as a kernel in error. */
-export const withoutKernel = (f: FileResult): boolean => !f.ok && f.diagnostics.length > 0 && f.diagnostics.every((d) => d.code === 'E0606');
+/** A file in error only because it has no kernel (E0606), or a project's host file (its E0606 a note): said as that, not counted as a kernel in error. */
+export const withoutKernel = (f: FileResult): boolean =>
+  f.ok ? f.kernels.length === 0 && (f.notices ?? []).some((d) => d.code === 'E0606') : f.diagnostics.length > 0 && f.diagnostics.every((d) => d.code === 'E0606');
 
 export function summaryText(files: readonly FileResult[], colour: boolean): string {
   const c = colorsOf(colour);

@@ -1,6 +1,6 @@
 /** What `verify` finds, per kernel: the data every output format is made from. */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { AtomicOp, UnknownOrigin } from '../core/ast.js';
+import type { AtomicOp, StatedAssumption, UnknownOrigin } from '../core/ast.js';
 import type { Approximation, Mode, ReadOrigin, SyncSite, TypingViolation } from '../map/map.js';
 import type { RaceLevel } from '../encode/query.js';
 import type { SourceFile, Span } from '../core/source.js';
@@ -171,6 +171,8 @@ export interface KernelResult {
   readonly machineIntegers?: boolean;
   /** assumptions about the launch beyond CUDA's rules that the verdict rests on, stated in every report (src/core/scope.ts; absent: none) */
   readonly launchAssumptions?: readonly string[];
+  /** the user's own requires and assumes, which the verdict holds under and every report states (absent: none) */
+  readonly assumptions?: readonly StatedAssumption[];
   /** the threads of each warp of this many ran in lockstep (`--warp-size`; absent: independent threads) */
   readonly warpSize?: number;
   /**

@@ -420,6 +420,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     ...base,
     ...(map.machineIntegers ? { machineIntegers: true } : {}),
     ...(assumed.length > 0 ? { launchAssumptions: assumed } : {}),
+    ...(map.source.stated === undefined ? {} : { assumptions: map.source.stated }),
     ...(options.launch.warpSize === undefined ? {} : { warpSize: options.launch.warpSize }),
     ...(map.approximations.length > 0 ? { approximations: map.approximations } : {}),
     stats: {

@@ -7,6 +7,7 @@
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliResult } from './helpers.js';
@@ -85,6 +86,34 @@ describe('launches made in another file of the project', () => {
     const r = await cliResult(['verify', join(dir, 'three')]);
     expect(r.stdout).toMatch(/kernels\.cu\): racy/);
     expect(r.stdout).toMatch(/own\.cu\): DRF/);
+  });
+
+  it('counts a host file of the directory as a note, not an error: a race-free project exits 0', async () => {
+    const r = await cliResult(['verify', join(dir, 'one')]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(`${join(dir, 'one', 'main.cu')}:1:1: note[E0606]: no kernel in this file`);
+    expect(r.stdout).toContain('1 kernel: 1 DRF; no kernel in 1 file');
+    const sarif = JSON.parse((await cliResult(['verify', '--sarif', join(dir, 'one')])).stdout) as { runs: { results: { ruleId: string; level: string }[] }[] };
+    expect(sarif.runs[0]!.results.filter((x) => x.level === 'error')).toEqual([]);
+    // named alone, a file without a kernel is still the input error it was
+    const alone = await cliResult(['verify', join(dir, 'one', 'main.cu')]);
+    expect(alone.exitCode).toBe(2);
+    expect(alone.stdout).toContain('error[E0606]: no __global__ kernel in this file');
+  });
+
+  it('gives each kernel of examples/launch-project the verdict its expect line states, at the launches of its main.cu', async () => {
+    const project = join('examples', 'launch-project');
+    const r = await cliResult(['verify', '--json', project]);
+    expect(r.exitCode).toBe(1);
+    const report = JSON.parse(r.stdout) as { kernels: { file: string; status: string; races: { confidence: string }[] }[]; notices: { message: string; file: string }[] };
+    const expected = readdirSync(project)
+      .filter((f) => f.endsWith('.cu') && f !== 'main.cu')
+      .map((f) => [join(project, f), /^\/\/ expect: (.*)$/m.exec(readFileSync(join(project, f), 'utf8'))![1]]);
+    const verdicts = report.kernels.map((k) => [k.file, k.status === 'racy' ? `racy ${k.races.every((x) => x.confidence === 'confirmed') ? 'confirmed' : 'possible'}` : k.status]);
+    expect(verdicts.sort()).toEqual(expected.sort());
+    expect(verdicts).toContainEqual([join(project, 'rotate.cu'), 'drf']);
+    expect(report.notices).toContainEqual(expect.objectContaining({ message: 'no kernel in this file', file: join(project, 'main.cu') }));
+    expect(report.notices.map((n) => n.message)).toContainEqual(expect.stringContaining(`kernel rotate is verified at blockDim = 64, from its launch at ${join(project, 'main.cu')}:6`));
   });
 
   it('takes the launches of the files a compilation database lists, preprocessed with their own flags', async () => {

@@ -41,9 +41,14 @@ function exampleOptions(path: string, text: string): NonNullable<Example['option
   return { text, warpSize };
 }
 
-/** A build project (a CMakeLists.txt beside its sources) is verified through its compilation database, by its own test. */
+/**
+ * A build project (a CMakeLists.txt beside its sources) is verified through
+ * its compilation database, and a program of several files (a Makefile
+ * beside them) as one directory, whose launches fix its kernels: each by its
+ * own test (test/cli/compile-commands.test.ts, project-launch.test.ts).
+ */
 function kernelFiles(dir: string): string[] {
-  if (existsSync(join(dir, 'CMakeLists.txt'))) return [];
+  if (existsSync(join(dir, 'CMakeLists.txt')) || existsSync(join(dir, 'Makefile'))) return [];
   return readdirSync(dir)
     .sort()
     .flatMap((name) => {

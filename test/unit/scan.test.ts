@@ -131,6 +131,10 @@ describe('nesting limits', () => {
     '300 nested ifs': `kernel k() { shared A; ${'if (tid < 5) { '.repeat(300)}A[tid] := 1${' }'.repeat(300)} }`,
     '500 nested loops': `kernel k() { shared A; ${Array.from({ length: 500 }, (_, i) => `for i${i} in 0..2 { `).join('')}A[tid] := 1${' }'.repeat(500)} }`,
     'a sum of 6000 terms': `kernel k() { shared A; A[tid] := ${Array(6000).fill('1').join(' + ')} }`,
+    // issue 30's sizes, which overflow the stack of a recursive parser
+    '10,000 nested parentheses': `kernel k() { shared A; A[tid] := ${'('.repeat(10000)}1${')'.repeat(10000)} }`,
+    '3,000 nested blocks': `kernel k() { shared A; ${'if (tid < 5) { '.repeat(3000)}A[tid] := 1${' }'.repeat(3000)} }`,
+    '3,000 nested index brackets': `kernel k() { shared A; A[${'A['.repeat(3000)}0${']'.repeat(3000)}] := 1 }`,
   };
   for (const [name, text] of Object.entries(shapes)) {
     it(`refuses ${name} with a located error`, () => {

@@ -28,6 +28,7 @@ import type {
   UpStep,
   DownStep,
   Stmt,
+  StatedAssumption,
 } from '../../core/ast.js';
 import { sourceFile, type SourceFile, type Span } from '../../core/source.js';
 import { kernelExcess, MAX_DEPTH, MAX_INLINED_SIZE, type Excess } from '../../core/limits.js';
@@ -259,17 +260,47 @@ const programActions: BabyCUDAActionDict<Kernel[]> = {
 const kernelActions: BabyCUDAActionDict<Kernel> = {
   Kernel(_kw, id, _open, params, _close, launchOpt, requires, _lbrace, decls, body, _rbrace) {
     const launchNode = optional(launchOpt);
+    const conditions = requires.children.map(bexp);
+    const statements = stmts(body);
+    const stated: StatedAssumption[] = [...conditions.map((c) => ({ kind: 'requires' as const, span: c.span })), ...assumesIn(statements)];
     return {
       name: name(id),
       params: params.asIteration().children.map(name),
       launch: launchNode ? launch(launchNode) : null,
-      requires: requires.children.map(bexp),
+      requires: conditions,
       arrays: decls.children.flatMap(arrays),
-      body: stmts(body),
+      body: statements,
       span: span(this),
+      ...(stated.length > 0 ? { stated } : {}),
     };
   },
 };
+
+/** The kernel's `assume` statements, in source order: in BabyCUDA every one is the user's. */
+function assumesIn(body: readonly Stmt[]): StatedAssumption[] {
+  return body.flatMap((s): StatedAssumption[] => {
+    switch (s.kind) {
+      case 'assume':
+        return [{ kind: 'assume', span: s.cond.span }];
+      case 'read':
+      case 'let':
+      case 'atomic':
+      case 'havoc':
+        return assumesIn([s.body]);
+      case 'if':
+        return [...assumesIn(s.then), ...assumesIn(s.else ?? [])];
+      case 'for':
+        return assumesIn(s.body);
+      case 'skip':
+      case 'write':
+      case 'sync':
+      case 'syncwarp':
+        return [];
+      default:
+        return assertNever(s);
+    }
+  });
+}
 
 const launchActions: BabyCUDAActionDict<Launch> = {
   Launch(_open, grid, _comma, block, _close) {

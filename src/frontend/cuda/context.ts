@@ -12,7 +12,7 @@
  * it: the join makes it an unknown value (data-dependent, as the read was).
  */
 import type { Observer } from './observe.js';
-import type { ArrayDecl, BExpr, Expr, MachineType, Param, Stmt, UnknownOrigin } from '../../core/ast.js';
+import type { ArrayDecl, BExpr, Expr, MachineType, Param, StatedAssumption, Stmt, UnknownOrigin } from '../../core/ast.js';
 import type { SourceFile, Span } from '../../core/source.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Node } from './parse.js';
@@ -216,6 +216,8 @@ export interface KernelState {
   readonly arrayRefs: Map<string, ArrayRef>;
   readonly params: Param[];
   readonly requires: BExpr[];
+  /** the user's `__requires` and `__assume` conditions, once each, in the order met */
+  readonly stated: StatedAssumption[];
   readonly used: Set<string>;
   /** a let's definition (null: a read's or unknown's local), to expand lets bound inside a branch at its join */
   readonly defs: Map<string, Expr | null>;

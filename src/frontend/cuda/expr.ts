@@ -1715,8 +1715,12 @@ function annotation(ctx: Ctx, kind: 'requires' | 'assume', args: readonly Node[]
     return { kind: 'void' };
   }
   const cond = condition(ctx, args[0]!);
-  if (kind === 'requires' && launchOnlyCond(ctx, cond)) ctx.k.requires.push(cond);
+  const onLaunch = kind === 'requires' && launchOnlyCond(ctx, cond);
+  if (onLaunch) ctx.k.requires.push(cond);
   else ctx.b.stmt({ kind: 'assume', cond, span });
+  // a function inlined twice, or a loop body lowered again, meets the same condition again
+  const written = spanOf(args[0]!);
+  if (!ctx.k.stated.some((s) => s.span.start === written.start && s.span.end === written.end)) ctx.k.stated.push({ kind: onLaunch ? 'requires' : 'assume', span: written });
   return { kind: 'void' };
 }
 

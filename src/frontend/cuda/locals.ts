@@ -151,56 +151,84 @@ export function cellsNamed(ctx: Ctx, nodes: readonly Node[]): Slot[] {
     if (v?.kind === 'pointer') add(v.target);
     if (v?.kind === 'struct') v.fields.forEach(ofValue);
   };
-  const name = (n: Node): void => {
-    const b = ctx.scope.lookup(n.text);
+  const names = new Set<string>();
+  for (const n of nodes) for (const name of changedNames(n)) names.add(name);
+  for (const name of names) {
+    const b = ctx.scope.lookup(name);
     if (b?.kind === 'array') add(b.array);
     if (b?.kind === 'local') ofValue(ctx.values.get(b.slot));
     if (b?.kind === 'alias' && b.place.kind === 'memory') add(b.place.array);
     if (b?.kind === 'value') ofValue(b.value);
-  };
+  }
+  return [...out];
+}
+
+/*
+ * Which names cellsNamed looks up is a fact of the syntax alone, so it is
+ * computed once per node: a loop nested d deep asks for its body at each of
+ * the d levels, and scanning again made lowering quadratic in the depth
+ * (issue 30). In the order a walk meets them, which the slots keep.
+ */
+const changedNamesOf = new WeakMap<Node, ReadonlySet<string>>();
+
+/** The names below n whose arrays the code may change, by cellsNamed's rules. */
+function changedNames(n: Node): ReadonlySet<string> {
+  const known = changedNamesOf.get(n);
+  if (known !== undefined) return known;
+  const parts: ReadonlySet<string>[] = [];
+  const own = (m: Node): void => void parts.push(new Set([m.text]));
   /** an element read: its base array is not changed by it */
-  const readBase = (n: Node): void => {
-    if (n.type === 'identifier') return;
-    if (n.type === 'parenthesized_expression') return named(n).forEach(readBase);
-    if (n.type === 'subscript_expression') return subscript(n, readBase);
-    visit(n);
+  const readBase = (m: Node): void => {
+    if (m.type === 'identifier') return;
+    if (m.type === 'parenthesized_expression') return named(m).forEach(readBase);
+    if (m.type === 'subscript_expression') return subscript(m, readBase);
+    parts.push(changedNames(m));
   };
-  const subscript = (n: Node, base: (b: Node) => void): void => {
-    const arg = n.childForFieldName('argument');
+  const subscript = (m: Node, base: (b: Node) => void): void => {
+    const arg = m.childForFieldName('argument');
     if (arg !== null) base(arg);
-    const indices = n.childForFieldName('indices');
-    if (indices !== null) visit(indices);
+    const indices = m.childForFieldName('indices');
+    if (indices !== null) parts.push(changedNames(indices));
   };
   /** an lvalue written, or whose address a function receives: its array may change */
-  const lvalue = (n: Node): void => {
-    if (n.type === 'identifier') return name(n);
-    if (n.type === 'subscript_expression') return subscript(n, lvalue);
-    const inner = n.type === 'parenthesized_expression' || n.type === 'field_expression' || (n.type === 'pointer_expression' && n.child(0)?.type === '*') ? (n.childForFieldName('argument') ?? named(n)[0]) : undefined;
+  const lvalue = (m: Node): void => {
+    if (m.type === 'identifier') return own(m);
+    if (m.type === 'subscript_expression') return subscript(m, lvalue);
+    const inner = m.type === 'parenthesized_expression' || m.type === 'field_expression' || (m.type === 'pointer_expression' && m.child(0)?.type === '*') ? (m.childForFieldName('argument') ?? named(m)[0]) : undefined;
     if (inner !== undefined) return lvalue(inner);
-    visit(n);
+    parts.push(changedNames(m));
   };
-  const visit = (n: Node): void => {
-    switch (n.type) {
-      case 'identifier':
-        return name(n);
-      case 'subscript_expression':
-        return subscript(n, readBase);
-      case 'assignment_expression':
-        lvalue(n.childForFieldName('left')!);
-        return visit(n.childForFieldName('right')!);
-      case 'update_expression':
-        return lvalue(n.childForFieldName('argument')!);
-      case 'pointer_expression':
-        if (n.child(0)?.type === '&') return lvalue(n.childForFieldName('argument')!);
-        break;
-      case 'argument_list':
-        // a reference parameter may write the element passed
-        return named(n).forEach(lvalue);
-    }
-    for (const c of named(n)) visit(c);
-  };
-  for (const n of nodes) visit(n);
-  return [...out];
+  const children = (): void => void named(n).forEach((c) => parts.push(changedNames(c)));
+  switch (n.type) {
+    case 'identifier':
+      own(n);
+      break;
+    case 'subscript_expression':
+      subscript(n, readBase);
+      break;
+    case 'assignment_expression':
+      lvalue(n.childForFieldName('left')!);
+      parts.push(changedNames(n.childForFieldName('right')!));
+      break;
+    case 'update_expression':
+      lvalue(n.childForFieldName('argument')!);
+      break;
+    case 'pointer_expression':
+      if (n.child(0)?.type === '&') lvalue(n.childForFieldName('argument')!);
+      else children();
+      break;
+    case 'argument_list':
+      // a reference parameter may write the element passed
+      named(n).forEach(lvalue);
+      break;
+    default:
+      children();
+  }
+  const nonEmpty = parts.filter((p) => p.size > 0);
+  // a node that adds nothing to one part shares it: a chain of nested statements costs no copies
+  const result = nonEmpty.length === 1 ? nonEmpty[0]! : new Set(nonEmpty.flatMap((p) => [...p]));
+  changedNamesOf.set(n, result);
+  return result;
 }
 
 function leafOf(ctx: Ctx, v: Value, leaf: number | null, type: CType, span: Span): Value {

@@ -76,7 +76,31 @@ export function doLoop(ctx: Ctx, n: Node): void {
 
 // ---------------------------------------------------------------- shapes
 
+/*
+ * Every loop asks these questions of its whole body, and a loop nested d deep
+ * is in the body of d loops: scanning again at each level made lowering
+ * quadratic in the depth (issue 30). The answers are facts of the syntax
+ * alone, so each node's are computed once (the tree's nodes are objects that
+ * live as long as the parse) and a loop combines its statements' answers.
+ */
+const containsBelow = new WeakMap<Node, Map<string, boolean>>();
+const assignedBelowOf = new WeakMap<Node, ReadonlySet<string>>();
+const assignmentCountsOf = new WeakMap<Node, ReadonlyMap<string, number>>();
+const aliasSitesOf = new WeakMap<Node, readonly Node[]>();
+
+const NONE: ReadonlySet<string> = new Set();
+
 function contains(n: Node, type: string): boolean {
+  let known = containsBelow.get(n);
+  if (known === undefined) containsBelow.set(n, (known = new Map()));
+  const answer = known.get(type);
+  if (answer !== undefined) return answer;
+  const found = containsUncached(n, type);
+  known.set(type, found);
+  return found;
+}
+
+function containsUncached(n: Node, type: string): boolean {
   if (n.type === type) return true;
   // a nested loop has its own break and continue
   if ((type === 'continue_statement' || type === 'break_statement') && (n.type === 'for_statement' || n.type === 'while_statement' || n.type === 'do_statement')) return false;
@@ -85,25 +109,79 @@ function contains(n: Node, type: string): boolean {
   return named(n).some((c) => contains(c, type));
 }
 
+/**
+ * The union of the children's answers and the node's own: a node that adds
+ * nothing to a single child's answer shares it, so a chain of nested
+ * statements costs no copies.
+ */
+function unionOf<T>(own: readonly T[], parts: readonly ReadonlySet<T>[]): ReadonlySet<T> {
+  const nonEmpty = parts.filter((p) => p.size > 0);
+  if (own.length === 0 && nonEmpty.length <= 1) return nonEmpty[0] ?? (NONE as ReadonlySet<T>);
+  const out = new Set<T>(own);
+  for (const p of nonEmpty) for (const x of p) out.add(x);
+  return out;
+}
+
+/** The names the code below n assigns (=, op=, ++, --) or takes the address of, by their root identifier. */
+function assignedBelow(n: Node): ReadonlySet<string> {
+  const known = assignedBelowOf.get(n);
+  if (known !== undefined) return known;
+  const own: string[] = [];
+  if (n.type === 'assignment_expression' || n.type === 'update_expression') {
+    const target = n.childForFieldName(n.type === 'assignment_expression' ? 'left' : 'argument');
+    let root = target;
+    while (root !== null && (root.type === 'field_expression' || root.type === 'parenthesized_expression')) {
+      root = root.type === 'field_expression' && root.child(1)?.type === '.' ? root.childForFieldName('argument') : root.type === 'parenthesized_expression' ? named(root)[0]! : null;
+    }
+    if (root?.type === 'identifier') own.push(root.text);
+  }
+  if (n.type === 'pointer_expression' && n.child(0)?.type === '&') {
+    const arg = n.childForFieldName('argument');
+    if (arg?.type === 'identifier') own.push(arg.text);
+  }
+  const names = unionOf(own, named(n).map(assignedBelow));
+  assignedBelowOf.set(n, names);
+  return names;
+}
+
 /** The names a piece of code assigns (=, op=, ++, --), by their root identifier. */
 function assignedNames(nodes: readonly Node[], out = new Set<string>()): Set<string> {
-  const visit = (n: Node): void => {
-    if (n.type === 'assignment_expression' || n.type === 'update_expression') {
-      const target = n.childForFieldName(n.type === 'assignment_expression' ? 'left' : 'argument');
-      let root = target;
-      while (root !== null && (root.type === 'field_expression' || root.type === 'parenthesized_expression')) {
-        root = root.type === 'field_expression' && root.child(1)?.type === '.' ? root.childForFieldName('argument') : root.type === 'parenthesized_expression' ? named(root)[0]! : null;
-      }
-      if (root?.type === 'identifier') out.add(root.text);
-    }
-    if (n.type === 'pointer_expression' && n.child(0)?.type === '&') {
-      const arg = n.childForFieldName('argument');
-      if (arg?.type === 'identifier') out.add(arg.text);
-    }
-    for (const c of named(n)) visit(c);
-  };
-  for (const n of nodes) visit(n);
+  for (const n of nodes) for (const name of assignedBelow(n)) out.add(name);
   return out;
+}
+
+/** How many assignments and updates below n have each bare identifier as their target. */
+function assignmentCounts(n: Node): ReadonlyMap<string, number> {
+  const known = assignmentCountsOf.get(n);
+  if (known !== undefined) return known;
+  let own: string | null = null;
+  if (n.type === 'assignment_expression' || n.type === 'update_expression') {
+    const t = bare(n.childForFieldName(n.type === 'assignment_expression' ? 'left' : 'argument')!);
+    if (t.type === 'identifier') own = t.text;
+  }
+  const parts = named(n).map(assignmentCounts).filter((p) => p.size > 0);
+  let counts: ReadonlyMap<string, number>;
+  if (own === null && parts.length <= 1) counts = parts[0] ?? new Map();
+  else {
+    const sum = new Map<string, number>(own === null ? [] : [[own, 1]]);
+    for (const p of parts) for (const [name, c] of p) sum.set(name, (sum.get(name) ?? 0) + c);
+    counts = sum;
+  }
+  assignmentCountsOf.set(n, counts);
+  return counts;
+}
+
+/** The declarations with an initialiser and the calls with arguments below n: where aliasedSlots looks for references. */
+function aliasSites(n: Node): readonly Node[] {
+  const known = aliasSitesOf.get(n);
+  if (known !== undefined) return known;
+  const own =
+    (n.type === 'declaration' && n.childrenForFieldName('declarator').some((d) => d.type === 'init_declarator')) ||
+    (n.type === 'call_expression' && named(n.childForFieldName('arguments')!).length > 0);
+  const parts = named(n).map(aliasSites).filter((p) => p.length > 0);
+  const sites = !own && parts.length <= 1 ? (parts[0] ?? []) : [...(own ? [n] : []), ...parts.flat()];
+  aliasSitesOf.set(n, sites);
+  return sites;
 }
 
 /** The local an lvalue's root names: `x`, `x.f`, `(x)`, or the local a reference `r` names; null for memory. */
@@ -146,7 +224,7 @@ function aliasedSlots(ctx: Ctx, nodes: readonly Node[]): Set<Slot> {
   }
   // a type defined inside the loop is not in scope yet: any named type may then be a reference
   const localTypes = nodes.some((n) => contains(n, 'type_definition') || contains(n, 'alias_declaration'));
-  const visit = (n: Node): void => {
+  const site = (n: Node): void => {
     if (n.type === 'declaration') {
       const typeNode = n.childForFieldName('type');
       const primitive = typeNode?.type === 'primitive_type' || typeNode?.type === 'sized_type_specifier' || typeNode?.type === 'placeholder_type_specifier';
@@ -163,9 +241,8 @@ function aliasedSlots(ctx: Ctx, nodes: readonly Node[]): Set<Slot> {
         if (s !== null) out.add(s);
       });
     }
-    for (const c of named(n)) visit(c);
   };
-  for (const n of nodes) visit(n);
+  for (const n of nodes) aliasSites(n).forEach(site);
   return out;
 }
 
@@ -387,14 +464,7 @@ function inductionSteps(ctx: Ctx, body: readonly Node[], assigned: ReadonlySet<S
   const stmts = body.flatMap((b) => (b.type === 'compound_statement' ? named(b) : [b]));
   if (body.some((b) => contains(b, 'break_statement') || contains(b, 'continue_statement') || contains(b, 'return_statement'))) return out;
   const counts = new Map<string, number>();
-  const visit = (n: Node): void => {
-    if (n.type === 'assignment_expression' || n.type === 'update_expression') {
-      const t = bare(n.childForFieldName(n.type === 'assignment_expression' ? 'left' : 'argument')!);
-      if (t.type === 'identifier') counts.set(t.text, (counts.get(t.text) ?? 0) + 1);
-    }
-    for (const c of named(n)) visit(c);
-  };
-  for (const b of body) visit(b);
+  for (const b of body) for (const [name, c] of assignmentCounts(b)) counts.set(name, (counts.get(name) ?? 0) + c);
   const names = new Set([...assigned].map((s) => s.name));
   const aliased = aliasedSlots(ctx, body);
   for (const s of stmts) {
