@@ -58,11 +58,14 @@ function membersOf(names: readonly MemberName[], rlimit: number): Member[] {
 
 const made = new Map<string, Solver>();
 
-export function racingPortfolio(names: readonly MemberName[], rlimit: number): Solver {
-  const key = `${names.join(',')} ${rlimit}`;
+/** The portfolio of these members; `answering` (a test seam, src/solve/portfolio.ts): the member whose answer is taken. */
+export function racingPortfolio(names: readonly MemberName[], rlimit: number, answering?: MemberName): Solver {
+  const key = `${names.join(',')} ${rlimit} ${answering ?? ''}`;
   let solver = made.get(key);
   if (solver === undefined) {
-    solver = portfolio(membersOf(names, rlimit), HEAD_START_MS, NONLINEAR_HEAD_START_MS);
+    const at = answering === undefined ? undefined : names.indexOf(answering);
+    if (at === -1) throw new Error(`${answering} is not a member of the portfolio (${names.join(', ')})`);
+    solver = portfolio(membersOf(names, rlimit), HEAD_START_MS, NONLINEAR_HEAD_START_MS, at);
     made.set(key, solver);
   }
   return solver;

@@ -5,25 +5,22 @@
  * query's bit-vector encoding, other solvers), whose run times on hard
  * nonlinear queries differ by orders of magnitude.
  *
- * The answer does not depend on which member is fastest. A member's verdict
- * depends only on the query and its resource limit, and the rule reads
- * verdicts, not times:
- * - unsat as soon as any member says unsat;
- * - sat from the first member, in the members' fixed order, that says sat,
- *   once every member before it has answered: the witness is always the
- *   same member's model, whichever finished first;
- * - unknown when every member said unknown. A member's unknown never
- *   overrides another's answer.
- * Members that can no longer change the answer are stopped: all of them at
- * the end, and after a sat the members behind it.
+ * The first decisive answer wins, whichever member gives it: unsat as soon
+ * as any member says unsat, sat as soon as any says sat; unknown when every
+ * member said unknown (a member's unknown never overrides another's
+ * answer). A member's verdict depends only on the query and its resource
+ * limit, so whether the answer is decisive does not depend on which member
+ * is fastest; the model of a sat answer does, and callers that read one make
+ * it canonical (src/verify/canonical.ts: the least model of the question,
+ * found by asking it again with bounds), so that a witness is the same on
+ * every machine. Members still running once the answer is known are stopped.
  *
  * The first member starts at once and the others when it has not answered
  * within a head start (or has said unknown), so that an easy query costs one
  * solver; a nonlinear query gets a shorter one, as its hard cases are where
  * the members differ most. This changes how long a check takes, never its
- * verdict or witness: the first member always runs, and the others, once
- * started, run until the answer is known. Sat from one member and unsat from another would be a
- * solver bug: the check is then unknown, naming both.
+ * verdict: the first member always runs, and the others, once started, run
+ * until the answer is known.
  */
 import type { CheckOptions, Solver, Verdict } from './solver.js';
 import { assertNever } from '../util/assert.js';
@@ -58,27 +55,33 @@ function givenText(encoding: Member['encoding'], script: string, bitVectors: () 
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-/** The answer once it is known from the members' answers so far (undefined: not yet), and the members that can no longer change it. */
-function decision(answers: readonly (Answer | undefined)[], names: readonly string[]): { readonly verdict: Verdict | undefined; readonly hopeless: readonly number[] } {
-  const unsat = answers.findIndex((a) => a?.status === 'unsat');
-  const sat = answers.findIndex((a) => a?.status === 'sat');
-  if (unsat >= 0 && sat >= 0) {
-    return { verdict: { status: 'unknown', reason: `the solvers disagree: ${names[sat]} says sat, ${names[unsat]} says unsat` }, hopeless: [] };
-  }
-  if (unsat >= 0) return { verdict: answers[unsat]!, hopeless: [] };
-  if (sat >= 0) {
-    const behind = answers.map((_, i) => i).filter((i) => i > sat);
-    return { verdict: answers.slice(0, sat).every((a) => a !== undefined) ? answers[sat]! : undefined, hopeless: behind };
-  }
-  if (answers.some((a) => a === undefined)) return { verdict: undefined, hopeless: [] };
+/**
+ * The answer once it is known from the members' answers so far (undefined:
+ * not yet): the first decisive one, which `decide` sees alone as it is
+ * called at every answer. With `answering` (a test's), only that member's
+ * answer decides while it has not said unknown.
+ */
+function decision(answers: readonly (Answer | undefined)[], names: readonly string[], answering: number | undefined): Verdict | undefined {
+  const decisive = (a: Answer | undefined): boolean => a?.status === 'sat' || a?.status === 'unsat';
+  const forced = answering === undefined ? undefined : answers[answering];
+  if (answering !== undefined && (forced === undefined || decisive(forced))) return forced ?? undefined;
+  const first = answers.find(decisive);
+  if (first) return first;
+  if (answers.some((a) => a === undefined)) return undefined;
   const said = answers.flatMap((a, i) => (a?.status === 'unknown' ? [{ name: names[i]!, reason: a.reason }] : []));
   const reasons = [...new Set(said.map((s) => s.reason))];
   // the same reason from every member (the usual: each ran out of the same units) is said once
-  return { verdict: { status: 'unknown', reason: reasons.length === 1 ? reasons[0]! : said.map((s) => `${s.name}: ${s.reason}`).join('; ') }, hopeless: [] };
+  return { status: 'unknown', reason: reasons.length === 1 ? reasons[0]! : said.map((s) => `${s.name}: ${s.reason}`).join('; ') };
 }
 
-/** A portfolio of the members, in order, named after them; the others start after the head start (on a nonlinear query, its own). */
-export function portfolio(members: readonly Member[], headStartMs: number, nonlinearHeadStartMs = headStartMs): Solver {
+/**
+ * A portfolio of the members, in order, named after them; the others start
+ * after the head start (on a nonlinear query, its own). `answering`, a test
+ * seam: the index of the member whose answer is taken, whatever the others'
+ * speed (it starts at once; the others' answers count only once it has said
+ * unknown), so that a test can make each member in turn the one that answers.
+ */
+export function portfolio(members: readonly Member[], headStartMs: number, nonlinearHeadStartMs = headStartMs, answering?: number): Solver {
   const names = members.map((m) => m.name);
   const name = `portfolio (${names.join(', ')})`;
   return {
@@ -105,8 +108,7 @@ export function portfolio(members: readonly Member[], headStartMs: number, nonli
         const cancel = (): void => finish(CANCELED);
         const decide = (): void => {
           if (settled) return;
-          const { verdict, hopeless } = decision(answers, names);
-          for (const i of hopeless) stops[i]!.abort();
+          const verdict = decision(answers, names, answering);
           if (verdict !== undefined) finish(verdict);
         };
         const start = (i: number): void => {
@@ -142,6 +144,7 @@ export function portfolio(members: readonly Member[], headStartMs: number, nonli
         options?.signal?.addEventListener('abort', cancel);
         if (members.length > 1) timer = setTimeout(startRest, options?.nonlinear === true ? nonlinearHeadStartMs : headStartMs);
         start(0);
+        if (answering !== undefined) start(answering);
       });
     },
   };

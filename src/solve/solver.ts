@@ -58,8 +58,8 @@ export const MEMBER_NAMES = ['z3-wasm', 'z3-wasm:solve-eqs', 'z3-wasm:seed7', 'z
 export type MemberName = (typeof MEMBER_NAMES)[number];
 
 /**
- * The default members, in order (the first sat one in this order gives the
- * witness): on the examples, the seed-7 strategy and the z3 binary decide the
+ * The default members, in order (the first starts alone, the others after
+ * its head start): on the examples, the seed-7 strategy and the z3 binary decide the
  * hardest queries sooner than the first member, and cvc5 is the one solver
  * of another family (README, "Portfolio"). The binaries take part when they
  * are installed.

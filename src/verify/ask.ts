@@ -6,7 +6,9 @@
  * simplifier's answer, then a model found by evaluation
  * (src/encode/search.ts), then a solver's. A model is completed and checked
  * against the query as built, whoever found it, so a wrong model is an
- * internal error, never a witness.
+ * internal error, never a witness. A solver's model is then made canonical
+ * (src/verify/canonical.ts), the same whichever solver of a portfolio gave
+ * it, unless the caller reads only the verdict.
  */
 import { decidedUnsat, encodingWith, type Query } from '../encode/query.js';
 import { searchedModel } from '../encode/search.js';
@@ -16,20 +18,52 @@ import type { Solver, Verdict } from '../solve/solver.js';
 import { StageClock } from '../util/clock.js';
 import type { VerifyStage } from './result.js';
 import { completedModel, modelSatisfies } from './witness.js';
+import { canonicalModel, narrowed } from './canonical.js';
 
 export interface AskOptions {
   readonly solver: Solver;
   readonly timeoutMs: number;
   readonly clock?: StageClock<VerifyStage>;
+  /**
+   * What of a solver's model the caller reads, and so makes canonical:
+   * `model`, all of it (a witness); `verdict`, none; or only these variables.
+   */
+  readonly reads?: 'model' | 'verdict' | readonly string[];
 }
 
 export interface Answer {
   readonly verdict: Verdict;
   /** whether a solver had to be asked (the simplifier or the search decided otherwise) */
   readonly bySolver: boolean;
+  /** the questions asked to make a solver's model canonical, and how many of them a solver decided */
+  readonly canonical: { readonly asked: number; readonly bySolver: number };
 }
 
-export async function ask(q: Query, extra: readonly Formula[], { solver, timeoutMs, clock = new StageClock() }: AskOptions): Promise<Answer> {
+export async function ask(q: Query, extra: readonly Formula[], options: AskOptions): Promise<Answer> {
+  const clock = options.clock ?? new StageClock();
+  const { verdict, bySolver } = await decide(q, extra, { ...options, clock });
+  const reads = options.reads ?? 'model';
+  const canonical = { asked: 0, bySolver: 0 };
+  if (verdict.status !== 'sat' || !bySolver || reads === 'verdict') return { verdict, bySolver, canonical };
+  const model = await canonicalModel(
+    q,
+    extra,
+    verdict.model,
+    async (base, more) => {
+      canonical.asked++;
+      const bounded = clock.timed('encoding', () => narrowed(base, more));
+      const answer = await decide(bounded, [], { ...options, clock });
+      if (answer.bySolver) canonical.bySolver++;
+      return answer.verdict.status === 'sat' ? answer.verdict.model : null;
+    },
+    reads === 'model' ? undefined : reads,
+  );
+  if (!modelSatisfies({ ...q, assertions: [...q.assertions, ...extra] }, model)) throw new Error(`internal error: the canonical model of ${q.id} does not satisfy the query`);
+  return { verdict: { status: 'sat', model }, bySolver, canonical };
+}
+
+/** The verdict of the simplifier, the search or the solver, and a model as found. */
+async function decide(q: Query, extra: readonly Formula[], { solver, timeoutMs, clock = new StageClock() }: AskOptions): Promise<Omit<Answer, 'canonical'>> {
   if (decidedUnsat(q)) return { verdict: { status: 'unsat' }, bySolver: false };
   const assertions = [...q.assertions, ...extra];
   const asBuilt: Query = { ...q, assertions };

@@ -82,7 +82,7 @@ async function raceScripts(map: KernelMap, split: PhaseSplit, launch: Launch, ti
         continue;
       }
       out.push({ ...namedScript(q), script: `; the question of ${others} more pair${others === 1 ? '' : 's'} of alike accesses, asked only where this one is not unsat\n${queryText(q)}` });
-      if ((await ask(q, [], { solver, timeoutMs })).verdict.status === 'unsat') unsat.add(i);
+      if ((await ask(q, [], { solver, timeoutMs, reads: 'verdict' })).verdict.status === 'unsat') unsat.add(i);
     }
   }
   return out;

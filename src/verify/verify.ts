@@ -116,7 +116,7 @@ export async function phasesOf(
         const code: Code = around({ kind: 'bind', var: loop.var, relation: { kind: 'member' }, range: loop.range, body: noSync });
         const q = clock.timed('encoding', () => completionQuery(m, vars, launch, code));
         onCheck(q);
-        const { verdict } = await askBackEnd(q, [], { solver, timeoutMs, clock });
+        const { verdict } = await askBackEnd(q, [], { solver, timeoutMs, clock, reads: 'verdict' });
         return verdict.status === 'unsat';
       }),
     );
@@ -185,12 +185,14 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
    * A query's verdict, with `extra` assertions over the variables the
    * simplifier left: the simplifier's, a model found by evaluation
    * (src/encode/search.ts), or a solver's; a model is completed and
-   * re-checked against the query as built, whoever found it.
+   * re-checked against the query as built, whoever found it, and a
+   * solver's made canonical unless only the verdict is read (the questions
+   * that takes are counted with the others).
    */
-  const ask = async (q: Query, extra: readonly Formula[]): Promise<Verdict> => {
-    queries++;
-    const { verdict, bySolver } = await askBackEnd(q, extra, { solver: options.solver, timeoutMs: options.timeoutMs, clock });
-    if (!bySolver) withoutSolver++;
+  const ask = async (q: Query, extra: readonly Formula[], reads: 'model' | 'verdict' = 'model'): Promise<Verdict> => {
+    const { verdict, bySolver, canonical } = await askBackEnd(q, extra, { solver: options.solver, timeoutMs: options.timeoutMs, clock, reads });
+    queries += 1 + canonical.asked;
+    withoutSolver += (bySolver ? 0 : 1) + canonical.asked - canonical.bySolver;
     return verdict;
   };
 
@@ -334,7 +336,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
      */
     const benign = async (spec: RaceQuerySpec, accesses: readonly [number, number]): Promise<boolean> => {
       const q = clock.timed('encoding', () => valuesDifferQuery(spec, accesses));
-      return q !== null && (await ask(q, [])).status === 'unsat';
+      return q !== null && (await ask(q, [], 'verdict')).status === 'unsat';
     };
     /** A pair's key in `reported`: within blocks (threads of one warp or not) or across them. */
     const pairKey = (level: RaceLevel, { first, second }: RacePair): string => {
