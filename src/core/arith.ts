@@ -1,6 +1,6 @@
 /**
  * C's integer operations on the core's machine types, on bigints: each
- * operation's result and whether it is defined (README, "Machine integers").
+ * operation's result and whether it is defined (docs/machine-integers.md).
  * The interpreter computes with these, and the model re-checker
  * (src/encode/evaluate.ts) evaluates the encoder's machine terms with them, so
  * the two cannot disagree; the encoder's SMT-LIB for each operation is tested

@@ -8,7 +8,7 @@
  * Integers: BabyCUDA computes on unbounded naturals (`nat`, its operators have
  * no type). CUDA's machine integers are the typed forms (`int` literals,
  * typed `binary`, `cast`, typed variables), whose values are mathematical
- * integers within their type's range; the README's CUDA section gives their
+ * integers within their type's range; docs/cuda.md gives their
  * one meaning (an operation that would wrap around, divide by zero or shift
  * out of range is outside the scope of a proof; conversions are modular).
  */

@@ -956,7 +956,7 @@ class Scope {
 
   /**
    * What this thread satisfies in a feasible launch, where every thread
-   * satisfies each `assume` it reaches (the README's meaning of `assume`):
+   * satisfies each `assume` it reaches (docs/language.md's meaning of `assume`):
    * the assumptions of `code` that the thread certainly reaches. Reaching is
    * under-approximated, so `holds` is implied by feasibility: a loop is
    * entered at its first iteration (its later ones are not summarised), and
@@ -1700,7 +1700,7 @@ export interface ScopeExit {
  * At one launch (every parameter and size fixed), can some thread of some
  * block leave the scope: reach an `assume` and fail it (its condition false
  * where defined), or evaluate an undefined operation? Unsat: the launch is in
- * scope (README, "The scope of a proof"), which is what makes an alarm at
+ * scope (docs/machine-integers.md, "The scope of a proof"), which is what makes an alarm at
  * that launch real. Reaching is over-approximated (every barrier passed, a
  * loop taken to end, values read unknown, each operation's place by its own
  * path), so sat only means that the launch is not proved in scope; `exitOf`

@@ -509,7 +509,7 @@ export function printScript(
 ): string {
   // The fragment is named in a comment; the script declares ALL because Z3
   // picks a far slower strategy for QF_NIA and QF_BV on these queries (see
-  // the README), and every SMT-LIB solver accepts ALL.
+  // docs/research.md), and every SMT-LIB solver accepts ALL.
   const lines: string[] = [`; fragment: ${enc.logic}${enc.width === null ? '' : `, width ${enc.width}`}`, '(set-logic ALL)'];
   for (const d of declarations) lines.push(`(declare-const ${symbol(d.name)} ${sortOf(enc)})`);
   for (const d of declarations) {

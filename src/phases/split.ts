@@ -211,7 +211,7 @@ function hasBarrier(p: Proto): boolean {
 
 /**
  * The kernel as two threads of one warp see it: each `syncwarp` a barrier
- * like `sync`, so that its phase split is the warp phases (README, "Warps").
+ * like `sync`, so that its phase split is the warp phases (docs/language.md, "Warps").
  * The split's premise holds for such threads: the conditions and loop tests
  * that decide which `syncwarp` a thread meets agree within a warp (the
  * divergence check of each `syncwarp` proves it).

@@ -8,7 +8,7 @@
 
 /**
  * Resource units per check (`--rlimit`). Calibrated on the examples
- * (bench/rlimit.js, README "Budgets"): the queries z3-wasm decides take at
+ * (bench/rlimit.js, docs/solvers.md "Budgets"): the queries z3-wasm decides take at
  * most 5.5 million units (a bitonic sort query), most under 20 000; the
  * default is 3.6 times the largest, and z3-wasm alone gives its first
  * strategy half of it, still 1.8 times the largest.

@@ -61,7 +61,7 @@ export type MemberName = (typeof MEMBER_NAMES)[number];
  * The default members, in order (the first starts alone, the others after
  * its head start): on the examples, the seed-7 strategy and the z3 binary decide the
  * hardest queries sooner than the first member, and cvc5 is the one solver
- * of another family (README, "Portfolio"). The binaries take part when they
+ * of another family (docs/solvers.md, "Portfolio"). The binaries take part when they
  * are installed.
  */
 export const DEFAULT_MEMBERS: readonly MemberName[] = ['z3-wasm', 'z3-wasm:seed7', 'z3', 'cvc5'];

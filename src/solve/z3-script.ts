@@ -26,7 +26,7 @@ export interface Z3Strategy {
 
 /**
  * Z3's SMT core on an integer query as it is: on the examples the fastest,
- * and by far (README, "Budgets"); `qfbv` on a bit-vector query (NATIVE).
+ * and by far (docs/solvers.md, "Budgets"); `qfbv` on a bit-vector query (NATIVE).
  */
 export const STANDARD: Z3Strategy = { name: 'z3-wasm', tactic: 'smt', bitVectorTactic: 'qfbv' };
 /** Equalities solved and substituted first (two threads' copies of one value become one). */

@@ -204,7 +204,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   /** every thread of a launch satisfying the race queries' assumptions is in scope (a race query's two threads speak for all) */
   const inScopeAlike = assumptionsAlike(map) && !mayBeUndefined(map);
   /**
-   * Why the witness's launch may be outside the scope (README, "The scope of
+   * Why the witness's launch may be outside the scope (docs/machine-integers.md, "The scope of
    * a proof"): a thread of it may fail an assumption or evaluate an undefined
    * operation. None when the launch is proved in scope.
    */

@@ -1,6 +1,6 @@
 /**
  * The differential properties on kernels with `syncwarp` (a barrier among
- * the threads of a warp, README "The language"): P1 (Theorem 1, per block
+ * the threads of a warp, docs/language.md): P1 (Theorem 1, per block
  * phase), P2 (soundness), P3 (every confirmed alarm replays) and P4
  * (completeness of confirmed alarms) on both generators' kernels, and the
  * round trip's lines through CUDA's `__syncwarp()`. The enumerated launches

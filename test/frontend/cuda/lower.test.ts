@@ -1,7 +1,7 @@
 /**
  * The CUDA front end, construct by construct: a C snippet and the core
  * program it lowers to (as `faial-ts lower` prints it, without the line
- * comments). Each expectation was read against the README's CUDA section.
+ * comments). Each expectation was read against docs/cuda.md.
  */
 import { describe, expect, it } from 'vitest';
 import { body, core, lowered, rejection } from './lower-helpers.js';
