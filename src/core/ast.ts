@@ -207,6 +207,13 @@ export interface Kernel {
   readonly span: Span;
   /** the user's own requires and assumes in source order (absent: none); the front ends' own conditions (CUDA's limits, a launch's sizes) are not among them */
   readonly stated?: readonly StatedAssumption[];
+  /**
+   * set by a front end whose kernels the host launches at sizes of its own
+   * choosing (CUDA): a dimension the kernel does not use is still 1 in the
+   * analysis (spec §5), but as an assumption every report states, since a
+   * launch may have more blocks or threads than the kernel looks at
+   */
+  readonly hostLaunched?: true;
 }
 
 export interface Program {

@@ -10,7 +10,8 @@
  * every report states it beside the scope of machine integers, so that no
  * verdict depends on it silently.
  */
-import type { Axis, BExpr, Expr } from './ast.js';
+import { AXES, type Axis, type BExpr, type Expr } from './ast.js';
+import type { Launch } from './launch.js';
 import type { Span } from './source.js';
 
 /** The bound on a grid's threads along x. */
@@ -36,4 +37,22 @@ export function isGridThreadsLimit(c: BExpr, axis: Axis): boolean {
 /** The assumptions about the launch, beyond CUDA's rules, that a kernel with these preconditions is verified under, as reports state them. */
 export function launchAssumptions(preconditions: readonly BExpr[]): string[] {
   return preconditions.some((c) => isGridThreadsLimit(c, 'x')) ? [GRID_THREADS_ASSUMPTION] : [];
+}
+
+/**
+ * The dimensions a host-launched kernel is verified at 1 because it does not
+ * use them (spec §5), as reports state them, or null when there are none:
+ * `a[threadIdx.x] += 1` is race-free in one block and racy in two, so a
+ * proof "for all launches" must say which launches it left out.
+ */
+export function unusedDimensionsAssumption(symbolic: ReadonlySet<`${'blockDim' | 'gridDim'}.${Axis}`>, launch: Pick<Launch, 'blockDim' | 'gridDim'>): string | null {
+  const unused = (dim: 'blockDim' | 'gridDim', given: readonly bigint[] | null): Axis[] => (given !== null ? [] : AXES.filter((a) => !symbolic.has(`${dim}.${a}`)));
+  const grid = unused('gridDim', launch.gridDim);
+  const block = unused('blockDim', launch.blockDim);
+  const parts = [
+    grid.length === AXES.length ? 'one block (gridDim = 1)' : grid.length > 0 ? `${grid.map((a) => `gridDim.${a}`).join(' = ')} = 1` : null,
+    block.length > 0 ? `${block.map((a) => `blockDim.${a}`).join(' = ')} = 1` : null,
+  ].filter((p) => p !== null);
+  if (parts.length === 0) return null;
+  return `${parts.join(' and ')}, dimensions the kernel does not use (--grid-dim and --block-dim verify other launches)`;
 }

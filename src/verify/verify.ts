@@ -35,7 +35,7 @@ import { ask as askBackEnd } from './ask.js';
 import { StageClock } from '../util/clock.js';
 import { threadsNamed, vacuityUndecided } from './vacuity.js';
 import { inputOperation } from './inputs.js';
-import { launchAssumptions } from '../core/scope.js';
+import { launchAssumptions, unusedDimensionsAssumption } from '../core/scope.js';
 
 export interface VerifyOptions {
   readonly launch: Launch;
@@ -405,7 +405,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     unknowns.push({ query: map.name, reason: e.message });
   }
   const base = { divergences, races, unknowns, errors, vacuous };
-  const assumed = launchAssumptions(map.preconditions);
+  const unused = map.source.hostLaunched === true ? unusedDimensionsAssumption(map.symbolicDims, options.launch) : null;
+  const assumed = [...launchAssumptions(map.preconditions), ...(unused === null ? [] : [unused])];
   const stages: Record<VerifyStage, number> = {
     phases: clock.milliseconds('phases'),
     encoding: clock.milliseconds('encoding'),

@@ -12,7 +12,7 @@
  * it: the join makes it an unknown value (data-dependent, as the read was).
  */
 import type { Observer } from './observe.js';
-import type { ArrayDecl, BExpr, Expr, MachineType, Param, StatedAssumption, Stmt, UnknownOrigin } from '../../core/ast.js';
+import type { ArrayDecl, Axis, BExpr, BuiltinName, Expr, MachineType, Param, StatedAssumption, Stmt, UnknownOrigin } from '../../core/ast.js';
 import type { SourceFile, Span } from '../../core/source.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Node } from './parse.js';
@@ -219,6 +219,13 @@ export interface KernelState {
   /** the user's `__requires` and `__assume` conditions, once each, in the order met */
   readonly stated: StatedAssumption[];
   readonly used: Set<string>;
+  /**
+   * the builtins (`threadIdx.y`, `gridDim.x`) the kernel evaluated, also where
+   * the value they gave was lost to an unknown (`sqrtf(threadIdx.y)`): a
+   * dimension the lowered body no longer names is still one the kernel uses,
+   * and must not be taken to be 1 (spec §5)
+   */
+  readonly builtins: Set<`${BuiltinName}.${Axis}`>;
   /** a let's definition (null: a read's or unknown's local), to expand lets bound inside a branch at its join */
   readonly defs: Map<string, Expr | null>;
   readonly notices: Diagnostic[];

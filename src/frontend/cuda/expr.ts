@@ -277,6 +277,7 @@ function fieldValue(ctx: Ctx, n: Node): Value {
     if (field !== 'x' && field !== 'y' && field !== 'z') return reject(ctx, 'misuse', n, `${arg.text} has fields x, y and z`);
     const span = spanOf(n);
     const builtin: Expr = { kind: 'builtin', name: arg.text as 'threadIdx', axis: field, span };
+    ctx.k.builtins.add(`${builtin.name}.${field}`);
     return { kind: 'int', expr: { kind: 'cast', type: 'u32', operand: builtin, span }, type: 'u32' };
   }
   // a field of a struct value that is not in a place: a call's result (`block.group_index().x`), an operator's (`(a + b).x`)

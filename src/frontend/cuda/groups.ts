@@ -12,6 +12,7 @@
  */
 import type { Node } from './parse.js';
 import type { Expr, MachineType } from '../../core/ast.js';
+import { exprBuiltins } from '../../core/exprs.js';
 import type { SourceFile, Span } from '../../core/source.js';
 import { arith, castTo, constant } from './build.js';
 import { reject, spanOf, unsupported, type Ctx, type Value } from './context.js';
@@ -228,6 +229,7 @@ export function groupMethodCall(ctx: Ctx, g: Group, member: string, args: readon
   const value = exactMember(g, member, span);
   if (value === null) return unsupported(ctx, at, `${groupTypeName(g)}::${member}`, [`faial-ts knows a group's sync, thread_rank, size, num_threads and (by kind) dim_threads, group_index, thread_index, meta_group_rank, meta_group_size, block_rank, block_index, num_blocks, shfl*, any, all, ballot`]);
   noArguments();
+  for (const e of value.kind === 'dim3' ? value.fields : [value.expr]) exprBuiltins(e, ctx.k.builtins);
   return value.kind === 'dim3' ? dim3Of(value.fields) : int(value.expr, value.type);
 }
 

@@ -65,9 +65,13 @@ function stmtBuiltins(s: Stmt, out: Mentioned): void {
   }
 }
 
-/** The limit clauses of a kernel with this body and these (user-written) requires, placed at `span` (the kernel's name). */
-export function launchLimits(body: readonly Stmt[], requires: readonly BExpr[], span: Span): BExpr[] {
-  const mentioned: Mentioned = new Set();
+/**
+ * The limit clauses of a kernel with this body and these (user-written)
+ * requires, placed at `span` (the kernel's name); `evaluated`: the builtins
+ * its lowering evaluated, which the body may no longer name.
+ */
+export function launchLimits(body: readonly Stmt[], requires: readonly BExpr[], evaluated: ReadonlySet<`${BuiltinName}.${Axis}`>, span: Span): BExpr[] {
+  const mentioned: Mentioned = new Set(evaluated);
   body.forEach((s) => stmtBuiltins(s, mentioned));
   requires.forEach((r) => bexprBuiltins(r, mentioned));
   const dim = (name: 'blockDim' | 'gridDim', axis: Axis): Expr => ({ kind: 'builtin', name, axis, span });

@@ -181,7 +181,7 @@ function functionName(n: Node): string | null {
 /** A minimal kernel context to evaluate constants of the file (enumerators, `const int N = …`). */
 function constantContext(unit: Unit): Ctx {
   const root = new Scope(null);
-  const k: KernelState = { arrays: [], arrayRefs: new Map(), params: [], requires: [], stated: [], used: new Set(), defs: new Map(), notices: [], calls: [], root };
+  const k: KernelState = { arrays: [], arrayRefs: new Map(), params: [], requires: [], stated: [], used: new Set(), builtins: new Set(), defs: new Map(), notices: [], calls: [], root };
   const returned: Slot = { name: 'return', ctype: { kind: 'bool' }, span: { start: 0, end: 0 } };
   return { file: unit.file, unit, k, b: new Builder(), scope: root, values: new Map(), fn: { name: '', returned, result: null }, loop: null };
 }
@@ -451,7 +451,7 @@ function constPointer(d: Node): boolean {
 
 function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): Kernel {
   const root = new Scope(null);
-  const k: KernelState = { arrays: [], arrayRefs: new Map(), params: [], requires: [], stated: [], used: new Set(), defs: new Map(), notices, calls: [def.name], root, ...(unit.observer === undefined ? {} : { observer: unit.observer }) };
+  const k: KernelState = { arrays: [], arrayRefs: new Map(), params: [], requires: [], stated: [], used: new Set(), builtins: new Set(), defs: new Map(), notices, calls: [def.name], root, ...(unit.observer === undefined ? {} : { observer: unit.observer }) };
   const span = spanOf(def.node);
   const returned: Slot = { name: 'return', ctype: { kind: 'bool' }, span };
   const ctx: Ctx = { file: unit.file, unit, k, b: new Builder(), scope: root, values: new Map(), fn: { name: def.name, returned, result: null }, loop: null };
@@ -465,8 +465,8 @@ function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): Kerne
   withScope(ctx, () => lowerStatements(ctx, named(def.node.childForFieldName('body')!)));
   const nameNode = nameSpan(def);
   const body = ctx.b.stmts();
-  const requires = [...launchLimits(body, k.requires, nameNode), ...k.requires];
-  return { name: { text: def.qualified, span: nameNode }, params: k.params, launch: null, requires, arrays: k.arrays, body, span, ...(k.stated.length > 0 ? { stated: k.stated } : {}) };
+  const requires = [...launchLimits(body, k.requires, k.builtins, nameNode), ...k.requires];
+  return { name: { text: def.qualified, span: nameNode }, params: k.params, launch: null, requires, arrays: k.arrays, body, span, ...(k.stated.length > 0 ? { stated: k.stated } : {}), hostLaunched: true };
 }
 
 function declareGlobal(ctx: Ctx, g: GlobalVar): void {

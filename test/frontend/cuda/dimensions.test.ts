@@ -1,0 +1,47 @@
+/**
+ * The launch dimensions of a CUDA kernel (spec §5): a dimension the kernel
+ * does not use is 1 in the analysis, so which dimensions it uses must be
+ * read from what the kernel evaluates, not from what survives lowering, and
+ * the dimensions taken to be 1 are an assumption every report states.
+ */
+import { describe, expect, it } from 'vitest';
+import { verified } from './lower-helpers.js';
+
+async function only(text: string): Promise<{ status: string; assumed: readonly string[] }> {
+  const { rejected, results } = await verified(text, 4);
+  if (rejected.length > 0) throw new Error(rejected.join('; '));
+  return { status: results[0]!.status, assumed: results[0]!.launchAssumptions ?? [] };
+}
+
+describe('the dimensions a kernel uses', () => {
+  it('a builtin whose value is lost to an unknown still makes its dimension a variable', async () => {
+    // threads (x, 0) and (x, 1) of a two-row block both write a[x]: this was DRF when only the lowered body was read
+    for (const value of ['sqrtf((float)threadIdx.y)', '(float)threadIdx.y / 3.0f', 'expf(1.0f * threadIdx.z)']) {
+      const v = await only(`__global__ void k(float *a) {\n  a[threadIdx.x] = ${value};\n}\n`);
+      expect(v.status, value).toBe('racy');
+    }
+  });
+
+  it('a cooperative-groups rank lost to an unknown uses every dimension it is computed from', async () => {
+    const text =
+      '#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(float *a) {\n  cg::thread_block b = cg::this_thread_block();\n  a[threadIdx.x] = sqrtf((float)b.thread_rank());\n}\n';
+    expect((await only(text)).status).toBe('racy');
+  });
+});
+
+describe('the dimensions taken to be 1 are stated', () => {
+  it('a kernel that uses only threadIdx.x is proved for one block and one-dimensional blocks, and says so', async () => {
+    const v = await only('__global__ void k(int *a) {\n  a[threadIdx.x] += 1;\n}\n');
+    expect(v.status).toBe('drf');
+    expect(v.assumed).toContain('one block (gridDim = 1) and blockDim.y = blockDim.z = 1, dimensions the kernel does not use (--grid-dim and --block-dim verify other launches)');
+  });
+
+  it('only the dimensions not used are named, and none when the kernel uses them all', async () => {
+    const grid = await only('__global__ void k(int *a) {\n  a[blockIdx.x * blockDim.x + threadIdx.x] += 1;\n}\n');
+    expect(grid.assumed.filter((a) => a.includes('does not use'))).toEqual([
+      'gridDim.y = gridDim.z = 1 and blockDim.y = blockDim.z = 1, dimensions the kernel does not use (--grid-dim and --block-dim verify other launches)',
+    ]);
+    const all = await only('__global__ void k(int *a) {\n  a[0] = threadIdx.y + threadIdx.z + blockIdx.x + blockIdx.y + blockIdx.z;\n}\n');
+    expect(all.assumed.some((a) => a.includes('does not use'))).toBe(false);
+  });
+});
