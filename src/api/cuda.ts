@@ -98,7 +98,11 @@ export function testHeader(text: string): TestHeader | null {
       const dims = dimOf(m[2]!, `--${m[1]!}`);
       if (m[1]!.startsWith('block')) blockDim = dims;
       else gridDim = dims;
-    } else if (w.startsWith('-D') && w.length > 2) defines.push(w.slice(2));
+    } else if (w.startsWith('-D') && w.length > 2) {
+      // read here, so that a macro that does not read is this file's error at the flag, not a usage error of the whole run
+      definesOf([w.slice(2)]);
+      defines.push(w.slice(2));
+    }
   }
 }
 

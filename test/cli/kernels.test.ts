@@ -15,6 +15,12 @@ __global__ void k(int *a) { a[threadIdx.x] = 1; }
 `,
   'tree/good.cu': `__global__ void g(int *a) { a[threadIdx.x] = 1; }
 `,
+  'defines/bad-define.cu': `//pass
+//--blockDim=32 --gridDim=1 -DTILE?16
+__global__ void k(int *a) { a[threadIdx.x] = TILE; }
+`,
+  'defines/good.cu': `__global__ void g(int *a) { a[threadIdx.x] = 1; }
+`,
   'ns.cu': `namespace ns { __global__ void k(int *a) { a[threadIdx.x] = 1; } }
 namespace other { __global__ void k(int *a) { a[0] = threadIdx.x; } }
 `,
@@ -23,6 +29,7 @@ namespace other { __global__ void k(int *a) { a[0] = threadIdx.x; } }
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'faial-kernels-'));
   await mkdir(at('tree'));
+  await mkdir(at('defines'));
   for (const [name, text] of Object.entries(FILES)) await writeFile(at(name), text);
   // a byte that is not UTF-8 in the second kernel's name
   await writeFile(at('utf8.cu'), Buffer.concat([Buffer.from('__global__ void k1(int *a) { a[threadIdx.x] = 1; }\n__global__ void k'), Buffer.from([0xff]), Buffer.from('2(int *a) { a[0] = threadIdx.x; }\n')]));
@@ -62,6 +69,15 @@ describe('a malformed test header is its file error', () => {
     expect(r.stdout).toContain('error[E0610]: the GPUVerify test header does not read: --blockDim [32,1,1');
     expect(r.stdout).toContain(`--> ${at('tree/bad-header.cu')}:2:15`);
     expect(r.stdout).toContain('> 2 | //--gridDim=1 --blockDim=[32,1,1');
+    expect(r.stdout).toContain('✓ g (');
+    expect(r.stderr).toBe('');
+  });
+
+  it('a -D flag of the header that does not read (found by npm run fuzz:cuda) is that file error too, not a usage error of the run', async () => {
+    const r = await cliResult(['verify', at('defines')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toContain('error[E0610]: the GPUVerify test header does not read: -D"TILE?16": expected NAME or NAME=VALUE');
+    expect(r.stdout).toContain(`--> ${at('defines/bad-define.cu')}:2:29`);
     expect(r.stdout).toContain('✓ g (');
     expect(r.stderr).toBe('');
   });
