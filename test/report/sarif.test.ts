@@ -242,13 +242,15 @@ describe('verify --sarif', () => {
   it('states the assumption of a grid of at most 2^32 threads along x, which is no CUDA limit, in text, JSON and SARIF', async () => {
     const path = 'examples/cuda/elementwise/saxpy.cu';
     const assumed = 'a grid of at most 2^32 threads along x (gridDim.x * blockDim.x <= 4294967296, not a CUDA limit: so that blockIdx.x * blockDim.x + threadIdx.x never wraps around)';
+    // saxpy uses the grid along x only: the dimensions it does not use are stated after it
+    const unused = 'gridDim.y = gridDim.z = 1, dimensions the kernel does not use (--grid-dim and --block-dim verify other launches)';
     const text = (await cliResult(['verify', path])).stdout;
-    expect(text).toContain(`shifts in range (undefined behaviour is outside the scope of verification); assuming ${assumed}\n`);
+    expect(text).toContain(`shifts in range (undefined behaviour is outside the scope of verification); assuming ${assumed}; assuming ${unused}\n`);
     const json = decoded((await cliResult(['verify', '--json', path])).stdout);
-    expect(json.kernels[0]?.scope).toMatch(new RegExp(`; assuming ${assumed.replace(/[()*^.+]/g, '\\$&')}$`));
+    expect(json.kernels[0]?.scope).toMatch(new RegExp(`; assuming ${assumed.replace(/[()*^.+]/g, '\\$&')}; assuming ${unused.replace(/[()*^.+]/g, '\\$&')}$`));
     const scope = results(logOf((await cliResult(['verify', '--sarif', path])).stdout)).find((x) => x.ruleId === 'faial/scope');
     expect(scope?.message.text).toMatch(/; assuming a grid of at most 2\^32 threads along x .*\)\.$/);
-    expect(scope?.properties?.['launchAssumptions']).toEqual([assumed]);
+    expect(scope?.properties?.['launchAssumptions']).toEqual([assumed, unused]);
   });
 
   it('notes the scope of a kernel with machine integers, and each approximation, at their places', async () => {
