@@ -575,7 +575,8 @@ class KernelRun {
   private warpPhaseSites = new Map<string, ElementSites>();
 
   private readonly races: Race[] = [];
-  private readonly raceKeys = new Set<string>();
+  /** each reported race's place in `races`, by its pair of sites on its element */
+  private readonly raceKeys = new Map<string, number>();
   private readonly uninitialized: UninitializedRead[] = [];
   private readonly uninitializedKeys = new Set<string>();
   /** global arrays: every access of every block, for races between blocks */
@@ -1161,16 +1162,25 @@ class KernelRun {
     }
   }
 
-  /** Keeps a race unless its pair of sites (either way round) was reported on that element. */
+  /**
+   * Keeps a race unless its pair of sites (either way round) was reported on
+   * that element; a race of two equal writes reported in an earlier phase
+   * gives way to one that is not (another iteration of a loop with
+   * barriers), so that a pair is never shown benign where it is not.
+   */
   private addRace(key: string, race: Race): boolean {
     const [between, cell, a, b] = key.split('|');
     if (this.racesOnly !== undefined && cell !== this.racesOnly) return true;
-    if (this.raceKeys.has(key) || this.raceKeys.has(`${between}|${cell}|${b}|${a}`)) return true;
+    const at = this.raceKeys.get(key) ?? this.raceKeys.get(`${between}|${cell}|${b}|${a}`);
+    if (at !== undefined) {
+      if (isEqualWrites(this.races[at]!) && !isEqualWrites(race)) this.races[at] = race;
+      return true;
+    }
     if (this.races.length >= this.maxReports) {
       this.truncated = true;
       return false;
     }
-    this.raceKeys.add(key);
+    this.raceKeys.set(key, this.races.length);
     this.races.push(race);
     return true;
   }
@@ -1199,7 +1209,8 @@ class KernelRun {
         // two reads, or two atomics, never race
         if (a.site.kind === b.site.kind && a.site.kind !== 'write') continue;
         const key = `${between}|${cellKey(el.array, el.index)}|${a.site.key}|${b.site.key}`;
-        if (this.raceKeys.has(key)) continue;
+        const known = this.raceKeys.get(key);
+        if (known !== undefined && !isEqualWrites(this.races[known]!)) continue;
         const pair = witnessPair(a.refs, b.refs, apart);
         if (pair === null) continue;
         if (!this.addRace(key, { array: el.array, scope: this.scopes.get(el.array)!, index: el.index, between, first: pair[0], second: pair[1] })) return;
@@ -1208,7 +1219,17 @@ class KernelRun {
   }
 }
 
-/** Records that `ref` accessed an element at `site`, keeping at most two pairwise-apart witnesses per site. */
+/** A race of two writes of one value: benign, as `verify` calls it. */
+function isEqualWrites(r: Race): boolean {
+  return r.first.kind === 'write' && r.second.kind === 'write' && r.first.value === r.second.value;
+}
+
+/**
+ * Records that `ref` accessed an element at `site`, keeping at most two
+ * pairwise-apart witnesses per value, of at most two values per site: enough
+ * for witnessPair to find an apart pair, and one of different values where
+ * one exists (the benign check's counterpart).
+ */
 function addSite(table: Map<string, ElementSites>, access: Access, site: Site, ref: RaceAccess, same: (a: RaceAccess, b: RaceAccess) => boolean): void {
   const key = cellKey(access.array, access.index);
   let el = table.get(key);
@@ -1221,16 +1242,28 @@ function addSite(table: Map<string, ElementSites>, access: Access, site: Site, r
     refs = { site, refs: [] };
     el.sites.set(site.key, refs);
   }
-  if (refs.refs.length < 2 && !refs.refs.some((r) => same(r, ref))) refs.refs.push(ref);
+  const alike = refs.refs.filter((r) => r.value === ref.value);
+  const values = new Set(refs.refs.map((r) => r.value)).size;
+  if (alike.length < 2 && !alike.some((r) => same(r, ref)) && (alike.length > 0 || values < 2)) refs.refs.push(ref);
 }
 
 /**
- * Two apart accesses, one from each list. Keeping two apart witnesses per
- * site is enough: if any apart pair exists, one exists among those kept.
+ * Two apart accesses, one from each list, of different values where there
+ * are such. Keeping two apart witnesses per value and two values per site
+ * is enough: if any apart pair (of different values) exists, one exists
+ * among those kept, since at most one of two apart witnesses is not apart
+ * from a given access.
  */
 function witnessPair(as: readonly RaceAccess[], bs: readonly RaceAccess[], apart: (a: RaceAccess, b: RaceAccess) => boolean): [RaceAccess, RaceAccess] | null {
-  for (const a of as) for (const b of bs) if (apart(a, b)) return [a, b];
-  return null;
+  let found: [RaceAccess, RaceAccess] | null = null;
+  for (const a of as) {
+    for (const b of bs) {
+      if (!apart(a, b)) continue;
+      if (a.value !== b.value) return [a, b];
+      found ??= [a, b];
+    }
+  }
+  return found;
 }
 
 /**

@@ -326,8 +326,9 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     }
 
     const split = await phasesOf(map, options.launch, options.timeoutMs, options.solver, clock);
-    // a pair that races is reported once within blocks (threads of one warp or not) and once across them, in the first phase that shows it
-    const reported = new Set<string>();
+    // a pair that races is reported once within blocks (threads of one warp or not) and once across them, in the first phase that
+    // shows it, unless it was benign there: a later phase (another iteration of a loop with barriers) may race with different values
+    const reported = new Map<string, { readonly benign: boolean; readonly race: Race | null }>();
     const groups = clock.timed('encoding', () => raceGroups(map, split, options.launch));
     /**
      * A write-write race is benign when the two writes' values are known (no
@@ -374,11 +375,15 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         return small === null ? null : raceAt(small);
       });
       const isBenign = await benign(spec, q.accesses!);
+      const key = pairKey(spec.level, pair);
+      const earlier = reported.get(key);
+      if (earlier !== undefined && isBenign) return 'sat';
+      // the pair's benign race of an earlier phase is not what the pair is: this race takes its place
+      if (earlier?.race != null) races.splice(races.indexOf(earlier.race), 1);
       // a benign race past the cap is not listed (the verdict needs only the races that are not benign)
-      if (!isBenign || races.length < options.maxRaces) {
-        races.push({ ...race, confidence: race.doubts.length === 0 ? 'confirmed' : 'possible', ...(isBenign ? { benign: true } : {}) });
-      }
-      reported.add(pairKey(spec.level, pair));
+      const listed = !isBenign || races.length < options.maxRaces ? { ...race, confidence: race.doubts.length === 0 ? ('confirmed' as const) : ('possible' as const), ...(isBenign ? { benign: true as const } : {}) } : null;
+      if (listed !== null) races.push(listed);
+      reported.set(key, { benign: isBenign, race: listed });
       return 'sat';
     };
     // Benign races alone never end the search: a pair not yet asked may race with different values and make the kernel racy, not benign.
@@ -388,7 +393,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       const unsat = new Set<number>();
       for (const [i, pair] of group.pairs.entries()) {
         if (enoughRaces()) break;
-        if (reported.has(pairKey(group.spec.level, pair)) || unsat.has(group.classOf[i]!)) continue;
+        if (reported.get(pairKey(group.spec.level, pair))?.benign === false || unsat.has(group.classOf[i]!)) continue;
         if ((await askPair(group, pair, erased)) === 'unsat') unsat.add(i);
       }
     }

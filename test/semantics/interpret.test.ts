@@ -175,6 +175,16 @@ describe('data races within a block (paper, Definition 1)', () => {
     expect(r2.races.map((x) => raceText(src2, x))).toEqual(['M[0][0] write M[tid][0] t0b0 / write M[0][0] t1b0', 'M[0][0] write M[0][0] t0b0 / write M[0][0] t1b0']);
   });
 
+  it('a pair of sites racing with equal writes in one phase and different ones in a later phase is reported with the different values', () => {
+    // i = 1: both threads write A[j] := j (equal); i = 0: A[0] := 1 by one thread, A[0] := 0 by the other
+    const src = 'kernel k() { shared A; for i in 1 downto 0 { for j in 1 downto 0 { A[i * j] := j }; sync } }';
+    const r = finished(run(src, { block: 2 }));
+    const onA0 = r.races.filter((x) => x.index[0] === 0n);
+    expect(onA0).toHaveLength(1);
+    expect(onA0[0]!.first.value).not.toBe(onA0[0]!.second.value);
+    expect(onA0[0]!.first.phase).toBe(1);
+  });
+
   it('uses all three thread dimensions', () => {
     const src = `kernel k() { shared A; A[threadIdx.y] := threadIdx.z }`;
     const r = finished(runKernel(kernelOf(src), { params: {}, blockDim: dim(1, 2, 2) }));
