@@ -1,8 +1,8 @@
 // Bundles the command line into dist/bundle/: Node resolves and opens each
 // ES module of dist/ one by one, and for `verify` on a small kernel that
-// loading cost more than the verification. The two worker entries stay
-// separate files next to the chunks, where src/cli/jobs.ts and
-// src/solve/wasm-process.ts look for them; the code they share with the main
+// loading cost more than the verification. The three worker entries stay
+// separate files next to the chunks, where src/cli/jobs.ts,
+// src/solve/wasm-process.ts and src/cli/lsp/workers.ts look for them; the code they share with the main
 // entry is split into chunks, and so are the modules imported dynamically
 // (the JSON and SARIF reports, `gen`). Z3 and tree-sitter stay packages:
 // each finds its WebAssembly file next to its own code.
@@ -16,7 +16,7 @@ const out = join(root, 'dist', 'bundle');
 
 await rm(out, { recursive: true, force: true });
 await build({
-  entryPoints: ['src/cli/main.ts', 'src/cli/version.ts', 'src/cli/worker.ts', 'src/solve/wasm-worker.ts'].map((p) => join(root, p)),
+  entryPoints: ['src/cli/main.ts', 'src/cli/version.ts', 'src/cli/worker.ts', 'src/solve/wasm-worker.ts', 'src/cli/lsp/lsp-worker.ts'].map((p) => join(root, p)),
   outdir: out,
   entryNames: '[name]',
   bundle: true,

@@ -140,9 +140,14 @@ export function headerError(path: string, text: string): Diagnostic | null {
   }
 }
 
-/** The launch of a CUDA file: the caller's, completed by the file's test header; and whether the header gave any. */
-export function launchWithHeader(launch: Launch, text: string): { launch: Launch; header: TestHeader | null } {
-  const header = headerOrNull(text);
+/**
+ * The launch of a CUDA file: the caller's, completed by the file's test
+ * header; and whether the header gave any. Without `sizes`, the header's
+ * blockDim and gridDim are left out (its macros and warp size are not).
+ */
+export function launchWithHeader(launch: Launch, text: string, sizes = true): { launch: Launch; header: TestHeader | null } {
+  const read = headerOrNull(text);
+  const header = read === null || sizes ? read : { ...read, blockDim: null, gridDim: null };
   if (header === null) return { launch, header: null };
   const warpFromHeader = launch.warpSize === undefined && header.warpSize !== null;
   const fromHeader = (launch.blockDim === null && header.blockDim !== null) || (launch.gridDim === null && header.gridDim !== null) || warpFromHeader;

@@ -28,6 +28,8 @@ export interface VerifyFileOptions {
   readonly maxRaces: number;
   readonly barriers: boolean;
   readonly replay: boolean;
+  /** false: a CUDA file's test header gives no launch sizes (its macros and warp size still apply); absent: it does */
+  readonly headerSizes?: boolean;
 }
 
 export interface FileOutcome {
@@ -121,7 +123,7 @@ export async function verifyFile(path: string, text: string, options: VerifyFile
   const checked = checkedSafely(path, text, options.kernel, clock, frontEnds);
   const checking = { parse: clock.milliseconds('parse'), typing: clock.milliseconds('typing') };
   if (!checked.ok) return { file: { ok: false, path, diagnostics: checked.diagnostics }, replayFailures: [], checking };
-  const { launch, notice } = fileLaunch(path, text, options.launch);
+  const { launch, notice } = fileLaunch(path, text, options.launch, options.headerSizes);
   const kernels: KernelResult[] = [];
   const replayFailures: string[] = [];
   for (const [i, map] of checked.kernels.entries()) {
@@ -137,9 +139,9 @@ export async function verifyFile(path: string, text: string, options: VerifyFile
 }
 
 /** The launch a file is verified with: the caller's, completed by a CUDA file's GPUVerify test header, and the note that says what the header gave (null when it gave nothing). */
-export function fileLaunch(path: string, text: string, given: Launch): { launch: Launch; notice: Diagnostic | null } {
+export function fileLaunch(path: string, text: string, given: Launch, headerSizes = true): { launch: Launch; notice: Diagnostic | null } {
   if (!isCudaPath(path)) return { launch: given, notice: null };
-  const { launch, header } = launchWithHeader(given, text);
+  const { launch, header } = launchWithHeader(given, text, headerSizes);
   return { launch, notice: header === null ? null : headerNotice(path, text, given, header) };
 }
 

@@ -16,7 +16,7 @@ import { UsageError } from '../api/options.js';
 import { loadCudaGrammar, type CudaGrammar } from '../frontend/cuda/parse.js';
 import { lowerCuda, projectLaunchesOf, type ProjectLaunches } from '../frontend/cuda/lower.js';
 import { sourceFile, type SourceFile } from '../core/source.js';
-import { includeReaderFor, isWithin } from './includes.js';
+import { includeReaderFor, isWithin, type OpenBuffers } from './includes.js';
 import { tieringLate } from './wasm-flags.js';
 
 export type { CudaFlags } from '../api/cuda.js';
@@ -65,17 +65,18 @@ function canonical(path: string): string {
  * The front ends for one file: for a CUDA file, the grammar, its -D (the
  * test header's, then the compilation database's, then the command
  * line's), -U, -I resolved from the working directory, and the reader of
- * its includes, confined to its include roots.
+ * its includes, confined to its include roots (reading the editor's
+ * `buffers` of open files instead of the disk, for the language server).
  */
-export async function frontEndsFor(path: string, text: string, flags: CudaFlags): Promise<FrontEnds> {
+export async function frontEndsFor(path: string, text: string, flags: CudaFlags, buffers?: OpenBuffers): Promise<FrontEnds> {
   if (!isCudaPath(path)) return BCU_ONLY;
   const elsewhere = flags.anyLaunch === true ? [] : await Promise.all(projectFilesOf(path, flags).map((other) => projectLaunches(other, flags)));
-  return ownFrontEnds(path, text, flags, elsewhere.filter((p) => p.sites.length > 0));
+  return ownFrontEnds(path, text, flags, elsewhere.filter((p) => p.sites.length > 0), buffers);
 }
 
-async function ownFrontEnds(path: string, text: string, flags: CudaFlags, elsewhere: readonly ProjectLaunches[]): Promise<FrontEnds> {
+async function ownFrontEnds(path: string, text: string, flags: CudaFlags, elsewhere: readonly ProjectLaunches[], buffers?: OpenBuffers): Promise<FrontEnds> {
   const own = flags.compileCommands === undefined ? flags : withDatabaseFlags(flags, compileDatabase(flags.compileCommands).files.get(canonical(resolve(path))));
-  return cudaFrontEnds(await cudaGrammar(), text, { ...own, include: (own.include ?? []).map((d) => resolve(d)) }, includeReaderFor(path, own), elsewhere);
+  return cudaFrontEnds(await cudaGrammar(), text, { ...own, include: (own.include ?? []).map((d) => resolve(d)) }, includeReaderFor(path, own, buffers), elsewhere);
 }
 
 /** The most files of a directory read for the launches they make. */

@@ -9,6 +9,8 @@
  *                 confirmed, Warning when possible, Information when benign
  *   a divergence  on the barrier, Error or Warning as a race
  *   front end     each diagnostic at its span, hints in the message
+ *   a barrier     proved redundant (the `barriers` setting, as `verify
+ *                 --barriers`): a Warning on it
  *   kernel-wide   unknown (Warning), vacuous (Error), lockstep-only
  *                 (Warning) at the kernel's first line; the scope of a
  *                 machine-integer verdict as a Hint there
@@ -21,7 +23,8 @@ import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import { BENIGN_TEXT, LOCKSTEP_ONLY_TEXT, accessNoun, accessVerb, elementText, executionText, raceScopeText, reasonText, scopeText, statusName, vacuousText } from '../report/describe.js';
 import { raceGroups, witnessRows } from '../report/text.js';
 import { assertNever } from '../util/assert.js';
-import type { Confidence, Divergence, FileResult, KernelResult, Race, Witness } from '../verify/result.js';
+import type { BarrierCheck, Confidence, Divergence, FileResult, KernelResult, Race, Witness } from '../verify/result.js';
+import { barrierReasonText } from '../report/barriers.js';
 
 /** The `source` of every diagnostic this server publishes. */
 export const SOURCE = 'faial-ts';
@@ -61,6 +64,7 @@ export function diagnosticsByPath(result: FileResult, uriOf: UriOf): Map<string,
     for (const d of r.errors) placed(d.file, d.span, (range) => frontEndDiagnostic(d, range, uriOf));
     for (const race of raceGroups(r.races).flat()) placed(r.file, race.accesses[0].span, (range) => raceDiagnostic(r, race, range, uriOf));
     for (const d of r.divergences) placed(r.file, d.sync.span, (range) => divergenceDiagnostic(r, d, range));
+    for (const b of r.barriers ?? []) if (b.verdict === 'redundant') placed(r.file, b.sync.span, (range) => redundantDiagnostic(r, b, range));
     for (const d of kernelWide(r)) placed(r.file, kernelHead(r.file, r.span), (range) => ({ ...d, range }));
     for (const a of r.approximations ?? []) {
       placed(r.file, a.span, (range) => ({ range, severity: INFORMATION, source: SOURCE, code: 'faial/approximation', message: `approximated in kernel ${r.kernel}: ${a.what} (${a.why}); alarms that depend on it are only possible` }));
@@ -135,6 +139,18 @@ function divergenceDiagnostic(r: KernelResult, d: Divergence, range: Range): Lsp
     source: SOURCE,
     code: 'faial/barrier-divergence',
     message: `barrier divergence in kernel ${r.kernel} (${confidence}): thread 1 reaches this barrier, thread 2 of the same ${among} does not.\n${witnessLine(d.witness)}`,
+    data,
+  };
+}
+
+function redundantDiagnostic(r: KernelResult, b: BarrierCheck, range: Range): LspDiagnostic {
+  const data: AlarmData = { kernel: r.kernel };
+  return {
+    range,
+    severity: WARNING,
+    source: SOURCE,
+    code: 'faial/redundant-barrier',
+    message: `redundant barrier in kernel ${r.kernel}: ${barrierReasonText(r, b)} (this barrier alone removed; removing several at once needs its own proof)`,
     data,
   };
 }

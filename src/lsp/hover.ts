@@ -1,8 +1,9 @@
 /**
  * Hover text (Markdown) for the place under the cursor in a verified file:
  * on an access, its MAP entry, the barrier phases it is in and whether its
- * index depends on data; on a barrier, the phases it separates and, when the
- * kernel diverges there, that it does. Read from the kernel's MAP, its phase
+ * index depends on data; on a barrier, the phases it separates, whether it
+ * is redundant (when the `barriers` setting asked) and, when the kernel
+ * diverges there, that it does. Read from the kernel's MAP, its phase
  * split and its result, as `infer --phases` and `verify` print them.
  */
 import { exprVars } from '../core/exprs.js';
@@ -11,6 +12,7 @@ import { isDataDependent, type Access, type KernelMap, type SyncSite } from '../
 import { showAccess } from '../map/print.js';
 import { codeChildren, type Code } from '../phases/code.js';
 import type { Phase, PhaseSplit } from '../phases/split.js';
+import { barrierReasonText } from '../report/barriers.js';
 import { statusName } from '../report/describe.js';
 import type { KernelResult } from '../verify/result.js';
 
@@ -29,32 +31,47 @@ function spanIn(file: SourceFile, span: Span, path: string): Span | null {
 
 const contains = (span: Span, offset: number): boolean => span.start <= offset && offset <= span.end;
 
-interface Found<T> {
-  readonly kernel: AnalysedKernel;
-  readonly item: T;
+/** What a hover says about one place of the document: its span there and its Markdown. */
+export interface HoverEntry {
   readonly span: Span;
+  readonly markdown: string;
 }
 
-/** The innermost of the items whose span, in the document, holds the offset. */
-function innermost<T>(kernels: readonly AnalysedKernel[], path: string, offset: number, items: (k: AnalysedKernel) => readonly (T & { readonly span: Span })[]): Found<T> | null {
-  let best: Found<T> | null = null;
-  for (const kernel of kernels) {
-    for (const item of items(kernel)) {
-      const span = spanIn(kernel.map.file, item.span, path);
-      if (span === null || !contains(span, offset)) continue;
-      if (best === null || span.end - span.start < best.span.end - best.span.start) best = { kernel, item, span };
-    }
+/**
+ * Every hover of a document, computed once when it is verified (in the
+ * verifier's worker, which has the kernels; what crosses to the server is
+ * this plain data): the accesses', then the barriers', each at its span in
+ * the document.
+ */
+export interface HoverTable {
+  readonly accesses: readonly HoverEntry[];
+  readonly syncs: readonly HoverEntry[];
+}
+
+/** The hovers of the accesses and barriers of `kernels` that are in the document at `path`. */
+export function hoverTable(kernels: readonly AnalysedKernel[], path: string): HoverTable {
+  const entries = <T extends { readonly span: Span }>(items: (k: AnalysedKernel) => readonly T[], hover: (k: AnalysedKernel, item: T) => string): HoverEntry[] =>
+    kernels.flatMap((k) =>
+      items(k).flatMap((item) => {
+        const span = spanIn(k.map.file, item.span, path);
+        return span === null ? [] : [{ span, markdown: hover(k, item) }];
+      }),
+    );
+  return { accesses: entries((k) => k.map.accesses, accessHover), syncs: entries((k) => k.map.syncs, barrierHover) };
+}
+
+/** The innermost of the entries whose span holds the offset. */
+function innermost(entries: readonly HoverEntry[], offset: number): HoverEntry | null {
+  let best: HoverEntry | null = null;
+  for (const e of entries) {
+    if (contains(e.span, offset) && (best === null || e.span.end - e.span.start < best.span.end - best.span.start)) best = e;
   }
   return best;
 }
 
-/** The hover of the document at `path` at `offset`, with the span it is about; null where there is nothing to say. */
-export function hoverAt(kernels: readonly AnalysedKernel[], path: string, offset: number): { readonly markdown: string; readonly span: Span } | null {
-  const access = innermost(kernels, path, offset, (k) => k.map.accesses);
-  if (access !== null) return { markdown: accessHover(access.kernel, access.item), span: access.span };
-  const sync = innermost(kernels, path, offset, (k) => k.map.syncs);
-  if (sync !== null) return { markdown: barrierHover(sync.kernel, sync.item), span: sync.span };
-  return null;
+/** The hover at `offset`, an access's before a barrier's; null where there is nothing to say. */
+export function hoverAt(table: HoverTable, offset: number): HoverEntry | null {
+  return innermost(table.accesses, offset) ?? innermost(table.syncs, offset);
 }
 
 function where(file: SourceFile, span: Span): string {
@@ -114,6 +131,8 @@ function barrierHover(k: AnalysedKernel, s: SyncSite): string {
     const list = (ps: readonly Phase[]): string => (ps.length === 0 ? 'none' : ps.map((p) => phaseText(file, p)).join(', '));
     lines.push('', `ends ${list(before)}`, '', `opens ${list(after)}`);
   }
+  const check = k.result.barriers?.find((b) => b.sync.id === s.id);
+  if (check !== undefined) lines.push('', `${check.verdict === 'not-proved' ? 'not proved redundant' : check.verdict}: ${barrierReasonText(k.result, check)}`);
   const diverges = k.result.divergences.find((d) => d.sync.id === s.id);
   if (diverges !== undefined) lines.push('', `diverges (${diverges.confidence}): some threads of the ${s.scope} reach it and others do not`);
   return lines.join('\n');

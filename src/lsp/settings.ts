@@ -25,6 +25,8 @@ export interface LspSettings {
   readonly rlimit: number;
   readonly timeoutMs: number;
   readonly maxRaces: number;
+  /** also prove, for each barrier of a DRF kernel, whether removing it keeps the kernel DRF (`verify --barriers`) */
+  readonly barriers: boolean;
   /** how long typing must pause before a changed document is verified */
   readonly debounceMs: number;
   /** a document longer than this (in UTF-16 code units) is verified on open and save only, not as it changes */
@@ -43,6 +45,7 @@ export const DEFAULT_SETTINGS: LspSettings = {
   rlimit: DEFAULT_RLIMIT,
   timeoutMs: DEFAULT_TIMEOUT_MS,
   maxRaces: 20,
+  barriers: false,
   debounceMs: 400,
   maxChangeSize: 200_000,
 };
@@ -86,6 +89,10 @@ export function settingsOf(raw: unknown, base: LspSettings = DEFAULT_SETTINGS): 
   take('rlimit', (v) => naturalOf(String(v), 'rlimit', 1));
   take('timeoutMs', (v) => naturalOf(String(v), 'timeoutMs', 1));
   take('maxRaces', (v) => naturalOf(String(v), 'maxRaces', 1));
+  take('barriers', (v) => {
+    if (typeof v !== 'boolean') throw new UsageError('expected true or false');
+    return v;
+  });
   take('debounceMs', (v) => naturalOf(String(v), 'debounceMs', 0));
   take('maxChangeSize', (v) => naturalOf(String(v), 'maxChangeSize', 0));
   return { settings: out as unknown as LspSettings, problems };

@@ -2,13 +2,14 @@
  * Includes of .cu files are confined to the include roots (the input's
  * project and the -I directories, after '..' and symbolic links): a report
  * run on untrusted code never quotes a file outside them. Only regular files
- * up to MAX_INCLUDE_BYTES are read. --include-anywhere lifts the roots.
+ * up to MAX_INCLUDE_BYTES are read. --include-anywhere lifts the roots. The
+ * language server's open buffers are read under the same rules.
  */
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_INCLUDE_BYTES } from '../../src/cli/includes.js';
+import { confinedReader, MAX_INCLUDE_BYTES } from '../../src/cli/includes.js';
 import { cliResult } from './helpers.js';
 
 let dir = '';
@@ -110,5 +111,32 @@ describe('what an include may read', () => {
   it('a file larger than the limit is refused', async () => {
     const r = await cliResult(['lower', at('odd/large.cu')]);
     expect(r.stderr).toContain(`error[E0516]: cannot read 'large.h': ${at('odd/large.h')} is larger than 4 MiB`);
+  });
+});
+
+describe("the editor's open buffers (the language server)", () => {
+  it('are read instead of the disk inside the roots, and refused outside them as their files would be', async () => {
+    await symlink(dir, at('proj/up-link'));
+    const roots = [at('proj')];
+    const read = confinedReader(roots, new Map([
+      [at('proj/common.h'), '#define N 7\n'],
+      [at('proj/unsaved.h'), '#define N 8\n'],
+      [at('secret.h'), `#define N 9\n`],
+      [at('unsaved-outside.h'), '#define N 10\n'],
+      [at('proj/up-link/unsaved-through-link.h'), '#define N 11\n'],
+      [at('proj/huge.h'), ' '.repeat(MAX_INCLUDE_BYTES + 1)],
+    ]));
+    // the editor's text over the disk's, and a file only the editor holds
+    expect(read(at('proj/common.h'))).toBe('#define N 7\n');
+    expect(read(at('proj/unsaved.h'))).toBe('#define N 8\n');
+    expect(read(at('proj/sub/../unsaved.h'))).toBe('#define N 8\n');
+    // outside the roots, on disk or not, and below a link that leads out of them
+    expect(read(at('secret.h'))).toEqual({ refused: 'outsideRoots' });
+    expect(read(at('unsaved-outside.h'))).toEqual({ refused: 'outsideRoots' });
+    expect(read(at('proj/up-link/unsaved-through-link.h'))).toEqual({ refused: 'outsideRoots' });
+    expect(read(at('proj/huge.h'))).toEqual({ refused: 'tooLarge', limitBytes: MAX_INCLUDE_BYTES });
+    // a file the editor does not hold is read from the disk as before
+    expect(read(at('proj/sub/common.cu'))).toContain('#include "../common.h"');
+    expect(read(at('proj/missing.h'))).toBeNull();
   });
 });

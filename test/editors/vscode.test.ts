@@ -69,7 +69,7 @@ describe('the VS Code extension', () => {
 
     beforeAll(async () => {
       const built = await mtime('dist/bundle/main.js');
-      const sources = await Promise.all(['src/cli/main.ts', 'src/cli/lsp/server.ts', 'scripts/bundle.js'].map(mtime));
+      const sources = await Promise.all(['src/cli/main.ts', 'src/cli/lsp/server.ts', 'src/cli/lsp/lsp-worker.ts', 'scripts/bundle.js'].map(mtime));
       if (built === null || sources.some((s) => s !== null && s > built)) {
         await run('npx', ['tsc', '-p', 'tsconfig.build.json']).catch(() => undefined);
         await run('node', ['scripts/bundle.js']);

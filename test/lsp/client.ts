@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node.js';
-import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
+import type { ClientCapabilities, Diagnostic, InitializeResult, PublishDiagnosticsParams } from 'vscode-languageserver';
 
 export interface TestClient {
   readonly connection: MessageConnection;
@@ -15,6 +15,12 @@ export interface TestClient {
   readonly published: PublishDiagnosticsParams[];
   /** the next diagnostics published for `uri` after this call (that `accept` takes) */
   nextDiagnostics(uri: string, accept?: (ds: readonly Diagnostic[]) => boolean): Promise<Diagnostic[]>;
+  /** `initialize` (the workspace folder `root`, the client's capabilities and the server's settings), then `initialized` */
+  initialize(root: string, capabilities: ClientCapabilities, settings: unknown): Promise<InitializeResult>;
+  /** a new version number for a document opened or changed */
+  version(): number;
+  /** opens a document with `text` (the file itself need not exist) and waits for its diagnostics */
+  open(path: string, text: string): Promise<Diagnostic[]>;
   close(): Promise<void>;
 }
 
@@ -39,11 +45,25 @@ export function startServer(args: readonly string[] = [], env: NodeJS.ProcessEnv
   connection.onNotification('window/logMessage', (p: { message: string }) => void (stderr += `${p.message}\n`));
   connection.onRequest('window/workDoneProgress/create', () => null);
   connection.listen();
+  let version = 1;
+  const nextDiagnostics: TestClient['nextDiagnostics'] = (uri, accept = () => true) => new Promise((resolve) => waiting.push({ uri, accept, resolve }));
   return {
     connection,
     child,
     published,
-    nextDiagnostics: (uri, accept = () => true) => new Promise((resolve) => waiting.push({ uri, accept, resolve })),
+    nextDiagnostics,
+    initialize: async (root, capabilities, settings) => {
+      const init: InitializeResult = await connection.sendRequest('initialize', { processId: process.pid, rootUri: uriOf(root), capabilities, initializationOptions: settings });
+      await connection.sendNotification('initialized', {});
+      return init;
+    },
+    version: () => version++,
+    open: async (path, text) => {
+      const uri = uriOf(path);
+      const published = nextDiagnostics(uri);
+      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'faial', version: version++, text } });
+      return published;
+    },
     close: async () => {
       await connection.sendRequest('shutdown').catch(() => undefined);
       connection.sendNotification('exit').catch(() => undefined);

@@ -11,7 +11,7 @@ import { coreDiagnostic, coreSources } from './preprocess/origin.js';
 import { MAX_SYNTAX_DEPTH, parseCuda, type CudaGrammar } from './parse.js';
 import { lowerUnit, type LoweredUnit } from './unit.js';
 import { cudaDiagnostic } from './codes.js';
-import { dimsText, hostLaunches, launchRequires, launchSitesOf, type LaunchSite } from './host-launch.js';
+import { dimsText, hostLaunches, launchRequires, launchSitesOf, type HostLaunch, type LaunchSite } from './host-launch.js';
 import { kernelHeads } from './heads.js';
 import { userSpan, type SourceFile, type Span } from '../../core/source.js';
 import { diagnosticOf, type Diagnostic } from '../../diagnostics/diagnostic.js';
@@ -80,12 +80,11 @@ export function projectLaunchesOf(setup: CudaSetup, path: string, text: string):
  */
 function withHostLaunches(lowered: LoweredUnit, given: readonly ('blockDim' | 'gridDim')[], elsewhere: readonly ProjectLaunches[]): LoweredUnit {
   const here = lowered.program.file;
-  const sited = (file: SourceFile) => (s: LaunchSite): SitedLaunch => ({ ...s, file });
-  const launches = hostLaunches([...launchSitesOf(here.text).map(sited(here)), ...elsewhere.flatMap((p) => p.sites.map(sited(p.file)))]);
+  const launches = unitLaunches(here, elsewhere);
   if (launches.size === 0) return lowered;
   const notices: Diagnostic[] = [];
   const kernels = lowered.program.kernels.map((k) => {
-    const launch = launches.get(k.name.text.replace(/<.*$/s, '').replace(/^.*::/, ''));
+    const launch = launches.get(launchedName(k.name.text));
     if (launch === undefined) return k;
     const site = launch.sites[0]!;
     // a launch in another file has no place in this one: its conditions and note point at the kernel's name, and the note names the site
@@ -108,6 +107,15 @@ function withHostLaunches(lowered: LoweredUnit, given: readonly ('blockDim' | 'g
 }
 
 type SitedLaunch = LaunchSite & { readonly file: SourceFile };
+
+/** The launches of each kernel name that the unit's host code and the project's other files make. */
+export function unitLaunches(unit: SourceFile, elsewhere: readonly ProjectLaunches[]): Map<string, HostLaunch<SitedLaunch>> {
+  const sited = (file: SourceFile) => (s: LaunchSite): SitedLaunch => ({ ...s, file });
+  return hostLaunches([...launchSitesOf(unit.text).map(sited(unit)), ...elsewhere.flatMap((p) => p.sites.map(sited(p.file)))]);
+}
+
+/** A kernel's name as a launch names it: without template arguments or qualifiers. */
+export const launchedName = (kernel: string): string => kernel.replace(/<.*$/s, '').replace(/^.*::/, '');
 
 /** `file:line` of a launch site, where the user wrote it. */
 export function siteText(file: SourceFile, span: Span): string {
