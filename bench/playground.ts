@@ -16,7 +16,7 @@ import { launchChromium } from '../test/support/browser.js';
 
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
 const site = join(ROOT, 'dist-web');
-const files = await buildPlayground(site);
+const { files, worker } = await buildPlayground(site);
 const server = await servePlayground(site, 0);
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 
@@ -45,8 +45,9 @@ server.close();
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const kib = (n: number): string => `${(n / 1024).toFixed(0)} KiB`;
-const page = files.filter((f) => f.name !== 'z3-built.wasm');
-const wasm = files.find((f) => f.name === 'z3-built.wasm')!;
+const isWasm = (f: { name: string }): boolean => f.name.endsWith(`/${worker.z3Wasm}`);
+const page = files.filter((f) => !isWasm(f));
+const wasm = files.find(isWasm)!;
 const lines = [
   `# Playground (${new Date().toISOString()}, load average ${loadavg()[0]!.toFixed(1)} on ${runs} runs)`,
   '',

@@ -7,7 +7,7 @@ import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirro
 import { bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { classHighlighter, tagHighlighter, tags } from '@lezer/highlight';
 import { lintGutter, setDiagnostics, type Diagnostic as LintDiagnostic } from '@codemirror/lint';
-import { Compartment, EditorState, StateEffect, StateField, Transaction, type Extension, type Range } from '@codemirror/state';
+import { Compartment, EditorSelection, EditorState, StateEffect, StateField, Transaction, type Extension, type Range } from '@codemirror/state';
 import { Decoration, EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, type DecorationSet } from '@codemirror/view';
 import { babyCuda, cudaC, type LanguageName } from './languages.js';
 import type { DiagnosticView, Mark } from './protocol.js';
@@ -62,7 +62,14 @@ export interface Editor {
   /** the text replaced as an edit of the user's (undoable, and the page counts it as one) */
   replaceText(text: string): void;
   setLanguage(language: LanguageName): void;
-  showMarks(marks: readonly Mark[]): void;
+  /** marks an alarm's accesses (scrolling to the first when asked: not while someone types) */
+  showMarks(marks: readonly Mark[], scroll: boolean): void;
+  /**
+   * Selects where `spans` are (whole lines from the first to the last, or
+   * the span from the first start to the last end) and scrolls it into view;
+   * the editor keeps or leaves the focus as it was.
+   */
+  jumpTo(spans: readonly { readonly start: number; readonly end: number }[], how: 'lines' | 'span'): void;
   showDiagnostics(diagnostics: readonly DiagnosticView[]): void;
 }
 
@@ -102,10 +109,19 @@ export function createEditor(parent: HTMLElement, text: string, language: Langua
     setText: (t) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t } }),
     replaceText: (t) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t }, userEvent: 'input.fix' }),
     setLanguage: (l) => view.dispatch({ effects: languages.reconfigure(languageOf(l)) }),
-    showMarks: (marks) => {
+    showMarks: (marks, scroll) => {
       view.dispatch({ effects: setMarks.of(marks) });
       const first = marks[0];
-      if (first !== undefined) view.dispatch({ effects: EditorView.scrollIntoView(first.start, { y: 'center' }) });
+      if (scroll && first !== undefined) view.dispatch({ effects: EditorView.scrollIntoView(first.start, { y: 'center' }) });
+    },
+    jumpTo: (spans, how) => {
+      if (spans.length === 0) return;
+      const doc = view.state.doc;
+      const from = Math.min(...spans.map((s) => s.start), doc.length);
+      const to = Math.min(Math.max(...spans.map((s) => s.end)), doc.length);
+      const [start, end] = how === 'lines' ? [doc.lineAt(from).from, doc.lineAt(to).to] : [from, to];
+      // the head at the start: a range taller than the editor is shown from its first line
+      view.dispatch({ selection: EditorSelection.single(end, start), effects: EditorView.scrollIntoView(EditorSelection.range(end, start), { y: 'center' }) });
     },
     showDiagnostics: (ds) => {
       const length = view.state.doc.length;

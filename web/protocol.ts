@@ -29,7 +29,8 @@ export function paramItems(text: string): string[] {
     .filter((s) => s !== '');
 }
 
-export interface ToWorker {
+/** A run: the worker answers with progress and then one result (FromWorker), under the same id. */
+export interface RunRequest {
   /** verify: as `faial-ts verify --replay`; fix: as `faial-ts fix` (BabyCUDA only) */
   readonly kind: 'verify' | 'fix';
   readonly id: number;
@@ -39,6 +40,11 @@ export interface ToWorker {
   /** files a `.cu` file may `#include "…"`, by path relative to its folder (an example's headers) */
   readonly headers?: Readonly<Record<string, string>>;
 }
+
+export type ToWorker =
+  | RunRequest
+  /** the page no longer wants run `id` (an edit superseded it): it stops at its next query and says nothing more */
+  | { readonly kind: 'cancel'; readonly id: number };
 
 export interface Mark {
   readonly start: number;
@@ -90,6 +96,8 @@ export interface DiagnosticView {
 
 export interface KernelView {
   readonly name: string;
+  /** the kernel's definition in the editor's text; null when it lies in another file */
+  readonly span: { readonly start: number; readonly end: number } | null;
   /** drf, racy, benign, divergent, vacuous, unknown, error */
   readonly status: string;
   /** the verdict line of the text report */
@@ -105,12 +113,19 @@ export interface KernelView {
   readonly text: string;
 }
 
+/** A line of the Phases tab; a phase's heading line has where the phase is in the editor's text. */
+export interface PhaseLineView {
+  readonly text: string;
+  /** the phase's opening and closing barriers, accesses and the barriers it passes, as offsets in the editor's text; null for other lines */
+  readonly spans: readonly { readonly start: number; readonly end: number }[] | null;
+}
+
 export interface StageView {
   readonly kernel: string;
   /** typing verdict and MAP, as `infer` prints them */
   readonly map: string;
-  /** as `infer --phases` adds them */
-  readonly phases: string;
+  /** as `infer --phases` adds them, line by line */
+  readonly phases: readonly PhaseLineView[];
   /** each query as a standalone SMT-LIB 2 script, as `smt` prints them */
   readonly queries: readonly string[];
   /** the core program a `.cu` kernel was lowered to, as `lower` prints it; null for BabyCUDA */
@@ -124,9 +139,28 @@ export interface KernelFixView {
   readonly text: string;
 }
 
-/** Set by the build (esbuild's define): the versions of faial-ts and of Z3 (z3-solver) built into the page. */
+/** The content-hashed assets the page loads, by their paths relative to it (scripts/playground/build.ts names them). */
+export interface PageAssets {
+  readonly worker: string;
+  readonly examples: string;
+}
+
+/** The content-hashed assets the worker loads, by their names in the worker script's own folder. */
+export interface WorkerAssets {
+  readonly z3Script: string;
+  readonly z3Wasm: string;
+  readonly treeSitter: string;
+  readonly treeSitterCpp: string;
+}
+
+/** Set by the build (esbuild's define). */
 declare global {
+  /** the versions of faial-ts and of Z3 (z3-solver) built into the page */
   const FAIAL_VERSIONS: { readonly faial: string; readonly z3: string };
+  /** in the page only */
+  const FAIAL_PAGE_ASSETS: PageAssets;
+  /** in the worker only */
+  const FAIAL_WORKER_ASSETS: WorkerAssets;
 }
 
 export type FromWorker =
@@ -151,4 +185,6 @@ export type FromWorker =
   | { readonly kind: 'stages'; readonly id: number; readonly stages: readonly StageView[] }
   /** the repaired text (the given one when nothing changed), its unified diff, and per kernel what was done */
   | { readonly kind: 'fixed'; readonly id: number; readonly text: string; readonly diff: string; readonly kernels: readonly KernelFixView[] }
-  | { readonly kind: 'crashed'; readonly id: number | null; readonly message: string };
+  | { readonly kind: 'crashed'; readonly id: number | null; readonly message: string }
+  /** run `id`, cancelled, has ended without a result: the solver checks it started after the cancel (none: the one under way finished, no more were asked) */
+  | { readonly kind: 'cancelled'; readonly id: number; readonly queriesAfterCancel: number };

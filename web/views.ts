@@ -11,7 +11,10 @@ import { divergenceText, kernelText, raceText, witnessRows } from '../src/report
 import type { Launch } from '../src/core/launch.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Witness } from '../src/verify/result.js';
 import type { KernelFix } from '../src/fix/fix.js';
-import type { AlarmView, DiagnosticView, KernelFixView, KernelView, Mark, WitnessView } from './protocol.js';
+import type { KernelMap } from '../src/map/map.js';
+import { codeSpans } from '../src/phases/code.js';
+import type { PhaseLine } from '../src/phases/print.js';
+import type { AlarmView, DiagnosticView, KernelFixView, KernelView, Mark, PhaseLineView, WitnessView } from './protocol.js';
 
 const plain = colorsOf(false);
 
@@ -115,6 +118,7 @@ export function kernelView(r: KernelResult, launch: Launch | null, editorPath: s
   const text = kernelText(r, { colour: false, launchOf: () => launch });
   return {
     name: r.kernel,
+    span: editorSpan(r.file, r.span, editorPath),
     status: r.status,
     headline: text.split('\n', 1)[0]!,
     // a kernel in error before typing (a syntax error) has no typing verdict to give
@@ -127,7 +131,14 @@ export function kernelView(r: KernelResult, launch: Launch | null, editorPath: s
   };
 }
 
-
+/** The Phases tab's lines: a phase's heading line with where the phase is (its barriers, accesses and the barriers it passes). */
+export function phaseViews(map: KernelMap, lines: readonly PhaseLine[], editorPath: string): PhaseLineView[] {
+  return lines.map(({ text, phase }) => {
+    if (phase === undefined) return { text, spans: null };
+    const spans = [...phase.opens, ...phase.closes].map((s) => s.span).concat(codeSpans(phase.code));
+    return { text, spans: spans.flatMap((s) => editorSpan(map.file, s, editorPath) ?? []) };
+  });
+}
 
 const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 

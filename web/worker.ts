@@ -10,7 +10,7 @@
 import { BCU_ONLY, checkedSafely, isCudaPath, type FrontEnds } from '../src/api/check.js';
 import { cudaFrontEnds } from '../src/api/cuda.js';
 import { UsageError, launchOfOptions, naturalOf, warpSizeOf } from '../src/api/options.js';
-import { inferText, loweredProgram, phasesText, queryListing } from '../src/api/stages.js';
+import { inferText, loweredProgram, phaseLinesOf, queryListing } from '../src/api/stages.js';
 import { fileLaunch, verifyFile } from '../src/api/verify.js';
 import { loadCudaGrammar, type CudaGrammar } from '../src/frontend/cuda/parse.js';
 import { dirname } from '../src/frontend/cuda/preprocess/paths.js';
@@ -21,7 +21,7 @@ import { sarifLog } from '../src/report/sarif.js';
 import { browserZ3 } from '../src/solve/z3-browser.js';
 import type { Solver } from '../src/solve/solver.js';
 import { paramItems, type FromWorker, type OptionsText, type StageView, type ToWorker } from './protocol.js';
-import { diagnosticView, fixView, kernelView } from './views.js';
+import { diagnosticView, fixView, kernelView, phaseViews } from './views.js';
 import { fixKernel, type KernelFix } from '../src/fix/fix.js';
 import { unifiedDiff } from '../src/fix/diff.js';
 import { DEFAULT_LIMITS } from '../src/fix/search.js';
@@ -35,9 +35,11 @@ interface WorkerScope {
 }
 
 const scope = self as unknown as WorkerScope;
-const z3Script = new URL('z3-built.js', scope.location.href).href;
+/** An asset's URL: the build names them in this script's own folder. */
+const assetUrl = (name: string): string => new URL(name, scope.location.href).href;
+const z3Script = assetUrl(FAIAL_WORKER_ASSETS.z3Script);
 scope.importScripts(z3Script);
-const z3 = browserZ3(z3Script);
+const z3 = browserZ3(z3Script, assetUrl(FAIAL_WORKER_ASSETS.z3Wasm));
 
 const post = (m: FromWorker): void => scope.postMessage(m);
 
@@ -45,12 +47,29 @@ function blank(text: string): string | undefined {
   return text.trim() === '' ? undefined : text;
 }
 
-/** The solver, telling the page how many queries it has answered. */
-function counting(solver: Solver, onCheck: (n: number) => void): Solver {
+/** A run under way: the solver checks it has started, and how many it had when the page cancelled it (null: not cancelled). */
+interface RunState {
+  asked: number;
+  askedAtCancel: number | null;
+}
+
+/** The runs under way. One the page no longer wants (an edit superseded it) asks the solver nothing more and says nothing but that it ended. */
+const runs = new Map<number, RunState>();
+
+const cancelled = (id: number): boolean => (runs.get(id)?.askedAtCancel ?? null) !== null;
+
+/** Thrown into a cancelled run at its next query: a Z3 check under way cannot be interrupted, so this is the first point it can stop. */
+class Cancelled extends Error {}
+
+/** The solver for run `id`, which refuses to start a check once the run is cancelled, and tells the page how many queries it has answered. */
+function forRun(id: number, solver: Solver, onCheck: (n: number) => void = () => undefined): Solver {
   let n = 0;
   return {
     name: solver.name,
     check: async (script, ms) => {
+      if (cancelled(id)) throw new Cancelled(`run ${id} was cancelled`);
+      const run = runs.get(id);
+      if (run !== undefined) run.asked++;
       const verdict = await solver.check(script, ms);
       onCheck(++n);
       return verdict;
@@ -61,14 +80,14 @@ function counting(solver: Solver, onCheck: (n: number) => void): Solver {
 let grammar: Promise<CudaGrammar> | undefined;
 
 async function bytesOf(name: string): Promise<Uint8Array> {
-  const response = await fetch(new URL(name, scope.location.href));
+  const response = await fetch(assetUrl(name));
   if (!response.ok) throw new Error(`${name}: ${response.status} ${response.statusText}`);
   return new Uint8Array(await response.arrayBuffer());
 }
 
 /** The CUDA grammar, fetched once; a failed fetch is tried again by the next .cu file. */
 function cudaGrammar(): Promise<CudaGrammar> {
-  grammar ??= Promise.all([bytesOf('tree-sitter.wasm'), bytesOf('tree-sitter-cpp.wasm')]).then(
+  grammar ??= Promise.all([bytesOf(FAIAL_WORKER_ASSETS.treeSitter), bytesOf(FAIAL_WORKER_ASSETS.treeSitterCpp)]).then(
     ([runtime, cpp]) => loadCudaGrammar({ runtime, cpp }),
     (e: unknown) => {
       grammar = undefined;
@@ -117,11 +136,13 @@ async function verify(id: number, path: string, text: string, options: OptionsTe
     return;
   }
   let current = { kernel: '', kernelIndex: 0, kernels: checked.kernels.length };
-  const solver = counting(z3, (queries) => post({ kind: 'progress', id, ...current, queries }));
+  const solver = forRun(id, z3, (queries) => post({ kind: 'progress', id, ...current, queries }));
   const outcome = await verifyFile(path, text, { kernel: null, barriers: false, replay: options.replay, ...settings }, solver, frontEnds, (kernel, kernelIndex, kernels) => {
     current = { kernel, kernelIndex, kernels };
-    post({ kind: 'progress', id, ...current, queries: 0 });
+    if (!cancelled(id)) post({ kind: 'progress', id, ...current, queries: 0 });
   });
+  // the kernels' checks failed on Cancelled, so what would be posted is not a verdict
+  if (cancelled(id)) return;
   const file = outcome.file;
   if (!file.ok) {
     post({ kind: 'rejected', id, diagnostics: file.diagnostics.map((d) => diagnosticView(d, path)), usage: null });
@@ -145,13 +166,14 @@ async function verify(id: number, path: string, text: string, options: OptionsTe
   // The stages come after the verdict, which is what the user waits for.
   const stages: StageView[] = [];
   const lowered = isCudaPath(path) ? loweredProgram(path, text, frontEnds) : null;
+  const stageSolver = forRun(id, z3);
   for (const map of checked.kernels) {
     const own = launchFor(map.params, fileWide);
     stages.push({
       kernel: map.name,
       map: inferText(map, false),
-      phases: await phasesText(map, own, settings.timeoutMs, z3),
-      queries: await queryListing(map, own, settings.timeoutMs, z3),
+      phases: phaseViews(map, await phaseLinesOf(map, own, settings.timeoutMs, stageSolver), path),
+      queries: await queryListing(map, own, settings.timeoutMs, stageSolver),
       lowered: lowered?.ok === true ? (lowered.kernels.find((k) => k.name === map.name)?.text ?? null) : null,
     });
   }
@@ -184,18 +206,34 @@ async function fix(id: number, path: string, text: string, options: OptionsText)
   const fixes: KernelFix[] = [];
   let current = text;
   for (const [i, map] of [...checked.kernels].reverse().entries()) {
-    const solver = counting(z3, (queries) => post({ kind: 'progress', id, kernel: map.name, kernelIndex: i, kernels: checked.kernels.length, queries }));
+    const solver = forRun(id, z3, (queries) => post({ kind: 'progress', id, kernel: map.name, kernelIndex: i, kernels: checked.kernels.length, queries }));
     const { fix: done, text: next } = await fixKernel(path, current, map.name, { launch: launchFor(map.params, launch), timeoutMs, maxRaces: FIX_MAX_RACES, solver, keepBarriers: false, limits: DEFAULT_LIMITS });
     fixes.unshift(done);
     current = next;
   }
+  if (cancelled(id)) return;
   post({ kind: 'fixed', id, text: current, diff: unifiedDiff(text, current, path, path), kernels: fixes.map(fixView) });
 }
 
 scope.onmessage = (event) => {
   const m = event.data;
+  if (m.kind === 'cancel') {
+    const run = runs.get(m.id);
+    if (run !== undefined) run.askedAtCancel ??= run.asked;
+    return;
+  }
+  runs.set(m.id, { asked: 0, askedAtCancel: null });
   const run = m.kind === 'fix' ? fix(m.id, m.path, m.text, m.options) : verify(m.id, m.path, m.text, m.options, m.headers ?? {});
-  run.catch((e: unknown) => post({ kind: 'crashed', id: m.id, message: e instanceof Error ? e.message : String(e) }));
+  run
+    .catch((e: unknown) => {
+      if (!cancelled(m.id)) post({ kind: 'crashed', id: m.id, message: e instanceof Error ? e.message : String(e) });
+    })
+    .finally(() => {
+      const run = runs.get(m.id);
+      runs.delete(m.id);
+      const atCancel = run?.askedAtCancel ?? null;
+      if (run !== undefined && atCancel !== null) post({ kind: 'cancelled', id: m.id, queriesAfterCancel: run.asked - atCancel });
+    });
 };
 
 // Start Z3 and the parser now, so that the first Verify does not wait for them.

@@ -25,9 +25,9 @@ async function main(args: readonly string[]): Promise<void> {
   const out = outArg >= 0 ? resolve(process.env['INIT_CWD'] ?? process.cwd(), args[outArg + 1]!) : join(ROOT, 'dist-web');
   // the build empties its folder first: only a folder that is empty or holds a build
   if (existsSync(out) && readdirSync(out).length > 0 && !existsSync(join(out, 'sw.js'))) throw new Error(`--out ${out}: the folder is not empty and holds no playground build; give a new or empty folder`);
-  const files = await buildPlayground(out);
-  for (const f of files) console.log(`  ${f.name.padEnd(16)} ${kib(f.bytes).padStart(10)}  (${kib(f.gzipped)} gzipped)`);
-  const page = files.filter((f) => !f.name.startsWith('z3-built.wasm')).reduce((s, f) => s + f.gzipped, 0);
+  const { files, worker } = await buildPlayground(out);
+  for (const f of files) console.log(`  ${f.name.padEnd(40)} ${kib(f.bytes).padStart(10)}  (${kib(f.gzipped)} gzipped)`);
+  const page = files.filter((f) => !f.name.endsWith(`/${worker.z3Wasm}`)).reduce((s, f) => s + f.gzipped, 0);
   console.log(`built ${out}: ${kib(page)} gzipped besides Z3's WebAssembly`);
   if (args.includes('--build-only')) return;
   const server = await servePlayground(out, port);

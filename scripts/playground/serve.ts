@@ -2,7 +2,8 @@
  * A static file server for the built playground, on loopback, with the
  * cross-origin isolation headers on every response (Z3 needs them), each
  * file compressed (brotli or gzip, as the browser accepts) and validated by
- * its ETag, so that a second visit downloads nothing that did not change.
+ * its ETag, so that a second visit downloads nothing that did not change; the
+ * content-hashed assets are kept by the browser without asking again.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -10,7 +11,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
-import { ISOLATION_HEADERS } from './build.js';
+import { ASSETS_DIR, IMMUTABLE, ISOLATION_HEADERS } from './build.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -104,10 +105,12 @@ export function servePlayground(dir: string, port: number, host = '127.0.0.1', i
     cache.set(path, entry);
     return entry;
   };
+  const assets = normalize(join(dir, ASSETS_DIR, sep));
   const server = createServer((req, res) => {
-    // no-cache: the browser keeps each file and asks again with its ETag (a 304 when unchanged)
-    const headers = { ...(isolated ? ISOLATION_HEADERS : {}), 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
     const path = fileOf(dir, req.url ?? '/');
+    // a content-hashed asset never changes; anything else (index.html, sw.js) the browser keeps and asks again with its ETag (a 304 when unchanged)
+    const caching = path?.startsWith(assets) === true ? IMMUTABLE : 'no-cache';
+    const headers = { ...(isolated ? ISOLATION_HEADERS : {}), 'Cache-Control': caching, 'X-Content-Type-Options': 'nosniff' };
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...headers, Allow: 'GET, HEAD' }).end();
       return;

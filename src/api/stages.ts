@@ -13,7 +13,7 @@ import type { Query } from '../encode/query.js';
 import { EncodingLimit } from '../encode/smtlib.js';
 import type { KernelMap } from '../map/map.js';
 import { showMap } from '../map/print.js';
-import { showPhases } from '../phases/print.js';
+import { phaseLines, showPhases, type PhaseLine } from '../phases/print.js';
 import { violationText } from '../report/describe.js';
 import { standaloneScript } from '../solve/script.js';
 import type { Solver } from '../solve/solver.js';
@@ -62,6 +62,11 @@ export function inferText(map: KernelMap, colour: boolean): string {
 /** The barrier phases, as `infer --phases` adds them (the split asks the solver whether loops complete). */
 export async function phasesText(map: KernelMap, launch: Launch, timeoutMs: number, solver: Solver): Promise<string> {
   return showPhases(map, await phasesOf(map, launch, timeoutMs, solver));
+}
+
+/** The same listing line by line, each phase's heading with its phase (the playground links it to the phase's source). */
+export async function phaseLinesOf(map: KernelMap, launch: Launch, timeoutMs: number, solver: Solver): Promise<PhaseLine[]> {
+  return phaseLines(map, await phasesOf(map, launch, timeoutMs, solver));
 }
 
 /** One query as a standalone SMT-LIB 2 script that asks for its model. */

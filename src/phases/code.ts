@@ -53,6 +53,14 @@ export function isUnreachable(c: Code): boolean {
   return c.kind === 'assume' && c.cond.kind === 'bool' && !c.cond.value;
 }
 
+/** Where a piece of code is in the source: its accesses, the barriers it keeps as program points, the loops whose barriers were erased. */
+export function codeSpans(c: Code): Span[] {
+  if (c.kind === 'access') return [c.access.span];
+  if (c.kind === 'mark') return [c.sync.span];
+  if (c.kind === 'erased') return [c.span];
+  return codeChildren(c).flatMap(codeSpans);
+}
+
 /** The code directly inside a piece of code. */
 export function codeChildren(c: Code): readonly Code[] {
   switch (c.kind) {

@@ -5,7 +5,7 @@ import type { KernelMap, SyncSite } from '../map/map.js';
 import { showAccess, showRange, typedName } from '../map/print.js';
 import { assertNever } from '../util/assert.js';
 import type { Code } from './code.js';
-import type { PhaseSplit } from './split.js';
+import type { Phase, PhaseSplit } from './split.js';
 
 function codeLines(c: Code, indent: string): string[] {
   const inner = `${indent}  `;
@@ -43,24 +43,37 @@ function codeLines(c: Code, indent: string): string[] {
   }
 }
 
-export function showPhases(map: KernelMap, split: PhaseSplit): string {
+/** A line of the phase listing; a phase's heading line (`  phase 0: from … to …`) comes with its phase. */
+export interface PhaseLine {
+  readonly text: string;
+  readonly phase?: Phase;
+}
+
+/** The listing `infer --phases` prints, line by line: the split's heading, then each phase's heading and code. */
+export function phaseLines(map: KernelMap, split: PhaseSplit): PhaseLine[] {
   const where = (syncs: readonly SyncSite[], none: string): string =>
     syncs.length === 0
       ? none
       : syncs.map((s) => `${s.scope === 'warp' ? 'syncwarp' : 'sync'} at ${userLineColumn(map.file, s.span)}`).join(' or ');
-  const listed = (s: PhaseSplit, name: string, lines: string[]): void => {
+  const listed = (s: PhaseSplit, name: string, lines: PhaseLine[]): void => {
     for (const ph of s.phases) {
-      lines.push(`  ${name} ${ph.id}: from ${where(ph.opens, 'the start')} to ${where(ph.closes, 'the end')}`);
+      lines.push({ text: `  ${name} ${ph.id}: from ${where(ph.opens, 'the start')} to ${where(ph.closes, 'the end')}`, phase: ph });
       const body = codeLines(ph.code, '    ');
-      lines.push(...(body.length === 0 ? ['    (no accesses)'] : body));
+      lines.push(...(body.length === 0 ? ['    (no accesses)'] : body).map((text) => ({ text })));
     }
   };
   const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
-  const lines: string[] = [`kernel ${map.name}: ${count(split.phases.length, 'phase')}${split.warp === undefined ? '' : ' (for threads of different warps)'}`];
+  const lines: PhaseLine[] = [{ text: `kernel ${map.name}: ${count(split.phases.length, 'phase')}${split.warp === undefined ? '' : ' (for threads of different warps)'}` }];
   listed(split, 'phase', lines);
   if (split.warp !== undefined) {
-    lines.push(`kernel ${map.name}: ${count(split.warp.phases.length, 'warp phase')} (for threads of one warp: syncwarp splits too)`);
+    lines.push({ text: `kernel ${map.name}: ${count(split.warp.phases.length, 'warp phase')} (for threads of one warp: syncwarp splits too)` });
     listed(split.warp, 'warp phase', lines);
   }
-  return lines.join('\n');
+  return lines;
+}
+
+export function showPhases(map: KernelMap, split: PhaseSplit): string {
+  return phaseLines(map, split)
+    .map((l) => l.text)
+    .join('\n');
 }

@@ -11,13 +11,14 @@ import { DEFAULT_RLIMIT } from './budget.js';
 import type { Watched } from './watchdog.js';
 import { runtimeOf, z3Engine, z3WasmSolver } from './z3.js';
 
-/** `z3Script` is the absolute URL of z3-built.js; z3-built.wasm is beside it. */
-export function browserZ3(z3Script: string): Watched {
+/** `z3Script` and `z3Wasm` are the absolute URLs of z3-built.js and z3-built.wasm (a build may rename them, as the playground's content-hashes them). */
+export function browserZ3(z3Script: string, z3Wasm: string): Watched {
   const engine = z3Engine(async () => {
     const started = await init({
       // a worker has no script tag Emscripten could find itself by
       mainScriptUrlOrBlob: z3Script,
-      locateFile: (file: string) => new URL(file, z3Script).href,
+      // Emscripten asks for its WebAssembly by its original name
+      locateFile: (file: string) => (file === 'z3-built.wasm' ? z3Wasm : new URL(file, z3Script).href),
     });
     return runtimeOf(started);
   });

@@ -63,9 +63,9 @@ async function headersBeside(path: string): Promise<Record<string, string>> {
 }
 
 /** The file verified by the playground's worker, in the page, as the Verify button has it done. */
-function inBrowser(page: Page, job: Job): Promise<Verdicts> {
-  return page.evaluate(async (j) => {
-    const w = (window as unknown as { agreementWorker?: Worker }).agreementWorker ?? new Worker('worker.js');
+function inBrowser(page: Page, workerScript: string, job: Job): Promise<Verdicts> {
+  return page.evaluate(async ([j, script]) => {
+    const w = (window as unknown as { agreementWorker?: Worker }).agreementWorker ?? new Worker(script);
     (window as unknown as { agreementWorker?: Worker }).agreementWorker = w;
     return new Promise<Record<string, { verdict: string; decided: boolean }>>((resolve) => {
       w.onmessage = (e: MessageEvent<FromWorker>) => {
@@ -79,7 +79,7 @@ function inBrowser(page: Page, job: Job): Promise<Verdicts> {
       };
       w.postMessage({ kind: 'verify', id: j.id, path: j.path, text: j.text, options: j.options, headers: j.headers });
     });
-  }, job);
+  }, [job, workerScript] as const);
 }
 
 /** The file verified in Node, as `faial-ts verify [--warp-size N]` does. */
@@ -100,10 +100,11 @@ export function agreementSuite(part: 'even' | 'odd'): void {
     let server: Server;
     let browser: Browser;
     let page: Page;
+    let workerScript: string;
 
     beforeAll(async () => {
       site = join(await outputDir(`agreement-${part}`), 'site');
-      await buildPlayground(site);
+      workerScript = (await buildPlayground(site)).page.worker;
       server = await servePlayground(site, 0);
       browser = await launchChromium();
       page = await browser.newPage();
@@ -125,7 +126,7 @@ export function agreementSuite(part: 'even' | 'odd'): void {
       const headers = await headersBeside(example.path);
       const warpSize = example.options?.warpSize;
       const options = { ...DEFAULT_OPTIONS, warpSize: warpSize === undefined ? '' : String(warpSize), replay: false };
-      const web = (ms: number): Promise<Verdicts> => inBrowser(page, { id: ids++, path: example.path, text, headers, options: { ...options, timeout: String(ms) } });
+      const web = (ms: number): Promise<Verdicts> => inBrowser(page, workerScript, { id: ids++, path: example.path, text, headers, options: { ...options, timeout: String(ms) } });
       let cli = await inNode(example.path, text, timeoutMs, warpSize);
       let onPage = await web(timeoutMs);
       if (!example.knownUnknown && undecided(cli)) cli = await inNode(example.path, text, 4 * timeoutMs, warpSize);

@@ -4,12 +4,10 @@
  * syntax error, a permalink, Stop, the stages' tabs, the warp size), a screenshot of each
  * state in test-output/playground/.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { checkedKernels } from '../../src/api/check.js';
 import { UsageError, warpSizeOf } from '../../src/api/options.js';
 import { loweredProgram } from '../../src/api/stages.js';
@@ -17,9 +15,8 @@ import { cudaFrontEnds } from '../../src/api/cuda.js';
 import { cudaGrammar } from '../../src/cli/cuda.js';
 import { positionAt } from '../../src/core/source.js';
 import { LOCKSTEP_ONLY_TEXT } from '../../src/report/describe.js';
-import { buildPlayground } from '../../scripts/playground/build.js';
-import { servePlayground } from '../../scripts/playground/serve.js';
-import { CHROMIUM, NO_CHROMIUM, launchChromium, outputDir } from '../support/browser.js';
+import { CHROMIUM, NO_CHROMIUM } from '../support/browser.js';
+import { playgroundForTests, typeOverAll, verdict } from './steps.js';
 
 const BROKEN = `kernel broken(N) {
   shared A;
@@ -29,13 +26,6 @@ const BROKEN = `kernel broken(N) {
   A[0] = 2
 }
 `;
-
-/** Waits for a verification's verdict, or its rejection, and for the worker to be idle again. */
-async function verdict(page: Page): Promise<string> {
-  await page.waitForSelector('#verdict[data-status]', { timeout: 90_000 });
-  await page.waitForSelector('body[data-running=no]', { timeout: 90_000 });
-  return (await page.getAttribute('#verdict', 'data-status')) ?? '';
-}
 
 /** What the CLI prints for `verify --warp-size TEXT`, or null when it takes it. */
 function warpSizeUsage(text: string): string | null {
@@ -48,37 +38,11 @@ function warpSizeUsage(text: string): string | null {
   }
 }
 
-async function typeKernel(page: Page, text: string): Promise<void> {
-  await page.click('.cm-content');
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(text);
-}
-
 describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
-  let site: string;
-  let shots: string;
-  let server: Server;
-  let browser: Browser;
-  let url: string;
+  const pg = playgroundForTests('playground');
 
-  beforeAll(async () => {
-    shots = await outputDir('playground');
-    site = join(shots, 'site');
-    await buildPlayground(site, { minify: true });
-    server = await servePlayground(site, 0);
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
-    if (site !== undefined) await rm(site, { recursive: true, force: true });
-  });
-
-  async function opened(at = url): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  async function opened(at = pg.url): Promise<Page> {
+    const page = await pg.browser.newPage({ viewport: { width: 1400, height: 900 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(at);
@@ -89,13 +53,13 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
   }
 
   it('serves every file with the cross-origin isolation headers', async () => {
-    for (const file of ['', 'main.js', 'worker.js', 'z3-built.js', 'z3-built.wasm']) {
-      const res = await fetch(url + file, { method: 'HEAD' });
+    for (const file of ['', 'sw.js', pg.built.main, pg.built.page.worker, `assets/${pg.built.worker.z3Script}`, `assets/${pg.built.worker.z3Wasm}`]) {
+      const res = await fetch(pg.url + file, { method: 'HEAD' });
       expect(res.status).toBe(200);
       expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
       expect(res.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
     }
-    expect((await fetch(`${url}..%2Fpackage.json`)).status).toBeGreaterThanOrEqual(400);
+    expect((await fetch(`${pg.url}..%2Fpackage.json`)).status).toBeGreaterThanOrEqual(400);
   });
 
   it('verifies Figure 3: a confirmed race, both accesses marked in two colours, the witness, replayed', async () => {
@@ -119,7 +83,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     expect([['write (thread 1)', 'read (thread 2)'], ['read (thread 1)', 'write (thread 2)']]).toContainEqual(labels);
     const colours = await page.evaluate(() => ['.cm-access-1', '.cm-access-2'].map((s) => getComputedStyle(document.querySelector(s)!).backgroundColor));
     expect(colours[0]).not.toBe(colours[1]);
-    await page.screenshot({ path: join(shots, '1-figure3-race.png') });
+    await page.screenshot({ path: join(pg.shots, '1-figure3-race.png') });
 
     // the stages' tabs, as infer --phases and smt print them
     await page.click('.tabs button[data-tab=map]');
@@ -129,7 +93,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     await page.click('.tabs button[data-tab=smt]');
     await expect(page.locator('#tab-smt .query pre').first().textContent()).resolves.toContain('(check-sat)');
     await expect(page.locator('#tab-smt .query .copy').count()).resolves.toBeGreaterThan(0);
-    await page.screenshot({ path: join(shots, '2-figure3-smt.png') });
+    await page.screenshot({ path: join(pg.shots, '2-figure3-smt.png') });
     await page.close();
   });
 
@@ -142,7 +106,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     await expect(page.locator('.kernel[data-status=drf] .headline').textContent()).resolves.toContain('DRF');
     await expect(page.locator('.alarm').count()).resolves.toBe(0);
     await expect(page.locator('.cm-access-1, .cm-access-2').count()).resolves.toBe(0);
-    await page.screenshot({ path: join(shots, '3-figure4-drf.png') });
+    await page.screenshot({ path: join(pg.shots, '3-figure4-drf.png') });
     await page.close();
   });
 
@@ -170,7 +134,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     const shown = await page.locator('#tab-core pre').allTextContents();
     expect(shown).toEqual(lowered.kernels.map((k) => k.text));
     expect(shown.join('\n')).toMatch(/shared src_tile\[16\]\[17\];\s+\/\/ include-header\.cu:\d+ \(in expansion of DECLARE_TILE\)/);
-    await page.screenshot({ path: join(shots, '3b-cuda-lowered.png') });
+    await page.screenshot({ path: join(pg.shots, '3b-cuda-lowered.png') });
     await page.close();
   });
 
@@ -179,7 +143,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     if (cli.ok) throw new Error('the broken kernel parses');
     const line = positionAt(cli.diagnostics[0]!.file, cli.diagnostics[0]!.span.start).line;
     const page = await opened();
-    await typeKernel(page, BROKEN);
+    await typeOverAll(page, BROKEN);
     await page.click('#verify');
     expect(await verdict(page)).toBe('error');
     const shown = page.locator('#verdict .diagnostic').first();
@@ -192,7 +156,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
       return lineEl === null || lineEl === undefined ? null : [...document.querySelectorAll('.cm-content .cm-line')].indexOf(lineEl) + 1;
     });
     expect(marked).toBe(line);
-    await page.screenshot({ path: join(shots, '4-syntax-error.png') });
+    await page.screenshot({ path: join(pg.shots, '4-syntax-error.png') });
     await page.close();
   });
 
@@ -220,7 +184,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     // the fixed launch is part of the verdict and of the witness
     await expect(followed.locator('.kernel .headline').textContent()).resolves.toContain('M = 3, blockDim = 4');
     await expect(followed.locator('.alarm .witness p').first().textContent()).resolves.toContain('M = 3; blockDim = 4');
-    await followed.screenshot({ path: join(shots, '5-permalink.png') });
+    await followed.screenshot({ path: join(pg.shots, '5-permalink.png') });
     await followed.close();
   });
 
@@ -237,7 +201,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     expect(await verdict(page)).toBe('racy');
     await expect(page.locator('.alarm[data-label=confirmed]').count()).resolves.toBeGreaterThan(0);
     await expect(page.textContent('.kernel .execution')).resolves.toBe('execution: independent threads');
-    await page.screenshot({ path: join(shots, '7-warp-independent-racy.png') });
+    await page.screenshot({ path: join(pg.shots, '7-warp-independent-racy.png') });
 
     await page.fill('#opt-warp', '32');
     await page.click('#verify');
@@ -246,7 +210,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     await expect(page.textContent('.kernel .execution')).resolves.toBe(`execution: warp size 32 (lockstep, which holds only before sm_70). ${LOCKSTEP_ONLY_TEXT}`);
     // as in the text report the page offers
     await expect(page.textContent('.kernel details pre')).resolves.toContain('execution: warp size 32 (lockstep, which holds only before sm_70)');
-    await page.screenshot({ path: join(shots, '8-warp-32-drf.png') });
+    await page.screenshot({ path: join(pg.shots, '8-warp-32-drf.png') });
     await page.waitForFunction(() => location.hash.includes('warp=32'));
     const link = page.url();
     await page.close();
@@ -258,7 +222,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     await followed.click('#verify');
     expect(await verdict(followed)).toBe('drf');
     await expect(followed.textContent('.kernel .execution')).resolves.toBe(`execution: warp size 32 (lockstep, which holds only before sm_70). ${LOCKSTEP_ONLY_TEXT}`);
-    await followed.screenshot({ path: join(shots, '9-warp-permalink-drf.png') });
+    await followed.screenshot({ path: join(pg.shots, '9-warp-permalink-drf.png') });
     await followed.close();
   });
 
@@ -275,7 +239,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
       await expect(page.textContent('#verdict .usage')).resolves.toBe(usage);
       await expect(page.locator('.kernel').count()).resolves.toBe(0);
       await expect(page.textContent('#status')).resolves.toBe('the options are not valid');
-      await page.screenshot({ path: join(shots, shot) });
+      await page.screenshot({ path: join(pg.shots, shot) });
     }
     // Z3's start, if it ends only now, does not say "ready" over the rejection
     await page.waitForSelector('body[data-z3=ready]');
@@ -299,7 +263,7 @@ describe.skipIf(CHROMIUM === null)('playground in headless Chromium', () => {
     expect(await verdict(page)).toBe('racy');
     // by now the stopped run would have finished too, had its worker not been ended
     await expect(page.getAttribute('body', 'data-stale-messages')).resolves.toBeNull();
-    await page.screenshot({ path: join(shots, '6-after-stop.png') });
+    await page.screenshot({ path: join(pg.shots, '6-after-stop.png') });
     await page.close();
   });
 
