@@ -28,3 +28,8 @@ From BabyCUDA Require Import Examples SyncExamples.
 Print Assumptions Examples.fig3_every_run_racy.
 Print Assumptions Examples.fig4_every_run_drf.
 Print Assumptions SyncExamples.loop_sync_drf.
+From BabyCUDA Require Import Run.
+Print Assumptions Run.xrun_sound.
+Print Assumptions Run.oracle_run_sound.
+Print Assumptions Run.oracle_map_sound.
+Print Assumptions Run.races_nil_iff.
