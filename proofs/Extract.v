@@ -13,7 +13,7 @@
 
 From Coq Require Import Extraction ExtrOcamlBasic ExtrOcamlNatBigInt.
 From Coq Require Import List Arith.
-From BabyCUDA Require Import Syntax Semantics Map Infer Run.
+From BabyCUDA Require Import Syntax Semantics Map Infer Grid Run.
 
 Extract Constant Nat.add => "Big_int_Z.add_big_int".
 Extract Constant Nat.mul => "Big_int_Z.mult_big_int".
@@ -41,4 +41,4 @@ Extract Constant Nat.leb => "Big_int_Z.le_big_int".
 Extract Constant Nat.min => "Big_int_Z.min_big_int".
 Extract Constant Nat.eq_dec => "Big_int_Z.eq_big_int".
 
-Extraction "oracle/babycuda.ml" xrun_all xstart xmrun_all xmstart races infer.
+Extraction "oracle/babycuda.ml" xgrid xmgrid races cross_races infer.

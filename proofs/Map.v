@@ -23,7 +23,7 @@ Inductive proto :=
     performs, in order.  Barriers and assumptions perform no access: this
     is the single-phase (unsynchronised) reading; [Sync.v] gives the
     phase-by-phase semantics. *)
-Fixpoint macc (t : nat) (s : env) (u : proto) : list access :=
+Fixpoint macc (t : thread) (s : env) (u : proto) : list access :=
   match u with
   | MSkip | MSync | MAssume _ => []
   | MRd A ix => [mkacc t A (evals t s ix) Rd]
@@ -38,7 +38,7 @@ Fixpoint macc (t : nat) (s : env) (u : proto) : list access :=
 (** ** The same semantics as an inductive membership predicate:
     [MIn t s u a] means that access value [a] belongs to [[u]] for thread
     [t] in environment [s]. *)
-Inductive MIn (t : nat) : env -> proto -> access -> Prop :=
+Inductive MIn (t : thread) : env -> proto -> access -> Prop :=
 | MInRd s A ix : MIn t s (MRd A ix) (mkacc t A (evals t s ix) Rd)
 | MInWr s A ix : MIn t s (MWr A ix) (mkacc t A (evals t s ix) Wr)
 | MInSeqL s u v a : MIn t s u a -> MIn t s (MSeq u v) a
@@ -82,5 +82,5 @@ Qed.
 
 (** ** The MAP's phase: the access values of all threads of [T] when they
     all run [u] from environment [s]. *)
-Definition proto_phase (T : list nat) (s : env) (u : proto) (a : access) : Prop :=
+Definition proto_phase (T : list thread) (s : env) (u : proto) (a : access) : Prop :=
   In (a_tid a) T /\ MIn (a_tid a) s u a.

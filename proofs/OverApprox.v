@@ -44,7 +44,7 @@ Fixpoint approx (p : prog) : aproto :=
 
 (** [AIn t s u a]: [a] is a possible access of thread [t] for some choice
     of the unknowns. *)
-Inductive AIn (t : nat) : env -> aproto -> access -> Prop :=
+Inductive AIn (t : thread) : env -> aproto -> access -> Prop :=
 | AInRd s A ix : AIn t s (ARd A ix) (mkacc t A (evals t s ix) Rd)
 | AInWr s A ix : AIn t s (AWr A ix) (mkacc t A (evals t s ix) Wr)
 | AInSeqL s u v a : AIn t s u a -> AIn t s (ASeq u v) a
@@ -85,7 +85,7 @@ Proof.
 Qed.
 
 (** The approximate MAP's phase for the threads [T]. *)
-Definition approx_phase (T : list nat) (s : env) (p : prog) (a : access) : Prop :=
+Definition approx_phase (T : list thread) (s : env) (p : prog) (a : access) : Prop :=
   In (a_tid a) T /\ AIn (a_tid a) s (approx p) a.
 
 Lemma par_threads_approx : forall mem s p T P, par_threads mem s p T P ->

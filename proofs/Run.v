@@ -25,14 +25,14 @@
 
 From Coq Require Import List Arith Bool Lia.
 Import ListNotations.
-From BabyCUDA Require Import Syntax Semantics Map Typing Sync SyncTheorem.
+From BabyCUDA Require Import Syntax Semantics Map Typing Sync SyncTheorem Grid.
 
 (** ** Loop values, computed with a bound *)
 
 Definition step_fuel (st : step) (n m : nat) : nat :=
   match st with StepAdd _ => m - n | StepMul _ => m | StepSub _ | StepDiv _ => S n end.
 
-Definition step_values_fuel (f : nat) (st : step) (t : nat) (s : env) (n m : nat) : list nat :=
+Definition step_values_fuel (f : nat) (st : step) (t : thread) (s : env) (n m : nat) : list nat :=
   match st with
   | StepAdd k => up_add f n m (eval t s k)
   | StepMul k => up_mul f n m (eval t s k)
@@ -60,7 +60,7 @@ Lemma down_div_enough : forall f f' n m k, f <= f' -> length (down_div f n m k) 
 Proof. induction f as [|f IHf]; [intros; simpl in *; lia | enough_tac IHf]. Qed.
 
 (** The values of a loop, when there are fewer than [cap]. *)
-Definition iters_cap (cap t : nat) (s : env) (lo hi : nexp) (st : step) : option (list nat) :=
+Definition iters_cap (cap : nat) (t : thread) (s : env) (lo hi : nexp) (st : step) : option (list nat) :=
   let n := eval t s lo in
   let m := eval t s hi in
   let vs := step_values_fuel (Nat.min cap (step_fuel st n m)) st t s n m in
@@ -99,7 +99,7 @@ Definition erase (f : xframe) : frame :=
 Definition xcons {A B} (e : A) (r : xres (list A * B)) : xres (list A * B) :=
   match r with XOk (es, b) => XOk (e :: es, b) | XStuck => XStuck | XLimit => XLimit end.
 
-Fixpoint xrun (fuel cap t : nat) (mem : list event) (k : xkont) : xres (list event * option (place * xkont)) :=
+Fixpoint xrun (fuel cap : nat) (t : thread) (mem : list event) (k : xkont) : xres (list event * option (place * xkont)) :=
   match fuel with
   | 0 => XLimit
   | S f =>
@@ -162,8 +162,8 @@ Proof.
 Qed.
 
 (** ** All threads of a block, phase by phase *)
-Fixpoint xstep (fuel cap : nat) (mem : list event) (ths : list (nat * xkont))
-  : xres (phase * list (nat * option (place * xkont))) :=
+Fixpoint xstep (fuel cap : nat) (mem : list event) (ths : list (thread * xkont))
+  : xres (phase * list (thread * option (place * xkont))) :=
   match ths with
   | [] => XOk ([], [])
   | (t, k) :: ths =>
@@ -179,7 +179,7 @@ Fixpoint xstep (fuel cap : nat) (mem : list event) (ths : list (nat * xkont))
       end
   end.
 
-Definition erase_th (tk : nat * xkont) : nat * kont := (fst tk, map erase (snd tk)).
+Definition erase_th (tk : thread * xkont) : thread * kont := (fst tk, map erase (snd tk)).
 
 Lemma xstep_sound : forall fuel cap mem ths P rs,
   xstep fuel cap mem ths = XOk (P, rs) ->
@@ -193,12 +193,12 @@ Proof.
 Qed.
 
 (** Every thread finished. *)
-Fixpoint all_finished {A} (rs : list (nat * option A)) : bool :=
+Fixpoint all_finished {A} (rs : list (thread * option A)) : bool :=
   match rs with [] => true | (_, None) :: rs => all_finished rs | (_, Some _) :: _ => false end.
 
 (** Every thread waits at the barrier at place [pl]: their continuations
     (of a program's threads, or of a MAP's). *)
-Fixpoint all_at {K} (pl : place) (rs : list (nat * option (place * K))) : option (list (nat * K)) :=
+Fixpoint all_at {K} (pl : place) (rs : list (thread * option (place * K))) : option (list (thread * K)) :=
   match rs with
   | [] => Some []
   | (t, Some (pl', k)) :: rs =>
@@ -207,7 +207,7 @@ Fixpoint all_at {K} (pl : place) (rs : list (nat * option (place * K))) : option
   end.
 
 (** Every thread waits at one barrier, in the same iterations. *)
-Definition aligned {K} (rs : list (nat * option (place * K))) : option (list (nat * K)) :=
+Definition aligned {K} (rs : list (thread * option (place * K))) : option (list (thread * K)) :=
   match rs with
   | (_, Some (pl, _)) :: _ => all_at pl rs
   | _ => None
@@ -228,12 +228,12 @@ Proof.
     f_equal. apply IH; auto.
 Qed.
 
-Lemma all_finished_done : forall A (rs : list (nat * option A)), all_finished rs = true -> all_done rs.
+Lemma all_finished_done : forall A (rs : list (thread * option A)), all_finished rs = true -> all_done rs.
 Proof.
   unfold all_done; induction rs as [|[t [a|]] rs IH]; simpl; intros H; [constructor | discriminate | constructor; simpl; auto].
 Qed.
 
-Lemma all_done_map : forall A B (g : option A -> option B) (rs : list (nat * option A)),
+Lemma all_done_map : forall A B (g : option A -> option B) (rs : list (thread * option A)),
   g None = None -> all_done rs -> all_done (map (fun tr => (fst tr, g (snd tr))) rs).
 Proof.
   unfold all_done; induction rs as [|[t r] rs IH]; simpl; intros G D; constructor;
@@ -244,7 +244,7 @@ Lemma aligned_resume : forall rs ths', aligned rs = Some ths' ->
   map (fun tr => (fst tr, erase_r (snd tr))) rs = resume (map erase_th ths').
 Proof. intros; apply (aligned_resume_gen (map erase)); auto. Qed.
 
-Lemma aligned_nonempty : forall {K} (rs : list (nat * option (place * K))) ths', aligned rs = Some ths' -> rs <> [].
+Lemma aligned_nonempty : forall {K} (rs : list (thread * option (place * K))) ths', aligned rs = Some ths' -> rs <> [].
 Proof. unfold aligned; destruct rs; congruence. Qed.
 
 (** The result of running a block. *)
@@ -262,7 +262,7 @@ Definition ocons {P} (p : P) (o : outcome P) : outcome P :=
   | o => o
   end.
 
-Fixpoint xrun_all (rounds fuel cap : nat) (mem : list event) (ths : list (nat * xkont)) : outcome phase :=
+Fixpoint xrun_all (rounds fuel cap : nat) (mem : list event) (ths : list (thread * xkont)) : outcome phase :=
   match rounds with
   | 0 => RLimit
   | S n =>
@@ -295,7 +295,7 @@ Proof.
     + eapply IHrounds; eauto.
 Qed.
 
-Definition xstart (T : list nat) (s : env) (p : prog) : list (nat * xkont) :=
+Definition xstart (T : list thread) (s : env) (p : prog) : list (thread * xkont) :=
   map (fun t => (t, [XProg [] s p])) T.
 
 Lemma xstart_erase : forall T s p, map erase_th (xstart T s p) = start T s p.
@@ -318,7 +318,7 @@ Definition xmkont := list xmframe.
 Definition merase (f : xmframe) : mframe :=
   match f with XMProg _ s u => MFProg s u | XMLoop _ _ s x vs u => MFLoop s x vs u end.
 
-Fixpoint xmrun (fuel cap t : nat) (k : xmkont) : xres (list access * option (place * xmkont)) :=
+Fixpoint xmrun (fuel cap : nat) (t : thread) (k : xmkont) : xres (list access * option (place * xmkont)) :=
   match fuel with
   | 0 => XLimit
   | S f =>
@@ -367,8 +367,8 @@ Proof.
   - destruct vs; apply IHfuel in H; simpl in *; econstructor; eauto.
 Qed.
 
-Fixpoint xmstep (fuel cap : nat) (ths : list (nat * xmkont))
-  : xres (list access * list (nat * option (place * xmkont))) :=
+Fixpoint xmstep (fuel cap : nat) (ths : list (thread * xmkont))
+  : xres (list access * list (thread * option (place * xmkont))) :=
   match ths with
   | [] => XOk ([], [])
   | (t, k) :: ths =>
@@ -384,7 +384,7 @@ Fixpoint xmstep (fuel cap : nat) (ths : list (nat * xmkont))
       end
   end.
 
-Definition merase_th (tk : nat * xmkont) : nat * mkont := (fst tk, map merase (snd tk)).
+Definition merase_th (tk : thread * xmkont) : thread * mkont := (fst tk, map merase (snd tk)).
 
 Lemma xmstep_sound : forall fuel cap ths A rs,
   xmstep fuel cap ths = XOk (A, rs) ->
@@ -401,7 +401,7 @@ Lemma maligned_resume : forall rs ths', aligned rs = Some ths' ->
   map (fun tr => (fst tr, merase_r (snd tr))) rs = resume (map merase_th ths').
 Proof. intros; apply (aligned_resume_gen (map merase)); auto. Qed.
 
-Fixpoint xmrun_all (rounds fuel cap : nat) (ths : list (nat * xmkont)) : outcome (list access) :=
+Fixpoint xmrun_all (rounds fuel cap : nat) (ths : list (thread * xmkont)) : outcome (list access) :=
   match rounds with
   | 0 => RLimit
   | S n =>
@@ -434,7 +434,7 @@ Proof.
     + eapply IHrounds; eauto.
 Qed.
 
-Definition xmstart (T : list nat) (s : env) (u : proto) : list (nat * xmkont) :=
+Definition xmstart (T : list thread) (s : env) (u : proto) : list (thread * xmkont) :=
   map (fun t => (t, [XMProg [] s u])) T.
 
 (** A finished run of the oracle's MAP evaluation gives the MAP's phases. *)
@@ -451,60 +451,159 @@ Qed.
 Definition is_wr (a : access) : bool := match a_mode a with Wr => true | Rd => false end.
 
 Definition conflictb (a b : access) : bool :=
-  negb (Nat.eqb (a_tid a) (a_tid b)) && Nat.eqb (a_arr a) (a_arr b) &&
+  (if thread_eq_dec (a_tid a) (a_tid b) then false else true) && Nat.eqb (a_arr a) (a_arr b) &&
   (if list_eq_dec Nat.eq_dec (a_idx a) (a_idx b) then true else false) && (is_wr a || is_wr b).
 
 Lemma conflictb_spec : forall a b, conflictb a b = true <-> conflict a b.
 Proof.
   unfold conflictb, conflict, is_wr; intros a b.
-  destruct (Nat.eqb_spec (a_tid a) (a_tid b)); destruct (Nat.eqb_spec (a_arr a) (a_arr b));
+  destruct (thread_eq_dec (a_tid a) (a_tid b)); destruct (Nat.eqb_spec (a_arr a) (a_arr b));
     destruct (list_eq_dec Nat.eq_dec (a_idx a) (a_idx b));
     destruct (a_mode a), (a_mode b); simpl; split; intuition congruence.
 Qed.
 
-(** The pairs [(a, b)] of conflicting accesses, [a] before [b] in the list. *)
-Fixpoint races (A : list access) : list (access * access) :=
-  match A with
+(** The pairs [(a, b)] of a list for which [c] holds, [a] before [b] in the list. *)
+Fixpoint races_by (c : access -> access -> bool) (l : list access) : list (access * access) :=
+  match l with
   | [] => []
-  | a :: A => map (pair a) (filter (conflictb a) A) ++ races A
+  | a :: A => map (pair a) (filter (c a) A) ++ races_by c A
   end.
 
-Lemma races_sound : forall l a b, In (a, b) (races l) -> In a l /\ In b l /\ conflict a b.
+Lemma races_by_sound : forall c l a b, In (a, b) (races_by c l) -> In a l /\ In b l /\ c a b = true.
 Proof.
   induction l as [|x A IH]; simpl; intros a b H; [contradiction|].
   apply in_app_or in H; destruct H as [H|H].
   - apply in_map_iff in H; destruct H as [y [E Hy]]; inversion E; subst.
-    apply filter_In in Hy; destruct Hy as [Hy C]. apply conflictb_spec in C; auto.
+    apply filter_In in Hy; destruct Hy as [Hy C]; auto.
   - destruct (IH a b H) as [? [? ?]]; auto.
 Qed.
 
-Lemma conflict_sym : forall a b, conflict a b -> conflict b a.
-Proof. unfold conflict; intuition. Qed.
+(** For a symmetric relation that no access has with itself, no pair is
+    found iff no two accesses of the list are related. *)
+Theorem races_by_nil_iff : forall c l,
+  (forall a b, c a b = c b a) -> (forall a, c a a = false) ->
+  (races_by c l = [] <-> forall a b, In a l -> In b l -> c a b = false).
+Proof.
+  intros c l Sym Irr; induction l as [|x A IH]; simpl; split.
+  - intros _ a b [].
+  - auto.
+  - intros E a b Ha Hb.
+    apply app_eq_nil in E; destruct E as [E1 E2].
+    assert (F : forall y, In y A -> c x y = false).
+    { intros y Hy. destruct (c x y) eqn:Cy; auto.
+      assert (In (x, y) (map (pair x) (filter (c x) A))) as Hin by (apply in_map, filter_In; auto).
+      rewrite E1 in Hin; contradiction. }
+    destruct Ha as [<-|Ha]; destruct Hb as [<-|Hb]; auto.
+    + rewrite Sym; auto.
+    + apply (proj1 IH E2); auto.
+  - intros D. rewrite (proj2 IH (fun a b Ha Hb => D a b (or_intror Ha) (or_intror Hb))).
+    rewrite app_nil_r.
+    destruct (filter (c x) A) as [|y l] eqn:E; auto.
+    exfalso. assert (In y (filter (c x) A)) as Hy by (rewrite E; left; auto).
+    apply filter_In in Hy; destruct Hy as [Hy C].
+    rewrite (D x y (or_introl eq_refl) (or_intror Hy)) in C; discriminate.
+Qed.
+
+(** The conflicting pairs of a phase. *)
+Definition races : list access -> list (access * access) := races_by conflictb.
+
+Lemma races_sound : forall l a b, In (a, b) (races l) -> In a l /\ In b l /\ conflict a b.
+Proof.
+  intros l a b H; destruct (races_by_sound _ _ _ _ H) as [? [? C]]; apply conflictb_spec in C; auto.
+Qed.
+
+Lemma conflictb_sym : forall a b, conflictb a b = conflictb b a.
+Proof.
+  intros a b; destruct (conflictb a b) eqn:E; symmetry.
+  - apply conflictb_spec in E; apply conflictb_spec; unfold conflict in *; intuition.
+  - destruct (conflictb b a) eqn:E'; auto. apply conflictb_spec in E'.
+    assert (conflictb a b = true) as T by (apply conflictb_spec; unfold conflict in *; intuition).
+    congruence.
+Qed.
+
+Lemma conflictb_irr : forall a, conflictb a a = false.
+Proof.
+  intros a; destruct (conflictb a a) eqn:E; auto. apply conflictb_spec in E; destruct E; congruence.
+Qed.
 
 (** The race finder decides data-race freedom of a phase. *)
 Theorem races_nil_iff : forall l, races l = [] <-> drf_accs l.
 Proof.
-  unfold drf_accs, drf_set; induction l as [|x A IH]; simpl; split.
-  - intros _ a b [].
-  - auto.
-  - intros E a b Ha Hb C.
-    apply app_eq_nil in E; destruct E as [E1 E2].
-    assert (F : forall y, In y A -> ~ conflict x y).
-    { intros y Hy Cy. assert (In (x, y) (map (pair x) (filter (conflictb x) A))) as Hin.
-      { apply in_map, filter_In; split; auto; apply conflictb_spec; auto. }
-      rewrite E1 in Hin; contradiction. }
-    destruct Ha as [<-|Ha]; destruct Hb as [<-|Hb].
-    + destruct C as [N _]; auto.
-    + exact (F b Hb C).
-    + exact (F a Ha (conflict_sym _ _ C)).
-    + exact (proj1 IH E2 a b Ha Hb C).
-  - intros D. rewrite (proj2 IH (fun a b Ha Hb => D a b (or_intror Ha) (or_intror Hb))).
-    rewrite app_nil_r.
-    destruct (filter (conflictb x) A) as [|y l] eqn:E; auto.
-    exfalso. assert (In y (filter (conflictb x) A)) as Hy by (rewrite E; left; auto).
-    apply filter_In in Hy; destruct Hy as [Hy C]. apply conflictb_spec in C.
-    exact (D x y (or_introl eq_refl) (or_intror Hy) C).
+  intros l; unfold races, drf_accs, drf_set.
+  rewrite (races_by_nil_iff conflictb l conflictb_sym conflictb_irr).
+  split; intros D a b Ha Hb.
+  - intros C; apply conflictb_spec in C; rewrite (D a b Ha Hb) in C; discriminate.
+  - destruct (conflictb a b) eqn:E; auto. apply conflictb_spec in E; exfalso; exact (D a b Ha Hb E).
 Qed.
 
 Corollary races_phase_nil_iff : forall P, races (accs P) = [] <-> drf_phase P.
 Proof. intros; apply races_nil_iff. Qed.
+
+(** ** The launch: blocks one by one, and races across blocks *)
+
+(** Each block's run, in the order of the blocks. *)
+Definition xgrid (rounds fuel cap : nat) (mem : list event) (B : grid) (s : env) (p : prog) : list (outcome phase) :=
+  map (fun T => xrun_all rounds fuel cap mem (xstart T s p)) B.
+
+Definition xmgrid (rounds fuel cap : nat) (B : grid) (s : env) (u : proto) : list (outcome (list access)) :=
+  map (fun T => xmrun_all rounds fuel cap (xmstart T s u)) B.
+
+(** When every block finished, the blocks' phases are a run of the launch. *)
+Theorem oracle_grid_sound : forall rounds fuel cap mem B s p Pss,
+  xgrid rounds fuel cap mem B s p = map RFinished Pss -> grid_run B s p mem Pss.
+Proof.
+  unfold xgrid; intros rounds fuel cap mem B s p; induction B as [|T B IH]; intros Pss H;
+    destruct Pss as [|Ps Pss']; simpl in H; try discriminate; constructor.
+  - inversion H as [[E1 E2]]. rewrite <- xstart_erase. apply xrun_all_sound with rounds fuel cap; auto.
+  - inversion H; apply IH; auto.
+Qed.
+
+Theorem oracle_grid_map_sound : forall rounds fuel cap B s u Ass,
+  xmgrid rounds fuel cap B s u = map RFinished Ass -> grid_phases B s u Ass.
+Proof.
+  unfold xmgrid; intros rounds fuel cap B s u; induction B as [|T B IH]; intros Ass H;
+    destruct Ass as [|As Ass']; simpl in H; try discriminate; constructor.
+  - inversion H; apply oracle_map_sound with rounds fuel cap; auto.
+  - inversion H; apply IH; auto.
+Qed.
+
+Definition is_global (sc : arr -> scope) (A : arr) : bool := match sc A with Global => true | Shared => false end.
+
+Definition cross_conflictb (sc : arr -> scope) (a b : access) : bool :=
+  (if dim3_eq_dec (t_block (a_tid a)) (t_block (a_tid b)) then false else true) && is_global sc (a_arr a) &&
+  Nat.eqb (a_arr a) (a_arr b) &&
+  (if list_eq_dec Nat.eq_dec (a_idx a) (a_idx b) then true else false) && (is_wr a || is_wr b).
+
+Lemma cross_conflictb_spec : forall sc a b, cross_conflictb sc a b = true <-> cross_conflict sc a b.
+Proof.
+  unfold cross_conflictb, cross_conflict, is_wr, is_global; intros sc a b.
+  destruct (dim3_eq_dec (t_block (a_tid a)) (t_block (a_tid b))); destruct (sc (a_arr a));
+    destruct (Nat.eqb_spec (a_arr a) (a_arr b)); destruct (list_eq_dec Nat.eq_dec (a_idx a) (a_idx b));
+    destruct (a_mode a), (a_mode b); simpl; split; intuition congruence.
+Qed.
+
+(** The pairs of accesses of different blocks that conflict on a global array. *)
+Definition cross_races (sc : arr -> scope) (Ass : list (list (list access))) : list (access * access) :=
+  races_by (cross_conflictb sc) (concat (concat Ass)).
+
+(** The race finder decides data-race freedom of a launch. *)
+Theorem launch_races_nil_iff : forall sc Ass,
+  (Forall (Forall (fun A => races A = [])) Ass /\ cross_races sc Ass = []) <-> drf_launch sc Ass.
+Proof.
+  intros sc Ass; unfold drf_launch, cross_races.
+  assert (Sym : forall a b, cross_conflictb sc a b = cross_conflictb sc b a).
+  { intros a b; destruct (cross_conflictb sc a b) eqn:E; symmetry.
+    - apply cross_conflictb_spec in E; apply cross_conflictb_spec; unfold cross_conflict in *; intuition congruence.
+    - destruct (cross_conflictb sc b a) eqn:E'; auto. apply cross_conflictb_spec in E'.
+      assert (cross_conflictb sc a b = true) as T by (apply cross_conflictb_spec; unfold cross_conflict in *; intuition congruence).
+      congruence. }
+  assert (Irr : forall a, cross_conflictb sc a a = false).
+  { intros a; destruct (cross_conflictb sc a a) eqn:E; auto. apply cross_conflictb_spec in E; destruct E; congruence. }
+  rewrite (races_by_nil_iff _ _ Sym Irr).
+  assert (Ph : Forall (Forall (fun A => races A = [])) Ass <-> Forall (Forall drf_accs) Ass).
+  { split; intros F; eapply Forall_impl; try apply F; intros As FA; eapply Forall_impl; try apply FA;
+      intros A; apply races_nil_iff. }
+  rewrite Ph; split; intros [F C]; split; auto; intros a b Ha Hb.
+  - intros X; apply cross_conflictb_spec in X; rewrite (C a b Ha Hb) in X; discriminate.
+  - destruct (cross_conflictb sc a b) eqn:E; auto. apply cross_conflictb_spec in E; exfalso; exact (C a b Ha Hb E).
+Qed.

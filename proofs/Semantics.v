@@ -9,7 +9,7 @@ From BabyCUDA Require Import Syntax.
 (** ** Access values *)
 Inductive mode := Rd | Wr.
 
-Record access := mkacc { a_tid : nat; a_arr : arr; a_idx : list nat; a_mode : mode }.
+Record access := mkacc { a_tid : thread; a_arr : arr; a_idx : list nat; a_mode : mode }.
 
 (** An event of the history is an access together with the value read or
     written (the value is what [lastwrite] needs; races only look at the
@@ -46,7 +46,7 @@ Definition lastwrite (mem : list event) (A : arr) (i : list nat) : nat :=
     performs the events [evs] (in order).  [let] scopes over its body only,
     so no environment is returned.  There is no rule for [sync]: barriers
     are handled by the semantics of [Sync.v]. *)
-Inductive exec (t : nat) : list event -> env -> prog -> list event -> Prop :=
+Inductive exec (t : thread) : list event -> env -> prog -> list event -> Prop :=
 | ESkip mem s : exec t mem s PSkip []
 | EWrite mem s A ix e :
     exec t mem s (PWrite A ix e) [mkev (mkacc t A (evals t s ix) Wr) (eval t s e)]
@@ -79,13 +79,13 @@ Inductive exec (t : nat) : list event -> env -> prog -> list event -> Prop :=
     the history of the earlier phases, and its reads see its own writes of
     the current phase, else the last write of the earlier phases.  The new
     phase lists the threads' events in the order of [T]. *)
-Inductive par_threads : list event -> env -> prog -> list nat -> phase -> Prop :=
+Inductive par_threads : list event -> env -> prog -> list thread -> phase -> Prop :=
 | PTNil mem s p : par_threads mem s p [] []
 | PTCons mem s p t T e1 e2 :
     exec t mem s p e1 -> par_threads mem s p T e2 ->
     par_threads mem s p (t :: T) (e1 ++ e2).
 
-Definition par (T : list nat) (s : env) (p : prog) (H H' : history) : Prop :=
+Definition par (T : list thread) (s : env) (p : prog) (H H' : history) : Prop :=
   exists P, par_threads (concat H) s p T P /\ H' = H ++ [P].
 
 (** ** Data-race freedom (paper, Definition 1) *)

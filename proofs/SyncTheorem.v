@@ -23,13 +23,13 @@ Qed.
 Lemma mstep_length : forall ths A rs, mstep ths A rs -> length rs = length ths.
 Proof. induction 1; simpl; auto. Qed.
 
-Lemma resume_inj : forall {K} (l l' : list (nat * K)), resume l = resume l' -> l = l'.
+Lemma resume_inj : forall {K} (l l' : list (thread * K)), resume l = resume l' -> l = l'.
 Proof.
   induction l as [|[t k] l IH]; destruct l' as [|[t' k'] l']; simpl; intros E;
     inversion E; subst; auto; f_equal; auto.
 Qed.
 
-Lemma all_done_resume : forall {K} (l : list (nat * K)), all_done (resume l) -> l = [].
+Lemma all_done_resume : forall {K} (l : list (thread * K)), all_done (resume l) -> l = [].
 Proof. destruct l as [|[t k] l]; simpl; intros D; auto; inversion D; simpl in *; discriminate. Qed.
 
 Lemma mrun_all_det : forall ths As, mrun_all ths As -> forall As', mrun_all ths As' -> As = As'.
@@ -152,9 +152,9 @@ Proof.
 Qed.
 
 (** ** Lifting the simulation to all threads and all phases *)
-Definition trel (tk : nat * kont) (tm : nat * mkont) : Prop :=
+Definition trel (tk : thread * kont) (tm : thread * mkont) : Prop :=
   fst tk = fst tm /\ krel (snd tk) (snd tm).
-Definition torel (tr : nat * option kont) (tm : nat * option mkont) : Prop :=
+Definition torel (tr : thread * option kont) (tm : thread * option mkont) : Prop :=
   fst tr = fst tm /\ orel (snd tr) (snd tm).
 
 Lemma kstep_sim : forall mem ths P rs, kstep mem ths P rs ->

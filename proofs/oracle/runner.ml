@@ -13,17 +13,24 @@
 
      {"job":ID,"launch":I,"run":RESULT,"typed":BOOL,"map":RESULT|null}
 
-   "run" is the program run (Run.xrun_all), "map" the run of the MAP that
-   Infer.infer gives (Run.xmrun_all; null when the kernel is ill-typed).  A
-   RESULT is {"kind":K,"phases":[PHASE...]} with K one of finished,
-   divergent, infeasible (an assume failed), excluded (the launch violates a
-   requires or the launch clause), limit (a bound was reached), unsupported
-   (the launch is outside the model: one block of threads along x);
-   a PHASE is {"accesses":[ACCESS...],"races":[[ACCESS,ACCESS]...]} with an
-   ACCESS ["THREAD","ARRAY",["INDEX"...],"r"|"w","VALUE"|null] (the value of
-   the event; null in a MAP and in a race), numbers written as strings, and
-   "races" the conflicting pairs of the phase (Run.races), the first of each
-   element and pair of modes.
+   "run" is the program's run (Run.xgrid: each block by Run.xrun_all), "map"
+   the run of the MAP that Infer.infer gives (Run.xmgrid; null when the
+   kernel is ill-typed).  A RESULT is
+
+     {"kind":K,"blocks":[{"block":"X,Y,Z","kind":K,"phases":[PHASE...]}...],
+      "crossRaces":[[ACCESS,ACCESS]...]}
+
+   with K one of finished, divergent, infeasible (an assume failed), limit
+   (a bound was reached), excluded (the launch violates a requires or the
+   launch clause); the launch's K is infeasible if a block's is, else limit
+   if a block's is, else divergent if a block's is, else finished.  The
+   blocks and each block's threads are in linear order (x fastest).  A PHASE
+   is {"accesses":[ACCESS...],"races":[[ACCESS,ACCESS]...]} with an ACCESS
+   ["BX,BY,BZ/TX,TY,TZ","ARRAY",["INDEX"...],"r"|"w","VALUE"|null] (the value
+   of the event; null in a MAP and in a race), numbers written as strings;
+   "races" are the conflicting pairs of the phase (Run.races) and
+   "crossRaces" those of threads of different blocks on a global array
+   (Run.cross_races), the first of each element and pair of modes.
 
    This file only reads, converts and prints: the semantics is the extracted
    code's. *)
@@ -100,8 +107,10 @@ let intern (ns : names) (name : string) : Big_int_Z.big_int =
       Hashtbl.add ns.tbl name v;
       v
 
-(* The builtins other than threadIdx.x are variables of the model, bound by the launch. *)
+(* blockDim and gridDim are variables of the model, bound by the launch. *)
 let builtin_var (vars : names) (b : string) (axis : string) : Big_int_Z.big_int = intern vars (b ^ "." ^ axis)
+
+let axis_of = function "x" -> AX | "y" -> AY | "z" -> AZ | a -> bad "unknown axis %s" a
 
 (* ---------- kernels ---------- *)
 
@@ -114,14 +123,13 @@ let cmpop = function
   | "==" -> CEq | "!=" -> CNe | "<" -> CLt | "<=" -> CLe | ">" -> CGt | ">=" -> CGe
   | o -> bad "unknown comparison %s" o
 
-let is_builtin b = List.mem b ["threadIdx"; "blockIdx"; "blockDim"; "gridDim"]
-
 let rec nexp (vars : names) (s : sexp) : nexp =
   match s with
   | Atom a when a <> "" && a.[0] >= '0' && a.[0] <= '9' -> NNum (big_of s)
   | Atom a -> NVar (intern vars a)
-  | List [Atom "threadIdx"; Atom "x"] -> NTid
-  | List [Atom b; Atom ("x" | "y" | "z" as axis)] when is_builtin b -> NVar (builtin_var vars b axis)
+  | List [Atom "threadIdx"; Atom axis] -> NId (IThread, axis_of axis)
+  | List [Atom "blockIdx"; Atom axis] -> NId (IBlock, axis_of axis)
+  | List [Atom ("blockDim" | "gridDim" as b); Atom ("x" | "y" | "z" as axis)] -> NVar (builtin_var vars b axis)
   | List [Atom o; a; b] -> NBin (binop o, nexp vars a, nexp vars b)
   | _ -> bad "not an expression: %s" (show s)
 
@@ -176,7 +184,7 @@ let kernel_of (s : sexp) : kernel =
       let vars = new_names () and arrays = new_names () in
       let params = match field "params" items with Some ps -> List.map (function Atom p -> p | x -> bad "bad parameter %s" (show x)) ps | None -> [] in
       List.iter (fun p -> ignore (intern vars p)) params;
-      List.iter (fun b -> List.iter (fun a -> ignore (builtin_var vars b a)) ["x"; "y"; "z"]) ["blockIdx"; "blockDim"; "gridDim"; "threadIdx"];
+      List.iter (fun b -> List.iter (fun a -> ignore (builtin_var vars b a)) ["x"; "y"; "z"]) ["blockDim"; "gridDim"];
       let decls = match field "arrays" items with Some ds -> ds | None -> [] in
       let shared =
         List.filter_map
@@ -222,36 +230,58 @@ let comma_list f xs = List.iteri (fun i x -> if i > 0 then str ","; f x) xs
 let array_name (arrays : names) (a : Big_int_Z.big_int) : string =
   Hashtbl.fold (fun k v acc -> if Big_int_Z.eq_big_int v a then k else acc) arrays.tbl "?"
 
+let dim_text (d : dim3) = String.concat "," (List.map Big_int_Z.string_of_big_int [d.d_x; d.d_y; d.d_z])
+
 let access arrays (a : access) (value : Big_int_Z.big_int option) =
-  str "["; big a.a_tid; str ","; json_string (array_name arrays a.a_arr); str ",[";
-  comma_list big a.a_idx; str "],"; str (match a.a_mode with Rd -> "\"r\"" | Wr -> "\"w\""); str ",";
+  str "["; json_string (dim_text a.a_tid.t_block ^ "/" ^ dim_text a.a_tid.t_thread); str ",";
+  json_string (array_name arrays a.a_arr); str ",["; comma_list big a.a_idx; str "],";
+  str (match a.a_mode with Rd -> "\"r\"" | Wr -> "\"w\""); str ",";
   (match value with Some v -> big v | None -> str "null"); str "]"
 
-(* A phase: its accesses (with the value of each event of a program run, none in a MAP) and its races,
-   the first pair (Run.races) of each element and pair of modes. *)
-let phase arrays (valued : (access * Big_int_Z.big_int option) list) =
-  str "{\"accesses\":["; comma_list (fun (a, v) -> access arrays a v) valued; str "],\"races\":[";
+(* The first pair of each element and pair of modes. *)
+let first_races arrays (rs : (access * access) list) =
   let seen = Hashtbl.create 16 in
   let first =
     List.filter
       (fun (a, b) ->
         let key = (Big_int_Z.string_of_big_int a.a_arr, List.map Big_int_Z.string_of_big_int a.a_idx, a.a_mode, b.a_mode) in
         if Hashtbl.mem seen key then false else (Hashtbl.add seen key (); true))
-      (races (List.map fst valued))
+      rs
   in
-  comma_list (fun (a, b) -> str "["; access arrays a None; str ","; access arrays b None; str "]") first;
-  str "]}"
+  str "["; comma_list (fun (a, b) -> str "["; access arrays a None; str ","; access arrays b None; str "]") first; str "]"
 
-let result arrays (kind : string) (phases : (access * Big_int_Z.big_int option) list list) : string =
-  Buffer.clear buf;
-  str "{\"kind\":"; json_string kind; str ",\"phases\":["; comma_list (phase arrays) phases; str "]}";
-  Buffer.contents buf
+(* A phase: its accesses (with the value of each event of a program run, none in a MAP) and its races. *)
+let phase arrays (valued : (access * Big_int_Z.big_int option) list) =
+  str "{\"accesses\":["; comma_list (fun (a, v) -> access arrays a v) valued; str "],\"races\":";
+  first_races arrays (races (List.map fst valued));
+  str "}"
 
 let outcome_kind = function
   | RFinished ps -> ("finished", ps)
   | RDivergent ps -> ("divergent", ps)
   | RInfeasible -> ("infeasible", [])
   | RLimit -> ("limit", [])
+
+(* The launch's result from its blocks' ([blocks] paired with their indices). *)
+let result arrays (sc : arr -> scope) (blocks : (dim3 * string * (access * Big_int_Z.big_int option) list list) list) : string =
+  let kinds = List.map (fun (_, k, _) -> k) blocks in
+  let kind =
+    if List.mem "infeasible" kinds then "infeasible" else if List.mem "limit" kinds then "limit"
+    else if List.mem "divergent" kinds then "divergent" else "finished"
+  in
+  Buffer.clear buf;
+  str "{\"kind\":"; json_string kind; str ",\"blocks\":[";
+  comma_list
+    (fun (b, k, ps) ->
+      str "{\"block\":"; json_string (dim_text b); str ",\"kind\":"; json_string k; str ",\"phases\":[";
+      comma_list (phase arrays) ps; str "]}")
+    blocks;
+  str "],\"crossRaces\":";
+  first_races arrays (cross_races sc (List.map (fun (_, _, ps) -> List.map (List.map fst) ps) blocks));
+  str "}";
+  Buffer.contents buf
+
+let excluded = "{\"kind\":\"excluded\",\"blocks\":[],\"crossRaces\":[]}"
 
 (* ---------- running ---------- *)
 
@@ -266,44 +296,46 @@ let rounds = big_int 10_000
 
 let rec range n = if Big_int_Z.le_big_int n zero then [] else range (Big_int_Z.pred_big_int n) @ [Big_int_Z.pred_big_int n]
 
+(* The coordinates within [dims], in linear order (x fastest). *)
+let coords (dims : Big_int_Z.big_int list) : dim3 list =
+  match dims with
+  | [x; y; z] -> List.concat_map (fun cz -> List.concat_map (fun cy -> List.map (fun cx -> { d_x = cx; d_y = cy; d_z = cz }) (range x)) (range y)) (range z)
+  | _ -> bad "a dimension has three components"
+
 (* The program's result, whether the kernel is well-typed, and its MAP's result (when it is). *)
 let run_launch (k : kernel) (l : launch) : string * bool * string option =
-  (* the environment: parameters, and the builtins other than threadIdx.x (one block: blockIdx = 0, threadIdx.y = threadIdx.z = 0) *)
   let values = Hashtbl.create 16 in
   List.iter (fun p -> match List.assoc_opt p l.pvals with Some v -> Hashtbl.replace values (intern k.vars p) v | None -> bad "no value for parameter %s" p) k.params;
   List.iteri
     (fun i axis ->
       Hashtbl.replace values (builtin_var k.vars "blockDim" axis) (List.nth l.block i);
-      Hashtbl.replace values (builtin_var k.vars "gridDim" axis) (List.nth l.grid i);
-      Hashtbl.replace values (builtin_var k.vars "blockIdx" axis) zero;
-      if i > 0 then Hashtbl.replace values (builtin_var k.vars "threadIdx" axis) zero)
+      Hashtbl.replace values (builtin_var k.vars "gridDim" axis) (List.nth l.grid i))
     ["x"; "y"; "z"];
   let s : env = fun x -> match Hashtbl.find_opt values x with Some v -> v | None -> zero in
-  (* V: the parameters and the builtins other than threadIdx.x *)
-  let v = Hashtbl.fold (fun name id acc -> if name <> "threadIdx.x" && (List.mem name k.params || String.contains name '.') then id :: acc else acc) k.vars.tbl [] in
+  (* V: the parameters, blockDim and gridDim *)
+  let v = Hashtbl.fold (fun name id acc -> if List.mem name k.params || String.contains name '.' then id :: acc else acc) k.vars.tbl [] in
   let map = infer v k.body in
   let typed = map <> None in
-  let unsupported = List.exists (fun d -> not (Big_int_Z.eq_big_int d one)) (List.tl l.block @ l.grid) in
-  let violates = List.exists (fun c -> not (beval zero s c)) k.requires in
+  let origin = { t_block = { d_x = zero; d_y = zero; d_z = zero }; t_thread = { d_x = zero; d_y = zero; d_z = zero } } in
+  let violates = List.exists (fun c -> not (beval origin s c)) k.requires in
   let clause_disagrees =
     match k.clause with
     | None -> false
     | Some (g, b) ->
-        let pad es = List.map (eval zero s) es @ List.init (3 - List.length es) (fun _ -> one) in
+        let pad es = List.map (eval origin s) es @ List.init (3 - List.length es) (fun _ -> one) in
         not (List.for_all2 Big_int_Z.eq_big_int (pad g) l.grid && List.for_all2 Big_int_Z.eq_big_int (pad b) l.block)
   in
-  let guarded f = try f () with Failure _ | Invalid_argument _ | Stack_overflow -> RLimit in
-  if unsupported then (result k.arrays "unsupported" [], typed, None)
-  else if violates || clause_disagrees then (result k.arrays "excluded" [], typed, None)
+  if violates || clause_disagrees then (excluded, typed, None)
   else begin
-    let threads = range (List.hd l.block) in
-    let kind, ps = outcome_kind (guarded (fun () -> xrun_all rounds fuel cap [] (xstart threads s k.body))) in
-    let run = result k.arrays kind (List.map (List.map (fun e -> (e.ev_acc, Some e.ev_val))) ps) in
+    let blocks = coords l.grid and threads = coords l.block in
+    let grid = List.map (fun b -> List.map (fun t -> { t_block = b; t_thread = t }) threads) blocks in
+    let sc a = if List.mem (array_name k.arrays a) k.shared then Shared else Global in
+    let guarded f = try f () with Failure _ | Invalid_argument _ | Stack_overflow -> List.map (fun _ -> RLimit) blocks in
+    let kinds outcomes value = List.map2 (fun b o -> let kind, ps = outcome_kind o in (b, kind, List.map (List.map value) ps)) blocks outcomes in
+    let run = result k.arrays sc (kinds (guarded (fun () -> xgrid rounds fuel cap [] grid s k.body)) (fun e -> (e.ev_acc, Some e.ev_val))) in
     match map with
     | None -> (run, false, None)
-    | Some u ->
-        let kind, ps = outcome_kind (guarded (fun () -> xmrun_all rounds fuel cap (xmstart threads s u))) in
-        (run, true, Some (result k.arrays kind (List.map (List.map (fun a -> (a, None))) ps)))
+    | Some u -> (run, true, Some (result k.arrays sc (kinds (guarded (fun () -> xmgrid rounds fuel cap grid s u)) (fun a -> (a, None)))))
   end
 
 let () =

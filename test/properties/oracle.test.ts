@@ -52,7 +52,7 @@ const binary = 'path' in oracle ? oracle.path : '';
 export const ORACLE_CONFIG: GenConfig = { dataFlow: true, assumes: 'any', nonUniformSync: true, atomics: false };
 
 describe.skipIf('missing' in oracle)('P6: the extracted Coq semantics, the interpreter and the verifier agree', () => {
-  it('at every launch of one block, the extracted run and the interpreter have the same phases, accesses, values and races; the extracted MAP run the same accesses when well-typed', async () => {
+  it('at every launch (grids of one or two blocks), the extracted run and the interpreter have the same phases, accesses, values and races; the extracted MAP run the same accesses when well-typed', async () => {
     const counts = oracleCounts();
     await fc.assert(
       fc.asyncProperty(kernelArbitrary(ORACLE_CONFIG), async (g) => void (await checkOracle(g, load(g), binary, counts, false))),
@@ -62,6 +62,7 @@ describe.skipIf('missing' in oracle)('P6: the extracted Coq semantics, the inter
     expect(counts.outside).toBe(0);
     expect(counts.wellTyped).toBeGreaterThan(20);
     expect(counts.mapCompared).toBeGreaterThan(100);
+    expect(counts.grids).toBeGreaterThan(100);
     for (const kind of ['finished', 'divergent', 'infeasible']) expect(counts.launches[kind] ?? 0, kind).toBeGreaterThan(0);
   }, 600_000);
 

@@ -5,11 +5,13 @@
  * (src/core/sexp.ts), against the TypeScript interpreter and the verifier.
  *
  * P6, for a generated kernel of the model's fragment, at every launch of the
- * enumeration the model covers (one block, threads along x):
+ * enumeration (blocks of threads in up to two dimensions, grids of one or
+ * two blocks):
  *  - the extracted run and the interpreter's end alike (finished, barrier
  *    divergence, an assumption failed, the launch excluded by a requires),
- *    with the same accesses and values in every phase, and the same racing
- *    elements;
+ *    with the same accesses and values in every phase of every block, and
+ *    the same racing elements (within a block, and across blocks on global
+ *    arrays);
  *  - the extracted `infer` and `inferMap` agree on well-typedness, and for a
  *    well-typed kernel the extracted MAP run has the run's accesses, phase
  *    by phase (Theorem 1, executed);
@@ -57,16 +59,24 @@ export function builtOracle(): { readonly path: string } | { readonly missing: s
 // What the oracle prints (proofs/oracle/runner.ml)
 
 type Mode = 'r' | 'w';
-/** thread, array, index, mode, value (null in a MAP and in a race); numbers as decimal strings */
+/** thread ("BX,BY,BZ/TX,TY,TZ"), array, index, mode, value (null in a MAP and in a race); numbers as decimal strings */
 type OracleAccess = readonly [string, string, readonly string[], Mode, string | null];
+type OracleRace = readonly [OracleAccess, OracleAccess];
 interface OraclePhase {
   readonly accesses: readonly OracleAccess[];
-  readonly races: readonly (readonly [OracleAccess, OracleAccess])[];
+  readonly races: readonly OracleRace[];
 }
-type OracleKind = 'finished' | 'divergent' | 'infeasible' | 'excluded' | 'limit' | 'unsupported';
-export interface OracleResult {
+type OracleKind = 'finished' | 'divergent' | 'infeasible' | 'excluded' | 'limit';
+interface OracleBlock {
+  readonly block: string;
   readonly kind: OracleKind;
   readonly phases: readonly OraclePhase[];
+}
+export interface OracleResult {
+  readonly kind: OracleKind;
+  readonly blocks: readonly OracleBlock[];
+  /** threads of different blocks on a global array */
+  readonly crossRaces: readonly OracleRace[];
 }
 export interface OracleLine {
   readonly job: number;
@@ -111,7 +121,9 @@ export interface OracleCounts {
   wellTyped: number;
   /** launches compared, by how both ended */
   launches: Record<string, number>;
-  /** launches not compared: outside the model (several blocks, or threads along y), or a bound of either side */
+  /** launches of several blocks compared */
+  grids: number;
+  /** launches not compared: a bound of either side */
   notCompared: Record<string, number>;
   /** launches at which the extracted MAP run was compared with the extracted program run */
   mapCompared: number;
@@ -120,7 +132,7 @@ export interface OracleCounts {
 }
 
 export function oracleCounts(): OracleCounts {
-  return { kernels: 0, outside: 0, wellTyped: 0, launches: {}, notCompared: {}, mapCompared: 0, verified: {} };
+  return { kernels: 0, outside: 0, wellTyped: 0, launches: {}, grids: 0, notCompared: {}, mapCompared: 0, verified: {} };
 }
 
 function bump(r: Record<string, number>, key: string): void {
@@ -133,14 +145,22 @@ function oracleKeys(p: OraclePhase, withValues: boolean): string[] {
   return p.accesses.map(([t, a, ix, m, v]) => `t${t} ${m} ${a}[${ix.join(',')}]${withValues ? ` = ${v}` : ''}`).sort();
 }
 
-function interpreterKeys(run: Finished, phase: number): string[] {
-  const p = run.blocks[0]!.phases[phase]!;
-  return p.threads.flatMap((t) => t.accesses.map((a) => `t${t.thread[0]} ${modeOf(a.kind)} ${a.array}[${a.index.join(',')}] = ${a.value}`)).sort();
+function interpreterKeys(run: Finished, block: number, phase: number): string[] {
+  const b = run.blocks[block]!;
+  const p = b.phases[phase]!;
+  return p.threads.flatMap((t) => t.accesses.map((a) => `t${b.block.join(',')}/${t.thread.join(',')} ${modeOf(a.kind)} ${a.array}[${a.index.join(',')}] = ${a.value}`)).sort();
 }
 
-/** The elements that race (the interpreter keeps one race per pair of sites and element, in whichever phase it comes first). */
+/**
+ * The elements that race, within a block or across blocks. The interpreter
+ * keeps one race per pair of sites and element (`A[i]`, a shared array's
+ * copies in several blocks counted once), in whichever phase and block it
+ * comes first: so the comparison is of the elements' names.
+ */
 function oracleRacing(r: OracleResult): string[] {
-  return [...new Set(r.phases.flatMap((p) => p.races.map(([a]) => `${a[1]}[${a[2].join(',')}]`)))].sort();
+  const within = r.blocks.flatMap((b) => b.phases.flatMap((p) => p.races.map(([a]) => `${a[1]}[${a[2].join(',')}]`)));
+  const across = r.crossRaces.map(([a]) => `${a[1]}[${a[2].join(',')}]`);
+  return [...new Set([...within, ...across])].sort();
 }
 
 function interpreterRacing(run: Finished): string[] {
@@ -168,16 +188,19 @@ function interpreterKind(g: Subject, run: RunResult, at: string): OracleKind | n
  * Whether every race of the oracle's run is two writes of one value (what
  * `benign` promises): no read races, and each racing element's writes in
  * the phase (every one races, the element's writers being several) have one
- * value.
+ * value; across blocks, every write to the element in any phase.
  */
 function everyRaceBenign(r: OracleResult): boolean {
-  return r.phases.every((p) =>
-    p.races.every(([a, b]) => {
-      if (a[3] !== 'w' || b[3] !== 'w') return false;
-      const values = new Set(p.accesses.filter((x) => x[3] === 'w' && x[1] === a[1] && x[2].join(',') === a[2].join(',')).map((x) => x[4]));
-      return values.size === 1;
-    }),
-  );
+  const sameElement = (x: OracleAccess, a: OracleAccess): boolean => x[3] === 'w' && x[1] === a[1] && x[2].join(',') === a[2].join(',');
+  const oneValue = (accesses: readonly OracleAccess[], [a, b]: OracleRace): boolean =>
+    a[3] === 'w' && b[3] === 'w' && new Set(accesses.filter((x) => sameElement(x, a)).map((x) => x[4])).size === 1;
+  const all = r.blocks.flatMap((b) => b.phases.flatMap((p) => p.accesses));
+  return r.blocks.every((b) => b.phases.every((p) => p.races.every((race) => oneValue(p.accesses, race)))) && r.crossRaces.every((race) => oneValue(all, race));
+}
+
+/** The accesses of a result, block by block and phase by phase, without values: what a MAP run and a program run share. */
+function accessesOf(r: OracleResult): string {
+  return r.blocks.map((b) => `block ${b.block} ${b.kind}\n${b.phases.map((p) => oracleKeys(p, false).join('\n')).join('\n--\n')}`).join('\n==\n');
 }
 
 /**
@@ -202,8 +225,8 @@ export async function checkOracle(g: Subject, loaded: Loaded, binary: string, co
   for (const [i, launch] of ls.entries()) {
     const { run: oracle, map } = lines[i]!;
     const at = launchText(launch);
-    if (oracle.kind === 'unsupported' || oracle.kind === 'limit') {
-      bump(counts.notCompared, oracle.kind === 'unsupported' ? 'outside the model (several blocks, or threads along y)' : 'a bound of the oracle');
+    if (oracle.kind === 'limit') {
+      bump(counts.notCompared, 'a bound of the oracle');
       continue;
     }
     const run = interpret(loaded.kernel, launch);
@@ -214,12 +237,17 @@ export async function checkOracle(g: Subject, loaded: Loaded, binary: string, co
     }
     if (kind !== oracle.kind) fail(g, `at ${at} the extracted semantics ends ${oracle.kind}, the interpreter ${kind}`);
     bump(counts.launches, kind);
+    if (oracle.blocks.length > 1) counts.grids++;
     if (run.kind === 'finished') {
-      if (run.blocks[0]!.phases.length !== oracle.phases.length) fail(g, `at ${at} the extracted run has ${oracle.phases.length} phases, the interpreter ${run.blocks[0]!.phases.length}`);
-      for (const [p, phase] of oracle.phases.entries()) {
-        const want = interpreterKeys(run, p);
-        const got = oracleKeys(phase, true);
-        if (want.join('\n') !== got.join('\n')) fail(g, `at ${at} phase ${p}:\ninterpreter:\n  ${want.join('\n  ')}\nextracted:\n  ${got.join('\n  ')}`);
+      if (run.blocks.length !== oracle.blocks.length) fail(g, `at ${at} the extracted run has ${oracle.blocks.length} blocks, the interpreter ${run.blocks.length}`);
+      for (const [b, block] of oracle.blocks.entries()) {
+        const phases = run.blocks[b]!.phases.length;
+        if (phases !== block.phases.length) fail(g, `at ${at} block ${block.block}: the extracted run has ${block.phases.length} phases, the interpreter ${phases}`);
+        for (const [p, phase] of block.phases.entries()) {
+          const want = interpreterKeys(run, b, p);
+          const got = oracleKeys(phase, true);
+          if (want.join('\n') !== got.join('\n')) fail(g, `at ${at} block ${block.block} phase ${p}:\ninterpreter:\n  ${want.join('\n  ')}\nextracted:\n  ${got.join('\n  ')}`);
+        }
       }
       // the interpreter keeps a bounded number of races (harness.interpret): when it kept fewer, it kept them all
       const want = interpreterRacing(run);
@@ -231,12 +259,10 @@ export async function checkOracle(g: Subject, loaded: Loaded, binary: string, co
     }
     if (typedTs && (kind === 'finished' || kind === 'divergent')) {
       if (map === null || map.kind !== oracle.kind) fail(g, `at ${at} the extracted MAP run ends ${map?.kind ?? 'nowhere'}, the program run ${oracle.kind}`);
-      const mapKeys = map.phases.map((p) => oracleKeys(p, false).join('\n'));
-      const runKeys = oracle.phases.map((p) => oracleKeys(p, false).join('\n'));
-      if (mapKeys.join('\n--\n') !== runKeys.join('\n--\n')) fail(g, `at ${at} the extracted MAP run's accesses differ from the program run's:\nMAP:\n${mapKeys.join('\n--\n')}\nrun:\n${runKeys.join('\n--\n')}`);
+      if (accessesOf(map) !== accessesOf(oracle)) fail(g, `at ${at} the extracted MAP run's accesses differ from the program run's:\nMAP:\n${accessesOf(map)}\nrun:\n${accessesOf(oracle)}`);
       counts.mapCompared++;
     }
-    const alarm = kind === 'divergent' || oracle.phases.some((p) => p.races.length > 0);
+    const alarm = kind === 'divergent' || oracle.crossRaces.length > 0 || oracle.blocks.some((b) => b.phases.some((p) => p.races.length > 0));
     if (kind === 'finished' || kind === 'divergent') {
       if (alarm && chosen === null) chosen = { launch, oracle };
       if (!alarm && clean === null && launch.blockDim[0] > 1n) clean = { launch, oracle };
@@ -250,7 +276,7 @@ export async function checkOracle(g: Subject, loaded: Loaded, binary: string, co
 /** `verify` with the launch fixed against the oracle's run there. */
 async function checkVerdict(g: Subject, loaded: Loaded, launch: ConcreteLaunch, oracle: OracleResult, typed: boolean, counts: OracleCounts): Promise<void> {
   const status = (await verifyAt(loaded, launch)).status;
-  const racy = oracle.phases.some((p) => p.races.length > 0);
+  const racy = oracle.crossRaces.length > 0 || oracle.blocks.some((b) => b.phases.some((p) => p.races.length > 0));
   const said = oracle.kind === 'divergent' ? 'divergent' : racy ? (everyRaceBenign(oracle) ? 'racy, every race benign' : 'racy') : 'DRF';
   bump(counts.verified, `${typed ? 'well-typed' : 'ill-typed'}: verify ${status}, extracted run ${said}`);
   if (status === 'unknown' || status === 'error') return;
