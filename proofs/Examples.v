@@ -26,7 +26,7 @@ Proof.
   apply (D (mkacc (tid_x 0) 0 [0] Wr) (mkacc (tid_x 1) 0 [0] Wr)).
   - split; [simpl; auto|]. apply MIn_macc; simpl; auto.
   - split; [simpl; auto|]. apply MIn_macc; simpl; auto.
-  - unfold conflict; simpl; repeat split; auto. discriminate.
+  - unfold conflict, racing_modes; simpl; repeat split; auto. discriminate.
 Qed.
 
 (** ... so, by Theorem 1, every execution of Figure 3 from a DRF history is

@@ -30,10 +30,10 @@ Definition grid_run (B : grid) (s : env) (p : prog) (mem : list event) (Pss : li
 Definition grid_phases (B : grid) (s : env) (u : proto) (Ass : list (list (list access))) : Prop :=
   Forall2 (fun T As => proto_phases T s u As) B Ass.
 
-(** Two threads of different blocks, on one element of a global array, one writing. *)
+(** Two threads of different blocks, on one element of a global array, one writing (not two atomics). *)
 Definition cross_conflict (sc : arr -> scope) (a b : access) : Prop :=
   t_block (a_tid a) <> t_block (a_tid b) /\ sc (a_arr a) = Global /\
-  a_arr a = a_arr b /\ a_idx a = a_idx b /\ (a_mode a = Wr \/ a_mode b = Wr).
+  a_arr a = a_arr b /\ a_idx a = a_idx b /\ racing_modes (a_mode a) (a_mode b).
 
 (** A launch's accesses (block by block, phase by phase) are DRF: no two
     distinct threads of one phase of a block conflict, and no two threads of

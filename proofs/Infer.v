@@ -19,6 +19,9 @@ Fixpoint infer (V : list var) (p : prog) : option proto :=
   | PRead x A ix p =>
       if incl_b (ix_vars ix) V
       then option_map (MSeq (MRd A ix)) (infer (remove Nat.eq_dec x V) p) else None
+  | PAtomic x A ix _ _ p =>
+      if incl_b (ix_vars ix) V
+      then option_map (MSeq (MAt A ix)) (infer (remove Nat.eq_dec x V) p) else None
   | PLet x e p =>
       if incl_b (nvars e) V then option_map (MLet x e) (infer (x :: V) p)
       else infer (remove Nat.eq_dec x V) p
@@ -61,6 +64,7 @@ Proof.
   induction 1; intros V' E.
   - constructor.
   - constructor; eapply wt_ix_ext; eauto.
+  - constructor; [eapply wt_ix_ext; eauto|]. apply IHty; unfold vdel; intro y; rewrite E; tauto.
   - constructor; [eapply wt_ix_ext; eauto|]. apply IHty; unfold vdel; intro y; rewrite E; tauto.
   - constructor; [eapply wt_n_ext; eauto|]. apply IHty; unfold vadd; intro y; rewrite E; tauto.
   - apply TLetData. apply IHty; unfold vdel; intro y; rewrite E; tauto.
@@ -109,6 +113,8 @@ Proof.
   - constructor; [intros y Hy; unfold vset_of; auto|].
     eapply ty_ext; [apply IHp; eauto | apply vset_cons].
   - apply TLetData. eapply ty_ext; [apply IHp; eauto | apply vset_remove].
+  - constructor; [apply wt_ix_of; auto|].
+    eapply ty_ext; [apply IHp; eauto | apply vset_remove].
   - constructor; auto.
   - constructor; auto; intros y Hy; unfold vset_of; auto.
   - constructor; unfold wt_n, wt_step; try (intros y Hy; unfold vset_of;

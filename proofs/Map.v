@@ -11,6 +11,7 @@ Inductive proto :=
 | MSkip
 | MRd (A : arr) (ix : list nexp)                    (** [rd A[ix]] *)
 | MWr (A : arr) (ix : list nexp)                    (** [wr A[ix]] *)
+| MAt (A : arr) (ix : list nexp)                    (** [atomic A[ix]] *)
 | MSeq (u v : proto)
 | MIf (c : bexp) (u v : proto)
 | MFor (x : var) (lo hi : nexp) (st : step) (u : proto)
@@ -28,6 +29,7 @@ Fixpoint macc (t : thread) (s : env) (u : proto) : list access :=
   | MSkip | MSync | MAssume _ => []
   | MRd A ix => [mkacc t A (evals t s ix) Rd]
   | MWr A ix => [mkacc t A (evals t s ix) Wr]
+  | MAt A ix => [mkacc t A (evals t s ix) At]
   | MSeq u v => macc t s u ++ macc t s v
   | MIf c u v => if beval t s c then macc t s u else macc t s v
   | MFor x lo hi st u => flat_map (fun n => macc t (upd s x n) u) (iters t s lo hi st)
@@ -41,6 +43,7 @@ Fixpoint macc (t : thread) (s : env) (u : proto) : list access :=
 Inductive MIn (t : thread) : env -> proto -> access -> Prop :=
 | MInRd s A ix : MIn t s (MRd A ix) (mkacc t A (evals t s ix) Rd)
 | MInWr s A ix : MIn t s (MWr A ix) (mkacc t A (evals t s ix) Wr)
+| MInAt s A ix : MIn t s (MAt A ix) (mkacc t A (evals t s ix) At)
 | MInSeqL s u v a : MIn t s u a -> MIn t s (MSeq u v) a
 | MInSeqR s u v a : MIn t s v a -> MIn t s (MSeq u v) a
 | MInIfT s c u v a : beval t s c = true -> MIn t s u a -> MIn t s (MIf c u v) a
@@ -63,6 +66,7 @@ Qed.
 Lemma MIn_macc_2 : forall u t s a, In a (macc t s u) -> MIn t s u a.
 Proof.
   induction u; intros t s a H; simpl in H; try tauto.
+  - destruct H as [<-|[]]; constructor.
   - destruct H as [<-|[]]; constructor.
   - destruct H as [<-|[]]; constructor.
   - apply in_app_or in H; destruct H; [apply MInSeqL | apply MInSeqR]; auto.

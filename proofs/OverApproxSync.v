@@ -20,6 +20,8 @@ Inductive arun (t : thread) : akont -> list access -> option akont -> Prop :=
     arun t k a r -> arun t (AFProg s (ARd A ix) :: k) (mkacc t A (evals t s ix) Rd :: a) r
 | ARWr s A ix k a r :
     arun t k a r -> arun t (AFProg s (AWr A ix) :: k) (mkacc t A (evals t s ix) Wr :: a) r
+| ARAt s A ix k a r :
+    arun t k a r -> arun t (AFProg s (AAt A ix) :: k) (mkacc t A (evals t s ix) At :: a) r
 | ARSeq s u v k a r :
     arun t (AFProg s u :: AFProg s v :: k) a r -> arun t (AFProg s (ASeq u v) :: k) a r
 | ARIfT s c u v k a r :
@@ -73,7 +75,8 @@ Lemma krun_arun : forall t mem k evs r, krun t mem k evs r ->
   arun t (ak k) (accs evs) (option_map ak r).
 Proof.
   induction 1; simpl in *; try (econstructor; eauto; fail).
-  apply ARSeq; apply ARRd; eapply ARHavoc; exact IHkrun.
+  - apply ARSeq; apply ARRd; eapply ARHavoc; exact IHkrun.
+  - apply ARSeq; apply ARAt; eapply ARHavoc; exact IHkrun.
 Qed.
 
 Lemma kstep_astep : forall mem ths P rs, kstep mem ths P rs ->

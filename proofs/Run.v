@@ -115,6 +115,10 @@ Fixpoint xrun (fuel cap : nat) (t : thread) (mem : list event) (k : xkont) : xre
           let v := lastwrite mem A (evals t s ix) in
           let ev := mkev (mkacc t A (evals t s ix) Rd) v in
           xcons ev (xrun f cap t (mem ++ [ev]) (XProg (pl ++ [0]) (upd s x v) p :: k))
+      | PAtomic x A ix op vs p =>
+          let v := lastwrite mem A (evals t s ix) in
+          let ev := mkev (mkacc t A (evals t s ix) At) (atomic_result op v (evals t s vs)) in
+          xcons ev (xrun f cap t (mem ++ [ev]) (XProg (pl ++ [0]) (upd s x v) p :: k))
       | PLet x e p => xrun f cap t mem (XProg (pl ++ [0]) (upd s x (eval t s e)) p :: k)
       | PSeq p q => xrun f cap t mem (XProg (pl ++ [0]) s p :: XProg (pl ++ [1]) s q :: k)
       | PIf c p q =>
@@ -329,6 +333,7 @@ Fixpoint xmrun (fuel cap : nat) (t : thread) (k : xmkont) : xres (list access * 
       | MSkip => xmrun f cap t k
       | MRd A ix => xcons (mkacc t A (evals t s ix) Rd) (xmrun f cap t k)
       | MWr A ix => xcons (mkacc t A (evals t s ix) Wr) (xmrun f cap t k)
+      | MAt A ix => xcons (mkacc t A (evals t s ix) At) (xmrun f cap t k)
       | MSeq u v => xmrun f cap t (XMProg (pl ++ [0]) s u :: XMProg (pl ++ [1]) s v :: k)
       | MIf c u v =>
           if beval t s c then xmrun f cap t (XMProg (pl ++ [0]) s u :: k)
@@ -448,18 +453,25 @@ Proof.
 Qed.
 
 (** ** Races: every conflicting pair of a phase *)
-Definition is_wr (a : access) : bool := match a_mode a with Wr => true | Rd => false end.
+Definition racing_modesb (m n : mode) : bool :=
+  match m, n with
+  | Wr, _ | _, Wr | At, Rd | Rd, At => true
+  | _, _ => false
+  end.
+
+Lemma racing_modesb_spec : forall m n, racing_modesb m n = true <-> racing_modes m n.
+Proof. unfold racing_modes; destruct m, n; simpl; intuition congruence. Qed.
 
 Definition conflictb (a b : access) : bool :=
   (if thread_eq_dec (a_tid a) (a_tid b) then false else true) && Nat.eqb (a_arr a) (a_arr b) &&
-  (if list_eq_dec Nat.eq_dec (a_idx a) (a_idx b) then true else false) && (is_wr a || is_wr b).
+  (if list_eq_dec Nat.eq_dec (a_idx a) (a_idx b) then true else false) && racing_modesb (a_mode a) (a_mode b).
 
 Lemma conflictb_spec : forall a b, conflictb a b = true <-> conflict a b.
 Proof.
-  unfold conflictb, conflict, is_wr; intros a b.
+  unfold conflictb, conflict; intros a b. rewrite <- racing_modesb_spec.
   destruct (thread_eq_dec (a_tid a) (a_tid b)); destruct (Nat.eqb_spec (a_arr a) (a_arr b));
     destruct (list_eq_dec Nat.eq_dec (a_idx a) (a_idx b));
-    destruct (a_mode a), (a_mode b); simpl; split; intuition congruence.
+    destruct (racing_modesb (a_mode a) (a_mode b)); simpl; split; intuition congruence.
 Qed.
 
 (** The pairs [(a, b)] of a list for which [c] holds, [a] before [b] in the list. *)
@@ -512,12 +524,20 @@ Proof.
   intros l a b H; destruct (races_by_sound _ _ _ _ H) as [? [? C]]; apply conflictb_spec in C; auto.
 Qed.
 
+Lemma racing_modes_sym : forall m n, racing_modes m n -> racing_modes n m.
+Proof. unfold racing_modes; intuition. Qed.
+
+Lemma conflict_sym : forall a b, conflict a b -> conflict b a.
+Proof.
+  unfold conflict; intros a b [N [E1 [E2 R]]]; repeat split; auto. apply racing_modes_sym; auto.
+Qed.
+
 Lemma conflictb_sym : forall a b, conflictb a b = conflictb b a.
 Proof.
   intros a b; destruct (conflictb a b) eqn:E; symmetry.
-  - apply conflictb_spec in E; apply conflictb_spec; unfold conflict in *; intuition.
+  - apply conflictb_spec in E; apply conflictb_spec, conflict_sym; auto.
   - destruct (conflictb b a) eqn:E'; auto. apply conflictb_spec in E'.
-    assert (conflictb a b = true) as T by (apply conflictb_spec; unfold conflict in *; intuition).
+    assert (conflictb a b = true) as T by (apply conflictb_spec, conflict_sym; auto).
     congruence.
 Qed.
 
@@ -572,14 +592,14 @@ Definition is_global (sc : arr -> scope) (A : arr) : bool := match sc A with Glo
 Definition cross_conflictb (sc : arr -> scope) (a b : access) : bool :=
   (if dim3_eq_dec (t_block (a_tid a)) (t_block (a_tid b)) then false else true) && is_global sc (a_arr a) &&
   Nat.eqb (a_arr a) (a_arr b) &&
-  (if list_eq_dec Nat.eq_dec (a_idx a) (a_idx b) then true else false) && (is_wr a || is_wr b).
+  (if list_eq_dec Nat.eq_dec (a_idx a) (a_idx b) then true else false) && racing_modesb (a_mode a) (a_mode b).
 
 Lemma cross_conflictb_spec : forall sc a b, cross_conflictb sc a b = true <-> cross_conflict sc a b.
 Proof.
-  unfold cross_conflictb, cross_conflict, is_wr, is_global; intros sc a b.
+  unfold cross_conflictb, cross_conflict, is_global; intros sc a b. rewrite <- racing_modesb_spec.
   destruct (dim3_eq_dec (t_block (a_tid a)) (t_block (a_tid b))); destruct (sc (a_arr a));
     destruct (Nat.eqb_spec (a_arr a) (a_arr b)); destruct (list_eq_dec Nat.eq_dec (a_idx a) (a_idx b));
-    destruct (a_mode a), (a_mode b); simpl; split; intuition congruence.
+    destruct (racing_modesb (a_mode a) (a_mode b)); simpl; split; intuition congruence.
 Qed.
 
 (** The pairs of accesses of different blocks that conflict on a global array. *)
@@ -591,11 +611,14 @@ Theorem launch_races_nil_iff : forall sc Ass,
   (Forall (Forall (fun A => races A = [])) Ass /\ cross_races sc Ass = []) <-> drf_launch sc Ass.
 Proof.
   intros sc Ass; unfold drf_launch, cross_races.
+  assert (CS : forall a b, cross_conflict sc a b -> cross_conflict sc b a).
+  { unfold cross_conflict; intros a b [N [G [E1 [E2 R]]]]; repeat split; auto; try congruence.
+    apply racing_modes_sym; auto. }
   assert (Sym : forall a b, cross_conflictb sc a b = cross_conflictb sc b a).
   { intros a b; destruct (cross_conflictb sc a b) eqn:E; symmetry.
-    - apply cross_conflictb_spec in E; apply cross_conflictb_spec; unfold cross_conflict in *; intuition congruence.
+    - apply cross_conflictb_spec in E; apply cross_conflictb_spec, CS; auto.
     - destruct (cross_conflictb sc b a) eqn:E'; auto. apply cross_conflictb_spec in E'.
-      assert (cross_conflictb sc a b = true) as T by (apply cross_conflictb_spec; unfold cross_conflict in *; intuition congruence).
+      assert (cross_conflictb sc a b = true) as T by (apply cross_conflictb_spec, CS; auto).
       congruence. }
   assert (Irr : forall a, cross_conflictb sc a a = false).
   { intros a; destruct (cross_conflictb sc a a) eqn:E; auto. apply cross_conflictb_spec in E; destruct E; congruence. }

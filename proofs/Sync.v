@@ -41,6 +41,11 @@ Inductive krun (t : thread) : list event -> kont -> list event -> option kont ->
          (FProg (upd s x (lastwrite mem A (evals t s ix))) p :: k) evs r ->
     krun t mem (FProg s (PRead x A ix p) :: k)
          (mkev (mkacc t A (evals t s ix) Rd) (lastwrite mem A (evals t s ix)) :: evs) r
+| KAtomic mem s x A ix op vs p k evs r :
+    krun t (mem ++ [mkev (mkacc t A (evals t s ix) At) (atomic_result op (lastwrite mem A (evals t s ix)) (evals t s vs))])
+         (FProg (upd s x (lastwrite mem A (evals t s ix))) p :: k) evs r ->
+    krun t mem (FProg s (PAtomic x A ix op vs p) :: k)
+         (mkev (mkacc t A (evals t s ix) At) (atomic_result op (lastwrite mem A (evals t s ix)) (evals t s vs)) :: evs) r
 | KLet mem s x e p k evs r :
     krun t mem (FProg (upd s x (eval t s e)) p :: k) evs r ->
     krun t mem (FProg s (PLet x e p) :: k) evs r
@@ -107,6 +112,8 @@ Inductive mrun (t : thread) : mkont -> list access -> option mkont -> Prop :=
     mrun t k a r -> mrun t (MFProg s (MRd A ix) :: k) (mkacc t A (evals t s ix) Rd :: a) r
 | MRWr s A ix k a r :
     mrun t k a r -> mrun t (MFProg s (MWr A ix) :: k) (mkacc t A (evals t s ix) Wr :: a) r
+| MRAt s A ix k a r :
+    mrun t k a r -> mrun t (MFProg s (MAt A ix) :: k) (mkacc t A (evals t s ix) At :: a) r
 | MRSeq s u v k a r :
     mrun t (MFProg s u :: MFProg s v :: k) a r -> mrun t (MFProg s (MSeq u v) :: k) a r
 | MRIfT s c u v k a r :

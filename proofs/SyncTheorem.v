@@ -67,6 +67,7 @@ Ltac invrel :=
   | T : ty _ PSkip _ |- _ => inv T
   | T : ty _ (PWrite _ _ _) _ |- _ => inv T
   | T : ty _ (PRead _ _ _ _) _ |- _ => inv T
+  | T : ty _ (PAtomic _ _ _ _ _ _) _ |- _ => inv T
   | T : ty _ (PLet _ _ _) _ |- _ => inv T
   | T : ty _ (PSeq _ _) _ |- _ => inv T
   | T : ty _ (PIf _ _ _) _ |- _ => inv T
@@ -81,6 +82,17 @@ Lemma agree_vadd_eval : forall V t s s' x e,
   agree (vadd V x) (upd s x (eval t s e)) (upd s' x (eval t s' e)).
 Proof. intros; rewrite (eval_wt V t s s' e); auto; apply agree_vadd; auto. Qed.
 
+(** A read or an atomic: the access, then the body with the bound variable out of V. *)
+Ltac binder_access :=
+  match goal with IH : forall m, Forall2 frel _ m -> _ |- _ =>
+    edestruct IH as [?r [?M ?O]];
+    [constructor; [econstructor; [eauto | apply agree_vdel; eauto] | eauto] |]
+  end;
+  eexists; split; [| eassumption];
+  match goal with W : wt_ix ?V ?ix, A : agree ?V ?s ?s' |- context [evals ?t ?s ?ix] =>
+    rewrite (evals_wt V t s s' ix W A) end;
+  constructor; constructor; eassumption.
+
 Lemma krun_sim : forall t mem k evs r, krun t mem k evs r ->
   forall m, krel k m -> exists r', mrun t m (accs evs) r' /\ orel r r'.
 Proof.
@@ -93,13 +105,8 @@ Proof.
     match goal with W : wt_ix ?V ix, A : agree ?V s ?s' |- _ =>
       rewrite (evals_wt V t s s' ix W A) end.
     constructor; auto.
-  - (* read *)
-    edestruct IHkrun as [r' [M O]].
-    { constructor; [econstructor; [eauto | apply agree_vdel; eauto] | eauto]. }
-    exists r'; split; auto.
-    match goal with W : wt_ix ?V ix, A : agree ?V s ?s' |- _ =>
-      rewrite (evals_wt V t s s' ix W A) end.
-    constructor; constructor; auto.
+  - (* read *) binder_access.
+  - (* atomic *) binder_access.
   - (* pure let, V-expression *)
     edestruct IHkrun as [r' [M O]].
     { constructor; [econstructor; [eauto | apply agree_vadd_eval; eauto] | eauto]. }

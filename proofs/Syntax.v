@@ -57,18 +57,42 @@ Inductive bexp :=
     ([downto]) use [StepSub] and [StepDiv]. *)
 Inductive step := StepAdd (k : nexp) | StepMul (k : nexp) | StepSub (k : nexp) | StepDiv (k : nexp).
 
+(** Atomic read-modify-write operations (CUDA's atomicAdd and kin). *)
+Inductive atomic_op := AtAdd | AtSub | AtMax | AtMin | AtAnd | AtOr | AtXor | AtExch | AtCas | AtInc | AtDec.
+
 (** ** Programs *)
 Inductive prog :=
 | PSkip
 | PWrite (A : arr) (ix : list nexp) (e : nexp)          (** [A[ix] := e] *)
 | PRead (x : var) (A : arr) (ix : list nexp) (p : prog) (** [let x = A[ix] in p] *)
 | PLet (x : var) (e : nexp) (p : prog)                   (** pure [let x = e in p] (extension) *)
+| PAtomic (x : var) (A : arr) (ix : list nexp) (op : atomic_op) (vs : list nexp) (p : prog)
+    (** [let x = atomic op(A[ix], vs) in p]: [x] is the old value (extension) *)
 | PSeq (p q : prog)
 | PIf (c : bexp) (p q : prog)
 | PFor (x : var) (lo hi : nexp) (st : step) (p : prog)  (** [for x in lo..hi step st {p}] *)
 | PLoopVals (x : var) (vs : list nat) (p : prog)        (** run-time form: [for x in vs {p}] *)
 | PSync
 | PAssume (c : bexp).                                    (** [assume c] (extension) *)
+
+(** The value an atomic writes, from the element's old value and its
+    operands, on naturals (as [atomicResult] in src/semantics/values.ts). *)
+Definition atomic_result (op : atomic_op) (old : nat) (vs : list nat) : nat :=
+  let v := nth 0 vs 0 in
+  let w := nth 1 vs 0 in
+  match op with
+  | AtAdd => old + v
+  | AtSub => old - v
+  | AtMax => Nat.max old v
+  | AtMin => Nat.min old v
+  | AtAnd => Nat.land old v
+  | AtOr => Nat.lor old v
+  | AtXor => Nat.lxor old v
+  | AtExch => v
+  | AtCas => if Nat.eqb old v then w else old
+  | AtInc => if Nat.leb v old then 0 else old + 1
+  | AtDec => if Nat.eqb old 0 || Nat.ltb v old then v else old - 1
+  end.
 
 (** ** Environments *)
 Definition env := var -> nat.

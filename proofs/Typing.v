@@ -27,6 +27,9 @@ Inductive ty : vset -> prog -> proto -> Prop :=
 | TRead V x A ix p u :
     wt_ix V ix -> ty (vdel V x) p u ->    (* [x] is data: removed from V *)
     ty V (PRead x A ix p) (MSeq (MRd A ix) u)
+| TAtomic V x A ix op vs p u :
+    wt_ix V ix -> ty (vdel V x) p u ->    (* the old value [x] is data; the operands are values *)
+    ty V (PAtomic x A ix op vs p) (MSeq (MAt A ix) u)
 | TLet V x e p u :                        (* pure let of a V-expression: x joins V *)
     wt_n V e -> ty (vadd V x) p u -> ty V (PLet x e p) (MLet x e u)
 | TLetData V x e p u :                    (* pure let of anything: x is data *)

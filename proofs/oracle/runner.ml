@@ -26,8 +26,9 @@
    if a block's is, else divergent if a block's is, else finished.  The
    blocks and each block's threads are in linear order (x fastest).  A PHASE
    is {"accesses":[ACCESS...],"races":[[ACCESS,ACCESS]...]} with an ACCESS
-   ["BX,BY,BZ/TX,TY,TZ","ARRAY",["INDEX"...],"r"|"w","VALUE"|null] (the value
-   of the event; null in a MAP and in a race), numbers written as strings;
+   ["BX,BY,BZ/TX,TY,TZ","ARRAY",["INDEX"...],"r"|"w"|"a","VALUE"|null] (the
+   value of the event, an atomic's the value it writes; null in a MAP and in
+   a race), numbers written as strings;
    "races" are the conflicting pairs of the phase (Run.races) and
    "crossRaces" those of threads of different blocks on a global array
    (Run.cross_races), the first of each element and pair of modes.
@@ -119,6 +120,11 @@ let binop = function
   | "<<" -> OShl | ">>" -> OShr | "&" -> OAnd | "|" -> OOr | "^" -> OXor
   | o -> bad "unknown operator %s" o
 
+let atomic_op = function
+  | "add" -> AtAdd | "sub" -> AtSub | "max" -> AtMax | "min" -> AtMin | "and" -> AtAnd | "or" -> AtOr
+  | "xor" -> AtXor | "exch" -> AtExch | "cas" -> AtCas | "inc" -> AtInc | "dec" -> AtDec
+  | o -> bad "unknown atomic operation %s" o
+
 let cmpop = function
   | "==" -> CEq | "!=" -> CNe | "<" -> CLt | "<=" -> CLe | ">" -> CGt | ">=" -> CGe
   | o -> bad "unknown comparison %s" o
@@ -155,6 +161,8 @@ let rec prog (vars : names) (arrays : names) (s : sexp) : prog =
   | List [Atom "write"; Atom a; ix; e] -> PWrite (intern arrays a, index vars ix, nexp vars e)
   | List [Atom "read"; Atom x; Atom a; ix; body] -> PRead (intern vars x, intern arrays a, index vars ix, p body)
   | List [Atom "let"; Atom x; e; body] -> PLet (intern vars x, nexp vars e, p body)
+  | List [Atom "atomic"; Atom op; Atom a; ix; List vs; Atom x; body] ->
+      PAtomic (intern vars x, intern arrays a, index vars ix, atomic_op op, List.map (nexp vars) vs, p body)
   | List (Atom "seq" :: ss) ->
       let rec nest = function [] -> PSkip | [s] -> p s | s :: ss -> PSeq (p s, nest ss) in
       nest ss
@@ -235,7 +243,7 @@ let dim_text (d : dim3) = String.concat "," (List.map Big_int_Z.string_of_big_in
 let access arrays (a : access) (value : Big_int_Z.big_int option) =
   str "["; json_string (dim_text a.a_tid.t_block ^ "/" ^ dim_text a.a_tid.t_thread); str ",";
   json_string (array_name arrays a.a_arr); str ",["; comma_list big a.a_idx; str "],";
-  str (match a.a_mode with Rd -> "\"r\"" | Wr -> "\"w\""); str ",";
+  str (match a.a_mode with Rd -> "\"r\"" | Wr -> "\"w\"" | At -> "\"a\""); str ",";
   (match value with Some v -> big v | None -> str "null"); str "]"
 
 (* The first pair of each element and pair of modes. *)

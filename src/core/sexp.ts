@@ -4,17 +4,18 @@
  * differential tests): `faial-ts lower --sexp` prints it.
  *
  * Only the fragment the Coq model covers is printed: BabyCUDA on naturals
- * (parameters, reads, writes, pure lets, conditionals, loops up and down
- * with their steps, `sync`, `assume`, `requires`, a launch clause, shared and
- * global arrays of any dimension, the builtins). A kernel with anything else
- * (atomics, `syncwarp`, unknown values, machine integers) is refused with the
- * construct's span and why, never approximated.
+ * (parameters, reads, writes, atomics, pure lets, conditionals, loops up and
+ * down with their steps, `sync`, `assume`, `requires`, a launch clause,
+ * shared and global arrays of any dimension, the builtins). A kernel with
+ * anything else (`syncwarp`, unknown values, machine integers) is refused
+ * with the construct's span and why, never approximated.
  *
  * The form (what proofs/oracle/runner.ml reads):
  *
  *   (kernel NAME (params P…) (arrays (A shared|global)…) (requires C…)
  *     (launch (GRID…) (BLOCK…)) (body S))
  *   S := skip | sync | (write A (I…) E) | (read X A (I…) S) | (let X E S)
+ *      | (atomic OP A (I…) (E…) X S)  (X `_` when the old value is not bound)
  *      | (seq S…) | (if C S S) | (for X FROM TO (+|*|-|/ E) S) | (assume C)
  *   E := NAT | X | (threadIdx|blockIdx|blockDim|gridDim x|y|z) | (OP E E)
  *   C := true | false | (CMP E E) | (and C C) | (or C C) | (not C)
@@ -112,9 +113,18 @@ class Printer {
         return `(read ${this.name(s.local.text, s.local.span)} ${this.name(s.array.text, s.array.span)} ${this.index(s.index)} ${this.scoped(s.body, rest)})`;
       case 'let':
         return `(let ${this.name(s.local.text, s.local.span)} ${this.expr(s.value)} ${this.scoped(s.body, rest)})`;
+      case 'atomic':
+        // an atomic whose old value is not bound is a statement; one that binds it scopes over the rest
+        return s.local === null && rest.length > 0 ? `(seq ${this.stmt(s)} ${this.block(rest)})` : this.atomic(s, this.scoped(s.body, rest));
       default:
         return rest.length === 0 ? this.stmt(s) : `(seq ${this.stmt(s)} ${this.block(rest)})`;
     }
+  }
+
+  atomic(s: Extract<Stmt, { kind: 'atomic' }>, body: string): string {
+    if (s.type !== undefined) return this.outside(s.span, `an atomic on machine type ${s.type} (the model computes on naturals)`);
+    const local = s.local === null ? '_' : this.name(s.local.text, s.local.span);
+    return `(atomic ${s.op} ${this.name(s.array.text, s.array.span)} ${this.index(s.index)} (${s.operands.map((e) => this.expr(e)).join(' ')}) ${local} ${body})`;
   }
 
   stmt(s: Stmt): string {
@@ -128,6 +138,8 @@ class Printer {
       case 'read':
       case 'let':
         return this.scoped(s, []);
+      case 'atomic':
+        return this.atomic(s, this.scoped(s.body, []));
       case 'if':
         return `(if ${this.cond(s.cond)} ${this.block(s.then)} ${s.else === null ? 'skip' : this.block(s.else)})`;
       case 'for': {
@@ -137,8 +149,6 @@ class Printer {
       }
       case 'assume':
         return `(assume ${this.cond(s.cond)})`;
-      case 'atomic':
-        return this.outside(s.span, 'an atomic (the model has reads and writes only)');
       case 'syncwarp':
         return this.outside(s.span, 'a syncwarp (the model has block barriers only)');
       case 'havoc':

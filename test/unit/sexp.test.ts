@@ -30,18 +30,34 @@ describe('kernelSexp', () => {
     });
   });
 
-  it('refuses atomics, syncwarp and machine integers at each construct, printing nothing', () => {
-    const source = `kernel k(n) {
+  it('prints atomics, bound or not, the old value scoping over the rest of the block', () => {
+    expect(sexpOf(`kernel k(n) {
   global G;
   atomic add(G[tid], 1);
+  let o = atomic cas(G[0], n, 2) in
+  G[o] := o
+}`)).toEqual({
+      kind: 'sexp',
+      text: `(kernel k
+  (params n)
+  (arrays (G global))
+  (requires)
+  (body (seq (atomic add G ((threadIdx x)) (1) _ skip) (atomic cas G (0) (n 2) o (write G (o) o)))))`,
+    });
+  });
+
+  it('refuses syncwarp at each one, printing nothing', () => {
+    const source = `kernel k(n) {
+  global G;
   syncwarp;
-  G[0] := n
+  G[0] := n;
+  syncwarp
 }`;
     const program = parseProgram('k.bcu', source);
     const printed = kernelSexp(program.kernels[0]!);
-    if (printed.kind !== 'outside') throw new Error('printed a kernel with an atomic');
+    if (printed.kind !== 'outside') throw new Error('printed a kernel with syncwarp');
     expect(printed.reasons.map((r) => [spanText(program.file, r.span), r.what])).toEqual([
-      ['atomic add(G[tid], 1)', 'an atomic (the model has reads and writes only)'],
+      ['syncwarp', 'a syncwarp (the model has block barriers only)'],
       ['syncwarp', 'a syncwarp (the model has block barriers only)'],
     ]);
   });
@@ -55,10 +71,10 @@ describe('faial-ts lower --sexp', () => {
   });
 
   it('refuses a kernel outside the fragment with E0701 at the construct, and exits 2', async () => {
-    const r = await cliResult(['lower', '--sexp', 'examples/atomics/histogram.bcu']);
+    const r = await cliResult(['lower', '--sexp', 'examples/warps/warp-syncwarp-diverged.bcu']);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^kernel \w+ is not printed:\nerror\[E0701\]: outside the Coq model's fragment: an atomic/m);
+    expect(r.stderr).toMatch(/^kernel \w+ is not printed:\nerror\[E0701\]: outside the Coq model's fragment: a syncwarp/m);
   });
 
   it('refuses a CUDA kernel on machine integers', async () => {
