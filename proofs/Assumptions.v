@@ -28,6 +28,9 @@ From BabyCUDA Require Import Examples SyncExamples.
 Print Assumptions Examples.fig3_every_run_racy.
 Print Assumptions Examples.fig4_every_run_drf.
 Print Assumptions SyncExamples.loop_sync_drf.
+From BabyCUDA Require Import Benign.
+Print Assumptions Benign.exec_mvacc.
+Print Assumptions Benign.benign_sound.
 From BabyCUDA Require Import Grid.
 Print Assumptions Grid.theorem1_grid.
 Print Assumptions Grid.theorem1_grid_infer.

@@ -12,7 +12,7 @@ Definition fig3 : prog :=
        (PRead 2 0 [NVar 1] (PWrite 0 [NVar 1] (NBin OAdd (NVar 2) (NNum 1)))).
 
 Definition fig3_map : proto :=
-  MFor 1 (NNum 0) (NVar 0) (StepAdd (NNum 1)) (MSeq (MRd 0 [NVar 1]) (MWr 0 [NVar 1])).
+  MFor 1 (NNum 0) (NVar 0) (StepAdd (NNum 1)) (MSeq (MRd 0 [NVar 1]) (MWr 0 [NVar 1] None)).
 
 Example fig3_infer : infer [0] fig3 = Some fig3_map.
 Proof. reflexivity. Qed.
@@ -49,7 +49,7 @@ Qed.
 (** Figure 4: [if (tid = 0) { A[0] := tid } else { skip }] (DRF in one block along x:
     threads that differ in y or in their block all have [tid = 0]). *)
 Definition fig4 : prog := PIf (BCmp CEq NTid (NNum 0)) (PWrite 0 [NNum 0] NTid) PSkip.
-Definition fig4_map : proto := MIf (BCmp CEq NTid (NNum 0)) (MWr 0 [NNum 0]) MSkip.
+Definition fig4_map : proto := MIf (BCmp CEq NTid (NNum 0)) (MWr 0 [NNum 0] (Some NTid)) MSkip.
 
 Example fig4_infer : infer [] fig4 = Some fig4_map.
 Proof. reflexivity. Qed.

@@ -10,7 +10,8 @@ From BabyCUDA Require Import Syntax Semantics.
 Inductive proto :=
 | MSkip
 | MRd (A : arr) (ix : list nexp)                    (** [rd A[ix]] *)
-| MWr (A : arr) (ix : list nexp)                    (** [wr A[ix]] *)
+| MWr (A : arr) (ix : list nexp) (ov : option nexp)
+    (** [wr A[ix]], with the value written when it depends on no data (benign races) *)
 | MAt (A : arr) (ix : list nexp)                    (** [atomic A[ix]] *)
 | MSeq (u v : proto)
 | MIf (c : bexp) (u v : proto)
@@ -28,7 +29,7 @@ Fixpoint macc (t : thread) (s : env) (u : proto) : list access :=
   match u with
   | MSkip | MSync | MAssume _ => []
   | MRd A ix => [mkacc t A (evals t s ix) Rd]
-  | MWr A ix => [mkacc t A (evals t s ix) Wr]
+  | MWr A ix _ => [mkacc t A (evals t s ix) Wr]
   | MAt A ix => [mkacc t A (evals t s ix) At]
   | MSeq u v => macc t s u ++ macc t s v
   | MIf c u v => if beval t s c then macc t s u else macc t s v
@@ -42,7 +43,7 @@ Fixpoint macc (t : thread) (s : env) (u : proto) : list access :=
     [t] in environment [s]. *)
 Inductive MIn (t : thread) : env -> proto -> access -> Prop :=
 | MInRd s A ix : MIn t s (MRd A ix) (mkacc t A (evals t s ix) Rd)
-| MInWr s A ix : MIn t s (MWr A ix) (mkacc t A (evals t s ix) Wr)
+| MInWr s A ix ov : MIn t s (MWr A ix ov) (mkacc t A (evals t s ix) Wr)
 | MInAt s A ix : MIn t s (MAt A ix) (mkacc t A (evals t s ix) At)
 | MInSeqL s u v a : MIn t s u a -> MIn t s (MSeq u v) a
 | MInSeqR s u v a : MIn t s v a -> MIn t s (MSeq u v) a

@@ -332,7 +332,7 @@ Fixpoint xmrun (fuel cap : nat) (t : thread) (k : xmkont) : xres (list access * 
       match u with
       | MSkip => xmrun f cap t k
       | MRd A ix => xcons (mkacc t A (evals t s ix) Rd) (xmrun f cap t k)
-      | MWr A ix => xcons (mkacc t A (evals t s ix) Wr) (xmrun f cap t k)
+      | MWr A ix _ => xcons (mkacc t A (evals t s ix) Wr) (xmrun f cap t k)
       | MAt A ix => xcons (mkacc t A (evals t s ix) At) (xmrun f cap t k)
       | MSeq u v => xmrun f cap t (XMProg (pl ++ [0]) s u :: XMProg (pl ++ [1]) s v :: k)
       | MIf c u v =>

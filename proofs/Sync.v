@@ -110,8 +110,8 @@ Inductive mrun (t : thread) : mkont -> list access -> option mkont -> Prop :=
 | MRSkip s k a r : mrun t k a r -> mrun t (MFProg s MSkip :: k) a r
 | MRRd s A ix k a r :
     mrun t k a r -> mrun t (MFProg s (MRd A ix) :: k) (mkacc t A (evals t s ix) Rd :: a) r
-| MRWr s A ix k a r :
-    mrun t k a r -> mrun t (MFProg s (MWr A ix) :: k) (mkacc t A (evals t s ix) Wr :: a) r
+| MRWr s A ix ov k a r :
+    mrun t k a r -> mrun t (MFProg s (MWr A ix ov) :: k) (mkacc t A (evals t s ix) Wr :: a) r
 | MRAt s A ix k a r :
     mrun t k a r -> mrun t (MFProg s (MAt A ix) :: k) (mkacc t A (evals t s ix) At :: a) r
 | MRSeq s u v k a r :

@@ -8,7 +8,7 @@ From BabyCUDA Require Import Syntax Semantics Map Typing Sync SyncTheorem Infer.
 Definition loop_sync : prog :=
   PFor 1 (NNum 0) (NNum 1) (StepAdd (NNum 1)) (PSeq (PWrite 0 [NTid] (NNum 1)) PSync).
 Definition loop_sync_map : proto :=
-  MFor 1 (NNum 0) (NNum 1) (StepAdd (NNum 1)) (MSeq (MWr 0 [NTid]) MSync).
+  MFor 1 (NNum 0) (NNum 1) (StepAdd (NNum 1)) (MSeq (MWr 0 [NTid] (Some (NNum 1))) MSync).
 
 Example loop_sync_infer : infer [] loop_sync = Some loop_sync_map.
 Proof. reflexivity. Qed.
@@ -20,7 +20,7 @@ Example loop_sync_phases :
     [[mkacc (tid_x 0) 0 [0] Wr; mkacc (tid_x 1) 0 [1] Wr]; []].
 Proof.
   unfold proto_phases, mstart; simpl.
-  set (K := [MFLoop s0 1 [] (MSeq (MWr 0 [NTid]) MSync)]).
+  set (K := [MFLoop s0 1 [] (MSeq (MWr 0 [NTid] (Some (NNum 1))) MSync)]).
   apply (MABarrier _ _ [(tid_x 0, K); (tid_x 1, K)]); [discriminate | |].
   - simpl. change [mkacc (tid_x 0) 0 [0] Wr; mkacc (tid_x 1) 0 [1] Wr] with ([mkacc (tid_x 0) 0 [0] Wr] ++ [mkacc (tid_x 1) 0 [1] Wr] ++ []).
     repeat econstructor.
