@@ -28,3 +28,19 @@ From BabyCUDA Require Import Examples SyncExamples.
 Print Assumptions Examples.fig3_every_run_racy.
 Print Assumptions Examples.fig4_every_run_drf.
 Print Assumptions SyncExamples.loop_sync_drf.
+From BabyCUDA Require Import Benign.
+Print Assumptions Benign.exec_mvacc.
+Print Assumptions Benign.benign_sound.
+From BabyCUDA Require Import Grid.
+Print Assumptions Grid.theorem1_grid.
+Print Assumptions Grid.theorem1_grid_infer.
+Print Assumptions Grid.grid_map_race_is_real.
+Print Assumptions Grid.grid_phases_exist.
+From BabyCUDA Require Import Run.
+Print Assumptions Run.xrun_sound.
+Print Assumptions Run.oracle_run_sound.
+Print Assumptions Run.oracle_map_sound.
+Print Assumptions Run.oracle_grid_sound.
+Print Assumptions Run.oracle_grid_map_sound.
+Print Assumptions Run.races_nil_iff.
+Print Assumptions Run.launch_races_nil_iff.

@@ -15,10 +15,14 @@ Definition ix_vars (ix : list nexp) : list var := flat_map nvars ix.
 Fixpoint infer (V : list var) (p : prog) : option proto :=
   match p with
   | PSkip => Some MSkip
-  | PWrite A ix _ => if incl_b (ix_vars ix) V then Some (MWr A ix) else None
+  | PWrite A ix e =>
+      if incl_b (ix_vars ix) V then Some (MWr A ix (if incl_b (nvars e) V then Some e else None)) else None
   | PRead x A ix p =>
       if incl_b (ix_vars ix) V
       then option_map (MSeq (MRd A ix)) (infer (remove Nat.eq_dec x V) p) else None
+  | PAtomic x A ix _ _ p =>
+      if incl_b (ix_vars ix) V
+      then option_map (MSeq (MAt A ix)) (infer (remove Nat.eq_dec x V) p) else None
   | PLet x e p =>
       if incl_b (nvars e) V then option_map (MLet x e) (infer (x :: V) p)
       else infer (remove Nat.eq_dec x V) p
@@ -60,7 +64,9 @@ Lemma ty_ext : forall V p u, ty V p u -> forall V', (forall y, V y <-> V' y) -> 
 Proof.
   induction 1; intros V' E.
   - constructor.
-  - constructor; eapply wt_ix_ext; eauto.
+  - constructor; [eapply wt_ix_ext; eauto|].
+    intros e' Hov; destruct (H0 e' Hov) as [-> W]; split; auto; eapply wt_n_ext; eauto.
+  - constructor; [eapply wt_ix_ext; eauto|]. apply IHty; unfold vdel; intro y; rewrite E; tauto.
   - constructor; [eapply wt_ix_ext; eauto|]. apply IHty; unfold vdel; intro y; rewrite E; tauto.
   - constructor; [eapply wt_n_ext; eauto|]. apply IHty; unfold vadd; intro y; rewrite E; tauto.
   - apply TLetData. apply IHty; unfold vdel; intro y; rewrite E; tauto.
@@ -103,12 +109,16 @@ Proof.
     end;
     repeat match goal with H : incl_b _ _ = true |- _ => pose proof (incl_b_spec _ _ H); clear H end.
   - constructor.
-  - constructor; apply wt_ix_of; auto.
+  - constructor; [apply wt_ix_of; auto|].
+    destruct (incl_b (nvars e) V) eqn:I; intros e' Hov; inversion Hov; subst; split; auto.
+    intros y Hy; apply (incl_b_spec _ _ I y Hy).
   - constructor; [apply wt_ix_of; auto|].
     eapply ty_ext; [apply IHp; eauto | apply vset_remove].
   - constructor; [intros y Hy; unfold vset_of; auto|].
     eapply ty_ext; [apply IHp; eauto | apply vset_cons].
   - apply TLetData. eapply ty_ext; [apply IHp; eauto | apply vset_remove].
+  - constructor; [apply wt_ix_of; auto|].
+    eapply ty_ext; [apply IHp; eauto | apply vset_remove].
   - constructor; auto.
   - constructor; auto; intros y Hy; unfold vset_of; auto.
   - constructor; unfold wt_n, wt_step; try (intros y Hy; unfold vset_of;

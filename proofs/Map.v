@@ -10,7 +10,9 @@ From BabyCUDA Require Import Syntax Semantics.
 Inductive proto :=
 | MSkip
 | MRd (A : arr) (ix : list nexp)                    (** [rd A[ix]] *)
-| MWr (A : arr) (ix : list nexp)                    (** [wr A[ix]] *)
+| MWr (A : arr) (ix : list nexp) (ov : option nexp)
+    (** [wr A[ix]], with the value written when it depends on no data (benign races) *)
+| MAt (A : arr) (ix : list nexp)                    (** [atomic A[ix]] *)
 | MSeq (u v : proto)
 | MIf (c : bexp) (u v : proto)
 | MFor (x : var) (lo hi : nexp) (st : step) (u : proto)
@@ -23,11 +25,12 @@ Inductive proto :=
     performs, in order.  Barriers and assumptions perform no access: this
     is the single-phase (unsynchronised) reading; [Sync.v] gives the
     phase-by-phase semantics. *)
-Fixpoint macc (t : nat) (s : env) (u : proto) : list access :=
+Fixpoint macc (t : thread) (s : env) (u : proto) : list access :=
   match u with
   | MSkip | MSync | MAssume _ => []
   | MRd A ix => [mkacc t A (evals t s ix) Rd]
-  | MWr A ix => [mkacc t A (evals t s ix) Wr]
+  | MWr A ix _ => [mkacc t A (evals t s ix) Wr]
+  | MAt A ix => [mkacc t A (evals t s ix) At]
   | MSeq u v => macc t s u ++ macc t s v
   | MIf c u v => if beval t s c then macc t s u else macc t s v
   | MFor x lo hi st u => flat_map (fun n => macc t (upd s x n) u) (iters t s lo hi st)
@@ -38,9 +41,10 @@ Fixpoint macc (t : nat) (s : env) (u : proto) : list access :=
 (** ** The same semantics as an inductive membership predicate:
     [MIn t s u a] means that access value [a] belongs to [[u]] for thread
     [t] in environment [s]. *)
-Inductive MIn (t : nat) : env -> proto -> access -> Prop :=
+Inductive MIn (t : thread) : env -> proto -> access -> Prop :=
 | MInRd s A ix : MIn t s (MRd A ix) (mkacc t A (evals t s ix) Rd)
-| MInWr s A ix : MIn t s (MWr A ix) (mkacc t A (evals t s ix) Wr)
+| MInWr s A ix ov : MIn t s (MWr A ix ov) (mkacc t A (evals t s ix) Wr)
+| MInAt s A ix : MIn t s (MAt A ix) (mkacc t A (evals t s ix) At)
 | MInSeqL s u v a : MIn t s u a -> MIn t s (MSeq u v) a
 | MInSeqR s u v a : MIn t s v a -> MIn t s (MSeq u v) a
 | MInIfT s c u v a : beval t s c = true -> MIn t s u a -> MIn t s (MIf c u v) a
@@ -65,6 +69,7 @@ Proof.
   induction u; intros t s a H; simpl in H; try tauto.
   - destruct H as [<-|[]]; constructor.
   - destruct H as [<-|[]]; constructor.
+  - destruct H as [<-|[]]; constructor.
   - apply in_app_or in H; destruct H; [apply MInSeqL | apply MInSeqR]; auto.
   - destruct (beval t s c) eqn:E; [apply MInIfT | apply MInIfF]; auto.
   - apply in_flat_map in H; destruct H as [n [Hn Ha]]; econstructor; eauto.
@@ -82,5 +87,5 @@ Qed.
 
 (** ** The MAP's phase: the access values of all threads of [T] when they
     all run [u] from environment [s]. *)
-Definition proto_phase (T : list nat) (s : env) (u : proto) (a : access) : Prop :=
+Definition proto_phase (T : list thread) (s : env) (u : proto) (a : access) : Prop :=
   In (a_tid a) T /\ MIn (a_tid a) s u a.

@@ -18,6 +18,7 @@ Inductive aproto :=
 | ASkip
 | ARd (A : arr) (ix : list nexp)
 | AWr (A : arr) (ix : list nexp)
+| AAt (A : arr) (ix : list nexp)
 | ASeq (u v : aproto)
 | AIf (c : bexp) (u v : aproto)
 | AFor (x : var) (lo hi : nexp) (st : step) (u : aproto)
@@ -33,6 +34,7 @@ Fixpoint approx (p : prog) : aproto :=
   | PSkip => ASkip
   | PWrite A ix _ => AWr A ix
   | PRead x A ix p => ASeq (ARd A ix) (AHavoc x (approx p))
+  | PAtomic x A ix _ _ p => ASeq (AAt A ix) (AHavoc x (approx p))
   | PLet x e p => ALet x e (approx p)
   | PSeq p q => ASeq (approx p) (approx q)
   | PIf c p q => AIf c (approx p) (approx q)
@@ -44,9 +46,10 @@ Fixpoint approx (p : prog) : aproto :=
 
 (** [AIn t s u a]: [a] is a possible access of thread [t] for some choice
     of the unknowns. *)
-Inductive AIn (t : nat) : env -> aproto -> access -> Prop :=
+Inductive AIn (t : thread) : env -> aproto -> access -> Prop :=
 | AInRd s A ix : AIn t s (ARd A ix) (mkacc t A (evals t s ix) Rd)
 | AInWr s A ix : AIn t s (AWr A ix) (mkacc t A (evals t s ix) Wr)
+| AInAt s A ix : AIn t s (AAt A ix) (mkacc t A (evals t s ix) At)
 | AInSeqL s u v a : AIn t s u a -> AIn t s (ASeq u v) a
 | AInSeqR s u v a : AIn t s v a -> AIn t s (ASeq u v) a
 | AInIfT s c u v a : beval t s c = true -> AIn t s u a -> AIn t s (AIf c u v) a
@@ -72,6 +75,8 @@ Proof.
   - constructor.
   - apply AInSeqL; constructor.
   - apply AInSeqR; econstructor; eauto.
+  - apply AInSeqL; constructor.
+  - apply AInSeqR; econstructor; eauto.
   - constructor; auto.
   - apply AInSeqL; auto.
   - apply AInSeqR; auto.
@@ -85,7 +90,7 @@ Proof.
 Qed.
 
 (** The approximate MAP's phase for the threads [T]. *)
-Definition approx_phase (T : list nat) (s : env) (p : prog) (a : access) : Prop :=
+Definition approx_phase (T : list thread) (s : env) (p : prog) (a : access) : Prop :=
   In (a_tid a) T /\ AIn (a_tid a) s (approx p) a.
 
 Lemma par_threads_approx : forall mem s p T P, par_threads mem s p T P ->
@@ -129,6 +134,10 @@ Proof.
     apply MInSeqL. rewrite (evals_wt V t s1 s2 ix); auto; constructor.
   - match goal with Hh : AIn _ _ (AHavoc _ _) _ |- _ => inversion Hh; subst end.
     apply MInSeqR. eapply IHty; eauto. apply agree_vdel; auto.
+  - match goal with Hr : AIn _ _ (AAt _ _) _ |- _ => inversion Hr; subst end.
+    apply MInSeqL. rewrite (evals_wt V t s1 s2 ix); auto; constructor.
+  - match goal with Hh : AIn _ _ (AHavoc _ _) _ |- _ => inversion Hh; subst end.
+    apply MInSeqR. eapply IHty; eauto. apply agree_vdel; auto.
   - constructor. eapply IHty; eauto.
     rewrite <- (eval_wt V t s1 s2 e); auto. apply agree_vadd; auto.
   - eapply IHty; eauto. apply agree_vdel; auto.
@@ -149,6 +158,11 @@ Proof.
   - inversion Hin; subst. rewrite <- (evals_wt V t s1 s2 ix); auto; constructor.
   - inversion Hin; subst.
     + match goal with Hr : MIn _ _ (MRd _ _) _ |- _ => inversion Hr; subst end.
+      apply AInSeqL. rewrite <- (evals_wt V t s1 s2 ix); auto; constructor.
+    + apply AInSeqR. apply (AInHavoc t s1 x 0).
+      eapply IHty; eauto. apply agree_vdel; auto.
+  - inversion Hin; subst.
+    + match goal with Hr : MIn _ _ (MAt _ _) _ |- _ => inversion Hr; subst end.
       apply AInSeqL. rewrite <- (evals_wt V t s1 s2 ix); auto; constructor.
     + apply AInSeqR. apply (AInHavoc t s1 x 0).
       eapply IHty; eauto. apply agree_vdel; auto.

@@ -13,13 +13,15 @@ Inductive aframe :=
 | AFLoop (s : env) (x : var) (vs : list nat) (u : aproto).
 Definition akont := list aframe.
 
-Inductive arun (t : nat) : akont -> list access -> option akont -> Prop :=
+Inductive arun (t : thread) : akont -> list access -> option akont -> Prop :=
 | ADone : arun t [] [] None
 | ARSkip s k a r : arun t k a r -> arun t (AFProg s ASkip :: k) a r
 | ARRd s A ix k a r :
     arun t k a r -> arun t (AFProg s (ARd A ix) :: k) (mkacc t A (evals t s ix) Rd :: a) r
 | ARWr s A ix k a r :
     arun t k a r -> arun t (AFProg s (AWr A ix) :: k) (mkacc t A (evals t s ix) Wr :: a) r
+| ARAt s A ix k a r :
+    arun t k a r -> arun t (AFProg s (AAt A ix) :: k) (mkacc t A (evals t s ix) At :: a) r
 | ARSeq s u v k a r :
     arun t (AFProg s u :: AFProg s v :: k) a r -> arun t (AFProg s (ASeq u v) :: k) a r
 | ARIfT s c u v k a r :
@@ -43,21 +45,21 @@ Inductive arun (t : nat) : akont -> list access -> option akont -> Prop :=
 | ARAssume s c k a r :
     beval t s c = true -> arun t k a r -> arun t (AFProg s (AAssume c) :: k) a r.
 
-Inductive astep : list (nat * akont) -> list access -> list (nat * option akont) -> Prop :=
+Inductive astep : list (thread * akont) -> list access -> list (thread * option akont) -> Prop :=
 | ASNil : astep [] [] []
 | ASCons t k ths a1 r A rs :
     arun t k a1 r -> astep ths A rs -> astep ((t, k) :: ths) (a1 ++ A) ((t, r) :: rs).
 
-Inductive arun_all : list (nat * akont) -> list (list access) -> Prop :=
+Inductive arun_all : list (thread * akont) -> list (list access) -> Prop :=
 | AAEnd ths A rs : astep ths A rs -> all_done rs -> arun_all ths [A]
 | AABarrier ths A ths' As :
     ths <> [] -> astep ths A (resume ths') -> arun_all ths' As -> arun_all ths (A :: As).
 
-Definition astart (T : list nat) (s : env) (u : aproto) : list (nat * akont) :=
+Definition astart (T : list thread) (s : env) (u : aproto) : list (thread * akont) :=
   map (fun t => (t, [AFProg s u])) T.
 
 (** The possible phase lists of the approximate MAP of [p]. *)
-Definition approx_phases (T : list nat) (s : env) (p : prog) (As : list (list access)) : Prop :=
+Definition approx_phases (T : list thread) (s : env) (p : prog) (As : list (list access)) : Prop :=
   arun_all (astart T s (approx p)) As.
 
 (** ** Simulation: the program's run is one of the approximate MAP's runs
@@ -73,7 +75,8 @@ Lemma krun_arun : forall t mem k evs r, krun t mem k evs r ->
   arun t (ak k) (accs evs) (option_map ak r).
 Proof.
   induction 1; simpl in *; try (econstructor; eauto; fail).
-  apply ARSeq; apply ARRd; eapply ARHavoc; exact IHkrun.
+  - apply ARSeq; apply ARRd; eapply ARHavoc; exact IHkrun.
+  - apply ARSeq; apply ARAt; eapply ARHavoc; exact IHkrun.
 Qed.
 
 Lemma kstep_astep : forall mem ths P rs, kstep mem ths P rs ->

@@ -7,13 +7,14 @@ Import ListNotations.
 From BabyCUDA Require Import Syntax.
 
 (** ** Access values *)
-Inductive mode := Rd | Wr.
+(** A read, a write, or an atomic read-modify-write. *)
+Inductive mode := Rd | Wr | At.
 
-Record access := mkacc { a_tid : nat; a_arr : arr; a_idx : list nat; a_mode : mode }.
+Record access := mkacc { a_tid : thread; a_arr : arr; a_idx : list nat; a_mode : mode }.
 
 (** An event of the history is an access together with the value read or
-    written (the value is what [lastwrite] needs; races only look at the
-    access). *)
+    written (an atomic's: the value it writes; the value is what [lastwrite]
+    needs; races only look at the access). *)
 Record event := mkev { ev_acc : access; ev_val : nat }.
 
 (** A phase is the list of events between two barriers, in execution
@@ -32,7 +33,7 @@ Fixpoint lastwrite_rev (es : list event) (A : arr) (i : list nat) : nat :=
   | e :: es =>
       let a := ev_acc e in
       match a_mode a with
-      | Wr => if Nat.eqb (a_arr a) A && (if list_eq_dec Nat.eq_dec (a_idx a) i then true else false)
+      | Wr | At => if Nat.eqb (a_arr a) A && (if list_eq_dec Nat.eq_dec (a_idx a) i then true else false)
               then ev_val e else lastwrite_rev es A i
       | Rd => lastwrite_rev es A i
       end
@@ -46,7 +47,7 @@ Definition lastwrite (mem : list event) (A : arr) (i : list nat) : nat :=
     performs the events [evs] (in order).  [let] scopes over its body only,
     so no environment is returned.  There is no rule for [sync]: barriers
     are handled by the semantics of [Sync.v]. *)
-Inductive exec (t : nat) : list event -> env -> prog -> list event -> Prop :=
+Inductive exec (t : thread) : list event -> env -> prog -> list event -> Prop :=
 | ESkip mem s : exec t mem s PSkip []
 | EWrite mem s A ix e :
     exec t mem s (PWrite A ix e) [mkev (mkacc t A (evals t s ix) Wr) (eval t s e)]
@@ -55,6 +56,11 @@ Inductive exec (t : nat) : list event -> env -> prog -> list event -> Prop :=
          (upd s x (lastwrite mem A (evals t s ix))) p evs ->
     exec t mem s (PRead x A ix p)
          (mkev (mkacc t A (evals t s ix) Rd) (lastwrite mem A (evals t s ix)) :: evs)
+| EAtomic mem s x A ix op vs p evs :
+    exec t (mem ++ [mkev (mkacc t A (evals t s ix) At) (atomic_result op (lastwrite mem A (evals t s ix)) (evals t s vs))])
+         (upd s x (lastwrite mem A (evals t s ix))) p evs ->
+    exec t mem s (PAtomic x A ix op vs p)
+         (mkev (mkacc t A (evals t s ix) At) (atomic_result op (lastwrite mem A (evals t s ix)) (evals t s vs)) :: evs)
 | ELet mem s x e p evs :
     exec t mem (upd s x (eval t s e)) p evs -> exec t mem s (PLet x e p) evs
 | ESeq mem s p q e1 e2 :
@@ -79,19 +85,23 @@ Inductive exec (t : nat) : list event -> env -> prog -> list event -> Prop :=
     the history of the earlier phases, and its reads see its own writes of
     the current phase, else the last write of the earlier phases.  The new
     phase lists the threads' events in the order of [T]. *)
-Inductive par_threads : list event -> env -> prog -> list nat -> phase -> Prop :=
+Inductive par_threads : list event -> env -> prog -> list thread -> phase -> Prop :=
 | PTNil mem s p : par_threads mem s p [] []
 | PTCons mem s p t T e1 e2 :
     exec t mem s p e1 -> par_threads mem s p T e2 ->
     par_threads mem s p (t :: T) (e1 ++ e2).
 
-Definition par (T : list nat) (s : env) (p : prog) (H H' : history) : Prop :=
+Definition par (T : list thread) (s : env) (p : prog) (H H' : history) : Prop :=
   exists P, par_threads (concat H) s p T P /\ H' = H ++ [P].
 
-(** ** Data-race freedom (paper, Definition 1) *)
+(** ** Data-race freedom (paper, Definition 1).  Two accesses of one
+    element by distinct threads race when one writes; an atomic counts as a
+    write, except that two atomics never race (spec, section 6). *)
+Definition racing_modes (m n : mode) : Prop :=
+  m = Wr \/ n = Wr \/ (m = At /\ n = Rd) \/ (m = Rd /\ n = At).
+
 Definition conflict (a b : access) : Prop :=
-  a_tid a <> a_tid b /\ a_arr a = a_arr b /\ a_idx a = a_idx b /\
-  (a_mode a = Wr \/ a_mode b = Wr).
+  a_tid a <> a_tid b /\ a_arr a = a_arr b /\ a_idx a = a_idx b /\ racing_modes (a_mode a) (a_mode b).
 
 (** A set of access values is DRF when no two of its elements conflict. *)
 Definition drf_set (S : access -> Prop) : Prop :=

@@ -29,7 +29,7 @@ Definition kont := list frame.
 (** [krun t mem k evs r]: from continuation [k], thread [t] performs [evs]
     and then either terminates ([r = None]) or waits at a barrier with
     continuation [k'] ([r = Some k']). *)
-Inductive krun (t : nat) : list event -> kont -> list event -> option kont -> Prop :=
+Inductive krun (t : thread) : list event -> kont -> list event -> option kont -> Prop :=
 | KDone mem : krun t mem [] [] None
 | KSkip mem s k evs r : krun t mem k evs r -> krun t mem (FProg s PSkip :: k) evs r
 | KWrite mem s A ix e k evs r :
@@ -41,6 +41,11 @@ Inductive krun (t : nat) : list event -> kont -> list event -> option kont -> Pr
          (FProg (upd s x (lastwrite mem A (evals t s ix))) p :: k) evs r ->
     krun t mem (FProg s (PRead x A ix p) :: k)
          (mkev (mkacc t A (evals t s ix) Rd) (lastwrite mem A (evals t s ix)) :: evs) r
+| KAtomic mem s x A ix op vs p k evs r :
+    krun t (mem ++ [mkev (mkacc t A (evals t s ix) At) (atomic_result op (lastwrite mem A (evals t s ix)) (evals t s vs))])
+         (FProg (upd s x (lastwrite mem A (evals t s ix))) p :: k) evs r ->
+    krun t mem (FProg s (PAtomic x A ix op vs p) :: k)
+         (mkev (mkacc t A (evals t s ix) At) (atomic_result op (lastwrite mem A (evals t s ix)) (evals t s vs)) :: evs) r
 | KLet mem s x e p k evs r :
     krun t mem (FProg (upd s x (eval t s e)) p :: k) evs r ->
     krun t mem (FProg s (PLet x e p) :: k) evs r
@@ -70,28 +75,28 @@ Inductive krun (t : nat) : list event -> kont -> list event -> option kont -> Pr
     krun t mem (FProg s (PAssume c) :: k) evs r.
 
 (** ** Parallel semantics with barriers *)
-Inductive kstep : list event -> list (nat * kont) -> phase -> list (nat * option kont) -> Prop :=
+Inductive kstep : list event -> list (thread * kont) -> phase -> list (thread * option kont) -> Prop :=
 | KSNil mem : kstep mem [] [] []
 | KSCons mem t k ths e1 r P rs :
     krun t mem k e1 r -> kstep mem ths P rs ->
     kstep mem ((t, k) :: ths) (e1 ++ P) ((t, r) :: rs).
 
-Definition all_done {K} (rs : list (nat * option K)) : Prop := Forall (fun tr => snd tr = None) rs.
-Definition resume {K} (ths : list (nat * K)) : list (nat * option K) :=
+Definition all_done {K} (rs : list (thread * option K)) : Prop := Forall (fun tr => snd tr = None) rs.
+Definition resume {K} (ths : list (thread * K)) : list (thread * option K) :=
   map (fun tk => (fst tk, Some (snd tk))) ths.
 
-Inductive krun_all : list event -> list (nat * kont) -> list phase -> Prop :=
+Inductive krun_all : list event -> list (thread * kont) -> list phase -> Prop :=
 | KAEnd mem ths P rs :
     kstep mem ths P rs -> all_done rs -> krun_all mem ths [P]
 | KABarrier mem ths P ths' Ps :
     ths <> [] -> kstep mem ths P (resume ths') -> krun_all (mem ++ P) ths' Ps ->
     krun_all mem ths (P :: Ps).
 
-Definition start (T : list nat) (s : env) (p : prog) : list (nat * kont) :=
+Definition start (T : list thread) (s : env) (p : prog) : list (thread * kont) :=
   map (fun t => (t, [FProg s p])) T.
 
 (** A kernel launch from history [H]: the phases [Ps] are appended. *)
-Definition kernel_run (T : list nat) (s : env) (p : prog) (H H' : history) : Prop :=
+Definition kernel_run (T : list thread) (s : env) (p : prog) (H H' : history) : Prop :=
   exists Ps, krun_all (concat H) (start T s p) Ps /\ H' = H ++ Ps.
 
 (** ** MAP continuations and the MAP's phases *)
@@ -100,13 +105,15 @@ Inductive mframe :=
 | MFLoop (s : env) (x : var) (vs : list nat) (u : proto).
 Definition mkont := list mframe.
 
-Inductive mrun (t : nat) : mkont -> list access -> option mkont -> Prop :=
+Inductive mrun (t : thread) : mkont -> list access -> option mkont -> Prop :=
 | MDone : mrun t [] [] None
 | MRSkip s k a r : mrun t k a r -> mrun t (MFProg s MSkip :: k) a r
 | MRRd s A ix k a r :
     mrun t k a r -> mrun t (MFProg s (MRd A ix) :: k) (mkacc t A (evals t s ix) Rd :: a) r
-| MRWr s A ix k a r :
-    mrun t k a r -> mrun t (MFProg s (MWr A ix) :: k) (mkacc t A (evals t s ix) Wr :: a) r
+| MRWr s A ix ov k a r :
+    mrun t k a r -> mrun t (MFProg s (MWr A ix ov) :: k) (mkacc t A (evals t s ix) Wr :: a) r
+| MRAt s A ix k a r :
+    mrun t k a r -> mrun t (MFProg s (MAt A ix) :: k) (mkacc t A (evals t s ix) At :: a) r
 | MRSeq s u v k a r :
     mrun t (MFProg s u :: MFProg s v :: k) a r -> mrun t (MFProg s (MSeq u v) :: k) a r
 | MRIfT s c u v k a r :
@@ -128,19 +135,19 @@ Inductive mrun (t : nat) : mkont -> list access -> option mkont -> Prop :=
 | MRAssume s c k a r :
     beval t s c = true -> mrun t k a r -> mrun t (MFProg s (MAssume c) :: k) a r.
 
-Inductive mstep : list (nat * mkont) -> list access -> list (nat * option mkont) -> Prop :=
+Inductive mstep : list (thread * mkont) -> list access -> list (thread * option mkont) -> Prop :=
 | MSNil : mstep [] [] []
 | MSCons t k ths a1 r A rs :
     mrun t k a1 r -> mstep ths A rs -> mstep ((t, k) :: ths) (a1 ++ A) ((t, r) :: rs).
 
-Inductive mrun_all : list (nat * mkont) -> list (list access) -> Prop :=
+Inductive mrun_all : list (thread * mkont) -> list (list access) -> Prop :=
 | MAEnd ths A rs : mstep ths A rs -> all_done rs -> mrun_all ths [A]
 | MABarrier ths A ths' As :
     ths <> [] -> mstep ths A (resume ths') -> mrun_all ths' As -> mrun_all ths (A :: As).
 
-Definition mstart (T : list nat) (s : env) (u : proto) : list (nat * mkont) :=
+Definition mstart (T : list thread) (s : env) (u : proto) : list (thread * mkont) :=
   map (fun t => (t, [MFProg s u])) T.
 
 (** The phases of MAP [u] run by the threads [T]. *)
-Definition proto_phases (T : list nat) (s : env) (u : proto) (As : list (list access)) : Prop :=
+Definition proto_phases (T : list thread) (s : env) (u : proto) (As : list (list access)) : Prop :=
   mrun_all (mstart T s u) As.

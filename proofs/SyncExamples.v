@@ -8,7 +8,7 @@ From BabyCUDA Require Import Syntax Semantics Map Typing Sync SyncTheorem Infer.
 Definition loop_sync : prog :=
   PFor 1 (NNum 0) (NNum 1) (StepAdd (NNum 1)) (PSeq (PWrite 0 [NTid] (NNum 1)) PSync).
 Definition loop_sync_map : proto :=
-  MFor 1 (NNum 0) (NNum 1) (StepAdd (NNum 1)) (MSeq (MWr 0 [NTid]) MSync).
+  MFor 1 (NNum 0) (NNum 1) (StepAdd (NNum 1)) (MSeq (MWr 0 [NTid] (Some (NNum 1))) MSync).
 
 Example loop_sync_infer : infer [] loop_sync = Some loop_sync_map.
 Proof. reflexivity. Qed.
@@ -16,38 +16,38 @@ Proof. reflexivity. Qed.
 Definition s0 : env := fun _ => 0.
 
 Example loop_sync_phases :
-  proto_phases [0; 1] s0 loop_sync_map
-    [[mkacc 0 0 [0] Wr; mkacc 1 0 [1] Wr]; []].
+  proto_phases [tid_x 0; tid_x 1] s0 loop_sync_map
+    [[mkacc (tid_x 0) 0 [0] Wr; mkacc (tid_x 1) 0 [1] Wr]; []].
 Proof.
   unfold proto_phases, mstart; simpl.
-  set (K := [MFLoop s0 1 [] (MSeq (MWr 0 [NTid]) MSync)]).
-  apply (MABarrier _ _ [(0, K); (1, K)]); [discriminate | |].
-  - simpl. change [mkacc 0 0 [0] Wr; mkacc 1 0 [1] Wr] with ([mkacc 0 0 [0] Wr] ++ [mkacc 1 0 [1] Wr] ++ []).
+  set (K := [MFLoop s0 1 [] (MSeq (MWr 0 [NTid] (Some (NNum 1))) MSync)]).
+  apply (MABarrier _ _ [(tid_x 0, K); (tid_x 1, K)]); [discriminate | |].
+  - simpl. change [mkacc (tid_x 0) 0 [0] Wr; mkacc (tid_x 1) 0 [1] Wr] with ([mkacc (tid_x 0) 0 [0] Wr] ++ [mkacc (tid_x 1) 0 [1] Wr] ++ []).
     repeat econstructor.
-  - apply (MAEnd _ _ [(0, None); (1, None)]); [| repeat constructor].
+  - apply (MAEnd _ _ [(tid_x 0, None); (tid_x 1, None)]); [| repeat constructor].
     change (@nil access) with (@nil access ++ @nil access ++ []).
     repeat econstructor.
 Qed.
 
-Example loop_sync_runs : exists H', kernel_run [0; 1] s0 loop_sync [] H'.
+Example loop_sync_runs : exists H', kernel_run [tid_x 0; tid_x 1] s0 loop_sync [] H'.
 Proof.
-  eexists; exists [[mkev (mkacc 0 0 [0] Wr) 1; mkev (mkacc 1 0 [1] Wr) 1]; []]; split; [|reflexivity].
+  eexists; exists [[mkev (mkacc (tid_x 0) 0 [0] Wr) 1; mkev (mkacc (tid_x 1) 0 [1] Wr) 1]; []]; split; [|reflexivity].
   unfold start; simpl.
   set (K := [FLoop s0 1 [] (PSeq (PWrite 0 [NTid] (NNum 1)) PSync)]).
-  apply (KABarrier _ _ _ [(0, K); (1, K)]); [discriminate | |].
-  - simpl. change [mkev (mkacc 0 0 [0] Wr) 1; mkev (mkacc 1 0 [1] Wr) 1]
-      with ([mkev (mkacc 0 0 [0] Wr) 1] ++ [mkev (mkacc 1 0 [1] Wr) 1] ++ []).
+  apply (KABarrier _ _ _ [(tid_x 0, K); (tid_x 1, K)]); [discriminate | |].
+  - simpl. change [mkev (mkacc (tid_x 0) 0 [0] Wr) 1; mkev (mkacc (tid_x 1) 0 [1] Wr) 1]
+      with ([mkev (mkacc (tid_x 0) 0 [0] Wr) 1] ++ [mkev (mkacc (tid_x 1) 0 [1] Wr) 1] ++ []).
     repeat econstructor.
-  - apply (KAEnd _ _ _ [(0, None); (1, None)]); [| repeat constructor].
+  - apply (KAEnd _ _ _ [(tid_x 0, None); (tid_x 1, None)]); [| repeat constructor].
     change (@nil event) with (@nil event ++ @nil event ++ []).
     repeat econstructor.
 Qed.
 
 (** Its output history is DRF, by Theorem 1 for the synchronised fragment. *)
-Example loop_sync_drf : forall H', kernel_run [0; 1] s0 loop_sync [] H' -> drf_hist H'.
+Example loop_sync_drf : forall H', kernel_run [tid_x 0; tid_x 1] s0 loop_sync [] H' -> drf_hist H'.
 Proof.
   intros H' R.
-  apply (theorem1_sync_infer [] [0; 1] s0 loop_sync loop_sync_map [] H' _
+  apply (theorem1_sync_infer [] [tid_x 0; tid_x 1] s0 loop_sync loop_sync_map [] H' _
            loop_sync_infer (Forall_nil _) R loop_sync_phases).
   repeat constructor; intros a b Ha Hb [N [_ [I _]]]; simpl in *;
     repeat (destruct Ha as [<-|Ha]); repeat (destruct Hb as [<-|Hb]); simpl in *; try tauto; try congruence.

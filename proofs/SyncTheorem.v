@@ -23,13 +23,13 @@ Qed.
 Lemma mstep_length : forall ths A rs, mstep ths A rs -> length rs = length ths.
 Proof. induction 1; simpl; auto. Qed.
 
-Lemma resume_inj : forall {K} (l l' : list (nat * K)), resume l = resume l' -> l = l'.
+Lemma resume_inj : forall {K} (l l' : list (thread * K)), resume l = resume l' -> l = l'.
 Proof.
   induction l as [|[t k] l IH]; destruct l' as [|[t' k'] l']; simpl; intros E;
     inversion E; subst; auto; f_equal; auto.
 Qed.
 
-Lemma all_done_resume : forall {K} (l : list (nat * K)), all_done (resume l) -> l = [].
+Lemma all_done_resume : forall {K} (l : list (thread * K)), all_done (resume l) -> l = [].
 Proof. destruct l as [|[t k] l]; simpl; intros D; auto; inversion D; simpl in *; discriminate. Qed.
 
 Lemma mrun_all_det : forall ths As, mrun_all ths As -> forall As', mrun_all ths As' -> As = As'.
@@ -67,6 +67,7 @@ Ltac invrel :=
   | T : ty _ PSkip _ |- _ => inv T
   | T : ty _ (PWrite _ _ _) _ |- _ => inv T
   | T : ty _ (PRead _ _ _ _) _ |- _ => inv T
+  | T : ty _ (PAtomic _ _ _ _ _ _) _ |- _ => inv T
   | T : ty _ (PLet _ _ _) _ |- _ => inv T
   | T : ty _ (PSeq _ _) _ |- _ => inv T
   | T : ty _ (PIf _ _ _) _ |- _ => inv T
@@ -81,6 +82,17 @@ Lemma agree_vadd_eval : forall V t s s' x e,
   agree (vadd V x) (upd s x (eval t s e)) (upd s' x (eval t s' e)).
 Proof. intros; rewrite (eval_wt V t s s' e); auto; apply agree_vadd; auto. Qed.
 
+(** A read or an atomic: the access, then the body with the bound variable out of V. *)
+Ltac binder_access :=
+  match goal with IH : forall m, Forall2 frel _ m -> _ |- _ =>
+    edestruct IH as [?r [?M ?O]];
+    [constructor; [econstructor; [eauto | apply agree_vdel; eauto] | eauto] |]
+  end;
+  eexists; split; [| eassumption];
+  match goal with W : wt_ix ?V ?ix, A : agree ?V ?s ?s' |- context [evals ?t ?s ?ix] =>
+    rewrite (evals_wt V t s s' ix W A) end;
+  constructor; constructor; eassumption.
+
 Lemma krun_sim : forall t mem k evs r, krun t mem k evs r ->
   forall m, krel k m -> exists r', mrun t m (accs evs) r' /\ orel r r'.
 Proof.
@@ -93,13 +105,8 @@ Proof.
     match goal with W : wt_ix ?V ix, A : agree ?V s ?s' |- _ =>
       rewrite (evals_wt V t s s' ix W A) end.
     constructor; auto.
-  - (* read *)
-    edestruct IHkrun as [r' [M O]].
-    { constructor; [econstructor; [eauto | apply agree_vdel; eauto] | eauto]. }
-    exists r'; split; auto.
-    match goal with W : wt_ix ?V ix, A : agree ?V s ?s' |- _ =>
-      rewrite (evals_wt V t s s' ix W A) end.
-    constructor; constructor; auto.
+  - (* read *) binder_access.
+  - (* atomic *) binder_access.
   - (* pure let, V-expression *)
     edestruct IHkrun as [r' [M O]].
     { constructor; [econstructor; [eauto | apply agree_vadd_eval; eauto] | eauto]. }
@@ -152,9 +159,9 @@ Proof.
 Qed.
 
 (** ** Lifting the simulation to all threads and all phases *)
-Definition trel (tk : nat * kont) (tm : nat * mkont) : Prop :=
+Definition trel (tk : thread * kont) (tm : thread * mkont) : Prop :=
   fst tk = fst tm /\ krel (snd tk) (snd tm).
-Definition torel (tr : nat * option kont) (tm : nat * option mkont) : Prop :=
+Definition torel (tr : thread * option kont) (tm : thread * option mkont) : Prop :=
   fst tr = fst tm /\ orel (snd tr) (snd tm).
 
 Lemma kstep_sim : forall mem ths P rs, kstep mem ths P rs ->

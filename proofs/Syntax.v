@@ -2,7 +2,9 @@
 
     Expressions are deeply embedded and evaluated over [nat] in an
     environment [env] (a total map from variables to naturals) and a thread
-    identifier [tid].  Arrays may be multi-dimensional: an index is a list of
+    identifier [thread]: its block's index and its index in the block, three
+    coordinates each ([blockIdx], [threadIdx]; [blockDim] and [gridDim] are
+    variables, bound by the launch).  Arrays may be multi-dimensional: an index is a list of
     expressions (the paper uses one dimension; faial-ts accepts [A[i][j]]). *)
 
 From Coq Require Import List Arith Bool.
@@ -10,6 +12,24 @@ Import ListNotations.
 
 Definition var := nat.
 Definition arr := nat.
+
+(** ** Threads of a grid *)
+Record dim3 := mkdim { d_x : nat; d_y : nat; d_z : nat }.
+Record thread := mkthr { t_block : dim3; t_thread : dim3 }.
+
+Inductive idkind := IThread | IBlock.   (** [threadIdx], [blockIdx] *)
+Inductive axis := AX | AY | AZ.
+
+Definition coord (d : dim3) (a : axis) : nat :=
+  match a with AX => d_x d | AY => d_y d | AZ => d_z d end.
+
+Definition dim3_eq_dec : forall d e : dim3, {d = e} + {d <> e}.
+Proof. decide equality; apply Nat.eq_dec. Defined.
+Definition thread_eq_dec : forall t u : thread, {t = u} + {t <> u}.
+Proof. decide equality; apply dim3_eq_dec. Defined.
+
+(** Thread [n] along x of block 0: the threads of the paper's examples. *)
+Definition tid_x (n : nat) : thread := mkthr (mkdim 0 0 0) (mkdim n 0 0).
 
 (** ** Arithmetic and boolean expressions *)
 
@@ -19,8 +39,11 @@ Inductive cmpop := CEq | CNe | CLt | CLe | CGt | CGe.
 Inductive nexp :=
 | NNum (n : nat)
 | NVar (x : var)
-| NTid                                   (** [tid] = threadIdx.x *)
+| NId (k : idkind) (a : axis)           (** [threadIdx.a], [blockIdx.a] *)
 | NBin (o : binop) (a b : nexp).
+
+(** [tid], the paper's thread identifier: threadIdx.x. *)
+Notation NTid := (NId IThread AX).
 
 Inductive bexp :=
 | BTrue
@@ -34,18 +57,42 @@ Inductive bexp :=
     ([downto]) use [StepSub] and [StepDiv]. *)
 Inductive step := StepAdd (k : nexp) | StepMul (k : nexp) | StepSub (k : nexp) | StepDiv (k : nexp).
 
+(** Atomic read-modify-write operations (CUDA's atomicAdd and kin). *)
+Inductive atomic_op := AtAdd | AtSub | AtMax | AtMin | AtAnd | AtOr | AtXor | AtExch | AtCas | AtInc | AtDec.
+
 (** ** Programs *)
 Inductive prog :=
 | PSkip
 | PWrite (A : arr) (ix : list nexp) (e : nexp)          (** [A[ix] := e] *)
 | PRead (x : var) (A : arr) (ix : list nexp) (p : prog) (** [let x = A[ix] in p] *)
 | PLet (x : var) (e : nexp) (p : prog)                   (** pure [let x = e in p] (extension) *)
+| PAtomic (x : var) (A : arr) (ix : list nexp) (op : atomic_op) (vs : list nexp) (p : prog)
+    (** [let x = atomic op(A[ix], vs) in p]: [x] is the old value (extension) *)
 | PSeq (p q : prog)
 | PIf (c : bexp) (p q : prog)
 | PFor (x : var) (lo hi : nexp) (st : step) (p : prog)  (** [for x in lo..hi step st {p}] *)
 | PLoopVals (x : var) (vs : list nat) (p : prog)        (** run-time form: [for x in vs {p}] *)
 | PSync
 | PAssume (c : bexp).                                    (** [assume c] (extension) *)
+
+(** The value an atomic writes, from the element's old value and its
+    operands, on naturals (as [atomicResult] in src/semantics/values.ts). *)
+Definition atomic_result (op : atomic_op) (old : nat) (vs : list nat) : nat :=
+  let v := nth 0 vs 0 in
+  let w := nth 1 vs 0 in
+  match op with
+  | AtAdd => old + v
+  | AtSub => old - v
+  | AtMax => Nat.max old v
+  | AtMin => Nat.min old v
+  | AtAnd => Nat.land old v
+  | AtOr => Nat.lor old v
+  | AtXor => Nat.lxor old v
+  | AtExch => v
+  | AtCas => if Nat.eqb old v then w else old
+  | AtInc => if Nat.leb v old then 0 else old + 1
+  | AtDec => if Nat.eqb old 0 || Nat.ltb v old then v else old - 1
+  end.
 
 (** ** Environments *)
 Definition env := var -> nat.
@@ -70,17 +117,17 @@ Definition eval_cmp (o : cmpop) (a b : nat) : bool :=
   | CGt => Nat.ltb b a | CGe => Nat.leb b a
   end.
 
-Fixpoint eval (t : nat) (s : env) (e : nexp) : nat :=
+Fixpoint eval (t : thread) (s : env) (e : nexp) : nat :=
   match e with
   | NNum n => n
   | NVar x => s x
-  | NTid => t
+  | NId k a => coord (match k with IThread => t_thread t | IBlock => t_block t end) a
   | NBin o a b => eval_binop o (eval t s a) (eval t s b)
   end.
 
-Definition evals (t : nat) (s : env) (ix : list nexp) : list nat := map (eval t s) ix.
+Definition evals (t : thread) (s : env) (ix : list nexp) : list nat := map (eval t s) ix.
 
-Fixpoint beval (t : nat) (s : env) (c : bexp) : bool :=
+Fixpoint beval (t : thread) (s : env) (c : bexp) : bool :=
   match c with
   | BTrue => true
   | BFalse => false
@@ -106,7 +153,7 @@ Fixpoint down_sub (fuel n m k : nat) : list nat :=
 Fixpoint down_div (fuel n m k : nat) : list nat :=
   match fuel with 0 => [] | S f => if Nat.leb m n then n :: down_div f (n / k) m k else [] end.
 
-Definition step_values (st : step) (t : nat) (s : env) (n m : nat) : list nat :=
+Definition step_values (st : step) (t : thread) (s : env) (n m : nat) : list nat :=
   match st with
   | StepAdd k => up_add (m - n) n m (eval t s k)
   | StepMul k => up_mul m n m (eval t s k)
@@ -114,13 +161,13 @@ Definition step_values (st : step) (t : nat) (s : env) (n m : nat) : list nat :=
   | StepDiv k => down_div (S n) n m (eval t s k)
   end.
 
-Definition iters (t : nat) (s : env) (lo hi : nexp) (st : step) : list nat :=
+Definition iters (t : thread) (s : env) (lo hi : nexp) (st : step) : list nat :=
   step_values st t s (eval t s lo) (eval t s hi).
 
 (** ** Free variables *)
 Fixpoint nvars (e : nexp) : list var :=
   match e with
-  | NNum _ | NTid => []
+  | NNum _ | NId _ _ => []
   | NVar x => [x]
   | NBin _ a b => nvars a ++ nvars b
   end.

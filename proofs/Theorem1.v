@@ -17,6 +17,8 @@ Proof.
   - rewrite (evals_wt V t s s' ix); auto.
   - rewrite (evals_wt V t s s' ix); auto. f_equal.
     eapply IHexec; eauto. apply agree_vdel; auto.
+  - rewrite (evals_wt V t s s' ix); auto. f_equal.
+    eapply IHexec; eauto. apply agree_vdel; auto.
   - eapply IHexec; eauto. rewrite <- (eval_wt V t s s' e); auto. apply agree_vadd; auto.
   - eapply IHexec; eauto. apply agree_vdel; auto.
   - rewrite map_app; f_equal; eauto.

@@ -21,12 +21,16 @@ Definition wt_step (V : vset) (st : step) : Prop := wt_n V (step_exp st).
 (** V ⊢ b ▶ u *)
 Inductive ty : vset -> prog -> proto -> Prop :=
 | TSkip V : ty V PSkip MSkip
-| TWrite V A ix e :
-    wt_ix V ix ->                         (* the written value [e] is unconstrained *)
-    ty V (PWrite A ix e) (MWr A ix)
+| TWrite V A ix e ov :
+    wt_ix V ix ->                         (* the written value [e] is unconstrained... *)
+    (forall e', ov = Some e' -> e' = e /\ wt_n V e) ->  (* ...and kept in the MAP only if it depends on no data *)
+    ty V (PWrite A ix e) (MWr A ix ov)
 | TRead V x A ix p u :
     wt_ix V ix -> ty (vdel V x) p u ->    (* [x] is data: removed from V *)
     ty V (PRead x A ix p) (MSeq (MRd A ix) u)
+| TAtomic V x A ix op vs p u :
+    wt_ix V ix -> ty (vdel V x) p u ->    (* the old value [x] is data; the operands are values *)
+    ty V (PAtomic x A ix op vs p) (MSeq (MAt A ix) u)
 | TLet V x e p u :                        (* pure let of a V-expression: x joins V *)
     wt_n V e -> ty (vadd V x) p u -> ty V (PLet x e p) (MLet x e u)
 | TLetData V x e p u :                    (* pure let of anything: x is data *)

@@ -1,7 +1,14 @@
 /**
  * Long differential campaigns:
- *   npm run fuzz -- --runs N --seed S [--only P1,P2,P3,P4] [--together] [--timeout MS]
+ *   npm run fuzz -- --runs N --seed S [--only P1,P2,P3,P4,P6] [--together] [--timeout MS]
  *                   [--warps some|every|none] [--syncwarp] [--cuda] [--chunk K [--jobs J] [--chunk-timeout SEC]]
+ *
+ * P6 (test/properties/oracle.ts) checks the semantics extracted from the Coq
+ * mechanisation (`make -C proofs oracle`, built on first use; it needs coqc,
+ * ocamlfind and Zarith) against the interpreter and the verifier, on kernels
+ * of the model's fragment (no syncwarp, independent threads:
+ * with --together, kernels outside it are counted and skipped by P6). It
+ * runs only when named: the properties by default are P1–P4.
  *
  * By default each property gets its own N generated kernels, made with that
  * property's generator settings. With --together one stream of N kernels is
@@ -50,6 +57,7 @@ import { cudaGrammar } from '../src/cli/cuda.js';
 import type { CudaSetup } from '../src/frontend/cuda/lower.js';
 import { loadCuda } from '../test/properties/cuda-path.js';
 import { kernelArbitrary, type GenConfig, type Generated, type Warps } from '../test/properties/generator.js';
+import { ORACLE_BINARY, builtOracle, checkOracle, oracleCounts, type OracleCounts } from '../test/properties/oracle.js';
 import {
   SOLVER_TIMEOUT_MS,
   checkCompleteness,
@@ -64,8 +72,10 @@ import {
   type Theorem1Counts,
 } from '../test/properties/harness.js';
 
-type Property = 'P1' | 'P2' | 'P3' | 'P4';
-const PROPERTIES: readonly Property[] = ['P1', 'P2', 'P3', 'P4'];
+type Property = 'P1' | 'P2' | 'P3' | 'P4' | 'P6';
+const PROPERTIES: readonly Property[] = ['P1', 'P2', 'P3', 'P4', 'P6'];
+/** What runs without --only: P6 needs Coq and OCaml, so it runs when named. */
+const DEFAULT_PROPERTIES: readonly Property[] = ['P1', 'P2', 'P3', 'P4'];
 
 interface Args {
   readonly runs: number;
@@ -86,7 +96,7 @@ interface Args {
   readonly json: boolean;
 }
 
-const USAGE = 'use --runs N --seed S --only P1,P2,P3,P4 --together --timeout MS --warps some|every|none --syncwarp --cuda --chunk K --jobs J --chunk-timeout SEC';
+const USAGE = 'use --runs N --seed S --only P1,P2,P3,P4,P6 --together --timeout MS --warps some|every|none --syncwarp --cuda --chunk K --jobs J --chunk-timeout SEC';
 
 /** A command line the script cannot run: said in one line, with the usage, and exit 2. */
 class UsageError extends Error {}
@@ -103,7 +113,7 @@ function argsOf(argv: readonly string[]): Args {
     '--jobs': 1,
     '--chunk-timeout': null,
   };
-  let only = new Set<Property>(PROPERTIES);
+  let only = new Set<Property>(DEFAULT_PROPERTIES);
   let together = false;
   let warps: Warps | null = 'some';
   let syncwarp = false;
@@ -164,6 +174,8 @@ const CONFIGS: Record<Property, GenConfig> = {
   P2: { dataFlow: true, assumes: 'any', nonUniformSync: true },
   P3: { dataFlow: true, assumes: 'any', nonUniformSync: true },
   P4: { dataFlow: false, assumes: 'any', nonUniformSync: true },
+  // the Coq model's fragment: no syncwarp, nor warps (see outcomesOf)
+  P6: { dataFlow: true, assumes: 'any', nonUniformSync: true },
 };
 const TOGETHER: GenConfig = { dataFlow: true, assumes: 'any', nonUniformSync: true };
 
@@ -179,7 +191,7 @@ function count(t: Tally, key: string, by = 1): void {
  * enumeration: the first launch with a race or divergence (P2, P4) and the
  * first without (P4).
  */
-async function checkKernel(g: Generated, selected: ReadonlySet<Property>, timeoutMs: number, cuda: CudaSetup | null, tally: Tally): Promise<void> {
+async function checkKernel(g: Generated, selected: ReadonlySet<Property>, timeoutMs: number, cuda: CudaSetup | null, oracle: string | null, tally: Tally): Promise<void> {
   const timed = async <T>(key: string, f: () => T | Promise<T>): Promise<T> => {
     const started = performance.now();
     try {
@@ -211,6 +223,12 @@ async function checkKernel(g: Generated, selected: ReadonlySet<Property>, timeou
     }
   }
   if (selected.has('P3')) count(tally, 'P3 confirmed alarms replayed', await timed('P3', () => checkReplay(subject, loaded, timeoutMs)));
+  if (selected.has('P6') && oracle !== null) {
+    // the model has independent threads: the kernel is checked without its warp size
+    const counts = oracleCounts();
+    await timed('P6', () => checkOracle(subject, { ...loaded, warpSize: null }, oracle, counts, true));
+    tallyOracle(tally, counts);
+  }
   const stuck = z3Wasm.stuck();
   if (stuck !== null) {
     // every later check would be unknown, so every later kernel checked vacuously: the run ends as a broken one (run again with --chunk)
@@ -218,6 +236,20 @@ async function checkKernel(g: Generated, selected: ReadonlySet<Property>, timeou
     process.exit(3);
   }
   if (tally.get('kernels')! % 500 === 0) console.error(`  … ${tally.get('kernels')} kernels`);
+}
+
+/** P6's figures of one kernel, added to the campaign's. */
+function tallyOracle(tally: Tally, c: OracleCounts): void {
+  if (c.outside > 0) count(tally, 'P6 kernels outside the Coq model (not compared)', c.outside);
+  if (c.kernels > 0) count(tally, 'P6 kernels compared', c.kernels);
+  if (c.wellTyped > 0) count(tally, 'P6 kernels well-typed (extracted infer and inferMap agree)', c.wellTyped);
+  if (c.atomics > 0) count(tally, 'P6 kernels with atomics (compared without values)', c.atomics);
+  if (c.atomicsIllTyped > 0) count(tally, 'P6 kernels with atomics, ill-typed (not compared)', c.atomicsIllTyped);
+  if (c.grids > 0) count(tally, 'P6 launches of two blocks compared', c.grids);
+  for (const [k, n] of Object.entries(c.launches)) count(tally, `P6 launches compared, run ${k}`, n);
+  for (const [k, n] of Object.entries(c.notCompared)) count(tally, `P6 launches not compared: ${k}`, n);
+  count(tally, 'P6 launches with the extracted MAP run compared', c.mapCompared);
+  for (const [k, n] of Object.entries(c.verified)) count(tally, `P6 ${k}`, n);
 }
 
 /** One campaign's outcome: a property's (or, with --together, the selected properties') kernels and what the checks saw. */
@@ -230,11 +262,11 @@ interface Outcome {
   readonly failure: string | null;
 }
 
-async function campaign(name: string, config: GenConfig, selected: ReadonlySet<Property>, runs: number, seed: number, timeoutMs: number, cuda: CudaSetup | null): Promise<Outcome> {
+async function campaign(name: string, config: GenConfig, selected: ReadonlySet<Property>, runs: number, seed: number, timeoutMs: number, cuda: CudaSetup | null, oracle: string | null): Promise<Outcome> {
   const tally: Tally = new Map();
   const started = performance.now();
   const details = await fc.check(
-    fc.asyncProperty(kernelArbitrary(config), (g) => checkKernel(g, selected, timeoutMs, cuda, tally)),
+    fc.asyncProperty(kernelArbitrary(config), (g) => checkKernel(g, selected, timeoutMs, cuda, oracle, tally)),
     { seed, numRuns: runs },
   );
   const seconds = (performance.now() - started) / 1000;
@@ -254,12 +286,21 @@ async function outcomesOf(args: Args, runs: number, seed: number): Promise<Outco
     ...(args.cuda ? { atomics: false } : {}),
   });
   const cuda: CudaSetup | null = args.cuda ? { grammar: await cudaGrammar(), defines: new Map(), undefines: [], includeDirs: [], readFile: () => null } : null;
-  if (args.together) return Promise.all([campaign([...args.only].join('+'), config(TOGETHER), args.only, runs, seed, args.timeoutMs, cuda)]);
+  // main() built the oracle before any chunk started (chunks running make at once would race)
+  const oracle = args.only.has('P6') ? ORACLE_BINARY : null;
+  if (args.together) return Promise.all([campaign([...args.only].join('+'), config(TOGETHER), args.only, runs, seed, args.timeoutMs, cuda, oracle)]);
   const selected = PROPERTIES.filter((p) => args.only.has(p));
   return selected.reduce<Promise<Outcome[]>>(
-    async (done, p) => [...(await done), await campaign(p, config(CONFIGS[p]), new Set([p]), runs, seed, args.timeoutMs, cuda)],
+    // P6's kernels are of the Coq model's fragment: independent threads, without syncwarp
+    async (done, p) => [...(await done), await campaign(p, p === 'P6' ? CONFIGS.P6 : config(CONFIGS[p]), new Set([p]), runs, seed, args.timeoutMs, cuda, oracle)],
     Promise.resolve([]),
   );
+}
+
+/** Builds the oracle for P6 if needed; a machine without Coq or OCaml cannot run P6 (said as a usage error). */
+function buildOracle(): void {
+  const built = builtOracle();
+  if ('missing' in built) throw new UsageError(`P6 needs the extracted oracle (make -C proofs oracle): ${built.missing}`);
 }
 
 function printOutcome(o: Outcome, seedNote: string): void {
@@ -395,6 +436,7 @@ async function main(): Promise<void> {
   let args: Args;
   try {
     args = argsOf(process.argv.slice(2));
+    if (args.only.has('P6') && !args.json) buildOracle();
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     console.error(`fuzz: ${e.message}`);

@@ -7,7 +7,9 @@
  */
 import type { Launch } from '../core/launch.js';
 import { showListing } from '../core/print.js';
-import { DiagnosticError, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { kernelSexp } from '../core/sexp.js';
+import type { Kernel, Program } from '../core/ast.js';
+import { DiagnosticError, diagnosticOf, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { colorsOf } from '../diagnostics/render.js';
 import type { Query } from '../encode/query.js';
 import { EncodingLimit } from '../encode/smtlib.js';
@@ -35,18 +37,45 @@ export type LoweredProgram =
       readonly rejected: readonly RejectedKernel[];
       /** what the front end read and chose not to model */
       readonly notices: readonly Diagnostic[];
+      /** `sexp`: kernels outside the Coq model's fragment, each with its first construct outside it (the others related) */
+      readonly outsideModel: readonly RejectedKernel[];
     }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
+/** How `lower` prints a kernel: the core program's listing, or the s-expression the Coq model's extracted semantics reads. */
+export type LoweredForm = 'listing' | 'sexp';
+
 /** What `faial-ts lower` prints: each kernel of the file as the core program it was lowered to (what is verified). */
-export function loweredProgram(path: string, text: string, frontEnds: FrontEnds): LoweredProgram {
+export function loweredProgram(path: string, text: string, frontEnds: FrontEnds, form: LoweredForm = 'listing'): LoweredProgram {
   try {
     const { program, rejected, notices } = programOf(path, text, frontEnds);
-    return { ok: true, kernels: program.kernels.map((k) => ({ name: k.name.text, text: showListing({ file: program.file, kernels: [k] }, isCudaPath(path) ? 'cuda' : 'bcu') })), rejected, notices };
+    if (form === 'listing') {
+      return { ok: true, kernels: program.kernels.map((k) => ({ name: k.name.text, text: showListing({ file: program.file, kernels: [k] }, isCudaPath(path) ? 'cuda' : 'bcu') })), rejected, notices, outsideModel: [] };
+    }
+    const kernels: LoweredKernel[] = [];
+    const outsideModel: RejectedKernel[] = [];
+    for (const k of program.kernels) {
+      const printed = sexpOrRefusal(program, k);
+      if (printed.kind === 'sexp') kernels.push({ name: k.name.text, text: printed.text });
+      else outsideModel.push({ name: k.name.text, span: k.name.span, diagnostic: printed.diagnostic });
+    }
+    return { ok: true, kernels, rejected, notices, outsideModel };
   } catch (e) {
     if (e instanceof DiagnosticError) return { ok: false, diagnostics: e.diagnostics };
     throw e;
   }
+}
+
+/** A kernel's s-expression, or the diagnostic that refuses it: its first construct outside the fragment, the others related. */
+function sexpOrRefusal(program: Program, k: Kernel): { readonly kind: 'sexp'; readonly text: string } | { readonly kind: 'outside'; readonly diagnostic: Diagnostic } {
+  const printed = kernelSexp(k);
+  if (printed.kind === 'sexp') return printed;
+  const [first, ...others] = printed.reasons;
+  const diagnostic = diagnosticOf('outsideModel', program.file, first!.span, `outside the Coq model's fragment: ${first!.what}`, {
+    related: others.map((r) => ({ span: r.span, message: r.what })),
+    hints: ["`lower --sexp` prints only what proofs/ models: BabyCUDA on naturals without syncwarp or unknown values (proofs/README.md)"],
+  });
+  return { kind: 'outside', diagnostic };
 }
 
 /** The kernel's heading, typing verdict and MAP: one block of `infer`. */

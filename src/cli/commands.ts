@@ -89,6 +89,7 @@ export interface InferFlags extends CudaFlags {
 
 export interface LowerFlags extends CudaFlags {
   kernel?: string;
+  sexp?: boolean;
 }
 
 export interface ExperimentFlags extends CudaFlags, WarpFlags, SolvingFlags {
@@ -421,18 +422,20 @@ function filesToRead(args: readonly string[], flags: CudaFlags): readonly string
 
 export async function lowerCommand(file: string, flags: LowerFlags, io: CliIO): Promise<number> {
   const text = await textOf(file);
-  const lowered = loweredProgram(file, text, await frontEndsFor(file, text, flags));
+  const lowered = loweredProgram(file, text, await frontEndsFor(file, text, flags), flags.sexp === true ? 'sexp' : 'listing');
   if (!lowered.ok) {
     io.err(renderedDiagnostics(lowered.diagnostics, io.colour));
     return EXIT_BAD_INPUT;
   }
   const kernels = lowered.kernels.filter((k) => flags.kernel === undefined || k.name === flags.kernel);
   const rejected = lowered.rejected.filter((r) => flags.kernel === undefined || r.name === flags.kernel);
-  if (flags.kernel !== undefined && kernels.length === 0 && rejected.length === 0) {
-    throw new UsageError(`no kernel named '${escapedText(flags.kernel)}'`, [`the kernels are: ${escapedText([...lowered.kernels, ...lowered.rejected].map((k) => k.name).join(', '))}`]);
+  const outside = lowered.outsideModel.filter((r) => flags.kernel === undefined || r.name === flags.kernel);
+  if (flags.kernel !== undefined && kernels.length === 0 && rejected.length === 0 && outside.length === 0) {
+    throw new UsageError(`no kernel named '${escapedText(flags.kernel)}'`, [`the kernels are: ${escapedText([...lowered.kernels, ...lowered.rejected, ...lowered.outsideModel].map((k) => k.name).join(', '))}`]);
   }
   if (kernels.length > 0) io.out(`${kernels.map((k) => k.text).join('\n\n')}\n`);
   if (lowered.notices.length > 0) io.err(renderedDiagnostics(lowered.notices, io.colour));
   for (const r of rejected) io.err(`kernel ${r.name} is not analysed:\n${renderedDiagnostics([r.diagnostic], io.colour)}`);
-  return rejected.length > 0 ? EXIT_BAD_INPUT : EXIT_DRF;
+  for (const r of outside) io.err(`kernel ${r.name} is not printed:\n${renderedDiagnostics([r.diagnostic], io.colour)}`);
+  return rejected.length > 0 || outside.length > 0 ? EXIT_BAD_INPUT : EXIT_DRF;
 }

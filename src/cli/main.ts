@@ -130,9 +130,10 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
       .command('lower')
       .description('print the core program each kernel was lowered to, each statement with its source line (what is verified)')
       .argument('<FILE>', '.cu or .bcu file')
-      .option('--kernel <NAME>', 'only the kernel NAME'),
+      .option('--kernel <NAME>', 'only the kernel NAME')
+      .option('--sexp', "print each kernel as the s-expression the Coq model's extracted semantics reads (proofs/oracle); a kernel outside the model's fragment is refused"),
   )
-    .addHelpText('after', '\nExit codes: 0 every kernel lowered, 2 bad input or a kernel not analysed (an unsupported construct).')
+    .addHelpText('after', "\nExit codes: 0 every kernel lowered, 2 bad input or a kernel not analysed (an unsupported construct) or, with --sexp, outside the Coq model's fragment.")
     .action(async (file: string, flags: LowerFlags) => setExit(await (await commands()).lowerCommand(file, flags, io)));
 
   withLaunchOptions(

@@ -8,6 +8,7 @@
  *   E01xx        names and well-formedness of the core program
  *   E05xx, W05xx the C preprocessor (W0505 is a note)
  *   E06xx, N06xx the CUDA front end: a kernel it rejects, what it read and did not model
+ *   E07xx        `lower --sexp`: a kernel outside the Coq model's fragment
  *   E09xx        faial-ts itself (a bug, or a solver that misbehaved)
  */
 import type { Severity } from './diagnostic.js';
@@ -82,6 +83,8 @@ export const CODES = {
   functionTable: { code: 'N0621', severity: 'note', what: 'a call through a table of function pointers: its initialiser assumed, or any of its functions called' },
   possibleAlias: { code: 'N0630', severity: 'note', what: 'a pointer read from memory, which may point into any array of its element type' },
   byteRange: { code: 'N0640', severity: 'note', what: 'a memcpy/memset whose byte count is not known to be a multiple of the element size: every element it touches is counted' },
+
+  outsideModel: { code: 'E0701', severity: 'error', what: "a construct outside the Coq model's fragment, which `lower --sexp` does not print" },
 
   internal: { code: 'E0900', severity: 'error', what: 'a bug in faial-ts, or a solver that misbehaved' },
 } as const satisfies Record<string, CodeInfo>;
