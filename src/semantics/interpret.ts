@@ -475,8 +475,12 @@ interface Site {
 
 interface SiteRefs {
   readonly site: Site;
-  /** at most two, pairwise distinct in the relevant sense (thread or block) */
+  /** the witnesses kept (addSite): the first, then those of `apart` and `unlike`, at most five */
   readonly refs: RaceAccess[];
+  /** at most two apart from the first (another thread, warp or block), of different values */
+  readonly apart: RaceAccess[];
+  /** at most two of a value other than the first's, apart from each other */
+  readonly unlike: RaceAccess[];
 }
 
 interface ElementSites {
@@ -1225,10 +1229,17 @@ function isEqualWrites(r: Race): boolean {
 }
 
 /**
- * Records that `ref` accessed an element at `site`, keeping at most two
- * pairwise-apart witnesses per value, of at most two values per site: enough
- * for witnessPair to find an apart pair, and one of different values where
- * one exists (the benign check's counterpart).
+ * Records that `ref` accessed an element at `site`, keeping at most five
+ * witnesses: the first, up to two apart from it (of different values), and
+ * up to two of a value other than its own (apart from each other). For any
+ * access b of another site (or this one), if some access of the site is
+ * apart from b, one kept is; and if some is apart from b with another value,
+ * one kept is (`same` is an equivalence: one thread, warp or block). Where
+ * b is not with the first, the first serves unless b has its value, and
+ * then `unlike` does: of two apart witnesses of other values, one is not
+ * with b. Where b is with the first, `apart` does: of two of different
+ * values, one differs from b's. So witnessPair finds a race, and one of two
+ * different values wherever there is one (the benign check's counterpart).
  */
 function addSite(table: Map<string, ElementSites>, access: Access, site: Site, ref: RaceAccess, same: (a: RaceAccess, b: RaceAccess) => boolean): void {
   const key = cellKey(access.array, access.index);
@@ -1237,23 +1248,25 @@ function addSite(table: Map<string, ElementSites>, access: Access, site: Site, r
     el = { array: access.array, index: access.index, sites: new Map() };
     table.set(key, el);
   }
-  let refs = el.sites.get(site.key);
-  if (refs === undefined) {
-    refs = { site, refs: [] };
-    el.sites.set(site.key, refs);
+  const kept = el.sites.get(site.key);
+  if (kept === undefined) {
+    el.sites.set(site.key, { site, refs: [ref], apart: [], unlike: [] });
+    return;
   }
-  const alike = refs.refs.filter((r) => r.value === ref.value);
-  const values = new Set(refs.refs.map((r) => r.value)).size;
-  if (alike.length < 2 && !alike.some((r) => same(r, ref)) && (alike.length > 0 || values < 2)) refs.refs.push(ref);
+  const first = kept.refs[0]!;
+  let keep = false;
+  if (!same(first, ref) && kept.apart.length < 2 && !kept.apart.some((r) => r.value === ref.value)) {
+    kept.apart.push(ref);
+    keep = true;
+  }
+  if (ref.value !== first.value && kept.unlike.length < 2 && !kept.unlike.some((r) => same(r, ref))) {
+    kept.unlike.push(ref);
+    keep = true;
+  }
+  if (keep) kept.refs.push(ref);
 }
 
-/**
- * Two apart accesses, one from each list, of different values where there
- * are such. Keeping two apart witnesses per value and two values per site
- * is enough: if any apart pair (of different values) exists, one exists
- * among those kept, since at most one of two apart witnesses is not apart
- * from a given access.
- */
+/** Two apart accesses, one from each list (addSite's witnesses), of different values where there are such. */
 function witnessPair(as: readonly RaceAccess[], bs: readonly RaceAccess[], apart: (a: RaceAccess, b: RaceAccess) => boolean): [RaceAccess, RaceAccess] | null {
   let found: [RaceAccess, RaceAccess] | null = null;
   for (const a of as) {

@@ -185,6 +185,14 @@ describe('data races within a block (paper, Definition 1)', () => {
     expect(onA0[0]!.first.phase).toBe(1);
   });
 
+  it('a write of different values by the first threads to reach an element does not hide the race of a thread apart from them (found by P4 with lockstep warps)', () => {
+    // threads 0 and 1 share a lockstep warp and write S0[2] first (0, then 1); thread 2, in the other warp, writes 2 there too
+    const src = 'kernel k() { shared S0; for i0 in 0..3 { let v = S0[tid] in S0[tid + i0] := tid } }';
+    const r = finished(run(src, { block: 3 }, { warpSize: 2 }));
+    const ww = r.races.filter((x) => x.index[0] === 2n && x.first.kind === 'write' && x.second.kind === 'write');
+    expect(ww.map((x) => [x.first.thread[0], x.second.thread[0]].sort().join(','))).toEqual([expect.stringMatching(/2$/)]);
+  });
+
   it('uses all three thread dimensions', () => {
     const src = `kernel k() { shared A; A[threadIdx.y] := threadIdx.z }`;
     const r = finished(runKernel(kernelOf(src), { params: {}, blockDim: dim(1, 2, 2) }));
