@@ -15,13 +15,14 @@ import type { BExpr, DownStep, Expr, MachineType, Stmt, UpStep } from '../../cor
 import { located, positionAt, type Span } from '../../core/source.js';
 import { and, arith, castTo, compare, constant } from './build.js';
 import { branch, emitIf, FALSE, fresh, havocked, isPointer, mapPointers, slotMachine, spanOf, TRUE, type Ctx, type LoopFrame, type Slot, type Value } from './context.js';
-import { commonType, isInteger, isSigned, rangeOf, type CType } from './ctypes.js';
+import { commonType, isInteger, isSigned, leavesOf, rangeOf, type CType } from './ctypes.js';
 import { condition, hasEffects, intOf, named, rvalue, slotValue } from './expr.js';
 import { exitCondition, lowerStatement, lowerStatements, setFlag, withScope } from './stmt.js';
 import { parametersOf } from './calls.js';
 import { baseType, declared } from './types.js';
 import { not } from './build.js';
 import { cellsNamed } from './locals.js';
+import { objectsChangedIn } from './members.js';
 
 type Op = UpStep | DownStep;
 type Cmp = '<' | '<=' | '>' | '>=' | '!=';
@@ -252,10 +253,26 @@ function identifiers(n: Node, out = new Set<string>()): Set<string> {
   return out;
 }
 
-function invariant(ctx: Ctx, n: Node, assigned: ReadonlySet<string>): boolean {
+/**
+ * Whether `n` has one value in every iteration of a loop: it reads no memory,
+ * and no name in it is assigned by the loop, nor a local the loop changes
+ * without naming it (`changed`: through a reference, or an object through its
+ * members; a data member's name in a member function is a place of the object).
+ */
+function invariant(ctx: Ctx, n: Node, assigned: ReadonlySet<string>, changed: ReadonlySet<Slot>): boolean {
   if (hasEffects(ctx, n)) return false;
-  for (const name of identifiers(n)) if (assigned.has(name)) return false;
+  for (const name of identifiers(n)) {
+    if (assigned.has(name)) return false;
+    const b = ctx.scope.lookup(name);
+    const slot = b?.kind === 'local' ? b.slot : b?.kind === 'alias' && b.place.kind === 'slot' ? b.place.slot : null;
+    if (slot !== null && changed.has(slot)) return false;
+  }
   return true;
+}
+
+/** The locals a loop's code changes without assigning them by name. */
+function changedUnnamed(ctx: Ctx, body: readonly Node[]): Set<Slot> {
+  return new Set([...aliasedSlots(ctx, body), ...objectsChangedIn(ctx, body)]);
 }
 
 const bare = (n: Node): Node => (n.type === 'parenthesized_expression' ? bare(named(n)[0]!) : n);
@@ -277,7 +294,8 @@ function canonical(ctx: Ctx, cond: Node, update: Node, body: readonly Node[]): S
   const assigned = assignedNames(body);
   if (assigned.has(step.name)) return null;
   assigned.add(step.name);
-  if (!invariant(ctx, bound, assigned) || (step.amount !== null && !invariant(ctx, step.amount, assigned))) return null;
+  const changed = changedUnnamed(ctx, body);
+  if (!invariant(ctx, bound, assigned, changed) || (step.amount !== null && !invariant(ctx, step.amount, assigned, changed))) return null;
   const up = step.op === '+' || step.op === '*';
   const fits = up ? cmp === '<' || cmp === '<=' || cmp === '!=' : cmp === '>' || cmp === '>=' || cmp === '!=';
   if (!fits) return null;
@@ -475,7 +493,7 @@ function inductionSteps(ctx: Ctx, body: readonly Node[], assigned: ReadonlySet<S
     const binding = ctx.scope.lookup(step.name);
     if (binding?.kind !== 'local' || !assigned.has(binding.slot) || !isInteger(binding.slot.ctype) || aliased.has(binding.slot)) continue;
     const assignedHere = assignedNames(body);
-    if (step.amount !== null && !invariant(ctx, step.amount, assignedHere)) continue;
+    if (step.amount !== null && !invariant(ctx, step.amount, assignedHere, changedUnnamed(ctx, body))) continue;
     out.set(binding.slot, step.op === '-' ? negativeStep(e!) : (step.amount ?? e!));
   }
   return out;
@@ -580,6 +598,7 @@ function assignedSlots(ctx: Ctx, nodes: readonly Node[]): Set<Slot> {
   }
   for (const slot of aliasedSlots(ctx, nodes)) if (ctx.values.has(slot)) out.add(slot);
   for (const slot of cellsNamed(ctx, nodes)) out.add(slot);
+  for (const slot of objectsChangedIn(ctx, nodes)) out.add(slot);
   if (nodes.some((x) => contains(x, 'return_statement'))) {
     out.add(ctx.fn.returned);
     if (ctx.fn.result !== null) out.add(ctx.fn.result);
@@ -612,9 +631,19 @@ function afterLoop(ctx: Ctx, slots: readonly Slot[], n: Node): void {
 }
 
 function approximated(ctx: Ctx, slot: Slot, what: string, why: string, span: Span): Value {
+  return approximatedValue(ctx, slot, ctx.values.get(slot), what, why, span);
+}
+
+/** A slot's value approximated from what it held: a struct (a local object, `float3 acc`) leaf by leaf, each named. */
+function approximatedValue(ctx: Ctx, slot: Slot, v: Value | undefined, what: string, why: string, span: Span): Value {
   const type = slotMachine(slot.ctype);
+  if (slot.ctype.kind === 'struct' && v?.kind === 'struct') {
+    const leaves = leavesOf(slot.ctype);
+    // `acc in the loop at line 3` → `acc.x in the loop at line 3`
+    const leafWhat = (path: string): string => (what.startsWith(slot.name) ? `${slot.name}.${path}${what.slice(slot.name.length)}` : `${path} of ${what}`);
+    return { ...v, fields: v.fields.map((f, i) => approximatedValue(ctx, { ...slot, name: `${slot.name}_${leaves[i]!.path.replace(/\W+/g, '_')}`, ctype: leaves[i]!.type }, f, leafWhat(leaves[i]!.path), why, span)) };
+  }
   if (slot.ctype.kind === 'pointer') {
-    const v = ctx.values.get(slot);
     if (v !== undefined && isPointer(v)) {
       return mapPointers(v, (q) => ({ ...q, offset: havocked(ctx, `${slot.name}_off`, 'i64', { kind: 'approximation', what: `the offset of ${what}`, why, span }, span) }));
     }

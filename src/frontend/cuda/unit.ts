@@ -13,7 +13,7 @@ import { compare, constant } from './build.js';
 import { checkSyntax, parametersOf } from './calls.js';
 import { cudaDiagnostic, KernelRejected } from './codes.js';
 import { Builder, FALSE, fresh, notice, Scope, spanOf, unsupported, type ArrayRef, type Ctx, type KernelState, type Slot, type Value } from './context.js';
-import { INT, isInteger, leavesOf, LONG, machineOf, type CType, type StructCType, type StructField } from './ctypes.js';
+import { INT, isInteger, leavesOf, LONG, machineOf, typeName, type CType, type StructField } from './ctypes.js';
 import { convert, intOf, named, rvalue } from './expr.js';
 import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
 import { kernelHeads } from './heads.js';
@@ -23,6 +23,8 @@ import { launchLimits } from './limits.js';
 import { observedDeclaration, type Observer } from './observe.js';
 import { excessRejection } from './nesting.js';
 import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor } from './types.js';
+import { classOf, defineClass, defineOutOfClass, type ClassDef, type OutOfClassMember } from './classes.js';
+import { usable } from './members.js';
 
 export interface FunctionDef {
   /** the name calls use: unqualified, as the function is called inside its namespace or class */
@@ -51,8 +53,12 @@ export interface Unit {
   readonly file: SourceFile;
   readonly functions: Map<string, FunctionDef[]>;
   readonly types: Map<string, CType>;
-  /** classes and structs with methods or operators, by name (SharedMemory<T> is one) */
-  readonly classes: Map<string, Node>;
+  /** the structs and classes the file defines, by name: a class, or a class template and its specialisations (classes.ts) */
+  readonly classDefs: Map<string, ClassDef[]>;
+  /** member functions defined outside their class, by the class's name */
+  readonly outOfClass: Map<string, OutOfClassMember[]>;
+  /** the class types made so far, by name with template arguments (`View<float>`) */
+  readonly instances: Map<string, CType>;
   readonly constants: Map<string, Value>;
   readonly globals: GlobalVar[];
   /** template arguments a kernel is instantiated with (explicit instantiations, launches in host code) */
@@ -79,7 +85,7 @@ export interface LoweredUnit {
 
 /** Lowers every kernel of the parsed unit; `file` is the text the tree was parsed from. */
 export function lowerUnit(file: SourceFile, root: Node, observer?: Observer): LoweredUnit {
-  const unit: Unit = { file, functions: new Map(), types: new Map(), classes: new Map(), constants: new Map(), globals: [], instantiations: new Map(), broken: [], ...(observer === undefined ? {} : { observer }) };
+  const unit: Unit = { file, functions: new Map(), types: new Map(), classDefs: new Map(), outOfClass: new Map(), instances: new Map(), constants: new Map(), globals: [], instantiations: new Map(), broken: [], ...(observer === undefined ? {} : { observer }) };
   const notices: Diagnostic[] = [];
   collect(unit, root, null, notices, '');
   const kernels: Kernel[] = [];
@@ -178,17 +184,17 @@ function functionName(n: Node): string | null {
   return name.type === 'identifier' || name.type === 'qualified_identifier' || name.type === 'field_identifier' ? name.text : null;
 }
 
-/** A minimal kernel context to evaluate constants of the file (enumerators, `const int N = …`). */
-function constantContext(unit: Unit): Ctx {
-  const root = new Scope(null);
+/** A minimal kernel context to evaluate constants of the file (enumerators, `const int N = …`), with the names of `scope` (a class's template arguments). */
+function constantContext(unit: Unit, scope: Scope | null): Ctx {
+  const root = new Scope(scope);
   const k: KernelState = { arrays: [], arrayRefs: new Map(), params: [], requires: [], stated: [], used: new Set(), defs: new Map(), notices: [], calls: [], root };
   const returned: Slot = { name: 'return', ctype: { kind: 'bool' }, span: { start: 0, end: 0 } };
   return { file: unit.file, unit, k, b: new Builder(), scope: root, values: new Map(), fn: { name: '', returned, result: null }, loop: null };
 }
 
-function constantValue(unit: Unit, n: Node, ctype: CType): Value | null {
+export function constantValue(unit: Unit, n: Node, ctype: CType, scope: Scope | null = null): Value | null {
   try {
-    const ctx = constantContext(unit);
+    const ctx = constantContext(unit, scope);
     const v = convert(ctx, rvalue(ctx, n), ctype, spanOf(n));
     return ctx.b.items.length === 0 && (v.kind === 'int' ? v.expr.kind === 'int' : v.kind === 'bool' ? v.cond.kind === 'bool' : false) ? v : null;
   } catch (e) {
@@ -204,6 +210,7 @@ function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic
     switch (c.type) {
       case 'function_definition':
         defineFunction(unit, c, template, scope);
+        if (!cudaAttributes(c).has('global')) defineOutOfClass(unit, c, template);
         break;
       case 'template_declaration': {
         const params = c.childForFieldName('parameters');
@@ -225,7 +232,7 @@ function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic
       case 'struct_specifier':
       case 'class_specifier':
       case 'union_specifier':
-        structDefinition(unit, c);
+        structDefinition(unit, c, template);
         memberKernels(unit, c, template, scope);
         break;
       case 'type_definition':
@@ -291,7 +298,8 @@ function explicitInstantiation(unit: Unit, c: Node): void {
 /** The most leaves an array field may add to its struct: each is an index value of every access to the struct's elements. */
 const MAX_FIELD_LENGTH = 1024;
 
-function structDefinition(unit: Unit, c: Node): void {
+/** A struct or class definition with a body: a class of the file (classes.ts); a friend function defined in it is a function of the file. */
+function structDefinition(unit: Unit, c: Node, template: Node | null = null): void {
   const name = c.childForFieldName('name')?.text;
   const body = c.childForFieldName('body');
   if (name === undefined || body === null) return;
@@ -299,14 +307,11 @@ function structDefinition(unit: Unit, c: Node): void {
     unit.types.set(name, { kind: 'opaque', name: `union ${name}` });
     return;
   }
-  const members = named(body);
-  if (members.some((m) => m.type === 'function_definition' || m.type === 'template_declaration' || (m.type === 'declaration' && m.descendantsOfType('function_declarator').length > 0))) {
-    unit.classes.set(name, c);
-    unit.types.set(name, { kind: 'opaque', name });
-    return;
+  defineClass(unit, c, template);
+  for (const m of named(body)) {
+    if (m.type !== 'friend_declaration') continue;
+    for (const f of named(m)) if (f.type === 'function_definition') defineFunction(unit, f, null, '');
   }
-  const t: StructCType = { kind: 'struct', name, fields: fieldsOf(unit, body) };
-  unit.types.set(name, t);
 }
 
 /**
@@ -314,9 +319,9 @@ function structDefinition(unit: Unit, c: Node): void {
  * constant size is that many fields (its layout is known); any other array
  * field is opaque, and rejected by name where it is accessed.
  */
-function fieldsOf(unit: Unit, body: Node): StructField[] {
+export function fieldsOf(unit: Unit, body: Node, scope: Scope | null = null): StructField[] {
   const fields: StructField[] = [];
-  const env = { unit, scope: null };
+  const env = { unit, scope };
   for (const m of named(body)) {
     // a static member is not stored in the struct's elements
     if (m.type !== 'field_declaration' || m.children.some((x) => x?.type === 'storage_class_specifier' && x.text === 'static')) continue;
@@ -330,7 +335,7 @@ function fieldsOf(unit: Unit, body: Node): StructField[] {
         fields.push({ name: decl.name.text, type: decl.ctype });
         continue;
       }
-      const size = decl.dims.length === 1 && decl.dims[0] !== null ? constantValue(unit, decl.dims[0]!, LONG) : null;
+      const size = decl.dims.length === 1 && decl.dims[0] !== null ? constantValue(unit, decl.dims[0]!, LONG, scope) : null;
       const length = size?.kind === 'int' && size.expr.kind === 'int' ? size.expr.value : null;
       const known = length !== null && length > 0n && length <= BigInt(MAX_FIELD_LENGTH) && leavesOf(decl.ctype).length * Number(length) <= MAX_FIELD_LENGTH;
       fields.push(known ? { name: decl.name.text, type: decl.ctype, length: Number(length) } : { name: decl.name.text, type: { kind: 'opaque', name: `${decl.name.text}[]` } });
@@ -507,12 +512,17 @@ function templateParameters(ctx: Ctx, def: FunctionDef, scope: Scope): void {
     if (p.type === 'type_parameter_declaration' || p.type === 'optional_type_parameter_declaration') {
       const id = named(p).find((c) => c.type === 'type_identifier');
       if (id === undefined) return;
-      // verified for every type, as opaque; an instantiation with a reference would make its variables aliases
+      // an instantiation with a reference would make its variables aliases
+      const given: CType[] = [];
       for (const args of instantiations) {
         const arg = named(args)[i];
-        if (arg !== undefined && typeOfDescriptor(ctx, arg).kind === 'reference') return unsupported(ctx, arg, `a kernel instantiated with a reference type (${id.text} = ${arg.text})`);
+        const t = arg === undefined ? null : typeOfDescriptor(ctx, arg);
+        if (arg !== undefined && t?.kind === 'reference') return unsupported(ctx, arg, `a kernel instantiated with a reference type (${id.text} = ${arg.text})`);
+        if (t !== null) given.push(t);
       }
-      scope.define(id.text, { kind: 'type', ctype: { kind: 'opaque', name: id.text } });
+      // the one type every instantiation of the file gives (as an integer parameter is fixed), else verified for every type, as opaque
+      const one = given.length === instantiations.length && given.length > 0 && given.every((t) => typeName(t) === typeName(given[0]!)) ? given[0]! : null;
+      scope.define(id.text, { kind: 'type', ctype: one ?? { kind: 'opaque', name: id.text } });
       return;
     }
     const d = declared(baseType(ctx, p.childForFieldName('type') ?? p), p.childForFieldName('declarator'));
@@ -546,6 +556,8 @@ function kernelParameter(ctx: Ctx, p: Node, scope: Scope): void {
   if (d.name === null) return;
   if (isUnresolved(d.ctype)) return unresolvedType(ctx, p, d.ctype);
   if (d.reference) return unsupported(ctx, p, 'reference parameters');
+  const cls = classOf(d.ctype);
+  if (cls !== null) usable(ctx, cls, p);
   const name = d.name.text;
   const span = spanOf(d.name);
   const ctype: CType = d.dims.length > 0 ? { kind: 'pointer', to: d.ctype } : d.ctype;

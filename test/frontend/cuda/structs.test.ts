@@ -77,7 +77,16 @@ __global__ void k(B *b) {
     expect(await firstLine('struct B { int keys[4]; int n; };\n__global__ void k(B *b) { int *q = b[0].keys; q[threadIdx.x] = 1; }')).toMatch(/2:36 error\[E0602\]: unsupported: an array field of a struct used as a pointer \(b\[0\]\.keys\)/);
     expect(await firstLine('struct B { int keys[4]; int n; };\n__global__ void k(B *b) { b[threadIdx.x].keys[4] = 1; }')).toMatch(/2:27 error\[E0604\].*index 4 is out of the bounds of the field keys\[4\]/);
     expect(await firstLine('struct M { float m[4][4]; };\n__global__ void k(M *b) { b[threadIdx.x].m[1][2] = 1; }')).toMatch(/error\[E0602\]: unsupported: an array field of a struct \(m\) of several dimensions/);
-    expect(await firstLine('struct I { int a; int b; };\nstruct O { I in; int c; };\n__device__ void f(I *p) { p->a = 1; }\n__global__ void k(O *o) { f(&o[threadIdx.x].in); }')).toMatch(/error\[E0602\]: unsupported: the address of a nested struct/);
+  });
+
+  it('the address of a nested struct, and of an array field\'s element at an index known at run time, points back into the element', async () => {
+    const text = `struct I { int a; int b; };
+struct O { I in; int c; int keys[4]; };
+__device__ void f(I *p) { p->b = 1; }
+__device__ void g(int *q) { *q = 2; }
+__global__ void k(O *o, int j) { f(&o[threadIdx.x].in); g(&o[threadIdx.x].keys[j]); }
+`;
+    expect(await body(text)).toBe(['let p_off: u32 = (u32) threadIdx.x in', 'o[p_off][1] := 1;', 'let q_off: u32 = (u32) threadIdx.x in', 'o[q_off][3 + j] := 2'].join('\n'));
   });
 });
 
