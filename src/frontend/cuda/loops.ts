@@ -50,10 +50,42 @@ export function forLoop(ctx: Ctx, n: Node): void {
     const cond = n.childForFieldName('condition');
     const update = n.childForFieldName('update');
     const body = n.childForFieldName('body')!;
-    const shape = cond === null || update === null ? null : canonical(ctx, cond, update, [body]);
-    if (shape !== null) exactLoop(ctx, shape, [body], n);
+    const exact = cond === null || update === null ? null : commaLoop(ctx, cond, update, body);
+    if (exact !== null) exactLoop(ctx, exact.shape, exact.body, n);
     else approximateLoop(ctx, { cond, body: [body], update, first: 'cond' }, n, cond === null ? 'it has no condition' : 'its shape is not one faial-ts makes exact');
   });
+}
+
+/**
+ * A `for` whose update is one canonical step (`i += k`), or a comma list of
+ * steps one of which is the loop variable's (`a += aStep, b += bStep`, the
+ * tiled matrix product's loop): the others run after the body, as C runs the
+ * whole update after it, which is the same where they do not name the loop
+ * variable and the body has no `continue` (which would skip them). Null when
+ * the loop is not one faial-ts makes exact.
+ */
+function commaLoop(ctx: Ctx, cond: Node, update: Node, body: Node): { shape: Shape; body: readonly Node[] } | null {
+  const u = bare(update);
+  if (u.type !== 'comma_expression') {
+    const shape = canonical(ctx, cond, update, [body]);
+    return shape === null ? null : { shape, body: [body] };
+  }
+  if (contains(body, 'continue_statement')) return null;
+  const parts = commaParts(u);
+  for (const [i, part] of parts.entries()) {
+    const step = stepOf(bare(part));
+    if (step === null) continue;
+    const others = parts.filter((_, j) => j !== i);
+    if (others.some((o) => identifiers(o).has(step.name))) continue;
+    const shape = canonical(ctx, cond, part, [body, ...others]);
+    if (shape !== null) return { shape, body: [body, ...others] };
+  }
+  return null;
+}
+
+/** The expressions of a comma list, in order. */
+function commaParts(n: Node): Node[] {
+  return n.type === 'comma_expression' ? [...commaParts(n.childForFieldName('left')!), ...commaParts(n.childForFieldName('right')!)] : [n];
 }
 
 export function whileLoop(ctx: Ctx, n: Node): void {
@@ -486,8 +518,8 @@ function inductionSteps(ctx: Ctx, body: readonly Node[], assigned: ReadonlySet<S
   const names = new Set([...assigned].map((s) => s.name));
   const aliased = aliasedSlots(ctx, body);
   for (const s of stmts) {
-    if (s.type !== 'expression_statement') continue;
-    const e = named(s)[0];
+    // a statement of the body, or a step of a comma update run after it (commaLoop)
+    const e = s.type === 'expression_statement' ? named(s)[0] : s.type.endsWith('_expression') ? s : undefined;
     const step = e === undefined ? null : stepOf(bare(e));
     if (step === null || (step.op !== '+' && step.op !== '-') || counts.get(step.name) !== 1 || !names.has(step.name)) continue;
     const binding = ctx.scope.lookup(step.name);

@@ -14,7 +14,7 @@ import { checkSyntax, parametersOf } from './calls.js';
 import { cudaDiagnostic, KernelRejected } from './codes.js';
 import { Builder, FALSE, fresh, notice, Scope, spanOf, unsupported, type ArrayRef, type Ctx, type KernelState, type Slot, type Value } from './context.js';
 import { INT, isInteger, leavesOf, LONG, machineOf, typeName, type CType, type StructField } from './ctypes.js';
-import { convert, intOf, named, rvalue } from './expr.js';
+import { convert, named, rvalue } from './expr.js';
 import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
 import { kernelHeads } from './heads.js';
 import { ieeeTypeOf, patternType } from './floats.js';
@@ -81,6 +81,8 @@ export interface LoweredUnit {
   readonly notices: readonly Diagnostic[];
   /** errors about the whole file (no kernel) */
   readonly errors: readonly Diagnostic[];
+  /** each kernel's integer parameters (the core's), by their position in its C parameter list (null: another kind): what a launch's arguments fix (lower.ts) */
+  readonly argumentParams?: ReadonlyMap<string, readonly (Param | null)[]>;
 }
 
 /** Lowers every kernel of the parsed unit; `file` is the text the tree was parsed from. */
@@ -88,13 +90,16 @@ export function lowerUnit(file: SourceFile, root: Node, observer?: Observer): Lo
   const unit: Unit = { file, functions: new Map(), types: new Map(), classDefs: new Map(), outOfClass: new Map(), instances: new Map(), constants: new Map(), globals: [], instantiations: new Map(), broken: [], ...(observer === undefined ? {} : { observer }) };
   const notices: Diagnostic[] = [];
   collect(unit, root, null, notices, '');
+  launchedInstantiations(unit, root);
   const kernels: Kernel[] = [];
   const rejected: RejectedKernel[] = [];
+  const argumentParams = new Map<string, readonly (Param | null)[]>();
   const defs = [...unit.functions.values()].flat().filter((d) => d.attributes.has('global'));
   for (const def of defs) {
     const kernelNotices: Diagnostic[] = [];
     try {
-      const kernel = lowerKernel(unit, def, kernelNotices);
+      const { kernel, args } = lowerKernel(unit, def, kernelNotices);
+      argumentParams.set(def.qualified, args);
       const excess = excessRejection(file, kernel);
       if (excess !== null) throw new KernelRejected(excess);
       kernels.push(kernel);
@@ -116,7 +121,7 @@ export function lowerUnit(file: SourceFile, root: Node, observer?: Observer): Lo
     defs.length === 0 && unit.broken.length === 0 && unseen.length === 0
       ? [cudaDiagnostic('noKernel', file, { start: 0, end: 0 }, 'no __global__ kernel in this file', { hints: ['faial-ts verifies the kernels of a .cu file: functions declared __global__'] })]
       : [];
-  return { program: { file, kernels }, rejected, notices, errors };
+  return { program: { file, kernels }, rejected, notices, errors, argumentParams };
 }
 
 /** The error of a kernel whose lowering failed inside faial-ts (a construct the front end mishandles): an internal error, at the kernel. */
@@ -295,6 +300,22 @@ function explicitInstantiation(unit: Unit, c: Node): void {
   }
 }
 
+/**
+ * A kernel template launched with explicit template arguments in host code
+ * (`spmv<int, float><<<g, b>>>(…)`, a call once the launch's `<<<…>>>` is
+ * blanked): those arguments instantiate it, as an explicit instantiation does.
+ */
+function launchedInstantiations(unit: Unit, root: Node): void {
+  for (const call of root.descendantsOfType('call_expression')) {
+    const fn = call.childForFieldName('function');
+    if (fn?.type !== 'template_function') continue;
+    const name = fn.childForFieldName('name')?.text;
+    const args = fn.childForFieldName('arguments');
+    const kernel = name === undefined ? undefined : unit.functions.get(name)?.find((d) => d.attributes.has('global') && d.template !== null);
+    if (kernel !== undefined && args !== null) unit.instantiations.set(name!, [...(unit.instantiations.get(name!) ?? []), args]);
+  }
+}
+
 /** The most leaves an array field may add to its struct: each is an index value of every access to the struct's elements. */
 const MAX_FIELD_LENGTH = 1024;
 
@@ -454,7 +475,7 @@ function constPointer(d: Node): boolean {
 
 // ---------------------------------------------------------------- kernels
 
-function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): Kernel {
+function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): { readonly kernel: Kernel; readonly args: readonly (Param | null)[] } {
   const root = new Scope(null);
   const k: KernelState = { arrays: [], arrayRefs: new Map(), params: [], requires: [], stated: [], used: new Set(), defs: new Map(), notices, calls: [def.name], root, ...(unit.observer === undefined ? {} : { observer: unit.observer }) };
   const span = spanOf(def.node);
@@ -465,13 +486,14 @@ function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): Kerne
   const scope = new Scope(root);
   ctx.scope = scope;
   templateParameters(ctx, def, scope);
-  for (const p of parametersOf(def)) kernelParameter(ctx, p, scope);
+  const args = parametersOf(def).map((p) => kernelParameter(ctx, p, scope));
   setFlag(ctx, returned, FALSE);
   withScope(ctx, () => lowerStatements(ctx, named(def.node.childForFieldName('body')!)));
   const nameNode = nameSpan(def);
   const body = ctx.b.stmts();
   const requires = [...launchLimits(body, k.requires, nameNode), ...k.requires];
-  return { name: { text: def.qualified, span: nameNode }, params: k.params, launch: null, requires, arrays: k.arrays, body, span, ...(k.stated.length > 0 ? { stated: k.stated } : {}) };
+  const kernel: Kernel = { name: { text: def.qualified, span: nameNode }, params: k.params, launch: null, requires, arrays: k.arrays, body, span, ...(k.stated.length > 0 ? { stated: k.stated } : {}) };
+  return { kernel, args };
 }
 
 function declareGlobal(ctx: Ctx, g: GlobalVar): void {
@@ -549,11 +571,12 @@ function templateParameters(ctx: Ctx, def: FunctionDef, scope: Scope): void {
   });
 }
 
-function kernelParameter(ctx: Ctx, p: Node, scope: Scope): void {
+/** A kernel parameter in scope; the core parameter it is, for an integer parameter (else null). */
+function kernelParameter(ctx: Ctx, p: Node, scope: Scope): Param | null {
   const typeNode = p.childForFieldName('type');
-  if (typeNode === null) return;
+  if (typeNode === null) return null;
   const d = declared(baseType(ctx, typeNode), p.childForFieldName('declarator'));
-  if (d.name === null) return;
+  if (d.name === null) return null;
   if (isUnresolved(d.ctype)) return unresolvedType(ctx, p, d.ctype);
   if (d.reference) return unsupported(ctx, p, 'reference parameters');
   const cls = classOf(d.ctype);
@@ -562,30 +585,42 @@ function kernelParameter(ctx: Ctx, p: Node, scope: Scope): void {
   const span = spanOf(d.name);
   const ctype: CType = d.dims.length > 0 ? { kind: 'pointer', to: d.ctype } : d.ctype;
   const slot: Slot = { name, ctype, span };
-  let value: Value;
+  const before = ctx.k.params.length;
+  const value = parameterValue(ctx, name, ctype, span);
+  ctx.values.set(slot, value);
+  scope.define(name, { kind: 'local', slot });
+  return ctype.kind === 'int' && ctx.k.params.length === before + 1 ? ctx.k.params[before]! : null;
+}
+
+/**
+ * A kernel parameter's value, one for every thread: a pointer is a global
+ * array of its own (pointer parameters do not alias each other), an integer
+ * a parameter of the core, a float or double its bit pattern; a struct
+ * passed by value (`ParticleArrays p`) is each of its members so, named
+ * `p.x`, so that the arrays its pointer members point to are distinct
+ * arrays too, as separate pointer parameters would be.
+ */
+function parameterValue(ctx: Ctx, name: string, ctype: CType, span: Span): Value {
   if (ctype.kind === 'pointer') {
     const core = fresh(ctx, name);
     ctx.k.arrays.push({ name: { text: core, span }, scope: 'global', sizes: [], span });
     const array: ArrayRef = { name: core, space: 'global', elem: ctype.to, dims: 1, readOnly: false, span, mayBeNull: 'launch' };
     ctx.k.arrayRefs.set(`parameter ${core}`, array);
-    value = { kind: 'pointer', target: array, prefix: [], offset: null, elem: ctype.to, leaf: null };
-  } else if (isInteger(ctype)) {
+    return { kind: 'pointer', target: array, prefix: [], offset: null, elem: ctype.to, leaf: null };
+  }
+  if (isInteger(ctype)) {
     const type = ctype.kind === 'int' ? machineOf(ctype) : 'i32';
     const param: Param = { text: fresh(ctx, name), span, type };
     ctx.k.params.push(param);
-    const x = { kind: 'var', name: param.text, type, span } as const;
-    value = convert(ctx, { kind: 'int', expr: x, type }, ctype, span);
-  } else if (ctype.kind === 'float' && ieeeTypeOf(ctype.name) !== null) {
+    return convert(ctx, { kind: 'int', expr: { kind: 'var', name: param.text, type, span }, type }, ctype, span);
+  }
+  if (ctype.kind === 'float' && ieeeTypeOf(ctype.name) !== null) {
     // a float or double parameter is one value for every thread: its bit pattern, a parameter of the core
     const ieee = ieeeTypeOf(ctype.name)!;
     const param: Param = { text: fresh(ctx, name), span, type: patternType(ieee), ieee };
     ctx.k.params.push(param);
-    value = { kind: 'unknown', ctype, what: `the parameter ${name}`, span, pattern: { type: ieee, bits: { kind: 'var', name: param.text, type: param.type!, span } } };
-  } else {
-    value = { kind: 'unknown', ctype, what: `the parameter ${name}`, span };
-    if (ctype.kind === 'struct') value = { kind: 'struct', ctype, fields: leavesOf(ctype).map((l) => ({ kind: 'unknown', ctype: l.type, what: `the parameter ${name}.${l.path}`, span })) };
+    return { kind: 'unknown', ctype, what: `the parameter ${name}`, span, pattern: { type: ieee, bits: { kind: 'var', name: param.text, type: param.type!, span } } };
   }
-  ctx.values.set(slot, value);
-  scope.define(name, { kind: 'local', slot });
-  void intOf;
+  if (ctype.kind === 'struct') return { kind: 'struct', ctype, fields: leavesOf(ctype).map((l) => parameterValue(ctx, `${name}.${l.path}`, l.type, span)) };
+  return { kind: 'unknown', ctype, what: `the parameter ${name}`, span };
 }

@@ -348,3 +348,17 @@ describe('what classes faial-ts does not model are rejected by name where used',
     expect(unit.rejected.map((r) => r.diagnostic.message).join()).toMatch(/`this` outside a member function/);
   });
 });
+
+describe("a kernel template's type parameter", () => {
+  const kernel = `template <typename I> __global__ void k(int *a) { I i = threadIdx.x; a[i] = 1; }\n`;
+
+  it('is the type every instantiation of the file gives: explicit instantiations and launches with template arguments', async () => {
+    expect(await body(`${kernel}template __global__ void k<unsigned>(int *);\n`)).toBe(['let i: u32 = (u32) threadIdx.x in', 'a[i] := 1'].join('\n'));
+    expect(await body(`${kernel}void run(int *a) { k<int><<<1, 32>>>(a); }\n`)).toBe(['let i: i32 = (i32) (u32) threadIdx.x in', 'a[i] := 1'].join('\n'));
+  });
+
+  it('stays opaque (verified for every type) without an instantiation, or with instantiations that disagree', async () => {
+    expect(await body(kernel)).toMatch(/havoc/);
+    expect(await body(`${kernel}void run(int *a) { k<int><<<1, 32>>>(a); k<long><<<1, 32>>>(a); }\n`)).toMatch(/havoc/);
+  });
+});

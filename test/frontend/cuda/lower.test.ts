@@ -226,6 +226,25 @@ havoc off_2: i32 /* approximated: off after the loop at line 4: faial-ts does no
 skip`.slice(1));
   });
 
+  it('a comma update: the loop variable\'s step, the others run after the body (the tiled matrix product\'s `a += aStep, b += bStep`)', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  for (int a = 0, b = threadIdx.x; a < n; a += 4, b += 32) { A[b] = a; }
+}`;
+    expect(await body(cu)).toBe(`
+let b: i32 = (i32) (u32) threadIdx.x in
+for a: i32 in 0..n step + 4 {
+  A[b + a / 4 * 32] := a;
+  let b_1: i32 = b + a / 4 * 32 + 32 in
+  skip
+}`.slice(1));
+    // a step that reads the loop variable would see it before C's update did: approximated
+    const dependent = '__global__ void k(int *A, int n) { for (int a = 0, b = 0; a < n; a++, b = a * 2) { A[b] = a; } }';
+    expect(await body(dependent)).toMatch(/approximated: the number of iterations/);
+    const skipped = '__global__ void k(int *A, int n) { for (int a = 0, b = 0; a < n; a++, b += 2) { if (a == 3) continue; A[b] = a; } }';
+    expect(await body(skipped)).toMatch(/approximated: the number of iterations/);
+  });
+
   it('approximated loop', async () => {
     const cu = `
 __global__ void k(int *A, int n) {

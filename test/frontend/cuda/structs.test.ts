@@ -225,3 +225,35 @@ __global__ void k(int2 *r) {
     );
   });
 });
+
+describe('a struct passed by value to a kernel', () => {
+  const soa = (index: string): string => `struct Arrays { float *x; float *v; int n; };
+__global__ void advect(Arrays p, float dt) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < p.n) p.x[${index}] += p.v[i] * dt;
+}
+`;
+
+  it('its pointer members are arrays of their own and its integer members parameters, one value for every thread', async () => {
+    expect(await body(soa('i'))).toBe(
+      [
+        'let i: i32 = (i32) ((u32) blockIdx.x * (u32) blockDim.x + (u32) threadIdx.x) in',
+        'if (i < p_n) {',
+        '  let p_v_v = p_v[i] in',
+        '  let p_x_v = p_x[i] in',
+        '  havoc v: i32 /* a float value */ in',
+        '  p_x[i] := v',
+        '}',
+      ].join('\n'),
+    );
+  });
+
+  it('so a structure of arrays is race-free (before: its pointers were taken to alias, and every alarm was possible), and its racy twin confirmed', async () => {
+    const results = async (text: string): Promise<string[]> => {
+      const { rejected, results: r } = await verified(text, 4);
+      return [...rejected, ...r.map((x) => `${x.status}${x.races.some((a) => a.confidence === 'confirmed') ? ' confirmed' : ''}`)];
+    };
+    expect(await results(soa('i'))).toEqual(['drf']);
+    expect(await results(soa('i / 2'))).toEqual(['racy confirmed']);
+  });
+});
