@@ -53,6 +53,8 @@ export interface ClassInfo {
   readonly bindings: ReadonlyMap<string, Binding>;
   /** why the class's objects are not modelled, at the construct that says so; null when they are */
   readonly problem: { readonly at: Node; readonly what: string } | null;
+  /** the class a nested class is defined in (`BlockSum<int, 128>::TempStorage`), whose names it sees */
+  readonly outer?: StructCType;
 }
 
 /** A member function or constructor of a class instance, ready to inline. */
@@ -221,11 +223,11 @@ function specialisation(env: TypeEnv, d: ClassDef, params: readonly TemplatePara
 }
 
 /** The class type of a definition with its template parameters bound, made once per name. */
-function instance(unit: Unit, def: ClassDef, key: string, bindings: ReadonlyMap<string, Binding>): StructCType {
+function instance(unit: Unit, def: ClassDef, key: string, bindings: ReadonlyMap<string, Binding>, outer?: StructCType): StructCType {
   const known = unit.instances.get(key);
   if (known !== undefined && known.kind === 'struct') return known;
   const fields: StructField[] = [];
-  const t: StructCType = { kind: 'struct', name: key, fields, cls: { def, bindings, problem: problemOf(def) } };
+  const t: StructCType = { kind: 'struct', name: key, fields, cls: { def, bindings, problem: problemOf(def), ...(outer === undefined ? {} : { outer }) } };
   // made known before its fields are read: a field may point to the class itself (`Node *next`)
   unit.instances.set(key, t);
   fields.push(...fieldsOf(unit, def.body, classScope(unit, t)));
@@ -268,7 +270,8 @@ export function classScope(unit: Unit, t: StructCType): Scope {
   if (known !== undefined) return known;
   const info = t.cls!;
   const types = new Map<string, CType | null>();
-  const scope: Scope = new Scope(null, (name) => {
+  // a nested class sees the names of the class it is defined in
+  const scope: Scope = new Scope(info.outer === undefined ? null : classScope(unit, info.outer), (name) => {
     if (name === info.def.name) return { kind: 'type', ctype: t };
     const bound = info.bindings.get(name);
     if (bound !== undefined) return bound;
@@ -286,10 +289,15 @@ export function classScope(unit: Unit, t: StructCType): Scope {
   return scope;
 }
 
-/** The type a member typedef or alias (`typedef T Type;`, `using value_type = T;`) of the class names, in the class's scope. */
+/** The type a member typedef or alias (`typedef T Type;`, `using value_type = T;`), or a class defined in the class (`struct TempStorage {…};`), names, in the class's scope. */
 function ownMemberType(unit: Unit, t: StructCType, member: string, scope: Scope): CType | null {
   const env = { unit, scope };
   for (const m of named(t.cls!.def.body)) {
+    const nested = m.type === 'field_declaration' ? m.childForFieldName('type') : null;
+    const body = nested?.childForFieldName('body') ?? null;
+    if ((nested?.type === 'struct_specifier' || nested?.type === 'class_specifier') && body !== null && nested.childForFieldName('name')?.text === member) {
+      return instance(unit, { name: member, node: nested, body, template: null, specialised: null }, `${t.name}::${member}`, t.cls!.bindings, t);
+    }
     if (m.type === 'alias_declaration' && m.childForFieldName('name')?.text === member) return typeOfDescriptor(env, m.childForFieldName('type')!);
     if (m.type !== 'type_definition') continue;
     for (const d of m.childrenForFieldName('declarator')) {

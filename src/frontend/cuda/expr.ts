@@ -346,6 +346,7 @@ function placeOrPointerOf(ctx: Ctx, n: Node): Place | AnyPointer {
   switch (n.type) {
     case 'parenthesized_expression':
       return placeOrPointer(ctx, named(n)[0]!);
+    case 'type_identifier':
     case 'identifier': {
       const b = ctx.scope.lookup(n.text);
       if (b?.kind === 'local') return { kind: 'slot', slot: b.slot, leaf: null, span };
@@ -451,11 +452,32 @@ export function fieldElement(ctx: Ctx, f: FieldArray, i: IntValue, n: Node): Pla
   const at = { ...base, leaf: first + Number(k ?? 0n) * stride, span };
   const placed = f.elem.kind === 'struct' ? { ...at, part: { path, type: f.elem } } : at;
   if (k !== null) return placed;
+  if (placed.kind === 'slot' && f.length <= MAX_CHOSEN_ELEMENTS) return chosenElement(ctx, f, i, n);
   if (placed.kind !== 'memory' || placed.array.space === 'local' || placed.spread === true) {
-    return unsupported(ctx, n, `an array field of a local struct at an index known only at run time (${n.text})`, ['index it with a constant, or keep the struct in shared or global memory']);
+    return unsupported(ctx, n, `an array field of a local struct at an index known only at run time (${n.text})`, [`faial-ts follows those of at most ${MAX_CHOSEN_ELEMENTS} elements; index it with a constant, or keep the struct in shared or global memory`]);
   }
   const scaled = arith('*', castTo(i.expr, 'i32', span), constant(BigInt(stride), 'i32', span), 'i32', span);
   return { ...placed, leafOffset: placed.leafOffset === undefined ? scaled : arith('+', placed.leafOffset, scaled, 'i32', span) };
+}
+
+/** The most elements an array field of a local struct may have to be indexed at run time (each access is a choice between them). */
+const MAX_CHOSEN_ELEMENTS = 16;
+
+/**
+ * Element `i` of an array field of a local struct (`v.d[k]` of a small vector
+ * class), with `i` known only at run time: a choice between the elements by
+ * `i == j`, so a read or write is of the element `i` names; an index outside
+ * the field is C's undefined behaviour, which leaves the scope (as a null
+ * pointer dereferenced does).
+ */
+function chosenElement(ctx: Ctx, f: FieldArray, i: IntValue, n: Node): Place {
+  const span = spanOf(n);
+  let chosen: Place | null = null;
+  for (let j = f.length - 1; j >= 0; j--) {
+    const at = fieldElement(ctx, f, { expr: constant(BigInt(j), i.type, span), type: i.type }, n);
+    chosen = { kind: 'choice', cond: compare('==', i.expr, constant(BigInt(j), i.type, span), span), then: at, else: chosen, span };
+  }
+  return chosen!;
 }
 
 /** `threadIdx.x` and the like: not a struct's field. */
@@ -500,8 +522,37 @@ export function withField(ctx: Ctx, base: Place, field: string, at: Span, owner:
   if (part.type.kind === 'opaque' && part.type.name.endsWith('[]')) return unsupported(ctx, at, `an array field of a struct (${field}) of several dimensions or of a size faial-ts does not know`, ['faial-ts models array fields of one dimension and a constant size']);
   const { part: _, ...rest } = base;
   const placed = { ...rest, leaf: part.first, span: at };
+  if (part.type.kind === 'reference') return referredBy(ctx, placed, `${typeName(here)}::${field}`, at);
   if (part.length !== undefined) return { kind: 'fieldArray', base: placed, path: wanted, length: part.length, elem: part.type };
   return part.type.kind === 'struct' ? { ...placed, part: { path: wanted, type: part.type } } : placed;
+}
+
+/**
+ * The object a reference member names (`TempStorage &temp;`): its leaf holds
+ * a pointer to the place it was bound to by the constructor or the
+ * aggregate's initialiser (bindReferenceMember), which no assignment
+ * changes; one not bound to a place faial-ts follows is rejected, never
+ * taken for a copy.
+ */
+function referredBy(ctx: Ctx, leaf: Place, what: string, at: Span): Place {
+  const v = load(ctx, leaf, at);
+  if (!isPointer(v)) return unsupported(ctx, at, `the reference member ${what}, bound to no object faial-ts follows here`, ['faial-ts follows a reference member bound by a constructor or an initialiser of a local object']);
+  const p = elementOf(ctx, v, { expr: constant(0n, 'i32', at), type: 'i32' }, at);
+  return isPointerNotPlace(p) ? unsupported(ctx, at, `the reference member ${what}, bound to an array`) : p;
+}
+
+/** Binds the reference member `field` of the local object at `object` to `target` (a member initialiser `temp(storage)`, an aggregate's value). */
+export function bindReferenceMember(ctx: Ctx, object: Place, field: string, target: Node, at: Span): void {
+  if (object.kind !== 'slot') return unsupported(ctx, at, `a reference member (${field}) of an object that is not a local`);
+  const whole = object.slot.ctype;
+  const part = partAt(whole, object.part === undefined ? field : `${object.part.path}.${field}`);
+  if (part === null || part.type.kind !== 'reference') return reject(ctx, 'misuse', at, `${field} is not a reference member`);
+  const r = referent(ctx, part.type.to, false, target, target);
+  if (r.kind !== 'alias') return unsupported(ctx, target, `a reference member (${field}) bound to a value`);
+  const pointer = addressOfPlace(ctx, r.place, target);
+  const value = slotValue(ctx, object.slot, at);
+  if (value.kind !== 'struct') return reject(ctx, 'misuse', at, `'${object.slot.name}' is not a struct`);
+  ctx.values.set(object.slot, withPartValue(ctx, value, part.first, part.type, pointer, at));
 }
 
 /** `p[i]`: an element, or a row of a multi-dimensional array. */
@@ -611,6 +662,8 @@ export function isPlaceable(ctx: Ctx, n: Node): boolean {
   switch (n.type) {
     case 'parenthesized_expression':
       return isPlaceable(ctx, named(n)[0]!);
+    // a name the parser read as a type (`T v(a);`, a declaration of a variable) names a variable too
+    case 'type_identifier':
     case 'identifier': {
       const b = ctx.scope.lookup(n.text);
       return b?.kind === 'local' || b?.kind === 'alias' || (b?.kind === 'array' && b.scalar);

@@ -15,8 +15,8 @@ import type { BExpr, DownStep, Expr, MachineType, Stmt, UpStep } from '../../cor
 import { located, positionAt, type Span } from '../../core/source.js';
 import { and, arith, castTo, compare, constant } from './build.js';
 import { branch, emitIf, FALSE, fresh, havocked, isPointer, mapPointers, slotMachine, spanOf, TRUE, type Ctx, type LoopFrame, type Slot, type Value } from './context.js';
-import { commonType, isInteger, isSigned, leavesOf, rangeOf, type CType } from './ctypes.js';
-import { condition, hasEffects, intOf, named, rvalue, slotValue } from './expr.js';
+import { commonType, isInteger, isSigned, leavesOf, partAt, rangeOf, type CType } from './ctypes.js';
+import { condition, hasEffects, intOf, named, placeType, rvalue, slotValue } from './expr.js';
 import { exitCondition, lowerStatement, lowerStatements, setFlag, withScope } from './stmt.js';
 import { parametersOf } from './calls.js';
 import { baseType, declared } from './types.js';
@@ -304,7 +304,68 @@ function invariant(ctx: Ctx, n: Node, assigned: ReadonlySet<string>, changed: Re
 
 /** The locals a loop's code changes without assigning them by name. */
 function changedUnnamed(ctx: Ctx, body: readonly Node[]): Set<Slot> {
-  return new Set([...aliasedSlots(ctx, body), ...objectsChangedIn(ctx, body)]);
+  return new Set([...aliasedSlots(ctx, body), ...objectsChangedIn(ctx, body), ...fieldTargetSlots(ctx, body)]);
+}
+
+/** A target that is part of a variable through its fields: `z.keys[0]` (an element of an array field), `z.y` whose address is taken. */
+interface FieldTarget {
+  readonly root: string;
+  /** the field path from the variable (`keys`, `in.keys`) */
+  readonly path: string;
+  /** an element of the field at `path` (then the field must be an array field for the variable to change) */
+  readonly element: boolean;
+}
+
+const fieldTargetsOf = new WeakMap<Node, readonly FieldTarget[]>();
+
+/**
+ * The targets below n that assignedBelow's names do not show: an element of
+ * an array field of a variable assigned or incremented (`z.keys[0] = 1`), or
+ * a field whose address is taken (`f(&z.y)`, `&z.keys[j]`). Syntax alone,
+ * computed once per node (see above).
+ */
+function fieldTargets(n: Node): readonly FieldTarget[] {
+  const known = fieldTargetsOf.get(n);
+  if (known !== undefined) return known;
+  const own: FieldTarget[] = [];
+  const target =
+    n.type === 'assignment_expression' ? n.childForFieldName('left') : n.type === 'update_expression' ? n.childForFieldName('argument') : n.type === 'pointer_expression' && n.child(0)?.type === '&' ? n.childForFieldName('argument') : null;
+  const t = target === null ? null : fieldTarget(target);
+  if (t !== null && (t.element || n.type === 'pointer_expression')) own.push(t);
+  const parts = named(n).map(fieldTargets).filter((p) => p.length > 0);
+  const out = own.length === 0 && parts.length <= 1 ? (parts[0] ?? []) : [...own, ...parts.flat()];
+  fieldTargetsOf.set(n, out);
+  return out;
+}
+
+/** `z.in.keys[j]` → z, `in.keys`, an element; `z.y` → z, `y`; null when the target is not reached from a variable through `.` fields. */
+function fieldTarget(n: Node): FieldTarget | null {
+  let x = bare(n);
+  let element = false;
+  if (x.type === 'subscript_expression') {
+    element = true;
+    x = bare(x.childForFieldName('argument')!);
+  }
+  const path: string[] = [];
+  while (x.type === 'field_expression' && x.child(1)?.type === '.') {
+    path.unshift(x.childForFieldName('field')!.text);
+    x = bare(x.childForFieldName('argument')!);
+  }
+  return x.type === 'identifier' && path.length > 0 ? { root: x.text, path: path.join('.'), element } : null;
+}
+
+/** The locals changed through a field target (`fieldTargets`): an element of an array field, or a field whose address is taken. */
+function fieldTargetSlots(ctx: Ctx, nodes: readonly Node[]): Set<Slot> {
+  const out = new Set<Slot>();
+  for (const t of nodes.flatMap(fieldTargets)) {
+    const b = ctx.scope.lookup(t.root);
+    const slot = b?.kind === 'local' ? b.slot : b?.kind === 'alias' && b.place.kind === 'slot' ? b.place.slot : null;
+    if (slot === null || !ctx.values.has(slot)) continue;
+    // an element through a pointer member (`s.p[i] = v`) writes memory, not the variable
+    if (t.element && partAt(b?.kind === 'alias' ? placeType(b.place) : slot.ctype, t.path)?.length === undefined) continue;
+    out.add(slot);
+  }
+  return out;
 }
 
 const bare = (n: Node): Node => (n.type === 'parenthesized_expression' ? bare(named(n)[0]!) : n);
@@ -631,6 +692,7 @@ function assignedSlots(ctx: Ctx, nodes: readonly Node[]): Set<Slot> {
   for (const slot of aliasedSlots(ctx, nodes)) if (ctx.values.has(slot)) out.add(slot);
   for (const slot of cellsNamed(ctx, nodes)) out.add(slot);
   for (const slot of objectsChangedIn(ctx, nodes)) out.add(slot);
+  for (const slot of fieldTargetSlots(ctx, nodes)) out.add(slot);
   if (nodes.some((x) => contains(x, 'return_statement'))) {
     out.add(ctx.fn.returned);
     if (ctx.fn.result !== null) out.add(ctx.fn.result);
@@ -669,6 +731,8 @@ function approximated(ctx: Ctx, slot: Slot, what: string, why: string, span: Spa
 /** A slot's value approximated from what it held: a struct (a local object, `float3 acc`) leaf by leaf, each named. */
 function approximatedValue(ctx: Ctx, slot: Slot, v: Value | undefined, what: string, why: string, span: Span): Value {
   const type = slotMachine(slot.ctype);
+  // a reference member is never rebound: the object it names stays the same
+  if (slot.ctype.kind === 'reference' && v !== undefined) return v;
   if (slot.ctype.kind === 'struct' && v?.kind === 'struct') {
     const leaves = leavesOf(slot.ctype);
     // `acc in the loop at line 3` → `acc.x in the loop at line 3`

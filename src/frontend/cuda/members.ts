@@ -22,6 +22,7 @@ import { classOf, classScope, constructorsOf, defaultInitialisers, membersOf, me
 import { isInteger, leavesOf, typeName, type CType, type StructCType } from './ctypes.js';
 import { inlined, isPlace, parametersOf, type CallResult, type GivenArg, type Receiver } from './calls.js';
 import {
+  bindReferenceMember,
   child,
   convert,
   elementOf,
@@ -373,9 +374,13 @@ export function initialiseMembers(ctx: Ctx, def: { readonly node: Node } | null,
 
 /** One data member initialised from `x(a)`, `x{a}`, `x = a` or `x = {a}` (the node after the name). */
 function initialiseMember(ctx: Ctx, object: Place, field: string, init: Node, span: Span): void {
-  const target = withField(ctx, object, field, span, 'this');
   const list = init.type === 'argument_list' || init.type === 'initializer_list' ? named(init) : [init];
   const braces = init.type === 'initializer_list';
+  if (isReferenceMember(object, field)) {
+    if (list.length !== 1) return reject(ctx, 'misuse', init, `the reference member ${field} is bound to one object`);
+    return bindReferenceMember(ctx, object, field, list[0]!, span);
+  }
+  const target = withField(ctx, object, field, span, 'this');
   if (target.kind === 'fieldArray') return initialiseArrayMember(ctx, target, list, init, span);
   const type = placeType(target);
   const cls = classOf(type);
@@ -428,7 +433,10 @@ function aggregate(ctx: Ctx, t: StructCType, args: readonly (Node | GivenArg)[],
         if (d !== undefined) initialiseMember(ctx, place, f.name, d, span);
         return;
       }
-      if (isList(a)) return initialiseMember(ctx, place, f.name, a as Node, span);
+      if (isList(a) || f.type.kind === 'reference') {
+        if (isGivenArg(a)) return unsupported(ctx, n, `the reference member ${f.name} of ${t.name} bound to a value`);
+        return initialiseMember(ctx, place, f.name, a, span);
+      }
       if (f.length !== undefined) return reject(ctx, 'misuse', span, `the array member ${f.name} of ${t.name} needs a brace list`);
       const target = withField(ctx, place, f.name, span, t.name);
       if (target.kind === 'fieldArray') return;
@@ -455,6 +463,12 @@ export function braced(ctx: Ctx, t: CType, list: Node, n: Node, name = 'tmp'): V
   if (t.kind === 'struct') return aggregate(ctx, t, items, n);
   if (items.length > 1) return reject(ctx, 'misuse', list, `${items.length} values for one ${typeName(t)}`);
   return items.length === 0 ? zeroOf(ctx, t, spanOf(n)) : convert(ctx, rvalue(ctx, items[0]!), t, spanOf(n));
+}
+
+/** Whether `field` of the object at `object` is a reference member. */
+function isReferenceMember(object: Place, field: string): boolean {
+  const t = placeType(object);
+  return t.kind === 'struct' && t.fields.some((f) => f.name === field && f.type.kind === 'reference');
 }
 
 /** The value C++ zero-initialises an object of type `t` to: 0, a null pointer, +0.0, each member so. */

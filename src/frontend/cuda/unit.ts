@@ -9,7 +9,7 @@ import type { Node } from './parse.js';
 import type { BExpr, Kernel, Param, Program } from '../../core/ast.js';
 import type { SourceFile, Span } from '../../core/source.js';
 import { diagnosticOf, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { compare, constant } from './build.js';
+import { compare, constant, or } from './build.js';
 import { checkSyntax, parametersOf } from './calls.js';
 import { cudaDiagnostic, KernelRejected } from './codes.js';
 import { Builder, FALSE, fresh, notice, Scope, spanOf, unsupported, type ArrayRef, type Ctx, type KernelState, type Slot, type Value } from './context.js';
@@ -352,6 +352,11 @@ export function fieldsOf(unit: Unit, body: Node, scope: Scope | null = null): St
       if (d === null || d.type === 'function_declarator' || d.descendantsOfType('function_declarator').length > 0) continue;
       const decl = declared(base, d);
       if (decl.name === null) continue;
+      if (decl.reference) {
+        // a reference member (`int &r;`) names another object: kept as a reference, so that no access through it is taken for a copy's (expr.ts withField rejects it)
+        fields.push({ name: decl.name.text, type: { kind: 'reference', to: decl.ctype } });
+        continue;
+      }
       if (decl.dims.length === 0) {
         fields.push({ name: decl.name.text, type: decl.ctype });
         continue;
@@ -555,18 +560,20 @@ function templateParameters(ctx: Ctx, def: FunctionDef, scope: Scope): void {
     const v: Value = { kind: 'int', expr: { kind: 'var', name: param.text, type, span: param.span }, type };
     scope.define(d.name.text, { kind: 'value', value: v });
     const values = new Set<bigint>();
+    let unknown = false;
     for (const args of instantiations) {
       const arg = named(args)[i];
       const given = arg === undefined ? null : constantValue(ctx.unit, arg, d.ctype);
       if (given?.kind === 'int' && given.expr.kind === 'int') values.add(given.expr.value);
-      else values.add(-1n - BigInt(values.size) * 7919n);
+      else unknown = true;
     }
-    if (values.size === 1 && instantiations.length > 0) {
-      const [value] = values;
-      const fixed: BExpr = compare('==', v.expr, constant(value!, type, param.span), param.span);
+    if (!unknown && values.size > 0) {
+      // the values the file instantiates the kernel with, each of them (a kernel is verified at each instantiation)
+      const fixed = [...values].map((value): BExpr => compare('==', v.expr, constant(value, type, param.span), param.span)).reduce((a, b) => or(a, b));
       ctx.k.requires.push(fixed);
+      if (values.size > 1) notice(ctx, 'symbolicTemplate', param.span, `the template parameter ${d.name.text} is verified for each value the file instantiates the kernel with (${[...values].join(', ')}); fix one with -p ${param.text}=VALUE`);
     } else {
-      notice(ctx, 'symbolicTemplate', param.span, `the template parameter ${d.name.text} is verified for all values${instantiations.length > 1 ? ' (the file instantiates the kernel with several)' : ''}; fix it with -p ${param.text}=VALUE`);
+      notice(ctx, 'symbolicTemplate', param.span, `the template parameter ${d.name.text} is verified for all values${instantiations.length > 0 ? ' (an instantiation of the file gives it a value faial-ts cannot compute)' : ''}; fix it with -p ${param.text}=VALUE`);
     }
   });
 }

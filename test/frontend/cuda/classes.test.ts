@@ -6,7 +6,7 @@
  * soundness cases by verdict (a racy twin is never DRF).
  */
 import { describe, expect, it } from 'vitest';
-import { body, lowered, rejection, verified } from './lower-helpers.js';
+import { body, core, lowered, rejection, verified } from './lower-helpers.js';
 
 /** The verdict of each kernel of the file, for every launch. */
 async function statuses(text: string): Promise<string[]> {
@@ -210,6 +210,19 @@ __global__ void k(int *a) { apply(a, Add{2}); }
     expect(await statuses(twin('threadIdx.x % 2'))).toEqual(['racy']);
   });
 
+  it('an array member of a local object at an index known only at run time (a small vector class): the element the index names (before: rejected)', async () => {
+    const twin = (index: string): string => `template <class T, int N> struct VecN { T d[N]; __device__ T &operator[](int i) { return d[i]; } };
+__global__ void k(int *out) {
+  VecN<int, 2> w = {{1, 2}};
+  int t = threadIdx.x % 2;
+  out[${index}] = threadIdx.x;
+}
+`;
+    // thread 2k writes out[2k], 2k + 1 out[2k + 1]; racy: 2k + 1 writes out[2k + 3], as 2k + 2 does
+    expect(await statuses(twin('w[t] - 1 + threadIdx.x / 2 * 2'))).toEqual(['drf']);
+    expect(await statuses(twin('w[t] + threadIdx.x'))).toEqual(['racy']);
+  });
+
   it('member operators on values: a + b, -a, a += b, a == b', async () => {
     const text = `struct I2 {
   int x, y;
@@ -332,6 +345,10 @@ describe('what classes faial-ts does not model are rejected by name where used',
     expect(await first('struct M { mutable int n; __device__ int get() const { return n++; } };\n__global__ void k(M *m, int *a) { a[m[0].get()] = 1; }\n')).toMatch(/E0602.*a mutable member of M/);
   });
 
+  it('a reference member not bound to an object faial-ts follows (a kernel parameter\'s)', async () => {
+    expect(await first('struct R { int &r; };\n__global__ void k(R x) { x.r = threadIdx.x; }\n')).toMatch(/E0602.*the reference member R::r, bound to no object faial-ts follows/);
+  });
+
   it('a call no overload takes, a member that does not exist, two overloads faial-ts cannot tell apart', async () => {
     const cls = 'struct S { int x; __device__ int f(int a) { return a; } __device__ int g(int a) { return a; } __device__ int g(float b) { return 2; } };\n';
     expect(await first(`${cls}__global__ void k(S *s, int *a) { a[s[0].f()] = 1; }\n`)).toMatch(/E0604.*no overload of S::f takes 0 arguments/);
@@ -349,12 +366,52 @@ describe('what classes faial-ts does not model are rejected by name where used',
   });
 });
 
+describe('reference members', () => {
+  it('name the object they are bound to, by an initialiser or a constructor (before, read as a copy: every thread writing a[0] through one was proved DRF)', async () => {
+    expect(await statuses('struct R { int &r; };\n__global__ void k(int *a) { R x{a[0]}; x.r = threadIdx.x; }\n')).toEqual(['racy']);
+    expect(await statuses('typedef struct { int &r; } R;\n__global__ void k(int *a) { R x{a[0]}; R y = x; y.r = threadIdx.x; }\n')).toEqual(['racy']);
+    expect(await body('struct R { int &r; };\n__global__ void k(int *a) { R x{a[threadIdx.x]}; x.r = 1; }\n')).toBe('a[(u32) threadIdx.x] := 1');
+  });
+
+  it('a block primitive holding a reference to its shared storage, a class nested in a class template (`typename BS::TempStorage`)', async () => {
+    const twin = (sync: string): string => `template <typename T, int BLOCK> class BlockSum {
+public:
+  struct TempStorage { T partial[BLOCK]; };
+  __device__ BlockSum(TempStorage &storage) : temp(storage) {}
+  __device__ T Sum(T v) {
+    temp.partial[threadIdx.x] = v;
+    ${sync}
+    T s = 0;
+    for (int i = 0; i < BLOCK; i++) s += temp.partial[i];
+    return s;
+  }
+private:
+  TempStorage &temp;
+};
+__global__ void k(const int *in, int *out) {
+  typedef BlockSum<int, 128> BS;
+  __shared__ typename BS::TempStorage storage;
+  int s = BS(storage).Sum(in[blockIdx.x * 128 + threadIdx.x]);
+  if (threadIdx.x == 0) out[blockIdx.x] = s;
+}
+`;
+    expect(await statuses(twin('__syncthreads();'))).toEqual(['drf']);
+    expect(await statuses(twin(''))).toEqual(['racy']);
+  });
+});
+
 describe("a kernel template's type parameter", () => {
   const kernel = `template <typename I> __global__ void k(int *a) { I i = threadIdx.x; a[i] = 1; }\n`;
 
   it('is the type every instantiation of the file gives: explicit instantiations and launches with template arguments', async () => {
     expect(await body(`${kernel}template __global__ void k<unsigned>(int *);\n`)).toBe(['let i: u32 = (u32) threadIdx.x in', 'a[i] := 1'].join('\n'));
     expect(await body(`${kernel}void run(int *a) { k<int><<<1, 32>>>(a); }\n`)).toBe(['let i: i32 = (i32) (u32) threadIdx.x in', 'a[i] := 1'].join('\n'));
+  });
+
+  it('an integer parameter is each value the instantiations give it (two launches: either), all values where one is not a constant', async () => {
+    const k = 'template <int N> __global__ void k(int *a) { a[threadIdx.x * N] = 1; }\n';
+    expect(await core(`${k}void run(int *a, bool big) { if (big) k<32><<<1, 32>>>(a); else k<16><<<1, 32>>>(a); }\n`)).toContain('requires N == 32 || N == 16');
+    expect(await core(`${k}void run(int *a, int m) { k<4><<<1, 32>>>(a); k<m><<<1, 32>>>(a); }\n`)).not.toMatch(/requires N ==/);
   });
 
   it('stays opaque (verified for every type) without an instantiation, or with instantiations that disagree', async () => {

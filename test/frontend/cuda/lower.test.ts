@@ -628,6 +628,7 @@ __global__ void also(int *A) { A[threadIdx.x + 1] = 0; }`);
     ['function pointers whose target is not known', '__device__ int f(int x) { return x; }\n__global__ void k(int *A, int (*g)(int)) { A[g(1)] = 0; }', 'unsupported: a call through g, a function pointer whose target faial-ts does not know'],
     ['device memmove', '__global__ void k(int *A, int *B) { memmove(A, B, 16); }', 'unsupported: device memcpy/memset'],
     ['grid synchronisation', '__global__ void k(int *A) { cooperative_groups::this_grid().sync(); }', 'unsupported: grid synchronisation (grid_group::sync): a barrier of every thread of the grid, which faial-ts does not model'],
+    ['extended lambdas (`[=] __device__ (…)`)', '__global__ void k(int *A) { auto f = [=] __host__ __device__ (int i) { A[i] = 0; }; f(1); }', 'unsupported: lambdas'],
     ['classes with a base class', 'struct B { int x; };\nstruct S : B { __device__ int get() { return 1; } };\n__global__ void k(int *A) { S s; A[s.get()] = 0; }', 'unsupported: a class with a base class (S : B), which faial-ts does not model, used here (s)'],
   ])('rejects %s by name', async (_name, cu, message) => {
     expect((await rejection(cu)).split('\n')[0]).toBe(`error[E0602]: ${message}`);
