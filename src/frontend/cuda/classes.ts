@@ -186,7 +186,7 @@ function dependsOnUnknown(t: CType): boolean {
 }
 
 /** What a class template's name with arguments names: one instance, any of several (an argument not known and specialisations that could match), or nothing faial-ts can instantiate. */
-export type Instantiation = { readonly kind: 'one'; readonly type: StructCType } | { readonly kind: 'any'; readonly types: readonly StructCType[] } | null;
+type Instantiation = { readonly kind: 'one'; readonly type: StructCType } | { readonly kind: 'any'; readonly types: readonly StructCType[] } | null;
 
 /** The class `name<args>` (or `name` for a class, args null). */
 export function instantiated(env: TypeEnv, name: string, args: Node | null): Instantiation {
@@ -298,6 +298,8 @@ function ownMemberType(unit: Unit, t: StructCType, member: string, scope: Scope)
     if ((nested?.type === 'struct_specifier' || nested?.type === 'class_specifier') && body !== null && nested.childForFieldName('name')?.text === member) {
       return instance(unit, { name: member, node: nested, body, template: null, specialised: null }, `${t.name}::${member}`, t.cls!.bindings, t);
     }
+    // a union's members share its storage: a type of its own, rejected by name where a member is accessed (expr.ts withField)
+    if (nested?.type === 'union_specifier' && nested.childForFieldName('name')?.text === member) return { kind: 'opaque', name: `union ${t.name}::${member}` };
     if (m.type === 'alias_declaration' && m.childForFieldName('name')?.text === member) return typeOfDescriptor(env, m.childForFieldName('type')!);
     if (m.type !== 'type_definition') continue;
     for (const d of m.childrenForFieldName('declarator')) {
@@ -339,7 +341,7 @@ function staticConstant(unit: Unit, t: StructCType, name: string, scope: Scope):
 }
 
 /** A field declaration's declarators, each with the default member initialiser written after it (`int a = 1, b{2};`), or null. */
-export function defaultsOf(m: Node): [Node, Node | null][] {
+function defaultsOf(m: Node): [Node, Node | null][] {
   const out: [Node, Node | null][] = [];
   m.children.forEach((c, i) => {
     if (m.fields[i] === 'declarator') out.push([c, null]);

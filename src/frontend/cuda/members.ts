@@ -297,7 +297,7 @@ export function compoundOperator(ctx: Ctx, object: Place, op: string, right: Val
 // ---------------------------------------------------------------- construction
 
 /** How an object is initialised: `T x;` (default), or from arguments in parentheses (`T x(a)`, `T(a)`) or braces (`T x{a}`, `T x = {a}`). */
-export type Init = { readonly kind: 'default' } | { readonly kind: 'args'; readonly args: readonly (Node | GivenArg)[]; readonly braces: boolean };
+type Init = { readonly kind: 'default' } | { readonly kind: 'args'; readonly args: readonly (Node | GivenArg)[]; readonly braces: boolean };
 
 /**
  * An object of class `t` as C++ initialises it: a user constructor (chosen
@@ -492,7 +492,7 @@ const changeMemo = new WeakMap<Member, boolean>();
  * it), calls a member function that may, or uses `this` otherwise than to
  * read a member through it.
  */
-export function mayChangeObject(ctx: Ctx, t: ClassType, m: Member): boolean {
+function mayChangeObject(ctx: Ctx, t: ClassType, m: Member): boolean {
   if (m.isConst || m.isStatic) return false;
   if (m.kind === 'constructor') return true;
   const known = changeMemo.get(m);
@@ -507,7 +507,7 @@ export function mayChangeObject(ctx: Ctx, t: ClassType, m: Member): boolean {
 }
 
 /** Whether this code, run in a member function of `t`, may change the object (`mayChangeObject`'s rules). */
-export function codeChangesObject(ctx: Ctx, t: ClassType, nodes: readonly Node[], returnsReference = false): boolean {
+function codeChangesObject(ctx: Ctx, t: ClassType, nodes: readonly Node[], returnsReference = false): boolean {
   const fields = new Map(t.fields.map((f) => [f.name, f]));
   /** Whether an lvalue (or an expression whose place escapes) is part of the object: a data member or `*this`, not memory a pointer member points to. */
   const ofObject = (n: Node): boolean => {

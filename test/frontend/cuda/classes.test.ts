@@ -345,6 +345,10 @@ describe('what classes faial-ts does not model are rejected by name where used',
     expect(await first('struct M { mutable int n; __device__ int get() const { return n++; } };\n__global__ void k(M *m, int *a) { a[m[0].get()] = 1; }\n')).toMatch(/E0602.*a mutable member of M/);
   });
 
+  it('a union nested in a class is rejected as a union, where a member is accessed (not as a type faial-ts cannot resolve)', async () => {
+    expect(await first('template <class T> struct S { union Tmp { T a[4]; T b[4]; }; };\n__global__ void k(int *o) { __shared__ typename S<int>::Tmp t; t.a[threadIdx.x] = 1; o[0] = t.b[0]; }\n')).toMatch(/E0602.*unsupported: unions \(union S<int>::Tmp\)/);
+  });
+
   it('a reference member not bound to an object faial-ts follows (a kernel parameter\'s)', async () => {
     expect(await first('struct R { int &r; };\n__global__ void k(R x) { x.r = threadIdx.x; }\n')).toMatch(/E0602.*the reference member R::r, bound to no object faial-ts follows/);
   });
