@@ -33,6 +33,8 @@ export interface CudaFlags {
   /** the sizes the user fixes (their values travel in the launch; here, only that they are given) */
   blockDim?: string;
   gridDim?: string;
+  /** the parameters the user fixes, `-p NAME=VALUE` (here only their names: a launch's argument does not fix them too) */
+  param?: string[];
   /** the command line's directories: a file found below one may include from anywhere in it (else from its own directory and -I) */
   projectDirs?: string[];
   /** --include-anywhere: includes are not confined to the include roots (a trusted local run) */
@@ -181,6 +183,7 @@ export function cudaFrontEnds(grammar: CudaGrammar, text: string, flags: CudaFla
     ...(flags.blockDim !== undefined || (header?.blockDim ?? null) !== null ? ['blockDim' as const] : []),
     ...(flags.gridDim !== undefined || (header?.gridDim ?? null) !== null ? ['gridDim' as const] : []),
   ];
-  const launches = { any: flags.anyLaunch === true, given, elsewhere };
+  const givenParams = (flags.param ?? []).map((spec) => spec.split('=')[0]!.trim());
+  const launches = { any: flags.anyLaunch === true, given, givenParams, elsewhere };
   return { cuda: { grammar, defines, undefines: flags.undefine ?? [], includeDirs: flags.include ?? [], preIncludes: flags.preInclude ?? [], readFile, launches } };
 }

@@ -408,6 +408,7 @@ const cudaFlagsOf = (flags: CudaFlags, inputs: readonly string[]): CudaFlags => 
   ...(flags.anyLaunch === true ? { anyLaunch: true } : {}),
   ...(flags.blockDim === undefined ? {} : { blockDim: flags.blockDim }),
   ...(flags.gridDim === undefined ? {} : { gridDim: flags.gridDim }),
+  ...(flags.param === undefined || flags.param.length === 0 ? {} : { param: flags.param }),
 });
 
 /** The files to read: those given, or without any, the `.cu` files of the compilation database. */

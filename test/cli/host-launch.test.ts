@@ -42,6 +42,17 @@ describe('the launches of the host code', () => {
     expect(r.stdout).toContain('N0605');
   });
 
+  it("verifies a kernel at the constant arguments its launches pass, and leaves a parameter -p fixes to -p", async () => {
+    const path = join(dir, 'args.cu');
+    await writeFile(path, '__global__ void k(int *a, int n) { a[threadIdx.x % n] = threadIdx.x; }\nint main() { int *a; const int n = 64; k<<<1, 32>>>(a, n); return 0; }\n');
+    const at = await cliResult(['verify', path]);
+    expect(at.exitCode).toBe(0);
+    expect(at.stdout).toContain('DRF — proved for all parameters, at the launch gridDim = 1, blockDim = 32, n = 64 (from');
+    const given = await cliResult(['verify', path, '-p', 'n=2']);
+    expect(given.exitCode).toBe(1);
+    expect(given.stdout).toContain('note[N0620]: kernel k is verified at gridDim = 1, blockDim = 32, from its launch here');
+  });
+
   it('prints the launch as requires at the launch site in lower, and none with --any-launch', async () => {
     const at = await cliResult(['lower', EXAMPLE]);
     expect(at.stdout).toMatch(/requires \(u32\) blockDim\.x == 128 +\/\/ .*rotate-at-launch\.cu:20/);

@@ -7,19 +7,23 @@
 import type { Node } from './parse.js';
 import type { Span } from '../../core/source.js';
 import { KernelRejected, cudaDiagnostic } from './codes.js';
-import { FALSE, reject, Scope, spanOf, unsupported, type Ctx, type FnFrame, type Slot, type Value } from './context.js';
-import { convert, named, nameValue, referent, rvalue, type Referent } from './expr.js';
+import { FALSE, isPointer, reject, Scope, spanOf, unsupported, type Binding, type Ctx, type FnFrame, type Slot, type Value } from './context.js';
+import { convert, elementOf, load, named, nameValue, placeType, referent, rvalue, staticType, type Place, type Referent } from './expr.js';
+import { constant } from './build.js';
+import { classOf } from './classes.js';
+import { initialiseMembers, objectScope, usable } from './members.js';
 import { syntaxErrorIn } from './parse.js';
 import { bindsValues, dynamicShared, lowerStatements, setFlag, unresolvedType } from './stmt.js';
 import { baseType, declared, isUnresolved, typeOfDescriptor } from './types.js';
 import type { FunctionDef } from './unit.js';
-import { INT, type CType } from './ctypes.js';
+import { INT, VOID, type CType, type StructCType } from './ctypes.js';
 
 /** The parameters of a function definition: declarations with a name (or none), and default values. */
 export function parametersOf(def: FunctionDef): Node[] {
   const declarator = def.node.childForFieldName('declarator');
   let f = declarator;
-  while (f !== null && f.type !== 'function_declarator') f = f.childForFieldName('declarator');
+  // `float &operator[](int i)`: the function declarator is inside the reference declarator, which has no declarator field
+  while (f !== null && f.type !== 'function_declarator') f = f.childForFieldName('declarator') ?? named(f).find((c) => c.type === 'function_declarator') ?? null;
   const list = f?.childForFieldName('parameters');
   return list === null || list === undefined ? [] : named(list).filter((p) => p.type !== 'variadic_parameter_declaration' && p.text !== 'void');
 }
@@ -44,37 +48,79 @@ export function checkSyntax(ctx: { readonly file: import('../../core/source.js')
   throw new KernelRejected(cudaDiagnostic('syntax', ctx.file, spanOf(bad), what, { hints: [`in ${def.name}, which faial-ts must analyse; host code around it need not parse`] }));
 }
 
-/** An argument already evaluated (an operator's operands): it binds a value parameter or a `const T &`, never a non-const reference. */
-export interface GivenArg {
-  readonly kind: 'given';
-  readonly value: Value;
+/**
+ * An argument already evaluated: a value (an operator's operands), which binds
+ * a value parameter or a `const T &`, never a non-const reference; or a place
+ * (the left of a compound assignment), which binds a reference as an alias.
+ */
+export type GivenArg = { readonly kind: 'given'; readonly value: Value } | { readonly kind: 'givenPlace'; readonly place: Place };
+
+const isGiven = (a: Node | GivenArg): a is GivenArg => (a as GivenArg).kind === 'given' || (a as GivenArg).kind === 'givenPlace';
+
+/** A member function's call: the object it is called on (null for a static member function) and the class's names. */
+export interface Receiver {
+  readonly place: Place | null;
+  readonly type: StructCType;
+  /** the class's template parameters under the names the definition uses */
+  readonly bindings: ReadonlyMap<string, Binding>;
 }
 
-const isGiven = (a: Node | GivenArg): a is GivenArg => (a as GivenArg).kind === 'given';
+export interface InlineOptions {
+  /** a member function: `this`, the data members and the class's names are in scope */
+  readonly receiver?: Receiver;
+  /** a constructor: the data members are initialised (its member initialisers, else their defaults) before its body */
+  readonly constructs?: true;
+}
 
-export function inlineCall(ctx: Ctx, name: string, defs: readonly FunctionDef[], templateArgs: readonly Node[], args: readonly (Node | GivenArg)[], n: Node): Value {
+/** What a call gives: a value, or, for a function returning a reference, the place it names. */
+export type CallResult = Value | Place;
+
+export const isPlace = (r: CallResult): r is Place => r.kind === 'slot' || r.kind === 'memory' || r.kind === 'choice';
+
+/** The call's value: a function returning a reference reads the place it names. */
+export function inlineCall(ctx: Ctx, name: string, defs: readonly FunctionDef[], templateArgs: readonly Node[], args: readonly (Node | GivenArg)[], n: Node, options: InlineOptions = {}): Value {
+  const r = inlined(ctx, name, defs, templateArgs, args, n, options);
+  return isPlace(r) ? load(ctx, r, spanOf(n)) : r;
+}
+
+/**
+ * A call of one of the file's functions (or member functions), inlined: its
+ * value, or the place it returns a reference to.
+ */
+export function inlined(ctx: Ctx, name: string, defs: readonly FunctionDef[], templateArgs: readonly Node[], args: readonly (Node | GivenArg)[], n: Node, options: InlineOptions = {}): CallResult {
   const span = spanOf(n);
   const def = chosen(defs, args.length);
   if (def === null) return reject(ctx, 'misuse', n, `no definition of ${name} takes ${args.length} arguments`);
   if (def.attributes.has('global')) return unsupported(ctx, n, 'a kernel launched from a kernel (dynamic parallelism)');
-  if (ctx.k.calls.includes(name)) return unsupported(ctx, n, `recursion (${name} calls itself)`);
+  if (ctx.k.calls.includes(def.qualified)) return unsupported(ctx, n, `recursion (${name} calls itself)`);
   checkSyntax(ctx, def);
-  const scope = new Scope(ctx.k.root);
-  bindTemplate(ctx, def, templateArgs, scope, n);
+  const scope = new Scope(options.receiver === undefined ? ctx.k.root : objectScope(ctx, options.receiver));
   const params = parametersOf(def);
+  bindTemplate(ctx, def, templateArgs, scope, n, deducedClasses(ctx, def, params, args));
   const savedScope = ctx.scope;
   // the parameters' types are the callee's (its template parameters bound); the arguments are the caller's
   ctx.scope = scope;
   const decls = params.map((p) => declared(baseType(ctx, p.childForFieldName('type')!), p.childForFieldName('declarator')));
+  const typeNode = def.node.childForFieldName('type');
+  // a constructor has no return type
+  const returns = typeNode === null ? null : declared(baseType(ctx, typeNode), def.node.childForFieldName('declarator'));
   ctx.scope = savedScope;
-  decls.forEach((d, i) => (isUnresolved(d.ctype) ? unresolvedType(ctx, params[i]!, d.ctype) : undefined));
+  decls.forEach((d, i) => {
+    if (isUnresolved(d.ctype)) unresolvedType(ctx, params[i]!, d.ctype);
+    // an object passed by value is copied (and destroyed): a class whose copies faial-ts does not model is rejected
+    const cls = d.reference || i >= args.length ? null : classOf(d.ctype);
+    if (cls !== null) usable(ctx, cls, params[i]!);
+  });
+  if (returns !== null && isUnresolved(returns.ctype)) unresolvedType(ctx, typeNode!, returns.ctype);
   const givens = args.map((a, i): Referent => {
     const d = decls[i];
+    const bindsRef = d?.reference === true;
     if (isGiven(a)) {
-      if (d?.reference === true && !bindsValues(params[i]!, params[i]!.childForFieldName('declarator'))) return unsupported(ctx, params[i]!, `a non-const reference parameter of ${name} bound to an operand`);
+      if (a.kind === 'givenPlace') return bindsRef ? { kind: 'alias', place: a.place } : { kind: 'value', value: load(ctx, a.place, span) };
+      if (bindsRef && !bindsValues(params[i]!, params[i]!.childForFieldName('declarator'))) return unsupported(ctx, params[i]!, `a non-const reference parameter of ${name} bound to an operand`);
       return { kind: 'value', value: a.value };
     }
-    if (d?.reference !== true) return { kind: 'value', value: rvalue(ctx, a) };
+    if (!bindsRef) return { kind: 'value', value: rvalue(ctx, a) };
     if (d.dims.length > 0) return unsupported(ctx, params[i]!, 'a reference to an array');
     return referent(ctx, d.ctype, bindsValues(params[i]!, params[i]!.childForFieldName('declarator')), a, a);
   });
@@ -95,21 +141,25 @@ export function inlineCall(ctx: Ctx, name: string, defs: readonly FunctionDef[],
     scope.define(d.name.text, { kind: 'local', slot });
     slots.push(slot);
   });
-  const returnType = declared(baseType(ctx, def.node.childForFieldName('type')!), def.node.childForFieldName('declarator')).ctype;
+  const returnType: CType = returns === null ? VOID : returns.ctype;
+  const reference = returns?.reference === true;
   const frame: FnFrame = {
     name,
     returned: { name: 'return', ctype: { kind: 'bool' }, span },
-    result: returnType.kind === 'void' ? null : { name: `${name}_result`, ctype: returnType, span },
+    // a reference returned is a pointer to the place it names
+    result: returnType.kind === 'void' && !reference ? null : { name: `${name}_result`, ctype: reference ? { kind: 'pointer', to: returnType } : returnType, span },
+    ...(reference ? { reference: true as const } : {}),
   };
   const savedFn = ctx.fn;
   const savedLoop = ctx.loop;
   ctx.fn = frame;
   ctx.loop = null;
-  ctx.k.calls.push(name);
+  ctx.k.calls.push(def.qualified);
   setFlag(ctx, frame.returned, FALSE);
   // no value until a return sets one (the join of a set and an unset result is the set one)
   if (frame.result !== null) ctx.values.set(frame.result, { kind: 'void' });
   try {
+    if (options.constructs === true && options.receiver?.place) initialiseMembers(ctx, def, options.receiver.type, options.receiver.place, span);
     const body = def.node.childForFieldName('body')!;
     lowerStatements(ctx, named(body));
   } finally {
@@ -119,20 +169,43 @@ export function inlineCall(ctx: Ctx, name: string, defs: readonly FunctionDef[],
     ctx.scope = savedScope;
   }
   const returned = frame.result === null ? undefined : ctx.values.get(frame.result);
-  const result: Value = frame.result === null ? { kind: 'void' } : returned?.kind === 'void' || returned === undefined ? { kind: 'unknown', ctype: returnType, what: `the result of ${name}, which does not return a value`, span } : returned;
   for (const s of [...slots, frame.returned, ...(frame.result === null ? [] : [frame.result])]) ctx.values.delete(s);
-  return result;
+  if (reference) {
+    if (returned === undefined || !isPointer(returned)) return reject(ctx, 'misuse', n, `${name} returns a reference, but not on every path faial-ts follows`);
+    const at = elementOf(ctx, returned, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
+    return isPlace(at as CallResult) ? (at as Place) : unsupported(ctx, n, `a reference to an array returned by ${name}`);
+  }
+  return frame.result === null ? { kind: 'void' } : returned?.kind === 'void' || returned === undefined ? { kind: 'unknown', ctype: returnType, what: `the result of ${name}, which does not return a value`, span } : returned;
 }
 
-/** A function template's parameters: types as given (or opaque), numbers as given (or unknown). */
-function bindTemplate(ctx: Ctx, def: FunctionDef, templateArgs: readonly Node[], scope: Scope, n: Node): void {
+/**
+ * The template type parameters C++ deduces from an argument that is an
+ * object of a class of the file (`template <class Op> f(Op op, …)` called
+ * with `f(Add(), …)`): only classes, whose type the argument says exactly.
+ * Other parameters not given stay opaque.
+ */
+function deducedClasses(ctx: Ctx, def: FunctionDef, params: readonly Node[], args: readonly (Node | GivenArg)[]): Map<string, CType> {
+  const out = new Map<string, CType>();
+  if (def.template === null) return out;
+  params.forEach((p, i) => {
+    const type = p.childForFieldName('type');
+    const a = args[i];
+    if (type?.type !== 'type_identifier' || a === undefined) return;
+    const t = isGiven(a) ? (a.kind === 'given' ? (a.value.kind === 'struct' ? a.value.ctype : null) : placeType(a.place)) : staticType(ctx, a);
+    if (t !== null && classOf(t) !== null && !out.has(type.text)) out.set(type.text, t);
+  });
+  return out;
+}
+
+/** A function template's parameters: types as given (or deduced from a class argument, or opaque), numbers as given (or unknown). */
+function bindTemplate(ctx: Ctx, def: FunctionDef, templateArgs: readonly Node[], scope: Scope, n: Node, deduced: ReadonlyMap<string, CType>): void {
   if (def.template === null) return;
   named(def.template).forEach((p, i) => {
     const given = templateArgs[i];
     if (p.type === 'type_parameter_declaration' || p.type === 'optional_type_parameter_declaration') {
       const id = named(p).find((c) => c.type === 'type_identifier');
       if (id === undefined) return;
-      scope.define(id.text, { kind: 'type', ctype: given === undefined ? { kind: 'opaque', name: id.text } : typeOfDescriptor(ctx, given) });
+      scope.define(id.text, { kind: 'type', ctype: given === undefined ? (deduced.get(id.text) ?? { kind: 'opaque', name: id.text }) : typeOfDescriptor(ctx, given) });
       return;
     }
     const d = declared(baseType(ctx, p.childForFieldName('type') ?? p), p.childForFieldName('declarator'));
@@ -148,13 +221,13 @@ function bindTemplate(ctx: Ctx, def: FunctionDef, templateArgs: readonly Node[],
 /**
  * The `SharedMemory<T>()` idiom: a class whose conversion to `T *` returns an
  * `extern __shared__` array. Its value is a pointer to the launch's dynamic
- * shared memory; other classes with methods are rejected where they are used.
+ * shared memory; any other class is constructed (members.ts).
  */
 export function sharedMemoryOf(ctx: Ctx, name: string, n: Node): Value | null {
-  const cls = ctx.unit.classes.get(name);
+  const cls = ctx.unit.classDefs.get(name)?.find((d) => d.specialised === null);
   if (cls === undefined) return null;
-  const m = /extern\s+\[\[shared\]\][^;]*?(\w+)\s*\[\s*\]/.exec(cls.text);
-  if (m === null) return unsupported(ctx, n, `C++ classes with methods or operators (${name})`);
+  const m = /extern\s+\[\[shared\]\][^;]*?(\w+)\s*\[\s*\]/.exec(cls.body.text);
+  if (m === null) return null;
   const array = dynamicShared(ctx, m[1]!, { kind: 'opaque', name: 'T' }, spanOf(n) as Span);
   return { kind: 'pointer', target: array, prefix: [], offset: null, elem: array.elem, leaf: null };
 }

@@ -16,7 +16,7 @@ import type { ArrayDecl, Axis, BExpr, BuiltinName, Expr, MachineType, Param, Sta
 import type { SourceFile, Span } from '../../core/source.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Node } from './parse.js';
-import type { Place } from './expr.js';
+import type { FieldArray, Part, Place } from './expr.js';
 import type { Unit } from './unit.js';
 import type { Group } from './groups.js';
 import type { FloatConstant, FloatPattern } from './floats.js';
@@ -68,6 +68,10 @@ export interface PointerValue {
   readonly elem: CType;
   /** a pointer to one field of a struct element (`&a[i].x`): its first leaf */
   readonly leaf: number | null;
+  /** a pointer to a nested struct of an element (`&o[i].in`, a reference returned to it): which one, so that its place is that struct again */
+  readonly part?: Part;
+  /** a pointer to an element of an array field at an index known only at run time (`&nodes[i].keys[j]`): added to `leaf` */
+  readonly leafOffset?: Expr;
   /**
    * an array of scalars seen as vectors of `per` of them (`(float4 *)a` on a
    * `float *`): leaf k of element i is the target's element
@@ -150,15 +154,23 @@ export type Binding =
   | { readonly kind: 'value'; readonly value: Value }
   /** a reference: another name for a place (an element, whose index was evaluated where it was bound, or a local) */
   | { readonly kind: 'alias'; readonly place: Place }
-  | { readonly kind: 'type'; readonly ctype: CType };
+  | { readonly kind: 'type'; readonly ctype: CType }
+  /** a data member that is an array (`keys` in a member function of a struct with `int keys[4]`): only its elements are places */
+  | { readonly kind: 'fieldArray'; readonly field: FieldArray }
+  /** `this` in a member function: the object it was called on (members.ts); null in a static member function, which has none */
+  | { readonly kind: 'object'; readonly place: Place | null; readonly ctype: StructCType };
 
 export class Scope {
   private readonly names = new Map<string, Binding>();
   /** the locals declared in this scope, whose values are dropped when it ends */
   readonly slots: Slot[] = [];
-  constructor(readonly parent: Scope | null) {}
+  /** `resolve`: names this scope has without defining them, computed at each lookup (a class's members: classes.ts, members.ts) */
+  constructor(
+    readonly parent: Scope | null,
+    private readonly resolve?: (name: string) => Binding | undefined,
+  ) {}
   lookup(name: string): Binding | undefined {
-    return this.names.get(name) ?? this.parent?.lookup(name);
+    return this.names.get(name) ?? this.resolve?.(name) ?? this.parent?.lookup(name);
   }
   define(name: string, binding: Binding): void {
     this.names.set(name, binding);
@@ -241,8 +253,10 @@ export interface FnFrame {
   readonly name: string;
   /** whether the thread has returned from this function */
   readonly returned: Slot;
-  /** the value returned, for a non-void function */
+  /** the value returned, for a non-void function; for one returning a reference, a pointer to the place it names */
   readonly result: Slot | null;
+  /** the function returns a reference (`T &f(…)`): a return names a place, not a value */
+  readonly reference?: true;
 }
 
 export interface LoopFrame {
@@ -416,7 +430,7 @@ function joined(ctx: Ctx, slot: Slot, cond: BExpr, t: Value, tBound: ReadonlySet
     if (tc === null || ec === null) return unknownAfterBranch(ctx, slot, span);
     return { kind: 'bool', cond: or(and(cond, tc), and(not(cond), ec)) };
   }
-  if (t.kind === 'pointer' && e.kind === 'pointer' && t.target === e.target && t.leaf === e.leaf && t.prefix.length === e.prefix.length && t.view === undefined && e.view === undefined) {
+  if (t.kind === 'pointer' && e.kind === 'pointer' && t.target === e.target && t.leaf === e.leaf && t.part?.path === e.part?.path && t.leafOffset === undefined && e.leafOffset === undefined && t.prefix.length === e.prefix.length && t.view === undefined && e.view === undefined) {
     const a = pointerOutOfBranch(ctx, slot, t, tBound, span);
     const b = pointerOutOfBranch(ctx, slot, e, eBound, span);
     const zero = { kind: 'int', value: 0n, type: 'i64', span } as const;
@@ -479,9 +493,10 @@ function pointerOutOfBranch(ctx: Ctx, slot: Slot, v: PointerValue, bound: Readon
   const parts = [...v.prefix, ...(v.offset === null ? [] : [v.offset])].map((x) => expanded(ctx, x, bound));
   const base = v.view?.base ?? null;
   const baseOut = base === null ? null : expanded(ctx, base, bound);
-  if (parts.some((p) => p === null) || (base !== null && baseOut === null)) return unsupported(ctx, span, `a pointer whose offset after this branch depends on memory read inside it (${slot.what ?? slot.name})`);
+  const leafOffset = v.leafOffset === undefined ? undefined : expanded(ctx, v.leafOffset, bound);
+  if (parts.some((p) => p === null) || (base !== null && baseOut === null) || leafOffset === null) return unsupported(ctx, span, `a pointer whose offset after this branch depends on memory read inside it (${slot.what ?? slot.name})`);
   const all = parts as Expr[];
-  const moved: PointerValue = { ...v, prefix: all.slice(0, v.prefix.length), offset: v.offset === null ? null : all[all.length - 1]! };
+  const moved: PointerValue = { ...v, prefix: all.slice(0, v.prefix.length), offset: v.offset === null ? null : all[all.length - 1]!, ...(leafOffset === undefined ? {} : { leafOffset }) };
   return v.view === undefined ? moved : { ...moved, view: { ...v.view, base: baseOut } };
 }
 

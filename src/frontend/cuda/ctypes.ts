@@ -8,6 +8,7 @@
  * (C11 6.3.1) are computed here; the lowering makes them explicit as casts.
  */
 import type { MachineType } from '../../core/ast.js';
+import type { ClassInfo } from './classes.js';
 
 export interface IntCType {
   readonly kind: 'int';
@@ -21,6 +22,8 @@ export interface StructCType {
   readonly kind: 'struct';
   readonly name: string;
   readonly fields: readonly StructField[];
+  /** a struct or class the file defines by name: its member functions, constructors and template arguments (classes.ts) */
+  readonly cls?: ClassInfo;
 }
 
 /** A field; `length`: an array field of that many elements of `type` (one dimension, constant size), laid out as that many fields `name[k]` */

@@ -59,7 +59,8 @@ import {
   vectorType,
   VOID,
 } from './ctypes.js';
-import { inlineCall, parametersOf, sharedMemoryOf } from './calls.js';
+import { inlineCall, inlined, isPlace, parametersOf, sharedMemoryOf, type CallResult } from './calls.js';
+import { braced, callOperator, construct, memberCall, memberOperator, compoundOperator, objectOf, siblingCall, staticMemberCall, subscriptOperator, temporary, thisPlace, isThis, type ClassType } from './members.js';
 import { baseType, declared, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
@@ -69,6 +70,7 @@ import { observed } from './observe.js';
 import { nested } from './nesting.js';
 import { addressOfLocal, readLocal, writeLocal } from './locals.js';
 import { CURAND, curandCall, MEMORY_CALLS, memoryCall } from './memops.js';
+import { classConstant, classOf, instantiated } from './classes.js';
 
 /**
  * Where an lvalue is: a local (or one leaf of a local struct), memory (all
@@ -92,7 +94,7 @@ export interface Part {
 }
 
 /** An array field of a struct place (`nodes[i].keys`): only its elements are places; `base.leaf` is element 0's first leaf. */
-interface FieldArray {
+export interface FieldArray {
   readonly kind: 'fieldArray';
   readonly base: Place & { kind: 'slot' | 'memory' };
   readonly path: string;
@@ -175,7 +177,11 @@ function rvalueOf(ctx: Ctx, n: Node): Value {
     case 'gnu_asm_expression':
       return unsupported(ctx, n, 'inline asm');
     case 'this':
-      return unsupported(ctx, n, 'C++ classes with methods or operators');
+      // `this` as a value: a pointer to the object (`return *this` and `this->x` take its place directly)
+      return addressOfPlace(ctx, thisPlace(ctx, n), n);
+    case 'compound_literal_expression':
+      // `P{1, 2}`, `float4{…}`: a temporary of the type, initialised from the list
+      return braced(ctx, typeOfDescriptor(ctx, child(n, 'type')), child(n, 'value'), n);
     default:
       return unsupported(ctx, n, `the expression ${n.type.replace(/_/g, ' ')}`);
   }
@@ -239,6 +245,9 @@ function identifierValue(ctx: Ctx, n: Node): Value {
     // <stddef.h>'s NULL, when no header the front end reads defines it
     if (name === 'NULL') return { kind: 'null', elem: VOID };
     if (ctx.unit.functions.has(name)) return functionPointer(name, span);
+    // `C::N`, `C<4>::N`: a static constant of a class of the file
+    const member = n.type === 'qualified_identifier' ? classConstant(ctx, child(n, 'scope'), child(n, 'name').text) : null;
+    if (member !== null) return member;
     return reject(ctx, 'unknownName', n, `unknown name '${name}'`, ['declare it, or define it with -D NAME=VALUE if it is a macro']);
   }
   switch (binding.kind) {
@@ -253,6 +262,10 @@ function identifierValue(ctx: Ctx, n: Node): Value {
       return load(ctx, { ...binding.place, span }, span);
     case 'type':
       return reject(ctx, 'misuse', n, `'${name}' is a type, not a value`);
+    case 'fieldArray':
+      return arrayFieldAsPointer(ctx, n);
+    case 'object':
+      return reject(ctx, 'misuse', n, `'${name}' is not a value`);
   }
 }
 
@@ -334,6 +347,7 @@ function placeOrPointerOf(ctx: Ctx, n: Node): Place | AnyPointer {
   switch (n.type) {
     case 'parenthesized_expression':
       return placeOrPointer(ctx, named(n)[0]!);
+    case 'type_identifier':
     case 'identifier': {
       const b = ctx.scope.lookup(n.text);
       if (b?.kind === 'local') return { kind: 'slot', slot: b.slot, leaf: null, span };
@@ -345,13 +359,18 @@ function placeOrPointerOf(ctx: Ctx, n: Node): Place | AnyPointer {
     }
     case 'subscript_expression': {
       const arg = unparenthesised(child(n, 'argument'));
-      const field = arg.type === 'field_expression' && !isBuiltinField(ctx, arg) ? fieldPlace(ctx, arg) : null;
+      const member = arg.type === 'identifier' ? ctx.scope.lookup(arg.text) : undefined;
+      const field = member?.kind === 'fieldArray' ? member.field : arg.type === 'field_expression' && !isBuiltinField(ctx, arg) ? fieldPlace(ctx, arg) : null;
       if (field !== null && !isPointerNotPlace(field) && field.kind === 'fieldArray') {
         const indices = named(child(n, 'indices'));
         if (indices.length !== 1) return unsupported(ctx, n, 'a subscript with several indices');
         return fieldElement(ctx, field, intOf(ctx, rvalue(ctx, indices[0]!), spanOf(indices[0]!)), n);
       }
-      const base = asPointer(ctx, field === null ? rvalue(ctx, child(n, 'argument')) : fieldRvalue(ctx, field, arg));
+      // an object whose class defines operator[] (through its place, so that a reference it returns into the object is the object's)
+      const object = field !== null ? field : isPlaceable(ctx, arg) || arg.type === 'call_expression' ? placeOrPointer(ctx, arg) : null;
+      const cls = object === null || isPointerNotPlace(object) ? null : classOf(placeType(object));
+      if (cls !== null) return subscriptOperator(ctx, object as Place, cls, named(child(n, 'indices')), n);
+      const base = asPointer(ctx, object === null ? rvalue(ctx, arg) : isPointerNotPlace(object) ? object : load(ctx, object, spanOf(arg)));
       const indices = named(child(n, 'indices'));
       if (indices.length !== 1) return unsupported(ctx, n, 'a subscript with several indices');
       const index = intOf(ctx, rvalue(ctx, indices[0]!), spanOf(indices[0]!));
@@ -360,6 +379,7 @@ function placeOrPointerOf(ctx: Ctx, n: Node): Place | AnyPointer {
     }
     case 'pointer_expression': {
       if (n.child(0)?.type !== '*') return reject(ctx, 'misuse', n, 'an address is not an lvalue');
+      if (isThis(child(n, 'argument'))) return thisPlace(ctx, n);
       const base = asPointer(ctx, rvalue(ctx, child(n, 'argument')));
       if (!isPointer(base)) return reject(ctx, 'unplaced', n, `cannot dereference '${child(n, 'argument').text}': it is not a pointer into an array`);
       return elementOf(ctx, base, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
@@ -368,6 +388,12 @@ function placeOrPointerOf(ctx: Ctx, n: Node): Place | AnyPointer {
       const p = fieldPlace(ctx, n);
       if (!isPointerNotPlace(p) && p.kind === 'fieldArray') return arrayFieldAsPointer(ctx, n);
       return p;
+    }
+    case 'call_expression': {
+      // a function returning a reference names a place; another call's value is a temporary
+      const r = callResult(ctx, n);
+      if (isPlace(r)) return r;
+      return isPointer(r) ? r : temporary(ctx, r, n);
     }
     default:
       return reject(ctx, 'misuse', n, `'${n.text}' is not an lvalue faial-ts can follow`);
@@ -390,7 +416,9 @@ function fieldPlace(ctx: Ctx, n: Node): Place | FieldArray | AnyPointer {
       const arg = child(outer, 'argument');
       const field = path;
       let base: Place | AnyPointer;
-      if (arrow) {
+      if (arrow && isThis(arg)) {
+        base = thisPlace(ctx, arg);
+      } else if (arrow) {
         const p = asPointer(ctx, rvalue(ctx, arg));
         if (!isPointer(p)) return reject(ctx, 'unplaced', n, `cannot dereference '${arg.text}': it is not a pointer into an array`);
         base = elementOf(ctx, p, { expr: constant(0n, 'i32', span), type: 'i32' }, span);
@@ -398,16 +426,9 @@ function fieldPlace(ctx: Ctx, n: Node): Place | FieldArray | AnyPointer {
         base = placeOrPointer(ctx, arg);
       }
       if (isPointerNotPlace(base)) return reject(ctx, 'misuse', n, `'${arg.text}' is an array, not a struct`);
-      return withField(ctx, base, field, n);
+      return withField(ctx, base, field, spanOf(n), arg.text);
     }
   }
-}
-
-/** The value of a field place that is not an array field. */
-function fieldRvalue(ctx: Ctx, p: Place | FieldArray | AnyPointer, n: Node): Value {
-  if (isPointerNotPlace(p)) return p;
-  if (p.kind === 'fieldArray') return arrayFieldAsPointer(ctx, n);
-  return load(ctx, p, spanOf(n));
 }
 
 const arrayFieldAsPointer = (ctx: Ctx, n: Node): never =>
@@ -421,7 +442,7 @@ const arrayFieldAsPointer = (ctx: Ctx, n: Node): never =>
  * An index outside the field is C's undefined behaviour, not checked, as for
  * arrays.
  */
-function fieldElement(ctx: Ctx, f: FieldArray, i: IntValue, n: Node): Place {
+export function fieldElement(ctx: Ctx, f: FieldArray, i: IntValue, n: Node): Place {
   const span = spanOf(n);
   const stride = leavesOf(f.elem).length;
   const first = f.base.leaf!;
@@ -432,11 +453,32 @@ function fieldElement(ctx: Ctx, f: FieldArray, i: IntValue, n: Node): Place {
   const at = { ...base, leaf: first + Number(k ?? 0n) * stride, span };
   const placed = f.elem.kind === 'struct' ? { ...at, part: { path, type: f.elem } } : at;
   if (k !== null) return placed;
+  if (placed.kind === 'slot' && f.length <= MAX_CHOSEN_ELEMENTS) return chosenElement(ctx, f, i, n);
   if (placed.kind !== 'memory' || placed.array.space === 'local' || placed.spread === true) {
-    return unsupported(ctx, n, `an array field of a local struct at an index known only at run time (${n.text})`, ['index it with a constant, or keep the struct in shared or global memory']);
+    return unsupported(ctx, n, `an array field of a local struct at an index known only at run time (${n.text})`, [`faial-ts follows those of at most ${MAX_CHOSEN_ELEMENTS} elements; index it with a constant, or keep the struct in shared or global memory`]);
   }
   const scaled = arith('*', castTo(i.expr, 'i32', span), constant(BigInt(stride), 'i32', span), 'i32', span);
   return { ...placed, leafOffset: placed.leafOffset === undefined ? scaled : arith('+', placed.leafOffset, scaled, 'i32', span) };
+}
+
+/** The most elements an array field of a local struct may have to be indexed at run time (each access is a choice between them). */
+const MAX_CHOSEN_ELEMENTS = 16;
+
+/**
+ * Element `i` of an array field of a local struct (`v.d[k]` of a small vector
+ * class), with `i` known only at run time: a choice between the elements by
+ * `i == j`, so a read or write is of the element `i` names; an index outside
+ * the field is C's undefined behaviour, which leaves the scope (as a null
+ * pointer dereferenced does).
+ */
+function chosenElement(ctx: Ctx, f: FieldArray, i: IntValue, n: Node): Place {
+  const span = spanOf(n);
+  let chosen: Place | null = null;
+  for (let j = f.length - 1; j >= 0; j--) {
+    const at = fieldElement(ctx, f, { expr: constant(BigInt(j), i.type, span), type: i.type }, n);
+    chosen = { kind: 'choice', cond: compare('==', i.expr, constant(BigInt(j), i.type, span), span), then: at, else: chosen, span };
+  }
+  return chosen!;
 }
 
 /** `threadIdx.x` and the like: not a struct's field. */
@@ -459,29 +501,59 @@ export function placeType(p: Place): CType {
   return p.leaf === null ? whole : leavesOf(whole)[p.leaf]!.type;
 }
 
-function withField(ctx: Ctx, base: Place, field: string, n: Node): Place | FieldArray {
+/** The field `field` of the struct at `base`; `owner` names the base in messages, `at` is where the field is named. */
+export function withField(ctx: Ctx, base: Place, field: string, at: Span, owner: string): Place | FieldArray {
   if (base.kind === 'choice') {
     const side = (q: Place | null): Place | null => {
       if (q === null) return null;
-      const r = withField(ctx, q, field, n);
-      return r.kind === 'fieldArray' ? unsupported(ctx, n, 'an array field through a pointer that may point into several arrays') : r;
+      const r = withField(ctx, q, field, at, owner);
+      return r.kind === 'fieldArray' ? unsupported(ctx, at, 'an array field through a pointer that may point into several arrays') : r;
     };
-    return { ...base, then: side(base.then), else: side(base.else), span: spanOf(n) };
+    return { ...base, then: side(base.then), else: side(base.else), span: at };
   }
   const here = placeType(base);
   // a union's members share its storage: not modelled
-  if (here.kind === 'opaque' && /^union\b/.test(here.name)) return unsupported(ctx, n, `unions (${here.name.replace(/\s+/g, ' ')})`, ['use a struct, or one member type and casts']);
-  if (here.kind !== 'struct') return reject(ctx, 'misuse', n, `'${child(n, 'argument').text}' is a ${typeName(here)}, not a struct`);
+  if (here.kind === 'opaque' && /^union\b/.test(here.name)) return unsupported(ctx, at, `unions (${here.name.replace(/\s+/g, ' ')})`, ['use a struct, or one member type and casts']);
+  if (here.kind !== 'struct') return reject(ctx, 'misuse', at, `'${owner}' is a ${typeName(here)}, not a struct`);
   const whole = base.kind === 'memory' ? base.elem : base.slot.ctype;
   // the path from the element (or local) down: a nested struct's place keeps its own path
   const wanted = base.part === undefined ? field : `${base.part.path}.${field}`;
   const part = partAt(whole, wanted);
-  if (part === null) return reject(ctx, 'misuse', n, `${typeName(here)} has no field '${field}'`);
-  if (part.type.kind === 'opaque' && part.type.name.endsWith('[]')) return unsupported(ctx, n, `an array field of a struct (${field}) of several dimensions or of a size faial-ts does not know`, ['faial-ts models array fields of one dimension and a constant size']);
+  if (part === null) return reject(ctx, 'misuse', at, `${typeName(here)} has no field '${field}'`);
+  if (part.type.kind === 'opaque' && part.type.name.endsWith('[]')) return unsupported(ctx, at, `an array field of a struct (${field}) of several dimensions or of a size faial-ts does not know`, ['faial-ts models array fields of one dimension and a constant size']);
   const { part: _, ...rest } = base;
-  const at = { ...rest, leaf: part.first, span: spanOf(n) };
-  if (part.length !== undefined) return { kind: 'fieldArray', base: at, path: wanted, length: part.length, elem: part.type };
-  return part.type.kind === 'struct' ? { ...at, part: { path: wanted, type: part.type } } : at;
+  const placed = { ...rest, leaf: part.first, span: at };
+  if (part.type.kind === 'reference') return referredBy(ctx, placed, `${typeName(here)}::${field}`, at);
+  if (part.length !== undefined) return { kind: 'fieldArray', base: placed, path: wanted, length: part.length, elem: part.type };
+  return part.type.kind === 'struct' ? { ...placed, part: { path: wanted, type: part.type } } : placed;
+}
+
+/**
+ * The object a reference member names (`TempStorage &temp;`): its leaf holds
+ * a pointer to the place it was bound to by the constructor or the
+ * aggregate's initialiser (bindReferenceMember), which no assignment
+ * changes; one not bound to a place faial-ts follows is rejected, never
+ * taken for a copy.
+ */
+function referredBy(ctx: Ctx, leaf: Place, what: string, at: Span): Place {
+  const v = load(ctx, leaf, at);
+  if (!isPointer(v)) return unsupported(ctx, at, `the reference member ${what}, bound to no object faial-ts follows here`, ['faial-ts follows a reference member bound by a constructor or an initialiser of a local object']);
+  const p = elementOf(ctx, v, { expr: constant(0n, 'i32', at), type: 'i32' }, at);
+  return isPointerNotPlace(p) ? unsupported(ctx, at, `the reference member ${what}, bound to an array`) : p;
+}
+
+/** Binds the reference member `field` of the local object at `object` to `target` (a member initialiser `temp(storage)`, an aggregate's value). */
+export function bindReferenceMember(ctx: Ctx, object: Place, field: string, target: Node, at: Span): void {
+  if (object.kind !== 'slot') return unsupported(ctx, at, `a reference member (${field}) of an object that is not a local`);
+  const whole = object.slot.ctype;
+  const part = partAt(whole, object.part === undefined ? field : `${object.part.path}.${field}`);
+  if (part === null || part.type.kind !== 'reference') return reject(ctx, 'misuse', at, `${field} is not a reference member`);
+  const r = referent(ctx, part.type.to, false, target, target);
+  if (r.kind !== 'alias') return unsupported(ctx, target, `a reference member (${field}) bound to a value`);
+  const pointer = addressOfPlace(ctx, r.place, target);
+  const value = slotValue(ctx, object.slot, at);
+  if (value.kind !== 'struct') return reject(ctx, 'misuse', at, `'${object.slot.name}' is not a struct`);
+  ctx.values.set(object.slot, withPartValue(ctx, value, part.first, part.type, pointer, at));
 }
 
 /** `p[i]`: an element, or a row of a multi-dimensional array. */
@@ -499,7 +571,8 @@ export function element(ctx: Ctx, p: PointerValue, i: { expr: Expr; type: Machin
   }
   if (p.prefix.length + 1 < p.target.dims) return { ...p, prefix: [...p.prefix, index], offset: null };
   // a pointer to a field points into a whole element: the place's type is the element's, its leaf the field
-  return { kind: 'memory', array: p.target, index: [...p.prefix, index], leaf: p.leaf, elem: p.leaf === null ? p.elem : p.target.elem, span };
+  const within = { ...(p.part === undefined ? {} : { part: p.part }), ...(p.leafOffset === undefined ? {} : { leafOffset: p.leafOffset }) };
+  return { kind: 'memory', array: p.target, index: [...p.prefix, index], leaf: p.leaf, elem: p.leaf === null ? p.elem : p.target.elem, span, ...within };
 }
 
 /**
@@ -560,16 +633,24 @@ function addressOf(ctx: Ctx, arg: Node, n: Node): Value {
   return addressOfPlace(ctx, p, n);
 }
 
+/** What `return e;` gives in a function returning a reference: a pointer to the place `e` names. */
+export function referencePointer(ctx: Ctx, n: Node): AnyPointer {
+  const p = placeOrPointer(ctx, n);
+  if (isPointerNotPlace(p)) return unsupported(ctx, n, 'a reference to an array returned');
+  return addressOfPlace(ctx, p, n);
+}
+
 function addressOfPlace(ctx: Ctx, p: Place, n: Node): AnyPointer {
   if (p.kind === 'choice') {
     const side = (q: Place | null): AnyPointer => (q === null ? { kind: 'null', elem: placeType(p) } : addressOfPlace(ctx, q, n));
     return { kind: 'either', cond: p.cond, then: side(p.then), else: side(p.else), elem: placeType(p) };
   }
-  if (p.part !== undefined || (p.kind === 'memory' && p.leafOffset !== undefined)) return unsupported(ctx, n, `the address of a nested struct or of an array field's element (${n.text})`, ['faial-ts follows pointers to whole elements and to scalar fields']);
-  if (p.kind === 'slot') return addressOfLocal(p.slot, p.leaf, placeType(p));
+  // a nested struct, or an array field's element at an index known at run time: the pointer keeps which (element() puts it back)
+  const within = { ...(p.part === undefined ? {} : { part: p.part }), ...(p.kind === 'memory' && p.leafOffset !== undefined ? { leafOffset: p.leafOffset } : {}) };
+  if (p.kind === 'slot') return { ...addressOfLocal(p.slot, p.leaf, placeType(p)), ...within };
   if (p.spread === true) return unsupported(ctx, n, 'the address of an element of a vector view of an array (`&((float4 *)a)[i]`)');
   const last = p.index[p.index.length - 1]!;
-  return { kind: 'pointer', target: p.array, prefix: p.index.slice(0, -1), offset: last, elem: placeType(p), leaf: p.leaf };
+  return { kind: 'pointer', target: p.array, prefix: p.index.slice(0, -1), offset: last, elem: placeType(p), leaf: p.leaf, ...within };
 }
 
 // ---------------------------------------------------------------- references
@@ -578,10 +659,12 @@ function addressOfPlace(ctx: Ctx, p: Place, n: Node): AnyPointer {
 export type Referent = { readonly kind: 'alias'; readonly place: Place } | { readonly kind: 'value'; readonly value: Value };
 
 /** Whether C++ reads `n` as an lvalue faial-ts can place: a local, a reference, a scalar in memory, an element, a field, `*p`. */
-function isPlaceable(ctx: Ctx, n: Node): boolean {
+export function isPlaceable(ctx: Ctx, n: Node): boolean {
   switch (n.type) {
     case 'parenthesized_expression':
       return isPlaceable(ctx, named(n)[0]!);
+    // a name the parser read as a type (`T v(a);`, a declaration of a variable) names a variable too
+    case 'type_identifier':
     case 'identifier': {
       const b = ctx.scope.lookup(n.text);
       return b?.kind === 'local' || b?.kind === 'alias' || (b?.kind === 'array' && b.scalar);
@@ -626,8 +709,10 @@ function sameType(declared: CType, actual: CType): boolean {
  */
 export function referent(ctx: Ctx, declared: CType, bindsValues: boolean, init: Node, at: Node): Referent {
   const span = spanOf(init);
-  if (isPlaceable(ctx, init)) {
-    const p = placeOrPointer(ctx, init);
+  // a call of a function returning a reference names a place; any other call gives a value
+  const called = init.type === 'call_expression' ? callResult(ctx, init) : null;
+  if (isPlaceable(ctx, init) || (called !== null && isPlace(called))) {
+    const p = called !== null && isPlace(called) ? called : placeOrPointer(ctx, init);
     if (isPointerNotPlace(p)) return unsupported(ctx, at, 'a reference to an array');
     if (p.kind === 'choice') return unsupported(ctx, at, 'a reference to an element through a pointer that may point into several arrays');
     // a group of cooperative groups is a value that does not change: a reference to one is a copy
@@ -637,7 +722,7 @@ export function referent(ctx: Ctx, declared: CType, bindsValues: boolean, init: 
     if (bindsValues) return { kind: 'value', value: convert(ctx, load(ctx, p, span), declared, span) };
     return reject(ctx, 'misuse', at, `a reference to ${typeName(declared)} cannot name '${init.text}', a ${typeName(placeType(p))}`);
   }
-  const v = rvalue(ctx, init);
+  const v = called !== null && !isPlace(called) ? called : rvalue(ctx, init);
   if (v.kind === 'group') return { kind: 'value', value: v };
   if (!bindsValues) return unsupported(ctx, at, `a non-const reference bound to '${shortText(init)}', which is not a variable or an element faial-ts can place`);
   return { kind: 'value', value: declared.kind === 'opaque' ? v : convert(ctx, v, declared, span) };
@@ -722,7 +807,7 @@ function pointerFromMemory(ctx: Ctx, elem: CType, what: string, span: Span): Any
 }
 
 /** A pointer whose value faial-ts does not know (a pointer field of a struct parameter): as one read from memory, any array of its element type. */
-function asPointer(ctx: Ctx, v: Value): Value {
+export function asPointer(ctx: Ctx, v: Value): Value {
   if (v.kind !== 'unknown' || v.ctype.kind !== 'pointer') return v;
   return pointerFromMemory(ctx, v.ctype.to, v.what, v.span);
 }
@@ -1126,6 +1211,8 @@ function binary(ctx: Ctx, n: Node): Value {
  * No such definition, or several, is rejected by name.
  */
 function structOperator(ctx: Ctx, op: string, operands: readonly Value[], n: Node): Value {
+  const member = memberOperator(ctx, op, operands, n);
+  if (member !== null) return member;
   const name = `operator${op}`;
   const types = operands.map(valueType);
   const fits = (ctx.unit.functions.get(name) ?? []).filter((def) => {
@@ -1138,13 +1225,13 @@ function structOperator(ctx: Ctx, op: string, operands: readonly Value[], n: Nod
     });
   });
   const shown = types.map(typeName).join(' and ');
-  if (fits.length === 0) return unsupported(ctx, n, `the operator ${op} on ${shown}: the file defines no ${name} taking them`, ['define it in the file (faial-ts does not read helper_math.h), or write the operation field by field']);
+  if (fits.length === 0) return unsupported(ctx, n, `the operator ${op} on ${shown}: the file defines no ${name} taking them`, ['define it in the file, as a function or a member of the class (faial-ts does not read helper_math.h), or write the operation field by field']);
   if (fits.length > 1) return unsupported(ctx, n, `the operator ${op} on ${shown}: several definitions of ${name} take them`);
   return inlineCall(ctx, name, fits, [], operands.map((value) => ({ kind: 'given', value })), n);
 }
 
 /** The C type of a value, as far as overloads need it: a struct's name, or a number or pointer. */
-function valueType(v: Value): CType {
+export function valueType(v: Value): CType {
   switch (v.kind) {
     case 'struct':
       return v.ctype;
@@ -1298,6 +1385,7 @@ function unary(ctx: Ctx, n: Node): Value {
   const op = child(n, 'operator').type;
   const span = spanOf(n);
   const v = rvalue(ctx, child(n, 'argument'));
+  if (v.kind === 'struct') return structOperator(ctx, op, [v], n);
   if (op === '!') return v.kind === 'unknown' && !isInteger(v.ctype) && v.ctype.kind !== 'bool' ? { ...v, ctype: BOOL } : { kind: 'bool', cond: not(condOf(ctx, v, span)) };
   if (isUnknownNumber(v)) {
     const exact = exactFloat(v);
@@ -1345,6 +1433,8 @@ function assignment(ctx: Ctx, n: Node): Value {
   const p = placeOrPointer(ctx, child(n, 'left'));
   if (isPointerNotPlace(p)) return reject(ctx, 'misuse', n, `cannot assign to the array '${child(n, 'left').text}'`);
   if (op === '=') return store(ctx, p, right, span);
+  // `o += v` on an object whose class (or the file) defines operator+=: a call on its place
+  if (placeType(p).kind === 'struct') return compoundOperator(ctx, p, op, right, n) ?? compoundFunction(ctx, p, op, right, n);
   const old = load(ctx, p, span);
   return store(ctx, p, binaryValue(ctx, op.slice(0, -1), old, right, span), span);
 }
@@ -1385,9 +1475,23 @@ function conditional(ctx: Ctx, n: Node): Value {
   return v;
 }
 
+/** `o += v` on a struct without a member operator+=: the file's `operator+=(T &, …)`, with the place bound to its reference parameter. */
+function compoundFunction(ctx: Ctx, p: Place, op: string, right: Value, n: Node): Value {
+  const name = `operator${op}`;
+  const t = placeType(p);
+  const fits = (ctx.unit.functions.get(name) ?? []).filter((def) => {
+    const params = parametersOf(def);
+    if (params.length !== 2 || def.template !== null) return false;
+    const d = declared(baseType(ctx, child(params[0]!, 'type')), params[0]!.childForFieldName('declarator'));
+    return d.reference && d.ctype.kind === 'struct' && d.ctype.name === typeName(t);
+  });
+  if (fits.length !== 1) return unsupported(ctx, n, `the operator ${op} on ${typeName(t)}: the file defines ${fits.length === 0 ? 'no' : 'several'} ${name} taking it`, ['define it in the file, as a member or a function taking the object by reference, or write the operation field by field']);
+  return inlineCall(ctx, name, fits, [], [{ kind: 'givenPlace', place: p }, { kind: 'given', value: right }], n);
+}
+
 /** `c ? a : b` of two values already computed. */
 function choice(ctx: Ctx, cond: BExpr, a: Value, b: Value, span: Span): Value {
-  if (a.kind === 'pointer' && b.kind === 'pointer' && a.target === b.target && a.leaf === b.leaf && a.prefix.length === 0 && b.prefix.length === 0 && a.view === undefined && b.view === undefined) {
+  if (a.kind === 'pointer' && b.kind === 'pointer' && a.target === b.target && a.leaf === b.leaf && a.part?.path === b.part?.path && a.leafOffset === undefined && b.leafOffset === undefined && a.prefix.length === 0 && b.prefix.length === 0 && a.view === undefined && b.view === undefined) {
     const zero = constant(0n, 'i64', span);
     return { ...a, offset: ite(cond, castTo(a.offset ?? zero, 'i64', span), castTo(b.offset ?? zero, 'i64', span), 'i64', span) };
   }
@@ -1421,10 +1525,11 @@ function sizeofValue(ctx: Ctx, n: Node): Value {
   return { kind: 'int', expr: constant(BigInt(size), 'u64', span), type: 'u64' };
 }
 
-/** The declared type of a simple expression (a name, an element), for sizeof. */
-function staticType(ctx: Ctx, n: Node): CType | null {
+/** The declared type of a simple expression (a name, an element, a field, a temporary of a type), for sizeof and template deduction; null when it takes more. */
+export function staticType(ctx: Ctx, n: Node): CType | null {
   if (n.type === 'parenthesized_expression') return staticType(ctx, named(n)[0]!);
-  if (n.type === 'identifier') {
+  // a name the parser read as a type (`T v(a);`) may be a value's
+  if (n.type === 'identifier' || n.type === 'type_identifier') {
     const b = ctx.scope.lookup(n.text);
     if (b?.kind === 'local') return b.slot.ctype;
     if (b?.kind === 'alias') return placeType(b.place);
@@ -1438,20 +1543,54 @@ function staticType(ctx: Ctx, n: Node): CType | null {
       if (b?.kind === 'array') return b.array.elem;
     }
   }
+  if (n.type === 'field_expression' && n.child(1)?.type === '.') {
+    const inner = staticType(ctx, child(n, 'argument'));
+    const part = inner === null ? null : partAt(inner, child(n, 'field').text);
+    if (part !== null && part.length === undefined) return part.type;
+  }
+  // `Add()`, `View<float>(p)`, `P{1, 2}`: a temporary of the type named
+  if (n.type === 'compound_literal_expression') return typeOfDescriptor(ctx, child(n, 'type'));
+  if (n.type === 'call_expression') {
+    const fn = child(n, 'function');
+    if (fn.type === 'template_function' && ctx.unit.classDefs.has(child(fn, 'name').text)) {
+      const inst = instantiated(ctx, child(fn, 'name').text, child(fn, 'arguments'));
+      return inst?.kind === 'one' ? inst.type : null;
+    }
+    if (fn.type === 'identifier' || fn.type === 'type_identifier') {
+      const b = ctx.scope.lookup(fn.text);
+      if (b?.kind === 'type') return b.ctype;
+      if (b === undefined) return ctx.unit.types.get(fn.text) ?? null;
+    }
+  }
   return null;
 }
 
 // ---------------------------------------------------------------- calls
 
+/** A call's value (a function returning a reference: the value of the place it names). */
 export function call(ctx: Ctx, n: Node): Value {
+  const r = callResult(ctx, n);
+  return isPlace(r) ? load(ctx, r, spanOf(n)) : r;
+}
+
+/** A call's value, or, for a function returning a reference, the place it names. */
+export function callResult(ctx: Ctx, n: Node): CallResult {
   return observed(ctx, 'call', n, () => callOf(ctx, n));
 }
 
-function callOf(ctx: Ctx, n: Node): Value {
+function callOf(ctx: Ctx, n: Node): CallResult {
   const span = spanOf(n);
   const fn = child(n, 'function');
   const args = named(child(n, 'arguments'));
-  if (fn.type === 'field_expression') return groupMethod(ctx, fn, args, n) ?? unsupported(ctx, fn, 'C++ classes with methods or operators (a method call)');
+  if (fn.type === 'field_expression') return groupMethod(ctx, fn, args, n) ?? memberCall(ctx, fn, args, n);
+  // `o(x)`, `ops[i](x)`, `(*this)(x)`: an object whose class defines operator()
+  const called = fn.type === 'identifier' || fn.type === 'subscript_expression' || fn.type === 'parenthesized_expression' || fn.type === 'call_expression' || fn.type === 'compound_literal_expression' ? staticType(ctx, fn) : null;
+  const functor = called === null ? null : classOf(called);
+  if (functor !== null) return callOperator(ctx, objectOf(ctx, fn), functor, args, n);
+  if (fn.type === 'qualified_identifier') {
+    const member = staticMemberCall(ctx, fn, [], args, n);
+    if (member !== null) return member;
+  }
   const name = fn.type === 'template_function' ? child(fn, 'name').text : fn.text;
   const templateArgs = fn.type === 'template_function' ? named(child(fn, 'arguments')) : [];
   if (name === 'static_cast' || name === 'reinterpret_cast' || name === 'const_cast') {
@@ -1463,12 +1602,24 @@ function callOf(ctx: Ctx, n: Node): Value {
   if (name === 'dynamic_cast') return unsupported(ctx, fn, 'dynamic_cast');
   const local = ctx.scope.lookup(name);
   if (THROUGH_POINTER.has(fn.type) || (local !== undefined && local.kind !== 'type')) return callThroughPointer(ctx, fn, args, n);
+  // a member function of the class whose member function this is, called on the same object
+  const sibling = fn.type === 'identifier' || fn.type === 'template_function' ? siblingCall(ctx, name, templateArgs, args, n) : null;
+  if (sibling !== null) return sibling;
   const shared = sharedMemoryOf(ctx, name, n);
   if (shared !== null) return shared;
+  // `View<float>(p, n)`: a temporary of a class template's instance
+  if (fn.type === 'template_function' && ctx.unit.classDefs.has(name)) {
+    const inst = instantiated(ctx, name, child(fn, 'arguments'));
+    if (inst?.kind !== 'one') return unsupported(ctx, fn, `the class ${fn.text}, whose template arguments or specialisation faial-ts cannot settle`);
+    return construct(ctx, inst.type as ClassType, { kind: 'args', args, braces: false }, n);
+  }
   const typeCall = local?.kind === 'type' ? local.ctype : (ctx.unit.types.get(name) ?? makeVector(name) ?? NAMED_INTS.get(name) ?? (fn.type === 'identifier' ? primitiveType([name]) : null));
-  if (typeCall !== null) return constructed(ctx, typeCall, args, n);
+  if (typeCall !== null) {
+    const cls = classOf(typeCall);
+    return cls !== null ? construct(ctx, cls, { kind: 'args', args, braces: false }, n) : constructed(ctx, typeCall, args, n);
+  }
   const defs = ctx.unit.functions.get(name);
-  if (defs !== undefined) return inlineCall(ctx, name, defs, templateArgs, args, n);
+  if (defs !== undefined) return inlined(ctx, name, defs, templateArgs, args, n);
   const grouped = groupFunctionCall(ctx, fn, args, n);
   if (grouped !== null) return grouped;
   if (MEMORY_CALLS.has(name)) return memoryCall(ctx, name, args, n);

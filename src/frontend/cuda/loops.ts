@@ -15,13 +15,14 @@ import type { BExpr, DownStep, Expr, MachineType, Stmt, UpStep } from '../../cor
 import { located, positionAt, type Span } from '../../core/source.js';
 import { and, arith, castTo, compare, constant } from './build.js';
 import { branch, emitIf, FALSE, fresh, havocked, isPointer, mapPointers, slotMachine, spanOf, TRUE, type Ctx, type LoopFrame, type Slot, type Value } from './context.js';
-import { commonType, isInteger, isSigned, rangeOf, type CType } from './ctypes.js';
-import { condition, hasEffects, intOf, named, rvalue, slotValue } from './expr.js';
+import { commonType, isInteger, isSigned, leavesOf, partAt, rangeOf, type CType } from './ctypes.js';
+import { condition, hasEffects, intOf, named, placeType, rvalue, slotValue } from './expr.js';
 import { exitCondition, lowerStatement, lowerStatements, setFlag, withScope } from './stmt.js';
 import { parametersOf } from './calls.js';
 import { baseType, declared } from './types.js';
 import { not } from './build.js';
 import { cellsNamed } from './locals.js';
+import { objectsChangedIn } from './members.js';
 
 type Op = UpStep | DownStep;
 type Cmp = '<' | '<=' | '>' | '>=' | '!=';
@@ -49,10 +50,42 @@ export function forLoop(ctx: Ctx, n: Node): void {
     const cond = n.childForFieldName('condition');
     const update = n.childForFieldName('update');
     const body = n.childForFieldName('body')!;
-    const shape = cond === null || update === null ? null : canonical(ctx, cond, update, [body]);
-    if (shape !== null) exactLoop(ctx, shape, [body], n);
+    const exact = cond === null || update === null ? null : commaLoop(ctx, cond, update, body);
+    if (exact !== null) exactLoop(ctx, exact.shape, exact.body, n);
     else approximateLoop(ctx, { cond, body: [body], update, first: 'cond' }, n, cond === null ? 'it has no condition' : 'its shape is not one faial-ts makes exact');
   });
+}
+
+/**
+ * A `for` whose update is one canonical step (`i += k`), or a comma list of
+ * steps one of which is the loop variable's (`a += aStep, b += bStep`, the
+ * tiled matrix product's loop): the others run after the body, as C runs the
+ * whole update after it, which is the same where they do not name the loop
+ * variable and the body has no `continue` (which would skip them). Null when
+ * the loop is not one faial-ts makes exact.
+ */
+function commaLoop(ctx: Ctx, cond: Node, update: Node, body: Node): { shape: Shape; body: readonly Node[] } | null {
+  const u = bare(update);
+  if (u.type !== 'comma_expression') {
+    const shape = canonical(ctx, cond, update, [body]);
+    return shape === null ? null : { shape, body: [body] };
+  }
+  if (contains(body, 'continue_statement')) return null;
+  const parts = commaParts(u);
+  for (const [i, part] of parts.entries()) {
+    const step = stepOf(bare(part));
+    if (step === null) continue;
+    const others = parts.filter((_, j) => j !== i);
+    if (others.some((o) => identifiers(o).has(step.name))) continue;
+    const shape = canonical(ctx, cond, part, [body, ...others]);
+    if (shape !== null) return { shape, body: [body, ...others] };
+  }
+  return null;
+}
+
+/** The expressions of a comma list, in order. */
+function commaParts(n: Node): Node[] {
+  return n.type === 'comma_expression' ? [...commaParts(n.childForFieldName('left')!), ...commaParts(n.childForFieldName('right')!)] : [n];
 }
 
 export function whileLoop(ctx: Ctx, n: Node): void {
@@ -252,10 +285,87 @@ function identifiers(n: Node, out = new Set<string>()): Set<string> {
   return out;
 }
 
-function invariant(ctx: Ctx, n: Node, assigned: ReadonlySet<string>): boolean {
+/**
+ * Whether `n` has one value in every iteration of a loop: it reads no memory,
+ * and no name in it is assigned by the loop, nor a local the loop changes
+ * without naming it (`changed`: through a reference, or an object through its
+ * members; a data member's name in a member function is a place of the object).
+ */
+function invariant(ctx: Ctx, n: Node, assigned: ReadonlySet<string>, changed: ReadonlySet<Slot>): boolean {
   if (hasEffects(ctx, n)) return false;
-  for (const name of identifiers(n)) if (assigned.has(name)) return false;
+  for (const name of identifiers(n)) {
+    if (assigned.has(name)) return false;
+    const b = ctx.scope.lookup(name);
+    const slot = b?.kind === 'local' ? b.slot : b?.kind === 'alias' && b.place.kind === 'slot' ? b.place.slot : null;
+    if (slot !== null && changed.has(slot)) return false;
+  }
   return true;
+}
+
+/** The locals a loop's code changes without assigning them by name. */
+function changedUnnamed(ctx: Ctx, body: readonly Node[]): Set<Slot> {
+  return new Set([...aliasedSlots(ctx, body), ...objectsChangedIn(ctx, body), ...fieldTargetSlots(ctx, body)]);
+}
+
+/** A target that is part of a variable through its fields: `z.keys[0]` (an element of an array field), `z.y` whose address is taken. */
+interface FieldTarget {
+  readonly root: string;
+  /** the field path from the variable (`keys`, `in.keys`) */
+  readonly path: string;
+  /** an element of the field at `path` (then the field must be an array field for the variable to change) */
+  readonly element: boolean;
+}
+
+const fieldTargetsOf = new WeakMap<Node, readonly FieldTarget[]>();
+
+/**
+ * The targets below n that assignedBelow's names do not show: an element of
+ * an array field of a variable assigned or incremented (`z.keys[0] = 1`), or
+ * a field whose address is taken (`f(&z.y)`, `&z.keys[j]`). Syntax alone,
+ * computed once per node (see above).
+ */
+function fieldTargets(n: Node): readonly FieldTarget[] {
+  const known = fieldTargetsOf.get(n);
+  if (known !== undefined) return known;
+  const own: FieldTarget[] = [];
+  const target =
+    n.type === 'assignment_expression' ? n.childForFieldName('left') : n.type === 'update_expression' ? n.childForFieldName('argument') : n.type === 'pointer_expression' && n.child(0)?.type === '&' ? n.childForFieldName('argument') : null;
+  const t = target === null ? null : fieldTarget(target);
+  if (t !== null && (t.element || n.type === 'pointer_expression')) own.push(t);
+  const parts = named(n).map(fieldTargets).filter((p) => p.length > 0);
+  const out = own.length === 0 && parts.length <= 1 ? (parts[0] ?? []) : [...own, ...parts.flat()];
+  fieldTargetsOf.set(n, out);
+  return out;
+}
+
+/** `z.in.keys[j]` → z, `in.keys`, an element; `z.y` → z, `y`; null when the target is not reached from a variable through `.` fields. */
+function fieldTarget(n: Node): FieldTarget | null {
+  let x = bare(n);
+  let element = false;
+  if (x.type === 'subscript_expression') {
+    element = true;
+    x = bare(x.childForFieldName('argument')!);
+  }
+  const path: string[] = [];
+  while (x.type === 'field_expression' && x.child(1)?.type === '.') {
+    path.unshift(x.childForFieldName('field')!.text);
+    x = bare(x.childForFieldName('argument')!);
+  }
+  return x.type === 'identifier' && path.length > 0 ? { root: x.text, path: path.join('.'), element } : null;
+}
+
+/** The locals changed through a field target (`fieldTargets`): an element of an array field, or a field whose address is taken. */
+function fieldTargetSlots(ctx: Ctx, nodes: readonly Node[]): Set<Slot> {
+  const out = new Set<Slot>();
+  for (const t of nodes.flatMap(fieldTargets)) {
+    const b = ctx.scope.lookup(t.root);
+    const slot = b?.kind === 'local' ? b.slot : b?.kind === 'alias' && b.place.kind === 'slot' ? b.place.slot : null;
+    if (slot === null || !ctx.values.has(slot)) continue;
+    // an element through a pointer member (`s.p[i] = v`) writes memory, not the variable
+    if (t.element && partAt(b?.kind === 'alias' ? placeType(b.place) : slot.ctype, t.path)?.length === undefined) continue;
+    out.add(slot);
+  }
+  return out;
 }
 
 const bare = (n: Node): Node => (n.type === 'parenthesized_expression' ? bare(named(n)[0]!) : n);
@@ -277,7 +387,8 @@ function canonical(ctx: Ctx, cond: Node, update: Node, body: readonly Node[]): S
   const assigned = assignedNames(body);
   if (assigned.has(step.name)) return null;
   assigned.add(step.name);
-  if (!invariant(ctx, bound, assigned) || (step.amount !== null && !invariant(ctx, step.amount, assigned))) return null;
+  const changed = changedUnnamed(ctx, body);
+  if (!invariant(ctx, bound, assigned, changed) || (step.amount !== null && !invariant(ctx, step.amount, assigned, changed))) return null;
   const up = step.op === '+' || step.op === '*';
   const fits = up ? cmp === '<' || cmp === '<=' || cmp === '!=' : cmp === '>' || cmp === '>=' || cmp === '!=';
   if (!fits) return null;
@@ -468,14 +579,14 @@ function inductionSteps(ctx: Ctx, body: readonly Node[], assigned: ReadonlySet<S
   const names = new Set([...assigned].map((s) => s.name));
   const aliased = aliasedSlots(ctx, body);
   for (const s of stmts) {
-    if (s.type !== 'expression_statement') continue;
-    const e = named(s)[0];
+    // a statement of the body, or a step of a comma update run after it (commaLoop)
+    const e = s.type === 'expression_statement' ? named(s)[0] : s.type.endsWith('_expression') ? s : undefined;
     const step = e === undefined ? null : stepOf(bare(e));
     if (step === null || (step.op !== '+' && step.op !== '-') || counts.get(step.name) !== 1 || !names.has(step.name)) continue;
     const binding = ctx.scope.lookup(step.name);
     if (binding?.kind !== 'local' || !assigned.has(binding.slot) || !isInteger(binding.slot.ctype) || aliased.has(binding.slot)) continue;
     const assignedHere = assignedNames(body);
-    if (step.amount !== null && !invariant(ctx, step.amount, assignedHere)) continue;
+    if (step.amount !== null && !invariant(ctx, step.amount, assignedHere, changedUnnamed(ctx, body))) continue;
     out.set(binding.slot, step.op === '-' ? negativeStep(e!) : (step.amount ?? e!));
   }
   return out;
@@ -580,6 +691,8 @@ function assignedSlots(ctx: Ctx, nodes: readonly Node[]): Set<Slot> {
   }
   for (const slot of aliasedSlots(ctx, nodes)) if (ctx.values.has(slot)) out.add(slot);
   for (const slot of cellsNamed(ctx, nodes)) out.add(slot);
+  for (const slot of objectsChangedIn(ctx, nodes)) out.add(slot);
+  for (const slot of fieldTargetSlots(ctx, nodes)) out.add(slot);
   if (nodes.some((x) => contains(x, 'return_statement'))) {
     out.add(ctx.fn.returned);
     if (ctx.fn.result !== null) out.add(ctx.fn.result);
@@ -612,9 +725,21 @@ function afterLoop(ctx: Ctx, slots: readonly Slot[], n: Node): void {
 }
 
 function approximated(ctx: Ctx, slot: Slot, what: string, why: string, span: Span): Value {
+  return approximatedValue(ctx, slot, ctx.values.get(slot), what, why, span);
+}
+
+/** A slot's value approximated from what it held: a struct (a local object, `float3 acc`) leaf by leaf, each named. */
+function approximatedValue(ctx: Ctx, slot: Slot, v: Value | undefined, what: string, why: string, span: Span): Value {
   const type = slotMachine(slot.ctype);
+  // a reference member is never rebound: the object it names stays the same
+  if (slot.ctype.kind === 'reference' && v !== undefined) return v;
+  if (slot.ctype.kind === 'struct' && v?.kind === 'struct') {
+    const leaves = leavesOf(slot.ctype);
+    // `acc in the loop at line 3` → `acc.x in the loop at line 3`
+    const leafWhat = (path: string): string => (what.startsWith(slot.name) ? `${slot.name}.${path}${what.slice(slot.name.length)}` : `${path} of ${what}`);
+    return { ...v, fields: v.fields.map((f, i) => approximatedValue(ctx, { ...slot, name: `${slot.name}_${leaves[i]!.path.replace(/\W+/g, '_')}`, ctype: leaves[i]!.type }, f, leafWhat(leaves[i]!.path), why, span)) };
+  }
   if (slot.ctype.kind === 'pointer') {
-    const v = ctx.values.get(slot);
     if (v !== undefined && isPointer(v)) {
       return mapPointers(v, (q) => ({ ...q, offset: havocked(ctx, `${slot.name}_off`, 'i64', { kind: 'approximation', what: `the offset of ${what}`, why, span }, span) }));
     }

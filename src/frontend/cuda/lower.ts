@@ -13,6 +13,8 @@ import { lowerUnit, type LoweredUnit } from './unit.js';
 import { cudaDiagnostic } from './codes.js';
 import { dimsText, hostLaunches, launchRequires, launchSitesOf, type HostLaunch, type LaunchSite } from './host-launch.js';
 import { kernelHeads } from './heads.js';
+import { compare, constant } from './build.js';
+import { wrapped } from './ctypes.js';
 import { userSpan, type SourceFile, type Span } from '../../core/source.js';
 import { diagnosticOf, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Observer } from './observe.js';
@@ -28,7 +30,7 @@ export interface CudaSetup extends PreprocessOptions {
    * every size (`--any-launch`). `given` names the sizes the caller (command
    * line, test header) fixes itself, which the host's launches do not touch.
    */
-  readonly launches?: { readonly any: boolean; readonly given: readonly ('blockDim' | 'gridDim')[]; readonly elsewhere?: readonly ProjectLaunches[] };
+  readonly launches?: { readonly any: boolean; readonly given: readonly ('blockDim' | 'gridDim')[]; readonly givenParams?: readonly string[]; readonly elsewhere?: readonly ProjectLaunches[] };
   /** told what came of each declaration, statement and call (the silent-drop test) */
   readonly observer?: Observer;
 }
@@ -48,7 +50,7 @@ export function lowerCuda(setup: CudaSetup, path: string, text: string): Lowered
     return { program: { file: unit, kernels: [] }, rejected: [], notices: [], errors: [tooDeep] };
   }
   const lowered = lowerUnit(unit, parsed.root, setup.observer);
-  const atLaunches = setup.launches?.any === true ? lowered : withHostLaunches(lowered, setup.launches?.given ?? [], setup.launches?.elsewhere ?? []);
+  const atLaunches = setup.launches?.any === true ? lowered : withHostLaunches(lowered, setup.launches?.given ?? [], setup.launches?.givenParams ?? [], setup.launches?.elsewhere ?? []);
   return { ...atLaunches, notices: [...problems, ...atLaunches.notices] };
 }
 
@@ -73,12 +75,14 @@ export function projectLaunchesOf(setup: CudaSetup, path: string, text: string):
 }
 
 /**
- * Each kernel fixed to the sizes its launches in this file agree on (a
- * `requires` at the launch site, which `lower` shows), with a note that says
- * so: a kernel written for `blockDim.x == BLOCK` is verified at the launches
- * its program makes, not at every launch.
+ * Each kernel fixed to the sizes its launches in this file agree on, and to
+ * the integer arguments they all pass alike as constants (a `requires` at the
+ * launch site, which `lower` shows), with a note that says so: a kernel
+ * written for `blockDim.x == BLOCK` and called with `n = 2048` is verified at
+ * the launches its program makes, not at every launch. The sizes and the
+ * parameters the caller fixes itself (`given`, `givenParams`) are left to it.
  */
-function withHostLaunches(lowered: LoweredUnit, given: readonly ('blockDim' | 'gridDim')[], elsewhere: readonly ProjectLaunches[]): LoweredUnit {
+function withHostLaunches(lowered: LoweredUnit, given: readonly ('blockDim' | 'gridDim')[], givenParams: readonly string[], elsewhere: readonly ProjectLaunches[]): LoweredUnit {
   const here = lowered.program.file;
   const launches = unitLaunches(here, elsewhere);
   if (launches.size === 0) return lowered;
@@ -93,15 +97,22 @@ function withHostLaunches(lowered: LoweredUnit, given: readonly ('blockDim' | 'g
       ...(launch.grid !== null && !given.includes('gridDim') ? [{ builtin: 'gridDim' as const, dims: launch.grid }] : []),
       ...(launch.block !== null && !given.includes('blockDim') ? [{ builtin: 'blockDim' as const, dims: launch.block }] : []),
     ];
-    if (fixed.length === 0) return k;
+    const params = lowered.argumentParams?.get(k.name.text) ?? [];
+    const args = params.flatMap((p, i) => {
+      const v = launch.args[i];
+      return p === null || p.type === undefined || v === null || v === undefined || givenParams.includes(p.text) ? [] : [{ param: p, type: p.type, value: wrapped(v, p.type) }];
+    });
+    if (fixed.length === 0 && args.length === 0) return k;
     const where = launchesText(launch.sites, here);
     const open = (['gridDim', 'blockDim'] as const).filter((b) => !fixed.some((f) => f.builtin === b) && !given.includes(b));
+    const at = [...fixed.map((f) => `${f.builtin} = ${dimsText(f.dims)}`), ...args.map((a) => `${a.param.text} = ${a.value}`)];
     notices.push(
-      cudaDiagnostic('launchFromHost', here, anchor, `kernel ${k.name.text} is verified at ${fixed.map((f) => `${f.builtin} = ${dimsText(f.dims)}`).join(', ')}, from ${where}${open.length > 0 ? ` (${open.join(' and ')}: every value)` : ''}`, {
+      cudaDiagnostic('launchFromHost', here, anchor, `kernel ${k.name.text} is verified at ${at.join(', ')}, from ${where}${open.length > 0 ? ` (${open.join(' and ')}: every value)` : ''}`, {
         hints: ['--any-launch verifies it at every launch'],
       }),
     );
-    return { ...k, requires: [...k.requires, ...fixed.flatMap((f) => launchRequires(f.builtin, f.dims, anchor))] };
+    const argRequires = args.map((a) => compare('==', { kind: 'var', name: a.param.text, type: a.type, span: anchor }, constant(a.value, a.type, anchor), anchor));
+    return { ...k, requires: [...k.requires, ...fixed.flatMap((f) => launchRequires(f.builtin, f.dims, anchor)), ...argRequires] };
   });
   return { ...lowered, program: { ...lowered.program, kernels }, notices: [...lowered.notices, ...notices] };
 }

@@ -87,7 +87,7 @@ export function observed<T>(ctx: Ctx, site: Site, n: Node, lower: () => T): T {
 /** How much the file's declarations have recorded: a declaration that records nothing leaves it unchanged. */
 function unitSize(unit: Unit, notices: readonly Diagnostic[]): number {
   let n = unit.globals.length + unit.broken.length + notices.length;
-  for (const m of [unit.functions, unit.types, unit.classes, unit.constants, unit.instantiations]) {
+  for (const m of [unit.functions, unit.types, unit.classDefs, unit.outOfClass, unit.constants, unit.instantiations]) {
     n += m.size;
     for (const v of m.values()) if (Array.isArray(v)) n += v.length;
   }

@@ -44,6 +44,8 @@ export const CUDA_ATTRIBUTES = ['global', 'device', 'host', 'shared', 'constant'
 export type CudaAttribute = (typeof CUDA_ATTRIBUTES)[number];
 
 const KEPT = new RegExp(`\\b__(${CUDA_ATTRIBUTES.join('|')})__\\b`, 'g');
+/** `__device__` / `__host__` after a lambda's capture list (`[=] __host__ __device__ (…)`). */
+const LAMBDA_QUALIFIERS = /\](?:\s*__(?:host|device)__\b)+/g;
 /** Qualifiers with nothing to model: hints to the compiler. */
 const BLANKED = /\b(?:__restrict__|__restrict|__forceinline__|__noinline__|__inline__|__grid_constant__)\b/g;
 /** Qualifiers with an argument list, blanked with it. */
@@ -70,6 +72,8 @@ export function neutralised(text: string): string {
     const replacement = `[[${m[1]!}]]`;
     for (let i = 0; i < replacement.length; i++) chars[m.index + i] = replacement[i]!;
   }
+  // an extended lambda's qualifiers (`[=] __device__ (int i) {…}`): as attributes there they would not parse, and the lambda is rejected by name
+  for (const m of text.matchAll(LAMBDA_QUALIFIERS)) blank(chars, m.index + 1, m.index + m[0].length);
   for (const m of text.matchAll(BLANKED)) blank(chars, m.index, m.index + m[0].length);
   for (const m of text.matchAll(WITH_ARGUMENTS)) blank(chars, m.index, closingParen(text, m.index + m[0].length - 1));
   // a launch `k<<<grid, block>>>(args)` is host code; as blanks it reads as a call

@@ -28,8 +28,10 @@ import {
   type Value,
 } from './context.js';
 import { cudaAttributes } from './parse.js';
-import { condition, convert, intOf, load, named, nameValue, placeOrPointer, referent, rvalue, structOfUnknown } from './expr.js';
+import { condition, convert, intOf, load, named, nameValue, placeOrPointer, referencePointer, referent, rvalue, structOfUnknown } from './expr.js';
 import { leavesOf, typeName, type CType } from './ctypes.js';
+import { classOf } from './classes.js';
+import { braced, construct } from './members.js';
 import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor, type Declared } from './types.js';
 import { doLoop, forLoop, whileLoop } from './loops.js';
 import { launchOnlyExpr } from './launch.js';
@@ -113,8 +115,11 @@ function statement(ctx: Ctx, n: Node): void {
       return doLoop(ctx, n);
     case 'return_statement': {
       const e = named(n)[0];
-      if (e !== undefined) {
-        const v = rvalue(ctx, e);
+      if (e !== undefined && ctx.fn.reference === true) {
+        // a function returning a reference returns the place its expression names
+        ctx.values.set(ctx.fn.result!, referencePointer(ctx, e));
+      } else if (e !== undefined) {
+        const v = e.type === 'initializer_list' && ctx.fn.result !== null ? braced(ctx, ctx.fn.result.ctype, e, e) : rvalue(ctx, e);
         if (ctx.fn.result !== null) ctx.values.set(ctx.fn.result, convert(ctx, v, ctx.fn.result.ctype, span));
       }
       setFlag(ctx, ctx.fn.returned, TRUE);
@@ -214,6 +219,11 @@ export function declaration(ctx: Ctx, n: Node): void {
   const conditionValue = n.childForFieldName('value');
   for (const d of n.childrenForFieldName('declarator')) {
     if (d === null) continue;
+    // `View<float> v(a);` reads as a function declaration whose parameter types are the arguments' names: C++ declares a variable
+    if (d.type === 'function_declarator') {
+      localObject(ctx, base, d);
+      continue;
+    }
     const own = declared(base, d);
     const decl = own.init === null && conditionValue !== null ? { ...own, init: conditionValue } : own;
     if (decl.name === null) continue;
@@ -258,18 +268,44 @@ export function unresolvedType(ctx: Ctx, at: Node, t: CType): never {
   return unsupported(ctx, at, `a variable of the type ${typeName(t)}, which faial-ts cannot resolve (it may be a reference)`, ['name the type it stands for']);
 }
 
-function localScalar(ctx: Ctx, decl: Declared, auto: boolean, d: Node): void {
+/**
+ * `T v(a, b);` parsed as a function declaration: the "parameter types" are
+ * names of values in scope (a variable direct-initialised with them); a real
+ * declaration of a function inside a function is rejected by name.
+ */
+function localObject(ctx: Ctx, base: CType, d: Node): void {
+  const nameNode = d.childForFieldName('declarator');
+  const params = named(d.childForFieldName('parameters')!);
+  const args = params.map((p) => (p.type === 'parameter_declaration' && p.childForFieldName('declarator') === null ? p.childForFieldName('type') : null));
+  const isValue = (a: Node | null): boolean => {
+    if (a === null || (a.type !== 'type_identifier' && a.type !== 'qualified_identifier')) return false;
+    const b = ctx.scope.lookup(a.text);
+    return b !== undefined ? b.kind !== 'type' : ctx.unit.constants.has(a.text) || ctx.unit.functions.has(a.text);
+  };
+  if (nameNode?.type !== 'identifier' || params.length === 0 || !args.every(isValue)) return unsupported(ctx, d, 'a function declared inside a function');
+  const list = d.childForFieldName('parameters')!;
+  const decl: Declared = { name: nameNode, ctype: base, dims: [], init: list, reference: false };
+  localScalar(ctx, { ...decl, init: null }, false, d, args as Node[]);
+}
+
+function localScalar(ctx: Ctx, decl: Declared, auto: boolean, d: Node, parsedAsParameters: readonly Node[] | null = null): void {
   const name = decl.name!.text;
   const span = spanOf(d);
   let value: Value;
-  if (decl.init === null) {
+  const cls = auto ? null : classOf(decl.ctype);
+  if (parsedAsParameters !== null) {
+    value = cls !== null ? construct(ctx, cls, { kind: 'args', args: parsedAsParameters, braces: false }, d, name) : parsedAsParameters.length === 1 ? rvalue(ctx, parsedAsParameters[0]!) : reject(ctx, 'misuse', d, `${parsedAsParameters.length} values for one ${typeName(decl.ctype)}`);
+  } else if (decl.init === null && cls !== null) {
+    // `P p;`: its default constructor, or its members' default initialisers
+    value = construct(ctx, cls, { kind: 'default' }, d, name);
+  } else if (decl.init === null) {
     if (auto) return reject(ctx, 'misuse', d, `'auto ${name}' needs an initialiser`);
     value = decl.ctype.kind === 'struct' ? structOfUnknown(decl.ctype, `the uninitialised ${name}`, span) : { kind: 'unknown', ctype: decl.ctype, what: `the uninitialised ${name}`, span };
   } else {
     value = initialValue(ctx, decl.ctype, decl.init, name);
   }
   const ctype = auto ? valueType(value) : decl.ctype;
-  const given = auto || decl.init === null ? value : convert(ctx, value, ctype, span);
+  const given = auto || decl.init === null || parsedAsParameters !== null ? value : convert(ctx, value, ctype, span);
   // an integer unknown (`unsigned h = f();`) is drawn where C evaluates its initialiser, once, not at each first use in a branch
   const machine = slotMachine(ctype);
   const converted: Value =
@@ -285,13 +321,18 @@ function localScalar(ctx: Ctx, decl: Declared, auto: boolean, d: Node): void {
 function initialValue(ctx: Ctx, ctype: CType, init: Node, name: string): Value {
   const span = spanOf(init);
   if (init.type === 'initializer_list' || init.type === 'argument_list') {
-    const parts = named(init).map((e) => rvalue(ctx, e));
-    if (ctype.kind === 'struct') {
-      const leaves = leavesOf(ctype);
-      if (parts.length === leaves.length) return { kind: 'struct', ctype, fields: parts.map((p, i) => convert(ctx, p, leaves[i]!.type, span)) };
-      return structOfUnknown(ctype, `the initial value of ${name}`, span);
+    if (ctype.kind === 'opaque') {
+      // `auto x{…}`, `T x(…)` of a type faial-ts does not follow: the one value, else unknown
+      const parts = named(init).map((e) => rvalue(ctx, e));
+      return parts.length === 1 ? parts[0]! : { kind: 'unknown', ctype, what: `the initial value of ${name}`, span };
     }
-    return parts.length === 1 ? parts[0]! : { kind: 'unknown', ctype, what: `the initial value of ${name}`, span };
+    return braced(ctx, ctype, init, init, name);
+  }
+  // `P p = v;`: a copy of an object of the class, else a conversion by one of its constructors
+  const cls = classOf(ctype);
+  if (cls !== null) {
+    const v = rvalue(ctx, init);
+    return v.kind === 'struct' && v.ctype.name === cls.name ? v : construct(ctx, cls, { kind: 'args', args: [{ kind: 'given', value: v }], braces: false }, init, name);
   }
   // `int x = A[i]` names the read after the local
   if (init.type === 'subscript_expression' || (init.type === 'pointer_expression' && init.child(0)?.type === '*')) {

@@ -5,10 +5,12 @@
  */
 import type { Node } from './parse.js';
 import type { Scope } from './context.js';
+import type { Unit } from './unit.js';
 import { NAMED_INTS, primitiveType, vectorType, INT, type CType } from './ctypes.js';
+import { instantiated, memberTypeOf } from './classes.js';
 
 export interface TypeEnv {
-  readonly unit: { readonly types: ReadonlyMap<string, CType> };
+  readonly unit: Unit;
   readonly scope: Scope | null;
 }
 
@@ -26,18 +28,31 @@ export function baseType(env: TypeEnv, n: Node): CType {
     case 'type_identifier':
       return namedType(env, n.text);
     case 'qualified_type_identifier':
-    case 'qualified_identifier':
-      // a member type of a class template (`Traits<T>::ref`) may be a reference: it is not resolved
+    case 'qualified_identifier': {
+      // a member type of a class of the file (`Traits<float>::Type`, `T::value_type` with T a class), resolved through it
+      const member = classMemberType(env, n);
+      if (member !== undefined) return member ?? unresolved(n);
+      // a member type of another class template (`Traits<T>::ref`) may be a reference: it is not resolved
       if (memberOfTemplate(n)) return unresolved(n);
       if (n.type === 'qualified_identifier') return { kind: 'opaque', name: n.text };
       return namedType(env, n.text.replace(/^(?:std|::)+::/, '').replace(/^::/, ''));
+    }
     case 'decltype':
       return decltypeOf(env, n);
-    case 'dependent_type':
-      return unresolved(n);
+    case 'dependent_type': {
+      // `typename X::Y`: what faial-ts can name through a class of the file; anything else may be a reference
+      const inner = n.namedChildren.find((c) => c !== null && c.type !== 'comment');
+      const member = inner === undefined || inner === null ? undefined : classMemberType(env, inner);
+      return member ?? unresolved(n);
+    }
     case 'template_type': {
       const name = n.childForFieldName('name')?.text ?? n.text;
       if (OPAQUE_TEMPLATES.test(name)) return { kind: 'opaque', name: n.text };
+      if (env.unit.classDefs.has(name)) {
+        const inst = instantiated(env, name, n.childForFieldName('arguments'));
+        // a class whose arguments or specialisation faial-ts cannot settle: its objects are values it does not follow
+        return inst?.kind === 'one' ? inst.type : { kind: 'opaque', name: n.text };
+      }
       return env.unit.types.get(name) ?? { kind: 'opaque', name: n.text };
     }
     case 'struct_specifier':
@@ -53,6 +68,18 @@ export function baseType(env: TypeEnv, n: Node): CType {
 }
 
 const unresolved = (n: Node): CType => ({ kind: 'opaque', name: n.text, unresolved: true });
+
+/** `C::X`, `C<args>::X`, `ns::C<args>::X` with C a class of the file: its member type (null: none faial-ts can name); undefined when C is not one. */
+function classMemberType(env: TypeEnv, n: Node): CType | null | undefined {
+  if (n.type !== 'qualified_identifier' && n.type !== 'qualified_type_identifier') return undefined;
+  const scope = n.childForFieldName('scope');
+  const name = n.childForFieldName('name');
+  if (scope === null || name === null) return undefined;
+  // a namespace before the class changes nothing: classes are known by their own names
+  if (name.type === 'qualified_identifier' || name.type === 'qualified_type_identifier') return classMemberType(env, name);
+  if (name.type !== 'type_identifier' && name.type !== 'identifier') return undefined;
+  return memberTypeOf(env, scope, name.text);
+}
 
 /** `A<T>::x` (a member of a class template), not `cg::thread_block_tile<32>` (a template in a namespace). */
 function memberOfTemplate(n: Node): boolean {

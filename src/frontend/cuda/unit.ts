@@ -9,12 +9,12 @@ import type { Node } from './parse.js';
 import type { BExpr, Kernel, Param, Program } from '../../core/ast.js';
 import type { SourceFile, Span } from '../../core/source.js';
 import { diagnosticOf, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { compare, constant } from './build.js';
+import { compare, constant, or } from './build.js';
 import { checkSyntax, parametersOf } from './calls.js';
 import { cudaDiagnostic, KernelRejected } from './codes.js';
 import { Builder, FALSE, fresh, notice, Scope, spanOf, unsupported, type ArrayRef, type Ctx, type KernelState, type Slot, type Value } from './context.js';
-import { INT, isInteger, leavesOf, LONG, machineOf, type CType, type StructCType, type StructField } from './ctypes.js';
-import { convert, intOf, named, rvalue } from './expr.js';
+import { INT, isInteger, leavesOf, LONG, machineOf, typeName, type CType, type StructField } from './ctypes.js';
+import { convert, named, rvalue } from './expr.js';
 import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
 import { kernelHeads } from './heads.js';
 import { ieeeTypeOf, patternType } from './floats.js';
@@ -23,6 +23,8 @@ import { launchLimits } from './limits.js';
 import { observedDeclaration, type Observer } from './observe.js';
 import { excessRejection } from './nesting.js';
 import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor } from './types.js';
+import { classOf, defineClass, defineOutOfClass, type ClassDef, type OutOfClassMember } from './classes.js';
+import { usable } from './members.js';
 
 export interface FunctionDef {
   /** the name calls use: unqualified, as the function is called inside its namespace or class */
@@ -51,8 +53,12 @@ export interface Unit {
   readonly file: SourceFile;
   readonly functions: Map<string, FunctionDef[]>;
   readonly types: Map<string, CType>;
-  /** classes and structs with methods or operators, by name (SharedMemory<T> is one) */
-  readonly classes: Map<string, Node>;
+  /** the structs and classes the file defines, by name: a class, or a class template and its specialisations (classes.ts) */
+  readonly classDefs: Map<string, ClassDef[]>;
+  /** member functions defined outside their class, by the class's name */
+  readonly outOfClass: Map<string, OutOfClassMember[]>;
+  /** the class types made so far, by name with template arguments (`View<float>`) */
+  readonly instances: Map<string, CType>;
   readonly constants: Map<string, Value>;
   readonly globals: GlobalVar[];
   /** template arguments a kernel is instantiated with (explicit instantiations, launches in host code) */
@@ -75,20 +81,25 @@ export interface LoweredUnit {
   readonly notices: readonly Diagnostic[];
   /** errors about the whole file (no kernel) */
   readonly errors: readonly Diagnostic[];
+  /** each kernel's integer parameters (the core's), by their position in its C parameter list (null: another kind): what a launch's arguments fix (lower.ts) */
+  readonly argumentParams?: ReadonlyMap<string, readonly (Param | null)[]>;
 }
 
 /** Lowers every kernel of the parsed unit; `file` is the text the tree was parsed from. */
 export function lowerUnit(file: SourceFile, root: Node, observer?: Observer): LoweredUnit {
-  const unit: Unit = { file, functions: new Map(), types: new Map(), classes: new Map(), constants: new Map(), globals: [], instantiations: new Map(), broken: [], ...(observer === undefined ? {} : { observer }) };
+  const unit: Unit = { file, functions: new Map(), types: new Map(), classDefs: new Map(), outOfClass: new Map(), instances: new Map(), constants: new Map(), globals: [], instantiations: new Map(), broken: [], ...(observer === undefined ? {} : { observer }) };
   const notices: Diagnostic[] = [];
   collect(unit, root, null, notices, '');
+  launchedInstantiations(unit, root);
   const kernels: Kernel[] = [];
   const rejected: RejectedKernel[] = [];
+  const argumentParams = new Map<string, readonly (Param | null)[]>();
   const defs = [...unit.functions.values()].flat().filter((d) => d.attributes.has('global'));
   for (const def of defs) {
     const kernelNotices: Diagnostic[] = [];
     try {
-      const kernel = lowerKernel(unit, def, kernelNotices);
+      const { kernel, args } = lowerKernel(unit, def, kernelNotices);
+      argumentParams.set(def.qualified, args);
       const excess = excessRejection(file, kernel);
       if (excess !== null) throw new KernelRejected(excess);
       kernels.push(kernel);
@@ -110,7 +121,7 @@ export function lowerUnit(file: SourceFile, root: Node, observer?: Observer): Lo
     defs.length === 0 && unit.broken.length === 0 && unseen.length === 0
       ? [cudaDiagnostic('noKernel', file, { start: 0, end: 0 }, 'no __global__ kernel in this file', { hints: ['faial-ts verifies the kernels of a .cu file: functions declared __global__'] })]
       : [];
-  return { program: { file, kernels }, rejected, notices, errors };
+  return { program: { file, kernels }, rejected, notices, errors, argumentParams };
 }
 
 /** The error of a kernel whose lowering failed inside faial-ts (a construct the front end mishandles): an internal error, at the kernel. */
@@ -178,17 +189,17 @@ function functionName(n: Node): string | null {
   return name.type === 'identifier' || name.type === 'qualified_identifier' || name.type === 'field_identifier' ? name.text : null;
 }
 
-/** A minimal kernel context to evaluate constants of the file (enumerators, `const int N = …`). */
-function constantContext(unit: Unit): Ctx {
-  const root = new Scope(null);
+/** A minimal kernel context to evaluate constants of the file (enumerators, `const int N = …`), with the names of `scope` (a class's template arguments). */
+function constantContext(unit: Unit, scope: Scope | null): Ctx {
+  const root = new Scope(scope);
   const k: KernelState = { arrays: [], arrayRefs: new Map(), params: [], requires: [], stated: [], used: new Set(), builtins: new Set(), defs: new Map(), notices: [], calls: [], root };
   const returned: Slot = { name: 'return', ctype: { kind: 'bool' }, span: { start: 0, end: 0 } };
   return { file: unit.file, unit, k, b: new Builder(), scope: root, values: new Map(), fn: { name: '', returned, result: null }, loop: null };
 }
 
-function constantValue(unit: Unit, n: Node, ctype: CType): Value | null {
+export function constantValue(unit: Unit, n: Node, ctype: CType, scope: Scope | null = null): Value | null {
   try {
-    const ctx = constantContext(unit);
+    const ctx = constantContext(unit, scope);
     const v = convert(ctx, rvalue(ctx, n), ctype, spanOf(n));
     return ctx.b.items.length === 0 && (v.kind === 'int' ? v.expr.kind === 'int' : v.kind === 'bool' ? v.cond.kind === 'bool' : false) ? v : null;
   } catch (e) {
@@ -204,6 +215,7 @@ function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic
     switch (c.type) {
       case 'function_definition':
         defineFunction(unit, c, template, scope);
+        if (!cudaAttributes(c).has('global')) defineOutOfClass(unit, c, template);
         break;
       case 'template_declaration': {
         const params = c.childForFieldName('parameters');
@@ -225,7 +237,7 @@ function collect(unit: Unit, n: Node, template: Node | null, notices: Diagnostic
       case 'struct_specifier':
       case 'class_specifier':
       case 'union_specifier':
-        structDefinition(unit, c);
+        structDefinition(unit, c, template);
         memberKernels(unit, c, template, scope);
         break;
       case 'type_definition':
@@ -288,10 +300,27 @@ function explicitInstantiation(unit: Unit, c: Node): void {
   }
 }
 
+/**
+ * A kernel template launched with explicit template arguments in host code
+ * (`spmv<int, float><<<g, b>>>(…)`, a call once the launch's `<<<…>>>` is
+ * blanked): those arguments instantiate it, as an explicit instantiation does.
+ */
+function launchedInstantiations(unit: Unit, root: Node): void {
+  for (const call of root.descendantsOfType('call_expression')) {
+    const fn = call.childForFieldName('function');
+    if (fn?.type !== 'template_function') continue;
+    const name = fn.childForFieldName('name')?.text;
+    const args = fn.childForFieldName('arguments');
+    const kernel = name === undefined ? undefined : unit.functions.get(name)?.find((d) => d.attributes.has('global') && d.template !== null);
+    if (kernel !== undefined && args !== null) unit.instantiations.set(name!, [...(unit.instantiations.get(name!) ?? []), args]);
+  }
+}
+
 /** The most leaves an array field may add to its struct: each is an index value of every access to the struct's elements. */
 const MAX_FIELD_LENGTH = 1024;
 
-function structDefinition(unit: Unit, c: Node): void {
+/** A struct or class definition with a body: a class of the file (classes.ts); a friend function defined in it is a function of the file. */
+function structDefinition(unit: Unit, c: Node, template: Node | null = null): void {
   const name = c.childForFieldName('name')?.text;
   const body = c.childForFieldName('body');
   if (name === undefined || body === null) return;
@@ -299,14 +328,11 @@ function structDefinition(unit: Unit, c: Node): void {
     unit.types.set(name, { kind: 'opaque', name: `union ${name}` });
     return;
   }
-  const members = named(body);
-  if (members.some((m) => m.type === 'function_definition' || m.type === 'template_declaration' || (m.type === 'declaration' && m.descendantsOfType('function_declarator').length > 0))) {
-    unit.classes.set(name, c);
-    unit.types.set(name, { kind: 'opaque', name });
-    return;
+  defineClass(unit, c, template);
+  for (const m of named(body)) {
+    if (m.type !== 'friend_declaration') continue;
+    for (const f of named(m)) if (f.type === 'function_definition') defineFunction(unit, f, null, '');
   }
-  const t: StructCType = { kind: 'struct', name, fields: fieldsOf(unit, body) };
-  unit.types.set(name, t);
 }
 
 /**
@@ -314,9 +340,9 @@ function structDefinition(unit: Unit, c: Node): void {
  * constant size is that many fields (its layout is known); any other array
  * field is opaque, and rejected by name where it is accessed.
  */
-function fieldsOf(unit: Unit, body: Node): StructField[] {
+export function fieldsOf(unit: Unit, body: Node, scope: Scope | null = null): StructField[] {
   const fields: StructField[] = [];
-  const env = { unit, scope: null };
+  const env = { unit, scope };
   for (const m of named(body)) {
     // a static member is not stored in the struct's elements
     if (m.type !== 'field_declaration' || m.children.some((x) => x?.type === 'storage_class_specifier' && x.text === 'static')) continue;
@@ -326,11 +352,16 @@ function fieldsOf(unit: Unit, body: Node): StructField[] {
       if (d === null || d.type === 'function_declarator' || d.descendantsOfType('function_declarator').length > 0) continue;
       const decl = declared(base, d);
       if (decl.name === null) continue;
+      if (decl.reference) {
+        // a reference member (`int &r;`) names another object: kept as a reference, so that no access through it is taken for a copy's (expr.ts withField rejects it)
+        fields.push({ name: decl.name.text, type: { kind: 'reference', to: decl.ctype } });
+        continue;
+      }
       if (decl.dims.length === 0) {
         fields.push({ name: decl.name.text, type: decl.ctype });
         continue;
       }
-      const size = decl.dims.length === 1 && decl.dims[0] !== null ? constantValue(unit, decl.dims[0]!, LONG) : null;
+      const size = decl.dims.length === 1 && decl.dims[0] !== null ? constantValue(unit, decl.dims[0]!, LONG, scope) : null;
       const length = size?.kind === 'int' && size.expr.kind === 'int' ? size.expr.value : null;
       const known = length !== null && length > 0n && length <= BigInt(MAX_FIELD_LENGTH) && leavesOf(decl.ctype).length * Number(length) <= MAX_FIELD_LENGTH;
       fields.push(known ? { name: decl.name.text, type: decl.ctype, length: Number(length) } : { name: decl.name.text, type: { kind: 'opaque', name: `${decl.name.text}[]` } });
@@ -449,7 +480,7 @@ function constPointer(d: Node): boolean {
 
 // ---------------------------------------------------------------- kernels
 
-function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): Kernel {
+function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): { readonly kernel: Kernel; readonly args: readonly (Param | null)[] } {
   const root = new Scope(null);
   const k: KernelState = { arrays: [], arrayRefs: new Map(), params: [], requires: [], stated: [], used: new Set(), builtins: new Set(), defs: new Map(), notices, calls: [def.name], root, ...(unit.observer === undefined ? {} : { observer: unit.observer }) };
   const span = spanOf(def.node);
@@ -460,13 +491,14 @@ function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): Kerne
   const scope = new Scope(root);
   ctx.scope = scope;
   templateParameters(ctx, def, scope);
-  for (const p of parametersOf(def)) kernelParameter(ctx, p, scope);
+  const args = parametersOf(def).map((p) => kernelParameter(ctx, p, scope));
   setFlag(ctx, returned, FALSE);
   withScope(ctx, () => lowerStatements(ctx, named(def.node.childForFieldName('body')!)));
   const nameNode = nameSpan(def);
   const body = ctx.b.stmts();
   const requires = [...launchLimits(body, k.requires, k.builtins, nameNode), ...k.requires];
-  return { name: { text: def.qualified, span: nameNode }, params: k.params, launch: null, requires, arrays: k.arrays, body, span, ...(k.stated.length > 0 ? { stated: k.stated } : {}), hostLaunched: true };
+  const kernel: Kernel = { name: { text: def.qualified, span: nameNode }, params: k.params, launch: null, requires, arrays: k.arrays, body, span, ...(k.stated.length > 0 ? { stated: k.stated } : {}), hostLaunched: true };
+  return { kernel, args };
 }
 
 function declareGlobal(ctx: Ctx, g: GlobalVar): void {
@@ -507,12 +539,17 @@ function templateParameters(ctx: Ctx, def: FunctionDef, scope: Scope): void {
     if (p.type === 'type_parameter_declaration' || p.type === 'optional_type_parameter_declaration') {
       const id = named(p).find((c) => c.type === 'type_identifier');
       if (id === undefined) return;
-      // verified for every type, as opaque; an instantiation with a reference would make its variables aliases
+      // an instantiation with a reference would make its variables aliases
+      const given: CType[] = [];
       for (const args of instantiations) {
         const arg = named(args)[i];
-        if (arg !== undefined && typeOfDescriptor(ctx, arg).kind === 'reference') return unsupported(ctx, arg, `a kernel instantiated with a reference type (${id.text} = ${arg.text})`);
+        const t = arg === undefined ? null : typeOfDescriptor(ctx, arg);
+        if (arg !== undefined && t?.kind === 'reference') return unsupported(ctx, arg, `a kernel instantiated with a reference type (${id.text} = ${arg.text})`);
+        if (t !== null) given.push(t);
       }
-      scope.define(id.text, { kind: 'type', ctype: { kind: 'opaque', name: id.text } });
+      // the one type every instantiation of the file gives (as an integer parameter is fixed), else verified for every type, as opaque
+      const one = given.length === instantiations.length && given.length > 0 && given.every((t) => typeName(t) === typeName(given[0]!)) ? given[0]! : null;
+      scope.define(id.text, { kind: 'type', ctype: one ?? { kind: 'opaque', name: id.text } });
       return;
     }
     const d = declared(baseType(ctx, p.childForFieldName('type') ?? p), p.childForFieldName('declarator'));
@@ -523,57 +560,74 @@ function templateParameters(ctx: Ctx, def: FunctionDef, scope: Scope): void {
     const v: Value = { kind: 'int', expr: { kind: 'var', name: param.text, type, span: param.span }, type };
     scope.define(d.name.text, { kind: 'value', value: v });
     const values = new Set<bigint>();
+    let unknown = false;
     for (const args of instantiations) {
       const arg = named(args)[i];
       const given = arg === undefined ? null : constantValue(ctx.unit, arg, d.ctype);
       if (given?.kind === 'int' && given.expr.kind === 'int') values.add(given.expr.value);
-      else values.add(-1n - BigInt(values.size) * 7919n);
+      else unknown = true;
     }
-    if (values.size === 1 && instantiations.length > 0) {
-      const [value] = values;
-      const fixed: BExpr = compare('==', v.expr, constant(value!, type, param.span), param.span);
+    if (!unknown && values.size > 0) {
+      // the values the file instantiates the kernel with, each of them (a kernel is verified at each instantiation)
+      const fixed = [...values].map((value): BExpr => compare('==', v.expr, constant(value, type, param.span), param.span)).reduce((a, b) => or(a, b));
       ctx.k.requires.push(fixed);
+      if (values.size > 1) notice(ctx, 'symbolicTemplate', param.span, `the template parameter ${d.name.text} is verified for each value the file instantiates the kernel with (${[...values].join(', ')}); fix one with -p ${param.text}=VALUE`);
     } else {
-      notice(ctx, 'symbolicTemplate', param.span, `the template parameter ${d.name.text} is verified for all values${instantiations.length > 1 ? ' (the file instantiates the kernel with several)' : ''}; fix it with -p ${param.text}=VALUE`);
+      notice(ctx, 'symbolicTemplate', param.span, `the template parameter ${d.name.text} is verified for all values${instantiations.length > 0 ? ' (an instantiation of the file gives it a value faial-ts cannot compute)' : ''}; fix it with -p ${param.text}=VALUE`);
     }
   });
 }
 
-function kernelParameter(ctx: Ctx, p: Node, scope: Scope): void {
+/** A kernel parameter in scope; the core parameter it is, for an integer parameter (else null). */
+function kernelParameter(ctx: Ctx, p: Node, scope: Scope): Param | null {
   const typeNode = p.childForFieldName('type');
-  if (typeNode === null) return;
+  if (typeNode === null) return null;
   const d = declared(baseType(ctx, typeNode), p.childForFieldName('declarator'));
-  if (d.name === null) return;
+  if (d.name === null) return null;
   if (isUnresolved(d.ctype)) return unresolvedType(ctx, p, d.ctype);
   if (d.reference) return unsupported(ctx, p, 'reference parameters');
+  const cls = classOf(d.ctype);
+  if (cls !== null) usable(ctx, cls, p);
   const name = d.name.text;
   const span = spanOf(d.name);
   const ctype: CType = d.dims.length > 0 ? { kind: 'pointer', to: d.ctype } : d.ctype;
   const slot: Slot = { name, ctype, span };
-  let value: Value;
+  const before = ctx.k.params.length;
+  const value = parameterValue(ctx, name, ctype, span);
+  ctx.values.set(slot, value);
+  scope.define(name, { kind: 'local', slot });
+  return ctype.kind === 'int' && ctx.k.params.length === before + 1 ? ctx.k.params[before]! : null;
+}
+
+/**
+ * A kernel parameter's value, one for every thread: a pointer is a global
+ * array of its own (pointer parameters do not alias each other), an integer
+ * a parameter of the core, a float or double its bit pattern; a struct
+ * passed by value (`ParticleArrays p`) is each of its members so, named
+ * `p.x`, so that the arrays its pointer members point to are distinct
+ * arrays too, as separate pointer parameters would be.
+ */
+function parameterValue(ctx: Ctx, name: string, ctype: CType, span: Span): Value {
   if (ctype.kind === 'pointer') {
     const core = fresh(ctx, name);
     ctx.k.arrays.push({ name: { text: core, span }, scope: 'global', sizes: [], span });
     const array: ArrayRef = { name: core, space: 'global', elem: ctype.to, dims: 1, readOnly: false, span, mayBeNull: 'launch' };
     ctx.k.arrayRefs.set(`parameter ${core}`, array);
-    value = { kind: 'pointer', target: array, prefix: [], offset: null, elem: ctype.to, leaf: null };
-  } else if (isInteger(ctype)) {
+    return { kind: 'pointer', target: array, prefix: [], offset: null, elem: ctype.to, leaf: null };
+  }
+  if (isInteger(ctype)) {
     const type = ctype.kind === 'int' ? machineOf(ctype) : 'i32';
     const param: Param = { text: fresh(ctx, name), span, type };
     ctx.k.params.push(param);
-    const x = { kind: 'var', name: param.text, type, span } as const;
-    value = convert(ctx, { kind: 'int', expr: x, type }, ctype, span);
-  } else if (ctype.kind === 'float' && ieeeTypeOf(ctype.name) !== null) {
+    return convert(ctx, { kind: 'int', expr: { kind: 'var', name: param.text, type, span }, type }, ctype, span);
+  }
+  if (ctype.kind === 'float' && ieeeTypeOf(ctype.name) !== null) {
     // a float or double parameter is one value for every thread: its bit pattern, a parameter of the core
     const ieee = ieeeTypeOf(ctype.name)!;
     const param: Param = { text: fresh(ctx, name), span, type: patternType(ieee), ieee };
     ctx.k.params.push(param);
-    value = { kind: 'unknown', ctype, what: `the parameter ${name}`, span, pattern: { type: ieee, bits: { kind: 'var', name: param.text, type: param.type!, span } } };
-  } else {
-    value = { kind: 'unknown', ctype, what: `the parameter ${name}`, span };
-    if (ctype.kind === 'struct') value = { kind: 'struct', ctype, fields: leavesOf(ctype).map((l) => ({ kind: 'unknown', ctype: l.type, what: `the parameter ${name}.${l.path}`, span })) };
+    return { kind: 'unknown', ctype, what: `the parameter ${name}`, span, pattern: { type: ieee, bits: { kind: 'var', name: param.text, type: param.type!, span } } };
   }
-  ctx.values.set(slot, value);
-  scope.define(name, { kind: 'local', slot });
-  void intOf;
+  if (ctype.kind === 'struct') return { kind: 'struct', ctype, fields: leavesOf(ctype).map((l) => parameterValue(ctx, `${name}.${l.path}`, l.type, span)) };
+  return { kind: 'unknown', ctype, what: `the parameter ${name}`, span };
 }

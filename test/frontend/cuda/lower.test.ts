@@ -226,6 +226,25 @@ havoc off_2: i32 /* approximated: off after the loop at line 4: faial-ts does no
 skip`.slice(1));
   });
 
+  it('a comma update: the loop variable\'s step, the others run after the body (the tiled matrix product\'s `a += aStep, b += bStep`)', async () => {
+    const cu = `
+__global__ void k(int *A, int n) {
+  for (int a = 0, b = threadIdx.x; a < n; a += 4, b += 32) { A[b] = a; }
+}`;
+    expect(await body(cu)).toBe(`
+let b: i32 = (i32) (u32) threadIdx.x in
+for a: i32 in 0..n step + 4 {
+  A[b + a / 4 * 32] := a;
+  let b_1: i32 = b + a / 4 * 32 + 32 in
+  skip
+}`.slice(1));
+    // a step that reads the loop variable would see it before C's update did: approximated
+    const dependent = '__global__ void k(int *A, int n) { for (int a = 0, b = 0; a < n; a++, b = a * 2) { A[b] = a; } }';
+    expect(await body(dependent)).toMatch(/approximated: the number of iterations/);
+    const skipped = '__global__ void k(int *A, int n) { for (int a = 0, b = 0; a < n; a++, b += 2) { if (a == 3) continue; A[b] = a; } }';
+    expect(await body(skipped)).toMatch(/approximated: the number of iterations/);
+  });
+
   it('approximated loop', async () => {
     const cu = `
 __global__ void k(int *A, int n) {
@@ -609,7 +628,8 @@ __global__ void also(int *A) { A[threadIdx.x + 1] = 0; }`);
     ['function pointers whose target is not known', '__device__ int f(int x) { return x; }\n__global__ void k(int *A, int (*g)(int)) { A[g(1)] = 0; }', 'unsupported: a call through g, a function pointer whose target faial-ts does not know'],
     ['device memmove', '__global__ void k(int *A, int *B) { memmove(A, B, 16); }', 'unsupported: device memcpy/memset'],
     ['grid synchronisation', '__global__ void k(int *A) { cooperative_groups::this_grid().sync(); }', 'unsupported: grid synchronisation (grid_group::sync): a barrier of every thread of the grid, which faial-ts does not model'],
-    ['methods', 'struct S { __device__ int get() { return 1; } };\n__global__ void k(int *A) { S s; A[s.get()] = 0; }', 'unsupported: C++ classes with methods or operators (a method call)'],
+    ['extended lambdas (`[=] __device__ (…)`)', '__global__ void k(int *A) { auto f = [=] __host__ __device__ (int i) { A[i] = 0; }; f(1); }', 'unsupported: lambdas'],
+    ['classes with a base class', 'struct B { int x; };\nstruct S : B { __device__ int get() { return 1; } };\n__global__ void k(int *A) { S s; A[s.get()] = 0; }', 'unsupported: a class with a base class (S : B), which faial-ts does not model, used here (s)'],
   ])('rejects %s by name', async (_name, cu, message) => {
     expect((await rejection(cu)).split('\n')[0]).toBe(`error[E0602]: ${message}`);
   });

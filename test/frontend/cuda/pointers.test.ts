@@ -97,18 +97,23 @@ describe('pointers read from memory may alias any array of their element type', 
     expect((await verdict(text.replace('float *out', 'int *out').replace('out[threadIdx.x] = row', 'out[threadIdx.x] = (int)row'))).status).toBe('drf');
   });
 
-  it('a pointer field of a struct parameter is such a pointer too: never assumed not to alias', async () => {
-    const text = 'struct Params { float *data; int n; };\n__global__ void k(Params p, float *out) {\n  p.data[threadIdx.x] = out[threadIdx.x + 1];\n}\n';
+  it('a pointer field of a struct read from memory is such a pointer too: never assumed not to alias', async () => {
+    const text = 'struct Params { float *data; int n; };\n__global__ void k(Params *p, float *out) {\n  p[0].data[threadIdx.x] = out[threadIdx.x + 1];\n}\n';
     const v = await verdict(text);
     expect(v.status).toBe('racy');
     expect(v.races).toContain('out:possible');
     expect(v.races.every((r) => r.endsWith(':possible'))).toBe(true);
   });
 
+  it('a pointer field of a struct passed by value to the kernel is an array of its own, as a pointer parameter is (structs.test.ts)', async () => {
+    const text = 'struct Params { float *data; int n; };\n__global__ void k(Params p, float *out) {\n  p.data[threadIdx.x] = out[threadIdx.x + 1];\n}\n';
+    expect(await verdict(text)).toEqual({ status: 'drf', races: [] });
+  });
+
   it('a pointer that may point into the fields of a struct array, or a char pointer into any array, is rejected, not assumed apart', async () => {
     const fields = '__global__ void k(float **rows, float4 *v) {\n  float *row = rows[0];\n  row[threadIdx.x] = v[threadIdx.x + 1].y;\n}\n';
     expect(await rejection(fields)).toMatch(/unsupported: row, a pointer read from rows, may point into the float4 elements of v/);
-    const bytes = 'struct P { char *bytes; };\n__global__ void k(P p, int *a) {\n  p.bytes[threadIdx.x] = (char)a[threadIdx.x + 1];\n}\n';
+    const bytes = '__global__ void k(int *a, char **pp) {\n  char *b = pp[0];\n  b[threadIdx.x] = (char)a[threadIdx.x + 1];\n}\n';
     expect(await rejection(bytes)).toMatch(/may point into the int elements of a/);
   });
 

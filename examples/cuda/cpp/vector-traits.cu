@@ -1,0 +1,32 @@
+// expect: drf
+// A traits class picks, for each element type, the scalar it is made of and
+// how many scalars one element holds; the kernel template reads both as
+// `typename VecTraits<T>::Scalar` and `VecTraits<T>::width`, and the explicit
+// instantiation fixes T = float4, whose specialisation gives float and 4.
+// Each thread writes the `width` scalars of its own element into the flat
+// output. Twin: vector-traits-racy.cu.
+template <class T> struct VecTraits {
+  typedef T Scalar;
+  static const int width = 1;
+  __device__ static Scalar get(const T &v, int k) { return v; }
+};
+
+template <> struct VecTraits<float4> {
+  typedef float Scalar;
+  static const int width = 4;
+  __device__ static Scalar get(const float4 &v, int k) { return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w; }
+};
+
+template <class T>
+__global__ void flatten(const T *in, typename VecTraits<T>::Scalar *out, int n) {
+  typedef VecTraits<T> Tr;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  T v = in[i];
+  for (int k = 0; k < Tr::width; ++k) {
+    typename Tr::Scalar s = Tr::get(v, k);
+    out[i * Tr::width + k] = s;
+  }
+}
+
+template __global__ void flatten<float4>(const float4 *, float *, int);
