@@ -7,6 +7,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const { version } = await import('../dist/bundle/version.js');
   process.stdout.write(`${version()}\n`);
 } else {
-  const { main } = await import('../dist/bundle/main.js');
-  main(argv);
+  // the command line's bundle, compiled from V8's code cache made by the build (src/cli/load.ts)
+  const { loadCommandLine } = await import('../dist/bundle/load.js');
+  loadCommandLine().cli.main(argv);
 }

@@ -15,7 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ext = join(root, 'editors', 'vscode');
 const server = join(ext, 'server');
 
-if (!existsSync(join(root, 'dist', 'bundle', 'main.js'))) throw new Error('dist/bundle/main.js is missing: run npm run build first');
+if (!existsSync(join(root, 'dist', 'bundle', 'cli.cjs'))) throw new Error('dist/bundle/cli.cjs is missing: run npm run build first');
 
 await build({
   entryPoints: [join(ext, 'src', 'extension.ts')],

@@ -34,8 +34,9 @@ export type Progress = (done: number, total: number, path: string) => void;
 /** The worker next to this module: compiled JavaScript, or TypeScript through tsx when run from the sources (tests). */
 function workerModule(): { path: string; execArgv: string[] } {
   const here = fileURLToPath(import.meta.url);
-  const ext = extname(here);
-  return { path: join(dirname(here), `worker${ext}`), execArgv: ext === '.ts' ? ['--import', 'tsx'] : [] };
+  // the sources (.ts), or the bundle (cli.cjs) beside the worker's own ES module
+  const fromSources = extname(here) === '.ts';
+  return { path: join(dirname(here), `worker${fromSources ? '.ts' : '.js'}`), execArgv: fromSources ? ['--import', 'tsx'] : [] };
 }
 
 /** What a dead worker said last about an error (Node ends a crash report with its version, which says nothing). */

@@ -63,8 +63,9 @@ const GIVE_UP_MS = 5_000;
 /** The worker module next to this one: compiled JavaScript, or TypeScript through tsx when run from the sources (tests). */
 function workerModule(): { path: string; execArgv: string[] } {
   const here = fileURLToPath(import.meta.url);
-  const ext = extname(here);
-  return { path: join(dirname(here), `wasm-worker${ext}`), execArgv: ext === '.ts' ? ['--import', 'tsx'] : [] };
+  // the sources (.ts), or the bundle (cli.cjs) beside the worker's own ES module
+  const fromSources = extname(here) === '.ts';
+  return { path: join(dirname(here), `wasm-worker${fromSources ? '.ts' : '.js'}`), execArgv: fromSources ? ['--import', 'tsx'] : [] };
 }
 
 interface Worker {

@@ -37,7 +37,7 @@ let dir = '';
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'faial-action-'));
   // the script runs dist/, as the action does after npm ci: rebuilt here when older than its sources
-  const built = Math.min(...(await Promise.all(['dist/bundle/main.js', 'dist/cli/action.js'].map(mtime))).map((t) => t ?? 0));
+  const built = Math.min(...(await Promise.all(['dist/bundle/cli.cjs', 'dist/cli/action.js'].map(mtime))).map((t) => t ?? 0));
   const sources = await Promise.all(['src/cli/action.ts', 'src/cli/main.ts', 'src/cli/commands.ts', 'src/report/sarif.ts'].map(mtime));
   if (sources.some((s) => s !== null && s > built)) {
     await run('npx', ['tsc', '-p', 'tsconfig.build.json']).catch(() => undefined);

@@ -1,7 +1,7 @@
 /** The installed entry point: bin/faial-ts.js on the bundled dist/bundle/, in a child process. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, open, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,7 +18,7 @@ async function mtime(path: string): Promise<number | null> {
 }
 
 beforeAll(async () => {
-  const built = await mtime('dist/bundle/main.js');
+  const built = await mtime('dist/bundle/cli.cjs');
   const sources = await Promise.all(['src/cli/main.ts', 'src/report/text.ts', 'src/diagnostics/render.ts', 'scripts/bundle.js'].map(mtime));
   if (built === null || sources.some((s) => s !== null && s > built)) {
     // tsc still emits when another module has a type error, and esbuild bundles it; the test then shows what breaks
@@ -56,7 +56,7 @@ describe('bin/faial-ts.js', () => {
 
   it('ends with an internal error and exit code 2, not 0, when a run never settles and nothing is left to wait for', async () => {
     // what a Z3 thread that dies without a word leaves behind: a promise nobody will settle
-    const script = "import { main } from './dist/bundle/main.js'; main(['verify', 'x.bcu'], () => new Promise(() => {}));";
+    const script = "import { loadCommandLine } from './dist/bundle/load.js'; loadCommandLine().cli.main(['verify', 'x.bcu'], () => new Promise(() => {}));";
     const r = await run('node', ['--input-type=module', '-e', script]).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
       (e: { code: number; stdout: string; stderr: string }) => e,
@@ -99,12 +99,44 @@ describe('bin/faial-ts.js', () => {
     expect((await cliResult(['--version'])).stdout).toBe(`${pkg.version}\n`);
   });
 
+  it('runs the bundle from the code cache the build made, and the same without a cache or with one V8 refuses', async () => {
+    const loaded = "import { loadCommandLine } from './dist/bundle/load.js'; process.stdout.write(String(loadCommandLine().cacheRejected));";
+    expect((await run('node', ['--input-type=module', '-e', loaded])).stdout).toBe('false');
+    // the report without its times
+    const untimed = (report: string): string => report.replace(/\d+ ms/g, 'T ms');
+    const cached = await bin(['verify', 'examples/paper/figure3.bcu']);
+    expect(cached.code).toBe(1);
+    // a copy of the package whose cache is missing, then not a cache at all
+    const dir = await mkdtemp(join(tmpdir(), 'faial-code-cache-'));
+    try {
+      await cp('bin', join(dir, 'bin'), { recursive: true });
+      await cp('dist/bundle', join(dir, 'dist/bundle'), { recursive: true });
+      await cp('package.json', join(dir, 'package.json'));
+      await symlink(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
+      const copied = async (): Promise<{ code: number; stdout: string; rejected: string }> => {
+        const out = await run('node', [join(dir, 'bin/faial-ts.js'), 'verify', 'examples/paper/figure3.bcu']).then(
+          ({ stdout }) => ({ code: 0, stdout: untimed(stdout) }),
+          (e: { code: number; stdout: string }) => ({ code: e.code, stdout: untimed(e.stdout) }),
+        );
+        const check = `import { loadCommandLine } from ${JSON.stringify(join(dir, 'dist/bundle/load.js'))}; process.stdout.write(String(loadCommandLine().cacheRejected));`;
+        return { ...out, rejected: (await run('node', ['--input-type=module', '-e', check])).stdout };
+      };
+      await rm(join(dir, 'dist/bundle/cli.cjs.cache'));
+      expect(await copied()).toEqual({ code: 1, stdout: untimed(cached.stdout), rejected: 'undefined' });
+      await writeFile(join(dir, 'dist/bundle/cli.cjs.cache'), Buffer.alloc(4096, 7));
+      expect(await copied()).toEqual({ code: 1, stdout: untimed(cached.stdout), rejected: 'true' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('loads Z3 only for a query the simplifier and the search by evaluation leave, and neither Z3 nor the command line for --version', async () => {
     // a module hook in the child that says on stderr whenever something asks for z3-solver
     const dir = await mkdtemp(join(tmpdir(), 'faial-z3-hook-'));
     try {
-      await writeFile(join(dir, 'hooks.mjs'), "export async function resolve(s, c, next) { if (s === 'z3-solver' || s.endsWith('/main.js')) process.stderr.write(`${s} requested\\n`); return next(s, c); }\n");
-      await writeFile(join(dir, 'register.mjs'), "import { register } from 'node:module'; register('./hooks.mjs', import.meta.url);\n");
+      await writeFile(join(dir, 'hooks.mjs'), "export async function resolve(s, c, next) { if (s.endsWith('/load.js')) process.stderr.write(`${s} requested\\n`); return next(s, c); }\n");
+      // the bundle is a CommonJS script: it asks for Z3 through require
+      await writeFile(join(dir, 'register.mjs'), "import Module, { register } from 'node:module'; register('./hooks.mjs', import.meta.url); const load = Module._load; Module._load = function (s, ...rest) { if (s === 'z3-solver') process.stderr.write(`${s} requested\\n`); return load.call(this, s, ...rest); };\n");
       const env = { NODE_OPTIONS: `--import ${join(dir, 'register.mjs')}` };
       const decidedWithoutSolver = await bin(['verify', '--json', 'examples/paper/figure3.bcu'], env);
       const stats = (JSON.parse(decidedWithoutSolver.stdout) as { kernels: { stats: { queries: number; withoutSolver: number } }[] }).kernels[0]!.stats;
@@ -112,7 +144,7 @@ describe('bin/faial-ts.js', () => {
       expect(decidedWithoutSolver.stderr).not.toContain('z3-solver requested');
       // nor the command line itself: --version alone is answered before it is loaded
       expect((await bin(['--version'], env)).stderr).toBe('');
-      expect((await bin(['--help'], env)).stderr).toBe('../dist/bundle/main.js requested\n');
+      expect((await bin(['--help'], env)).stderr).toBe('../dist/bundle/load.js requested\n');
       // morton's tile index leaves one query to the solver
       const needsSolver = await bin(['verify', '--json', 'examples/bitwise/morton.bcu'], env);
       const left = (JSON.parse(needsSolver.stdout) as { kernels: { stats: { queries: number; withoutSolver: number } }[] }).kernels[0]!.stats;

@@ -48,7 +48,7 @@ let packed: string[] = [];
 
 beforeAll(async () => {
   // the tarball takes dist/ as it is: build it when it is missing or older than a source
-  const built = await stat(join(root, 'dist/bundle/main.js')).then((s) => s.mtimeMs, () => 0);
+  const built = await stat(join(root, 'dist/bundle/cli.cjs')).then((s) => s.mtimeMs, () => 0);
   if (built < (await newestMtime(join(root, 'src')))) await run('npm', ['run', 'build'], { cwd: root });
   work = await mkdtemp(join(tmpdir(), 'faial-pack-'));
   // --ignore-scripts: prepack would delete dist/ under the other tests' feet
@@ -65,7 +65,7 @@ afterAll(async () => {
 
 describe('the npm package', () => {
   it('ships the CLI and its bundled code (the grammar inside it), and no sources, tests, proofs, unbundled modules or source maps', () => {
-    for (const needed of ['package.json', 'README.md', 'bin/faial-ts.js', 'dist/bundle/main.js', 'dist/bundle/worker.js', 'dist/bundle/wasm-worker.js']) {
+    for (const needed of ['package.json', 'README.md', 'bin/faial-ts.js', 'dist/bundle/load.js', 'dist/bundle/cli.cjs', 'dist/bundle/cli.cjs.cache', 'dist/bundle/worker.js', 'dist/bundle/wasm-worker.js']) {
       expect(packed).toContain(needed);
     }
     expect(packed.filter((p) => /^(src|test|proofs|bench|scripts|examples|node_modules|grammar)\//.test(p) || /^dist\/(?!bundle\/)/.test(p) || /\.(map|ts)$/.test(p))).toEqual([]);

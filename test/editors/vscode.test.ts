@@ -68,7 +68,7 @@ describe('the VS Code extension', () => {
     let unpacked: string;
 
     beforeAll(async () => {
-      const built = await mtime('dist/bundle/main.js');
+      const built = await mtime('dist/bundle/cli.cjs');
       const sources = await Promise.all(['src/cli/main.ts', 'src/cli/lsp/server.ts', 'src/cli/lsp/lsp-worker.ts', 'scripts/bundle.js'].map(mtime));
       if (built === null || sources.some((s) => s !== null && s > built)) {
         await run('npx', ['tsc', '-p', 'tsconfig.build.json']).catch(() => undefined);
@@ -82,7 +82,7 @@ describe('the VS Code extension', () => {
     }, 300_000);
 
     it('builds a .vsix with the client, the grammar and the server', async () => {
-      for (const file of ['extension/package.json', 'extension/dist/extension.js', 'extension/syntaxes/babycuda.tmLanguage.json', 'extension/server/bin/faial-ts.js', 'extension/server/dist/bundle/main.js']) {
+      for (const file of ['extension/package.json', 'extension/dist/extension.js', 'extension/syntaxes/babycuda.tmLanguage.json', 'extension/server/bin/faial-ts.js', 'extension/server/dist/bundle/cli.cjs', 'extension/server/dist/bundle/cli.cjs.cache']) {
         expect(await mtime(join(unpacked, file)), file).not.toBeNull();
       }
       expect(await mtime(join(unpacked, 'extension/src/extension.ts'))).toBeNull();

@@ -240,10 +240,11 @@ describe('verify --sarif', () => {
   });
 
   it('states the assumption of a grid of at most 2^32 threads along x, which is no CUDA limit, in text, JSON and SARIF', async () => {
-    const path = 'examples/cuda/elementwise/saxpy.cu';
+    // a file with no launch of its own (saxpy.cu's host launch fixes every dimension)
+    const path = 'examples/cuda/helpers/complex-multiply.cu';
     const assumed = 'a grid of at most 2^32 threads along x (gridDim.x * blockDim.x <= 4294967296, not a CUDA limit: so that blockIdx.x * blockDim.x + threadIdx.x never wraps around)';
-    // saxpy uses the grid along x only: the dimensions it does not use are stated after it
-    const unused = 'gridDim.y = gridDim.z = 1, dimensions the kernel does not use (--grid-dim and --block-dim verify other launches)';
+    // the kernel uses the grid along x only: the dimensions it does not use are stated after it
+    const unused = 'gridDim.y = gridDim.z = 1 and blockDim.y = blockDim.z = 1, dimensions the kernel does not use (--grid-dim and --block-dim verify other launches)';
     const text = (await cliResult(['verify', path])).stdout;
     expect(text).toContain(`shifts in range (undefined behaviour is outside the scope of verification); assuming ${assumed}; assuming ${unused}\n`);
     const json = decoded((await cliResult(['verify', '--json', path])).stdout);

@@ -266,6 +266,25 @@ describe('expressions', () => {
     expect(cond('N << 1 < M')).toBe('((N << 1) < M)');
     expect(cond('N >> 1 >= M')).toBe('((N >> 1) >= M)');
   });
+
+  // The grammar is written for the lexical pass's text (one space for each run
+  // of white space and comments) and tries ASCII before Ohm's Unicode letters;
+  // these pin what it accepts at those seams.
+  it('reads names of any Unicode letter, but digits only from ASCII', () => {
+    const k = kernelOf('kernel café(ǅx, ʰy, 中, Ω_1) { shared Ä; Ä[0] := ǅx + ʰy + 中 + Ω_1 }');
+    expect(k.params.map((p) => p.text)).toEqual(['ǅx', 'ʰy', '中', 'Ω_1']);
+    expect(k.arrays.map((a) => a.name.text)).toEqual(['Ä']);
+    expect(syntaxError('kernel k(x٣) { shared A; A[0] := 0 }').message).toBe("syntax error: expected ')', found '٣'");
+    expect(syntaxError('kernel k(½) { shared A; A[0] := 0 }').message).toBe("syntax error: expected ')', found '½'");
+  });
+
+  it('reads operators across any white space and comments, and a split operator as two', () => {
+    expect(expr('N\t<<\x0B1\f+/* c */M //\n * 2')).toBe('(N << (1 + (M * 2)))');
+    expect(cond('N = 1\r\n||\tM /**/ < 1 &&/**/!\n(N = 0)')).toBe('((N == 1) || ((M < 1) && !(N == 0)))');
+    expect(syntaxError('kernel k(N) { shared A; A[N | | N] := 0 }').message).toBe("syntax error: expected an expression, found '|'");
+    expect(syntaxError('kernel k(N) { shared A; if N < < 1 { skip } }').message).toBe('syntax error: expected not "<", found \'<\'');
+    expect(syntaxError('kernel k(N) { shared A; if ! = N { skip } }').message).toBe('syntax error: expected not "=", found \'=\'');
+  });
 });
 
 describe('spans', () => {

@@ -44,12 +44,12 @@ interface Slot {
   state: SlotState;
 }
 
-/** The worker next to this module: compiled JavaScript, or TypeScript through tsx when run from the sources (tests). */
+/** The worker next to this module: its ES module beside the bundle (cli.cjs) or dist/, or TypeScript through tsx when run from the sources (tests). */
 function startWorker(): Worker {
   const here = fileURLToPath(import.meta.url);
-  const ext = extname(here);
-  const url = pathToFileURL(join(dirname(here), `lsp-worker${ext}`)).href;
-  if (ext !== '.ts') return new Worker(new URL(url));
+  const fromSources = extname(here) === '.ts';
+  const url = pathToFileURL(join(dirname(here), `lsp-worker${fromSources ? '.ts' : '.js'}`)).href;
+  if (!fromSources) return new Worker(new URL(url));
   // Node 20 does not give a worker the loader of --import tsx: the worker registers it before it imports the module
   const tsx = import.meta.resolve('tsx/esm/api');
   return new Worker(`import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(url)}); })`, { eval: true });
