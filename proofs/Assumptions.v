@@ -44,3 +44,9 @@ Print Assumptions Run.oracle_grid_sound.
 Print Assumptions Run.oracle_grid_map_sound.
 Print Assumptions Run.races_nil_iff.
 Print Assumptions Run.launch_races_nil_iff.
+From BabyCUDA Require Import MachineInt.
+Print Assumptions MachineInt.wrap_range.
+Print Assumptions MachineInt.wrap_id.
+Print Assumptions MachineInt.mapply_range.
+Print Assumptions MachineInt.dec_enc.
+Print Assumptions MachineInt.wrap_dec_enc.
