@@ -43,7 +43,8 @@ Inductive mop := MAdd | MSub | MMul | MDiv | MMod | MShl | MShr | MAnd | MOr | M
 (** An operation on two values of type [t].  Unsigned [+ - <<] wrap around
     modulo 2^width (defined in C); an unsigned product that wraps is outside
     the scope (docs/machine-integers.md); signed results must fit.  [/] and
-    [%] truncate toward zero ([Z.quot], [Z.rem]); [>>] rounds down (an
+    [%] truncate toward zero ([Z.quot], [Z.rem]), and [INT_MIN % -1] is
+    out of scope as [INT_MIN / -1] is (C++; src/core/arith.ts); [>>] rounds down (an
     arithmetic shift); [& | ^] work on the type's bits. *)
 Definition mapply (t : ity) (o : mop) (a b : Z) : option Z :=
   match o with
@@ -51,7 +52,7 @@ Definition mapply (t : ity) (o : mop) (a b : Z) : option Z :=
   | MSub => if signed t then fit t (a - b) else Some (wrap t (a - b))
   | MMul => fit t (a * b)
   | MDiv => if b =? 0 then None else fit t (Z.quot a b)
-  | MMod => if b =? 0 then None else fit t (Z.rem a b)
+  | MMod => if (b =? 0) || ((a =? tmin t) && (b =? -1)) then None else fit t (Z.rem a b)
   | MShl => if (b <? 0) || (width t <=? b) then None
             else if signed t then fit t (a * 2 ^ b) else Some (wrap t (a * 2 ^ b))
   | MShr => if (b <? 0) || (width t <=? b) then None else Some (a / 2 ^ b)

@@ -35,7 +35,8 @@ Definition op_ok (t : ity) (o : mop) (a b : Z) : bool :=
   match o with
   | MAdd | MSub => if signed t then in_rangeb t (mraw t o a b) else true
   | MMul => in_rangeb t (a * b)
-  | MDiv | MMod => negb (b =? 0) && in_rangeb t (mraw t o a b)
+  | MDiv => negb (b =? 0) && in_rangeb t (mraw t o a b)
+  | MMod => negb ((b =? 0) || ((a =? tmin t) && (b =? -1))) && in_rangeb t (mraw t o a b)
   | MShl => shift_ok t b && (if signed t then in_rangeb t (mraw t o a b) else true)
   | MShr => shift_ok t b
   | MAnd | MOr | MXor => true

@@ -76,3 +76,7 @@ Qed.
 
 Example div_zero_vacuous : forall req, vacuous req [e_div].
 Proof. intros req; apply (undefined_everywhere_vacuous req [e_div] e_div); simpl; auto; apply e_div_undefined. Qed.
+
+(** [INT_MIN % -1] is outside the scope, as [INT_MIN / -1] is. *)
+Example i32_rem_overflow_out : teval (tid_x 0) (fun _ => 0%nat) (TBin I32 MMod (TNum I32 (-2147483648)) (TNum I32 (-1))) = None.
+Proof. reflexivity. Qed.
