@@ -57,6 +57,8 @@ Print Assumptions Scope.teval_range.
 Print Assumptions Scope.in_scope_guards.
 Print Assumptions Scope.theorem1_scope.
 Print Assumptions Scope.map_race_is_real_scope.
+Print Assumptions Scope.theorem1_sync_scope.
+Print Assumptions Scope.theorem1_grid_scope.
 Print Assumptions Scope.vacuous_no_scope_run.
 Print Assumptions ScopeExamples.wrap_every_run_racy.
 Print Assumptions ScopeExamples.wrap_run_exists.

@@ -10,7 +10,7 @@
 
 From Coq Require Import ZArith List Bool Lia.
 Import ListNotations.
-From BabyCUDA Require Import Syntax Semantics Map Typing Theorem1 MachineInt.
+From BabyCUDA Require Import Syntax Semantics Map Typing Theorem1 Sync SyncTheorem Grid MachineInt.
 Open Scope Z_scope.
 
 (** ** One operation: its value and its condition *)
@@ -190,6 +190,18 @@ Corollary map_race_is_real_scope : forall V T s p u es H H',
   ty V p u -> in_scope T s es -> drf_hist H -> par T s p H H' ->
   ~ drf_set (proto_phase T s u) -> ~ drf_hist H'.
 Proof. intros V T s p u es H H' Ty Sc D R N Hd; apply N; apply (theorem1_scope V T s p u es H H'); auto. Qed.
+
+(** The same reading for the synchronised fragment (barriers) and for the
+    launch (blocks of a grid, every thread of every block in scope). *)
+Theorem theorem1_sync_scope : forall V T s p u es H H' As,
+  ty V p u -> in_scope T s es -> drf_hist H -> kernel_run T s p H H' -> proto_phases T s u As ->
+  (drf_hist H' <-> Forall drf_accs As).
+Proof. intros V T s p u es H H' As Ty _ D R M; eapply theorem1_sync; eauto. Qed.
+
+Theorem theorem1_grid_scope : forall V sc B s p u es mem Pss Ass,
+  ty V p u -> in_scope (concat B) s es -> grid_run B s p mem Pss -> grid_phases B s u Ass ->
+  (drf_launch sc (map (map accs) Pss) <-> drf_launch sc Ass).
+Proof. intros V sc B s p u es mem Pss Ass Ty _ R M; eapply theorem1_grid; eauto. Qed.
 
 (** ** Vacuity: no launch (of at least one thread) satisfying the
     assumptions [req] is in scope. *)
