@@ -63,3 +63,8 @@ Print Assumptions Scope.vacuous_no_scope_run.
 Print Assumptions ScopeExamples.wrap_every_run_racy.
 Print Assumptions ScopeExamples.wrap_run_exists.
 Print Assumptions ScopeExamples.div_zero_vacuous.
+From BabyCUDA Require Import BenignSync.
+Print Assumptions BenignSync.vkrun_sim.
+Print Assumptions BenignSync.vkrun_all_sim.
+Print Assumptions BenignSync.benign_sync_sound.
+Print Assumptions BenignSync.benign_sync_sound_run.
