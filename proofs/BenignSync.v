@@ -57,11 +57,6 @@ Inductive vmrun_all : list (thread * mkont) -> list (list (access * option nat))
 Definition vproto_phases (T : list thread) (s : env) (u : proto) (Ls : list (list (access * option nat))) : Prop :=
   vmrun_all (mstart T s u) Ls.
 
-Ltac finish_access :=
-  match goal with IH : forall m, Forall2 frel _ m -> _ |- _ =>
-    edestruct IH as [?r [?L [?M [?F ?O]]]]
-  end.
-
 (** A well-typed thread's run to its next barrier is its MAP's valued run,
     event by event, each known value the value written. *)
 Lemma vkrun_sim : forall t mem k evs r, krun t mem k evs r ->
