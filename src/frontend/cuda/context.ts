@@ -164,7 +164,6 @@ export class Scope {
   private readonly names = new Map<string, Binding>();
   /** the locals declared in this scope, whose values are dropped when it ends */
   readonly slots: Slot[] = [];
-  /** `resolve`: names this scope has without defining them, computed at each lookup (a class's members: classes.ts, members.ts) */
   /**
    * Every name defined in any scope of this one's tree (shared with its
    * ancestors and descendants, never shrinking): a name not in it is in no
@@ -176,6 +175,7 @@ export class Scope {
   private readonly everDefined: Set<string>;
   /** this scope or its nearest ancestor that has a resolver, or null */
   private readonly resolving: Scope | null;
+  /** `resolve`: names this scope has without defining them, computed at each lookup (a class's members: classes.ts, members.ts) */
   constructor(
     readonly parent: Scope | null,
     private readonly resolve?: (name: string) => Binding | undefined,

@@ -261,23 +261,19 @@ export class Expander {
     if (this.useStopped || this.statementStopped) return false;
     this.useTokens += tokens;
     this.statementTokens += tokens;
+    const perUse = this.useTokens > MAX_TOKENS_PER_USE;
+    if (!perUse && this.statementTokens <= MAX_PRODUCED_PER_STATEMENT) return true;
+    if (perUse) this.useStopped = true;
+    else this.statementStopped = true;
+    const [bound, by, hint] = perUse
+      ? [MAX_TOKENS_PER_USE, 'by one macro use', 'a macro whose body uses another twice, nested, doubles at each level']
+      : [MAX_PRODUCED_PER_STATEMENT, 'by macros in one statement', 'macros used many times between two `;`, `{` or `}`'];
     const outermost = this.topUse?.name ?? macro;
     const within = outermost === macro ? '' : ` within the expansion of '${outermost}'`;
-    if (this.useTokens > MAX_TOKENS_PER_USE) {
-      this.useStopped = true;
-      this.env.report('expansionTooLarge', tokenLocation(t), `expanding '${macro}'${within} passes the bound of ${MAX_TOKENS_PER_USE} tokens produced by one macro use: expansion stops here`, {
-        hints: ['a macro whose body uses another twice, nested, doubles at each level; the file is not analysed'],
-      });
-      return false;
-    }
-    if (this.statementTokens > MAX_PRODUCED_PER_STATEMENT) {
-      this.statementStopped = true;
-      this.env.report('expansionTooLarge', tokenLocation(t), `expanding '${macro}'${within} passes the bound of ${MAX_PRODUCED_PER_STATEMENT} tokens produced by macros in one statement: expansion stops here`, {
-        hints: ['macros used many times between two `;`, `{` or `}`; the file is not analysed'],
-      });
-      return false;
-    }
-    return true;
+    this.env.report('expansionTooLarge', tokenLocation(t), `expanding '${macro}'${within} passes the bound of ${bound} tokens produced ${by}: expansion stops here`, {
+      hints: [`${hint}; the file is not analysed`],
+    });
+    return false;
   }
 
   private builtinValue(builtin: 'line' | 'file', t: Tok, use: UseSite): Tok {
