@@ -5,9 +5,10 @@
  * kernels are reported in error and a fresh worker takes the next file.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { abandonedOutcome, fileOutcome, type FileJob, type FileOutcome } from './batch.js';
 import { restoredFiles } from './cuda.js';
-import { workerEntryBeside } from '../solve/worker-entry.js';
 
 export interface WorkItem {
   readonly index: number;
@@ -30,6 +31,13 @@ function isWorkResult(m: unknown): m is WorkResult {
 /** Called after each file, with how many are done. */
 export type Progress = (done: number, total: number, path: string) => void;
 
+/** The worker next to this module: compiled JavaScript, or TypeScript through tsx when run from the sources (tests). */
+function workerModule(): { path: string; execArgv: string[] } {
+  const here = fileURLToPath(import.meta.url);
+  // the sources (.ts), or the bundle (cli.cjs) beside the worker's own ES module
+  const fromSources = extname(here) === '.ts';
+  return { path: join(dirname(here), `worker${fromSources ? '.ts' : '.js'}`), execArgv: fromSources ? ['--import', 'tsx'] : [] };
+}
 
 /** What a dead worker said last about an error (Node ends a crash report with its version, which says nothing). */
 function crashLine(stderr: string): string | null {
@@ -55,7 +63,7 @@ export function verifiesInProcess(workers: number, files: number): boolean {
 /** The outcomes of the jobs in order, verified by up to `workers` processes (here, for one). */
 export async function verifiedFiles(jobs: readonly FileJob[], workers: number, progress: Progress): Promise<FileOutcome[]> {
   if (verifiesInProcess(workers, jobs.length)) return inProcess(jobs, progress);
-  const module = workerEntryBeside(import.meta.url, 'worker');
+  const module = workerModule();
   const outcomes = new Array<FileOutcome | undefined>(jobs.length);
   let next = 0;
   let done = 0;

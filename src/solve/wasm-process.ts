@@ -11,9 +11,10 @@
  * and the child, disconnected, exits too.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CANCELED, outOfTime } from './budget.js';
 import type { Solver, Verdict } from './solver.js';
-import { workerEntryBeside } from './worker-entry.js';
 import type { Z3Strategy } from './z3-script.js';
 
 export interface WasmCheck {
@@ -59,6 +60,13 @@ const GRACE_MS = 30_000;
  */
 const GIVE_UP_MS = 5_000;
 
+/** The worker module next to this one: compiled JavaScript, or TypeScript through tsx when run from the sources (tests). */
+function workerModule(): { path: string; execArgv: string[] } {
+  const here = fileURLToPath(import.meta.url);
+  // the sources (.ts), or the bundle (cli.cjs) beside the worker's own ES module
+  const fromSources = extname(here) === '.ts';
+  return { path: join(dirname(here), `wasm-worker${fromSources ? '.ts' : '.js'}`), execArgv: fromSources ? ['--import', 'tsx'] : [] };
+}
 
 interface Worker {
   readonly child: ChildProcess;
@@ -72,7 +80,7 @@ const alive = new Set<ChildProcess>();
 let killedOnExit = false;
 
 function started(onGone: (w: Worker) => void): Worker {
-  const { path, execArgv } = workerEntryBeside(import.meta.url, 'wasm-worker');
+  const { path, execArgv } = workerModule();
   // advanced serialisation carries a model's bigints and Map
   const child = fork(path, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
   const worker: Worker = { child, pending: new Map(), abandoned: new Map() };

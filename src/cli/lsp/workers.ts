@@ -12,10 +12,10 @@
  * it. Either way the caller has its answer (null) at once, and nothing the
  * cancelled job computes reaches it. A worker that dies fails its job.
  */
-import { pathToFileURL } from 'node:url';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { assertNever } from '../../util/assert.js';
-import { workerEntryBeside } from '../../solve/worker-entry.js';
 import type { FromWorker, Job, JobResult, ToWorker } from './protocol.js';
 
 /** How long a cancelled job may take to stop before its worker is terminated. */
@@ -44,10 +44,11 @@ interface Slot {
   state: SlotState;
 }
 
-/** The worker next to this module (src/solve/worker-entry.ts). */
+/** The worker next to this module: its ES module beside the bundle (cli.cjs) or dist/, or TypeScript through tsx when run from the sources (tests). */
 function startWorker(): Worker {
-  const { path, fromSources } = workerEntryBeside(import.meta.url, 'lsp-worker');
-  const url = pathToFileURL(path).href;
+  const here = fileURLToPath(import.meta.url);
+  const fromSources = extname(here) === '.ts';
+  const url = pathToFileURL(join(dirname(here), `lsp-worker${fromSources ? '.ts' : '.js'}`)).href;
   if (!fromSources) return new Worker(new URL(url));
   // Node 20 does not give a worker the loader of --import tsx: the worker registers it before it imports the module
   const tsx = import.meta.resolve('tsx/esm/api');
