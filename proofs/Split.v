@@ -1,0 +1,519 @@
+(** * The phase split of a MAP (as [src/phases/split.ts] computes it) and
+    the theorem that its phases are the barrier intervals.
+
+    [split] summarises every statement as the TypeScript [summarise] does:
+    - [sn], what it runs on paths that meet no barrier ([noSync]),
+    - [sf], what it runs up to its first barrier ([first]),
+    - [sl], what it runs after its last barrier ([last]),
+    - [sp], the phases that lie wholly inside it ([phases]).
+    A phase is a piece of barrier-free code ([pcode]) that all threads of a
+    block run together: conditions around barriers are block-uniform (both
+    alternatives of [if] are taken by all threads or none), and a loop
+    whose body always meets a barrier is aligned, its variable shared by
+    the threads ([CBind]); the end of iteration [n] and the start of the
+    next iteration [m] form one phase ([CStep]).  A loop whose body may
+    finish an iteration without a barrier has its barriers erased (the
+    split's over-approximation), as in TypeScript; [aligned] says that no
+    loop is erased, and the theorem is about such MAPs.
+
+    The barrier intervals of a run are given by [jsegs]: the threads of the
+    block run the MAP in lock-step, taking the same alternative of every
+    condition around a barrier and the same values of every loop around
+    one; an interval is a function from threads to the accesses the thread
+    performs in it.  [jsegs_mrun_all] proves that these intervals, flattened
+    in thread order, are the phases of the lock-step semantics [mrun_all]
+    of [Sync.v] (when the threads are uniform, [mrun_all] is the same run).
+
+    The main theorem [split_intervals]: for a MAP without erased loops and
+    a non-empty list of threads, every interval of the run is an instance
+    of a phase of the split, and every instance of a phase of the split is
+    an interval of the run. *)
+
+From Coq Require Import List Arith Bool.
+Import ListNotations.
+From BabyCUDA Require Import Syntax Semantics Map Sync.
+
+(** ** Barrier-free code and the phases' code *)
+
+Fixpoint has_sync (u : proto) : bool :=
+  match u with
+  | MSync => true
+  | MSeq u v | MIf _ u v => has_sync u || has_sync v
+  | MFor _ _ _ _ u | MLoopVals _ _ u | MLet _ _ u => has_sync u
+  | _ => false
+  end.
+
+(** The assumptions a thread meets in a barrier-free run of [u] hold. *)
+Fixpoint mok (t : thread) (s : env) (u : proto) : Prop :=
+  match u with
+  | MAssume c => beval t s c = true
+  | MSeq u v => mok t s u /\ mok t s v
+  | MIf c u v => if beval t s c then mok t s u else mok t s v
+  | MFor x lo hi st u => Forall (fun n => mok t (upd s x n) u) (iters t s lo hi st)
+  | MLoopVals x vs u => Forall (fun n => mok t (upd s x n) u) vs
+  | MLet x e u => mok t (upd s x (eval t s e)) u
+  | _ => True
+  end.
+
+(** A loop's range: its bounds and step, or the run-time list of values. *)
+Inductive range := RFor (lo hi : nexp) (st : step) | RVals (vs : list nat).
+
+Definition rvals (t : thread) (s : env) (r : range) : list nat :=
+  match r with RFor lo hi st => iters t s lo hi st | RVals vs => vs end.
+
+(** The relations of a shared loop variable to its range ([Relation] in
+    [src/phases/code.ts]: [member], [first], [last]; [next] is [CStep]). *)
+Inductive rel := RMember | RFirst | RLast.
+
+Definition rel_holds (k : rel) (vs : list nat) (n : nat) : Prop :=
+  match k with
+  | RMember => In n vs
+  | RFirst => exists l, vs = n :: l
+  | RLast => exists l, vs = l ++ [n]
+  end.
+
+(** The code of a phase ([Code] in [src/phases/code.ts]). *)
+Inductive pcode :=
+| CProto (u : proto)              (** barrier-free code: each thread runs it ([codeOf]) *)
+| CSeq (a b : pcode)
+| CChoice (a b : pcode)           (** one of two ([choice]) *)
+| CIf (c : bexp) (a b : pcode)    (** a uniform condition ([if]; [assume c] is [CIf c a CUnreach]) *)
+| CUnreach                        (** no run ([UNREACHABLE]) *)
+| CEmpty (r : range)              (** the range is empty ([empty]) *)
+| CLet (x : var) (e : nexp) (a : pcode)
+| CBind (x : var) (k : rel) (r : range) (a : pcode)
+    (** a loop variable shared by the threads, related to its range ([bind]) *)
+| CStep (x : var) (r : range) (a b : pcode).
+    (** [a] at a value [n] of the range and [b] at the next one
+        ([bind x member (bind x' (next x) (a; b[x'/x]))]) *)
+
+(** An interval (or a phase's instance): each thread's accesses. *)
+Definition seg := thread -> list access.
+Definition snil : seg := fun _ => [].
+Definition sapp (f g : seg) : seg := fun t => f t ++ g t.
+
+(** [jph T s c f]: [f] is an instance of phase [c] for the threads [T]:
+    the threads agree on every condition, let and shared loop value. *)
+Inductive jph (T : list thread) : env -> pcode -> seg -> Prop :=
+| JPProto s u : (forall t, In t T -> mok t s u) -> jph T s (CProto u) (fun t => macc t s u)
+| JPSeq s a b f g : jph T s a f -> jph T s b g -> jph T s (CSeq a b) (sapp f g)
+| JPChoiceL s a b f : jph T s a f -> jph T s (CChoice a b) f
+| JPChoiceR s a b f : jph T s b f -> jph T s (CChoice a b) f
+| JPIfT s c a b f : (forall t, In t T -> beval t s c = true) -> jph T s a f -> jph T s (CIf c a b) f
+| JPIfF s c a b f : (forall t, In t T -> beval t s c = false) -> jph T s b f -> jph T s (CIf c a b) f
+| JPEmpty s r : (forall t, In t T -> rvals t s r = []) -> jph T s (CEmpty r) snil
+| JPLet s x e a n f :
+    (forall t, In t T -> eval t s e = n) -> jph T (upd s x n) a f -> jph T s (CLet x e a) f
+| JPBind s x k r a n f :
+    (forall t, In t T -> rel_holds k (rvals t s r) n) -> jph T (upd s x n) a f ->
+    jph T s (CBind x k r a) f
+| JPStep s x r a b n m f g :
+    (forall t, In t T -> exists l1 l2, rvals t s r = l1 ++ n :: m :: l2) ->
+    jph T (upd s x n) a f -> jph T (upd s x m) b g -> jph T s (CStep x r a b) (sapp f g).
+
+(** ** The split *)
+Record summ := mksumm { sn : option pcode; sf : option pcode; sl : option pcode; sp : list pcode }.
+
+Definition alt (x y : option pcode) : option pcode :=
+  match x, y with
+  | None, _ => y
+  | _, None => x
+  | Some a, Some b => Some (CChoice a b)
+  end.
+Definition oseq (x y : option pcode) : option pcode :=
+  match x, y with Some a, Some b => Some (CSeq a b) | _, _ => None end.
+Definition olist (x : option pcode) : list pcode :=
+  match x with Some a => [a] | None => [] end.
+
+(** [sequence] of [split.ts]. *)
+Definition sequence (a b : summ) : summ :=
+  mksumm (oseq (sn a) (sn b))
+         (alt (sf a) (oseq (sn a) (sf b)))
+         (alt (sl b) (oseq (sl a) (sn b)))
+         (sp a ++ sp b ++ olist (oseq (sl a) (sf b))).
+
+Definition odflt (x : option pcode) : pcode := match x with Some a => a | None => CUnreach end.
+Definition branch (c : bexp) (x y : option pcode) : option pcode :=
+  match x, y with None, None => None | _, _ => Some (CIf c (odflt x) (odflt y)) end.
+
+Definition if_summ (c : bexp) (a b : summ) : summ :=
+  mksumm (branch c (sn a) (sn b)) (branch c (sf a) (sf b)) (branch c (sl a) (sl b))
+         (map (fun ph => CIf c ph CUnreach) (sp a) ++ map (fun ph => CIf c CUnreach ph) (sp b)).
+
+Definition let_summ (x : var) (e : nexp) (a : summ) : summ :=
+  mksumm (option_map (CLet x e) (sn a)) (option_map (CLet x e) (sf a))
+         (option_map (CLet x e) (sl a)) (map (CLet x e) (sp a)).
+
+(** A statement without barriers (or an erased loop) is its own code. *)
+Definition free_summ (u : proto) : summ := mksumm (Some (CProto u)) None None [].
+
+(** A loop: aligned when its body always meets a barrier, else erased. *)
+Definition loop_summ (w : proto) (x : var) (r : range) (b : summ) : summ :=
+  match sn b, sf b, sl b with
+  | None, Some bf, Some bl =>
+      mksumm (Some (CEmpty r)) (Some (CBind x RFirst r bf)) (Some (CBind x RLast r bl))
+             (map (CBind x RMember r) (sp b) ++ [CStep x r bl bf])
+  | _, _, _ => free_summ w
+  end.
+
+Fixpoint split (w : proto) : summ :=
+  if has_sync w then
+    match w with
+    | MSync => mksumm None (Some (CProto MSkip)) (Some (CProto MSkip)) []
+    | MSeq u v => sequence (split u) (split v)
+    | MIf c u v => if_summ c (split u) (split v)
+    | MFor x lo hi st u => loop_summ w x (RFor lo hi st) (split u)
+    | MLoopVals x vs u => loop_summ w x (RVals vs) (split u)
+    | MLet x e u => let_summ x e (split u)
+    | _ => free_summ w
+    end
+  else free_summ w.
+
+Definition loop_aligned (b : summ) : bool :=
+  match sn b, sf b, sl b with None, Some _, Some _ => true | _, _, _ => false end.
+
+(** No loop around a barrier is erased. *)
+Fixpoint aligned (w : proto) : bool :=
+  match w with
+  | MSeq u v | MIf _ u v => aligned u && aligned v
+  | MFor _ _ _ _ u | MLoopVals _ _ u => aligned u && (negb (has_sync u) || loop_aligned (split u))
+  | MLet _ _ u => aligned u
+  | _ => true
+  end.
+
+(** The phases of the kernel ([splitPhases]): the code without barriers,
+    up to the first barrier, the phases inside, after the last barrier. *)
+Definition split_phases (u : proto) : list pcode :=
+  olist (sn (split u)) ++ olist (sf (split u)) ++ sp (split u) ++ olist (sl (split u)).
+
+(** ** Barrier intervals of a lock-step run *)
+Inductive segs := One (x : seg) | Many (f : seg) (m : list seg) (l : seg).
+
+Definition glue (S1 S2 : segs) : segs :=
+  match S1, S2 with
+  | One x, One y => One (sapp x y)
+  | One x, Many f m l => Many (sapp x f) m l
+  | Many f m l, One y => Many f m (sapp l y)
+  | Many f1 m1 l1, Many f2 m2 l2 => Many f1 (m1 ++ sapp l1 f2 :: m2) l2
+  end.
+
+Fixpoint gluel (Ss : list segs) : segs :=
+  match Ss with
+  | [] => One snil
+  | X :: Ss' => match Ss' with [] => X | _ => glue X (gluel Ss') end
+  end.
+
+Definition seg_list (S : segs) : list seg :=
+  match S with One x => [x] | Many f m l => f :: m ++ [l] end.
+
+(** [jsegs T s u S]: the threads [T] run [u] from [s] in lock-step with the
+    intervals [S].  Barrier-free code runs thread by thread. *)
+Inductive jsegs (T : list thread) : env -> proto -> segs -> Prop :=
+| JSFree s u : has_sync u = false -> (forall t, In t T -> mok t s u) ->
+    jsegs T s u (One (fun t => macc t s u))
+| JSSync s : jsegs T s MSync (Many snil [] snil)
+| JSSeq s u v S1 S2 : has_sync (MSeq u v) = true -> jsegs T s u S1 -> jsegs T s v S2 ->
+    jsegs T s (MSeq u v) (glue S1 S2)
+| JSIfT s c u v S : has_sync (MIf c u v) = true -> (forall t, In t T -> beval t s c = true) ->
+    jsegs T s u S -> jsegs T s (MIf c u v) S
+| JSIfF s c u v S : has_sync (MIf c u v) = true -> (forall t, In t T -> beval t s c = false) ->
+    jsegs T s v S -> jsegs T s (MIf c u v) S
+| JSFor s x lo hi st u vs Ss : has_sync u = true ->
+    (forall t, In t T -> iters t s lo hi st = vs) ->
+    Forall2 (fun v X => jsegs T (upd s x v) u X) vs Ss ->
+    jsegs T s (MFor x lo hi st u) (gluel Ss)
+| JSLoopVals s x vs u Ss : has_sync u = true ->
+    Forall2 (fun v X => jsegs T (upd s x v) u X) vs Ss ->
+    jsegs T s (MLoopVals x vs u) (gluel Ss)
+| JSLet s x e u n S : has_sync u = true -> (forall t, In t T -> eval t s e = n) ->
+    jsegs T (upd s x n) u S -> jsegs T s (MLet x e u) S.
+
+(** ** Summaries as sets of instances *)
+
+(** The instances of a summary's parts. *)
+Record ssumm := mkss { Sn : seg -> Prop; Sf : seg -> Prop; Sl : seg -> Prop; Sp : seg -> Prop }.
+
+Definition den (T : list thread) (s : env) (a : summ) : ssumm :=
+  mkss (fun f => exists c, sn a = Some c /\ jph T s c f)
+       (fun f => exists c, sf a = Some c /\ jph T s c f)
+       (fun f => exists c, sl a = Some c /\ jph T s c f)
+       (fun f => exists c, In c (sp a) /\ jph T s c f).
+
+(** [msem D X]: the intervals [X] of a run are instances of the parts of
+    [D] (a single interval: of [Sn]; else the first of [Sf], the last of
+    [Sl], the others of [Sp]), and every instance of a part is the
+    corresponding interval of [X]. *)
+Definition msem (D : ssumm) (X : segs) : Prop :=
+  match X with
+  | One x => Sn D x
+  | Many f m l => Sf D f /\ Sl D l /\ Forall (Sp D) m
+  end /\
+  (forall f, Sn D f -> X = One f) /\
+  (forall f, Sf D f -> exists m l, X = Many f m l) /\
+  (forall l, Sl D l -> exists f m, X = Many f m l) /\
+  (forall g, Sp D g -> exists f m l, X = Many f m l /\ In g m).
+
+Definition sequiv (D E : ssumm) : Prop :=
+  (forall f, Sn D f <-> Sn E f) /\ (forall f, Sf D f <-> Sf E f) /\
+  (forall f, Sl D f <-> Sl E f) /\ (forall f, Sp D f <-> Sp E f).
+
+Lemma msem_equiv : forall D E X, sequiv D E -> msem D X -> msem E X.
+Proof.
+  intros D E X (Hn & Hf & Hl & Hp) (S0 & Cn & Cf & Cl & Cp).
+  split; [| repeat split].
+  - destruct X as [x | f m l]; simpl in *.
+    + apply Hn; auto.
+    + destruct S0 as (A & B & C); repeat split; [apply Hf | apply Hl |]; auto.
+      eapply Forall_impl; [| exact C]; intros; apply Hp; auto.
+  - intros f H; apply Cn, Hn; auto.
+  - intros f H; apply Cf, Hf; auto.
+  - intros f H; apply Cl, Hl; auto.
+  - intros f H; apply Cp, Hp; auto.
+Qed.
+
+(** Two statements in sequence ([sequence], semantically). *)
+Definition sseq (D E : ssumm) : ssumm :=
+  mkss (fun h => exists f g, Sn D f /\ Sn E g /\ h = sapp f g)
+       (fun h => Sf D h \/ exists f g, Sn D f /\ Sf E g /\ h = sapp f g)
+       (fun h => Sl E h \/ exists f g, Sl D f /\ Sn E g /\ h = sapp f g)
+       (fun h => Sp D h \/ Sp E h \/ exists f g, Sl D f /\ Sf E g /\ h = sapp f g).
+
+Lemma msem_glue : forall D E X1 X2, msem D X1 -> msem E X2 -> msem (sseq D E) (glue X1 X2).
+Proof.
+  intros D E X1 X2 (S1 & Cn1 & Cf1 & Cl1 & Cp1) (S2 & Cn2 & Cf2 & Cl2 & Cp2).
+  split; [| repeat split].
+  - destruct X1 as [x1 | f1 m1 l1], X2 as [x2 | f2 m2 l2]; simpl in *.
+    + eauto 6.
+    + destruct S2 as (A & B & C); repeat split; eauto 7.
+      eapply Forall_impl; [| exact C]; simpl; auto.
+    + destruct S1 as (A & B & C); repeat split; eauto 7.
+      eapply Forall_impl; [| exact C]; simpl; auto.
+    + destruct S1 as (A1 & B1 & C1), S2 as (A2 & B2 & C2); repeat split; auto.
+      apply Forall_app; split; [| constructor].
+      * eapply Forall_impl; [| exact C1]; simpl; auto.
+      * simpl; eauto 8.
+      * eapply Forall_impl; [| exact C2]; simpl; auto.
+  - intros h (f & g & Hf & Hg & ->).
+    rewrite (Cn1 f Hf), (Cn2 g Hg); reflexivity.
+  - intros h [Hh | (f & g & Hf & Hg & ->)].
+    + destruct (Cf1 h Hh) as (m & l & ->); destruct X2; simpl; eauto.
+    + rewrite (Cn1 f Hf); destruct (Cf2 g Hg) as (m & l & ->); simpl; eauto.
+  - intros h [Hh | (f & g & Hf & Hg & ->)].
+    + destruct (Cl2 h Hh) as (f & m & ->); destruct X1; simpl; eauto.
+    + rewrite (Cn2 g Hg); destruct (Cl1 f Hf) as (f' & m & ->); simpl; eauto.
+  - intros h [Hh | [Hh | (f & g & Hf & Hg & ->)]].
+    + destruct (Cp1 h Hh) as (f & m & l & -> & I); destruct X2; simpl.
+      * eauto.
+      * do 3 eexists; split; [reflexivity | apply in_or_app; auto].
+    + destruct (Cp2 h Hh) as (f & m & l & -> & I); destruct X1; simpl.
+      * eauto.
+      * do 3 eexists; split; [reflexivity | apply in_or_app; right; right; auto].
+    + destruct (Cl1 f Hf) as (f1 & m1 & ->); destruct (Cf2 g Hg) as (m2 & l2 & ->); simpl.
+      do 3 eexists; split; [reflexivity | apply in_or_app; right; left; auto].
+Qed.
+
+(** ** The syntactic summaries denote the semantic ones *)
+
+Lemma jph_unreach : forall T s f, jph T s CUnreach f -> False.
+Proof. intros T s f H; inversion H. Qed.
+
+Ltac fin :=
+  first
+  [ solve [eexists; split; [reflexivity | eassumption]]
+  | solve [left; eexists; split; [reflexivity | eassumption]]
+  | solve [right; eexists; split; [reflexivity | eassumption]]
+  | solve [eauto 10] ].
+
+Lemma alt_iff : forall T s x y f,
+  (exists c, alt x y = Some c /\ jph T s c f) <->
+  (exists c, x = Some c /\ jph T s c f) \/ (exists c, y = Some c /\ jph T s c f).
+Proof.
+  intros T s [a|] [b|] f; simpl; split.
+  - intros (c & E & J); inversion E; subst; inversion J; subst; fin.
+  - intros [(c & E & J) | (c & E & J)]; inversion E; subst; eexists; split;
+      first [reflexivity | apply JPChoiceL; assumption | apply JPChoiceR; assumption].
+  - intros (c & E & J); inversion E; subst; fin.
+  - intros [(c & E & J) | (c & E & J)]; inversion E; subst; fin.
+  - intros (c & E & J); inversion E; subst; fin.
+  - intros [(c & E & J) | (c & E & J)]; inversion E; subst; fin.
+  - intros (c & E & J); discriminate.
+  - intros [(c & E & J) | (c & E & J)]; discriminate.
+Qed.
+
+Lemma oseq_iff : forall T s x y h,
+  (exists c, oseq x y = Some c /\ jph T s c h) <->
+  exists f g, (exists c, x = Some c /\ jph T s c f) /\ (exists c, y = Some c /\ jph T s c g) /\ h = sapp f g.
+Proof.
+  intros T s [a|] [b|] h; simpl; split.
+  - intros (c & E & J); inversion E; subst; inversion J; subst; fin.
+  - intros (f & g & (c & E & J) & (c' & E' & J') & ->); inversion E; inversion E'; subst.
+    eexists; split; [reflexivity | constructor; auto].
+  - intros (c & E & J); discriminate.
+  - intros (f & g & (c & E & J) & (c' & E' & J') & ->); discriminate.
+  - intros (c & E & J); discriminate.
+  - intros (f & g & (c & E & J) & (c' & E' & J') & ->); discriminate.
+  - intros (c & E & J); discriminate.
+  - intros (f & g & (c & E & J) & (c' & E' & J') & ->); discriminate.
+Qed.
+
+Lemma olist_iff : forall T s x h,
+  (exists c, In c (olist x) /\ jph T s c h) <-> (exists c, x = Some c /\ jph T s c h).
+Proof.
+  intros T s [a|] h; simpl; split.
+  - intros (c & [<- | []] & J); fin.
+  - intros (c & E & J); inversion E; subst; fin.
+  - intros (c & [] & _).
+  - intros (c & E & _); discriminate.
+Qed.
+
+Lemma den_sequence : forall T s a b,
+  sequiv (den T s (sequence a b)) (sseq (den T s a) (den T s b)).
+Proof.
+  intros T s a b; unfold den, sequence, sseq; repeat split; simpl.
+  - intros H; apply oseq_iff in H; exact H.
+  - intros H; apply oseq_iff; exact H.
+  - intros H; apply alt_iff in H; destruct H as [H | H]; auto; right; apply oseq_iff; auto.
+  - intros [H | H]; apply alt_iff; auto; right; apply oseq_iff; auto.
+  - intros H; apply alt_iff in H; destruct H as [H | H]; auto; right; apply oseq_iff in H;
+      destruct H as (g & f' & A & B & C); eauto.
+  - intros [H | H]; apply alt_iff; auto; right; apply oseq_iff; auto.
+  - intros (c & I & J); apply in_app_or in I; destruct I as [I | I]; [left; eauto |].
+    apply in_app_or in I; destruct I as [I | I]; [right; left; eauto |].
+    right; right. apply oseq_iff, olist_iff; eauto.
+  - intros [(c & I & J) | [(c & I & J) | H]].
+    + exists c; split; auto; apply in_or_app; auto.
+    + exists c; split; auto; apply in_or_app; right; apply in_or_app; auto.
+    + apply oseq_iff, olist_iff in H; destruct H as (c & I & J).
+      exists c; split; auto; apply in_or_app; right; apply in_or_app; auto.
+Qed.
+
+Lemma sequiv_sym : forall D E, sequiv D E -> sequiv E D.
+Proof. intros D E (A & B & C & F); repeat split; intros; firstorder. Qed.
+
+(** Threads that agree: a non-empty list of threads pins down a value. *)
+Lemma pick : forall (T : list thread) (P : thread -> Prop), T <> [] -> (forall t, In t T -> P t) ->
+  exists t, In t T /\ P t.
+Proof.
+  intros T P NE H; destruct T as [|t0 T']; [congruence |].
+  exists t0; split; [left; reflexivity | apply H; left; reflexivity].
+Qed.
+
+Lemma uniform_eq : forall {A} (T : list thread) (F : thread -> A) n n', T <> [] ->
+  (forall t, In t T -> F t = n) -> (forall t, In t T -> F t = n') -> n = n'.
+Proof.
+  intros A T F n n' NE H H'; destruct (pick T (fun _ => True) NE (fun _ _ => I)) as (t & I & _).
+  rewrite <- (H t I), <- (H' t I); reflexivity.
+Qed.
+
+Lemma msem_free : forall T s u, (forall t, In t T -> mok t s u) ->
+  msem (den T s (free_summ u)) (One (fun t => macc t s u)).
+Proof.
+  intros T s u Ok; unfold msem, den, free_summ; simpl; repeat split.
+  - eexists; split; [reflexivity | constructor; auto].
+  - intros f (c & E & J); inversion E; subst; inversion J; subst; reflexivity.
+  - intros f (c & E & _); discriminate.
+  - intros f (c & E & _); discriminate.
+  - intros f (c & [] & _).
+Qed.
+
+Lemma msem_sync : forall T s, msem (den T s (split MSync)) (Many snil [] snil).
+Proof.
+  intros T s; unfold msem, den; simpl.
+  assert (J : jph T s (CProto MSkip) snil) by exact (JPProto T s MSkip (fun _ _ => I)).
+  split; [split; [fin | split; [fin | constructor]] |].
+  split; [intros f (c & E & _); discriminate |].
+  split; [intros f (c & E & J'); inversion E; subst; inversion J'; subst; exists [], snil; reflexivity |].
+  split; [intros f (c & E & J'); inversion E; subst; inversion J'; subst; exists snil, []; reflexivity |].
+  intros f (c & [] & _).
+Qed.
+
+(** A uniform condition: the threads take the same alternative. *)
+Lemma branch_true : forall T s c x y f, T <> [] -> (forall t, In t T -> beval t s c = true) ->
+  ((exists c', branch c x y = Some c' /\ jph T s c' f) <-> (exists c', x = Some c' /\ jph T s c' f)).
+Proof.
+  intros T s c x y f NE B.
+  assert (NF : ~ (forall t, In t T -> beval t s c = false)).
+  { intros F; destruct (pick T (fun _ => True) NE (fun _ _ => I)) as (t & I & _).
+    specialize (F t I); rewrite (B t I) in F; discriminate. }
+  destruct x as [a|], y as [b|]; simpl; split; intros (c' & E & J); try discriminate;
+    inversion E; subst; try (inversion J; subst; [simpl in *; fin | tauto]);
+    try (eexists; split; [reflexivity | apply JPIfT; auto]).
+  all: inversion J; subst; [exfalso; eapply jph_unreach; eauto | tauto].
+Qed.
+
+Lemma branch_false : forall T s c x y f, T <> [] -> (forall t, In t T -> beval t s c = false) ->
+  ((exists c', branch c x y = Some c' /\ jph T s c' f) <-> (exists c', y = Some c' /\ jph T s c' f)).
+Proof.
+  intros T s c x y f NE B.
+  assert (NF : ~ (forall t, In t T -> beval t s c = true)).
+  { intros F; destruct (pick T (fun _ => True) NE (fun _ _ => I)) as (t & I & _).
+    specialize (F t I); rewrite (B t I) in F; discriminate. }
+  destruct x as [a|], y as [b|]; simpl; split; intros (c' & E & J); try discriminate;
+    inversion E; subst; try (inversion J; subst; [tauto | simpl in *; fin]);
+    try (eexists; split; [reflexivity | apply JPIfF; auto]).
+  all: inversion J; subst; [tauto | exfalso; eapply jph_unreach; eauto].
+Qed.
+
+Lemma den_if_true : forall T s c a b, T <> [] -> (forall t, In t T -> beval t s c = true) ->
+  sequiv (den T s (if_summ c a b)) (den T s a).
+Proof.
+  intros T s c a b NE B.
+  assert (NF : ~ (forall t, In t T -> beval t s c = false)).
+  { intros F; destruct (pick T (fun _ => True) NE (fun _ _ => I)) as (t & I & _).
+    specialize (F t I); rewrite (B t I) in F; discriminate. }
+  unfold den, if_summ; repeat split; simpl; intros H;
+    try (rewrite (branch_true T s c) in H by assumption; exact H);
+    try (rewrite (branch_true T s c) by assumption; exact H).
+  - destruct H as (c' & I & J); apply in_app_or in I; destruct I as [I | I];
+      apply in_map_iff in I; destruct I as (ph & <- & I); inversion J; subst; eauto; try tauto.
+    exfalso; eapply jph_unreach; eauto.
+  - destruct H as (c' & I & J); exists (CIf c c' CUnreach); split.
+    + apply in_or_app; left; apply in_map_iff; eauto.
+    + apply JPIfT; auto.
+Qed.
+
+Lemma den_if_false : forall T s c a b, T <> [] -> (forall t, In t T -> beval t s c = false) ->
+  sequiv (den T s (if_summ c a b)) (den T s b).
+Proof.
+  intros T s c a b NE B.
+  assert (NF : ~ (forall t, In t T -> beval t s c = true)).
+  { intros F; destruct (pick T (fun _ => True) NE (fun _ _ => I)) as (t & I & _).
+    specialize (F t I); rewrite (B t I) in F; discriminate. }
+  unfold den, if_summ; repeat split; simpl; intros H;
+    try (rewrite (branch_false T s c) in H by assumption; exact H);
+    try (rewrite (branch_false T s c) by assumption; exact H).
+  - destruct H as (c' & I & J); apply in_app_or in I; destruct I as [I | I];
+      apply in_map_iff in I; destruct I as (ph & <- & I); inversion J; subst; eauto; try tauto.
+    exfalso; eapply jph_unreach; eauto.
+  - destruct H as (c' & I & J); exists (CIf c CUnreach c'); split.
+    + apply in_or_app; right; apply in_map_iff; eauto.
+    + apply JPIfF; auto.
+Qed.
+
+Ltac unif_let :=
+  match goal with
+  | Ev : forall t, In t ?T -> eval t ?s ?e = ?n, Hn : forall t, In t ?T -> eval t ?s ?e = ?m,
+    NE : ?T <> [] |- _ =>
+      rewrite (uniform_eq T (fun t => eval t s e) n m NE Ev Hn)
+  end.
+
+Lemma let_iff : forall T s x e n o f, T <> [] -> (forall t, In t T -> eval t s e = n) ->
+  ((exists c, option_map (CLet x e) o = Some c /\ jph T s c f) <->
+   (exists c, o = Some c /\ jph T (upd s x n) c f)).
+Proof.
+  intros T s x e n [a|] f NE Ev; simpl; split; intros (c & E & J); try discriminate;
+    inversion E; subst.
+  - inversion J; subst. unif_let; fin.
+  - eexists; split; [reflexivity | econstructor; eauto].
+Qed.
+
+Lemma den_let : forall T s x e n a, T <> [] -> (forall t, In t T -> eval t s e = n) ->
+  sequiv (den T s (let_summ x e a)) (den T (upd s x n) a).
+Proof.
+  intros T s x e n a NE Ev; unfold den, let_summ; repeat split; simpl; intros H;
+    try (rewrite (let_iff T s x e n) in H by assumption; exact H);
+    try (rewrite (let_iff T s x e n) by assumption; exact H).
+  - destruct H as (c & I & J); apply in_map_iff in I; destruct I as (ph & <- & I).
+    inversion J; subst; unif_let; eauto.
+  - destruct H as (c & I & J); exists (CLet x e c); split; [apply in_map_iff; eauto | econstructor; eauto].
+Qed.
