@@ -517,3 +517,263 @@ Proof.
     inversion J; subst; unif_let; eauto.
   - destruct H as (c & I & J); exists (CLet x e c); split; [apply in_map_iff; eauto | econstructor; eauto].
 Qed.
+
+(** ** Loops: the aligned loop is its iterations in sequence *)
+
+(** The parts of a loop over [vs] whose body's parts at value [n] are
+    [D n], and whose body always meets a barrier. *)
+Definition LD (D : nat -> ssumm) (vs : list nat) : ssumm :=
+  mkss (fun _ => False)
+       (fun h => exists n l, vs = n :: l /\ Sf (D n) h)
+       (fun h => exists n l, vs = l ++ [n] /\ Sl (D n) h)
+       (fun h => (exists n, In n vs /\ Sp (D n) h) \/
+                 exists l1 l2 n m f g, vs = l1 ++ n :: m :: l2 /\ Sl (D n) f /\ Sf (D m) g /\ h = sapp f g).
+
+Lemma snoc_single : forall (l : list nat) n v, [v] = l ++ [n] -> l = [] /\ n = v.
+Proof.
+  intros [|a l] n v E; simpl in E; inversion E; subst; auto.
+  destruct l; discriminate.
+Qed.
+
+Lemma LD_one : forall D v, (forall n f, ~ Sn (D n) f) -> sequiv (LD D [v]) (D v).
+Proof.
+  intros D v NS; unfold LD; repeat split; simpl; intros H.
+  - destruct H.
+  - destruct (NS v f H).
+  - destruct H as (n & l & E & H); inversion E; subst; auto.
+  - exists v, []; auto.
+  - destruct H as (n & l & E & H); apply snoc_single in E; destruct E; subst; auto.
+  - exists v, []; auto.
+  - destruct H as [(n & [<- | []] & H) | (l1 & l2 & n & m & f' & g & E & _)]; auto.
+    destruct l1 as [|a [|b l1]]; discriminate.
+  - left; exists v; simpl; auto.
+Qed.
+
+Lemma LD_cons : forall D v w vs, (forall n f, ~ Sn (D n) f) ->
+  sequiv (sseq (D v) (LD D (w :: vs))) (LD D (v :: w :: vs)).
+Proof.
+  intros D v w vs NS; unfold LD, sseq; repeat split; simpl; intros H.
+  - destruct H as (f1 & g & H & _); destruct (NS v f1 H).
+  - destruct H.
+  - destruct H as [H | (f1 & g & H & _)]; [exists v, (w :: vs); auto | destruct (NS v f1 H)].
+  - destruct H as (n & l & E & H); inversion E; subst; auto.
+  - destruct H as [(n & l & E & H) | (f1 & g & _ & [] & _)].
+    exists n, (v :: l); rewrite E; auto.
+  - destruct H as (n & l & E & H); left.
+    destruct l as [|a l]; simpl in E; inversion E; subst; try (destruct vs; discriminate).
+    exists n, l; auto.
+  - destruct H as [H | [[(n & I & H) | (l1 & l2 & n & m & f1 & g & E & A & B & ->)] | (f1 & g & A & (m & l & E & B) & ->)]].
+    + left; exists v; simpl; auto.
+    + left; exists n; simpl; auto.
+    + right; exists (v :: l1), l2, n, m, f1, g; rewrite E; auto.
+    + inversion E; subst; right; exists [], l, v, m, f1, g; auto.
+  - destruct H as [(n & [<- | I] & H) | (l1 & l2 & n & m & f1 & g & E & A & B & ->)].
+    + left; auto.
+    + right; left; left; eauto.
+    + destruct l1 as [|a l1]; simpl in E; inversion E; subst.
+      * right; right; exists f1, g; repeat split; auto; exists m, l2; auto.
+      * right; left; right; exists l1, l2, n, m, f1, g; auto.
+Qed.
+
+Lemma msem_LD : forall D vs Xs, (forall n f, ~ Sn (D n) f) ->
+  Forall2 (fun v X => msem (D v) X) vs Xs -> vs <> [] -> msem (LD D vs) (gluel Xs).
+Proof.
+  intros D vs Xs NS F; induction F as [| v X vs Xs M F IH]; intros NE; [congruence |].
+  destruct F as [| w X' vs' Xs' M' F'].
+  - simpl; eapply msem_equiv; [apply sequiv_sym, LD_one; auto | auto].
+  - change (gluel (X :: X' :: Xs')) with (glue X (gluel (X' :: Xs'))).
+    eapply msem_equiv; [apply LD_cons; auto |].
+    apply msem_glue; auto. apply IH; discriminate.
+Qed.
+
+Lemma msem_loop_nil : forall T s w x r b, T <> [] -> (forall t, In t T -> rvals t s r = []) ->
+  sn b = None -> sf b <> None -> sl b <> None ->
+  msem (den T s (loop_summ w x r b)) (One snil).
+Proof.
+  intros T s w x r b NE U Hn Hf Hl; unfold loop_summ; rewrite Hn.
+  destruct (sf b) as [bf|]; [| congruence]; destruct (sl b) as [bl|]; [| congruence].
+  destruct (pick T (fun _ => True) NE (fun _ _ => I)) as (t & It & _).
+  unfold msem, den; simpl; repeat split.
+  - exists (CEmpty r); split; [reflexivity | constructor; auto].
+  - intros f (c & E & J); inversion E; subst; inversion J; subst; reflexivity.
+  - intros f (c & E & J); inversion E; subst; inversion J; subst.
+    match goal with H : forall t, In t T -> rel_holds _ _ _ |- _ => destruct (H t It) as (l & E') end.
+    rewrite U in E' by auto; discriminate.
+  - intros f (c & E & J); inversion E; subst; inversion J; subst.
+    match goal with H : forall t, In t T -> rel_holds _ _ _ |- _ => destruct (H t It) as (l & E') end.
+    rewrite U in E' by auto; destruct l; discriminate.
+  - intros f (c & I & J); apply in_app_or in I; destruct I as [I | [<- | []]].
+    + apply in_map_iff in I; destruct I as (ph & <- & I); inversion J; subst.
+      match goal with H : forall t, In t T -> rel_holds _ _ _ |- _ => specialize (H t It) end.
+      simpl in *; rewrite U in * by auto; contradiction.
+    + inversion J; subst.
+      match goal with H : forall t, In t T -> exists l1 l2, _ |- _ => destruct (H t It) as (l1 & l2 & E') end.
+      rewrite U in E' by auto; destruct l1; discriminate.
+Qed.
+
+Lemma den_loop : forall T s w x r b bf bl vs, T <> [] -> (forall t, In t T -> rvals t s r = vs) ->
+  sn b = None -> sf b = Some bf -> sl b = Some bl -> vs <> [] ->
+  sequiv (den T s (loop_summ w x r b)) (LD (fun n => den T (upd s x n) b) vs).
+Proof.
+  intros T s w x r b bf bl vs NE U Hn Hf Hl NV; unfold loop_summ; rewrite Hn, Hf, Hl.
+  destruct (pick T (fun _ => True) NE (fun _ _ => I)) as (t & It & _).
+  unfold den, LD; repeat split; simpl; intros H.
+  - destruct H as (c & E & J); inversion E; subst; inversion J; subst.
+    match goal with H : forall t, In t T -> rvals _ _ _ = [] |- _ => specialize (H t It) end.
+    rewrite U in * by auto; contradiction.
+  - destruct H.
+  - destruct H as (c & E & J); inversion E; subst; inversion J; subst.
+    match goal with H : forall t, In t T -> rel_holds _ _ _ |- _ => destruct (H t It) as (l & E') end.
+    rewrite U in E' by auto; exists n, l; split; auto; rewrite Hf; fin.
+  - destruct H as (n & l & E & c & E' & J); rewrite Hf in E'; inversion E'; subst.
+    eexists; split; [reflexivity |]; apply JPBind with n; auto.
+    intros t' I; rewrite U by auto; simpl; eauto.
+  - destruct H as (c & E & J); inversion E; subst; inversion J; subst.
+    match goal with H : forall t, In t T -> rel_holds _ _ _ |- _ => destruct (H t It) as (l & E') end.
+    rewrite U in E' by auto; exists n, l; split; auto; rewrite Hl; fin.
+  - destruct H as (n & l & E & c & E' & J); rewrite Hl in E'; inversion E'; subst.
+    eexists; split; [reflexivity |]; apply JPBind with n; auto.
+    intros t' I; rewrite U by auto; simpl; eauto.
+  - destruct H as (c & I & J); apply in_app_or in I; destruct I as [I | [<- | []]].
+    + apply in_map_iff in I; destruct I as (ph & <- & I); inversion J; subst.
+      match goal with H : forall t, In t T -> rel_holds _ _ _ |- _ => specialize (H t It) end.
+      simpl in *; rewrite U in * by auto; left; exists n; split; auto; fin.
+    + inversion J; subst.
+      match goal with H : forall t, In t T -> exists l1 l2, _ |- _ => destruct (H t It) as (l1 & l2 & E') end.
+      rewrite U in E' by auto; right; do 6 eexists; split; [exact E' |].
+      split; [eexists; split; [exact Hl | eassumption] |].
+      split; [eexists; split; [exact Hf | eassumption] | reflexivity].
+  - destruct H as [(n & I & c & Ic & J) | (l1 & l2 & n & m & f1 & g1 & E & (c & E1 & J1) & (c' & E2 & J2) & ->)].
+    + exists (CBind x RMember r c); split.
+      * apply in_or_app; left; apply in_map_iff; eauto.
+      * apply JPBind with n; auto; intros t' I'; rewrite U by auto; exact I.
+    + rewrite Hl in E1; rewrite Hf in E2; injection E1 as E1; injection E2 as E2; subst c c'.
+      exists (CStep x r bl bf); split; [apply in_or_app; right; left; auto |].
+      apply JPStep with n m; auto; intros t' I'; rewrite U by auto; eauto.
+Qed.
+
+(** ** The split's phases are the barrier intervals *)
+
+Lemma F2_impl : forall {A B} (P Q : A -> B -> Prop) l l',
+  (forall a b, P a b -> Q a b) -> Forall2 P l l' -> Forall2 Q l l'.
+Proof. intros A B P Q l l' H F; induction F; constructor; auto. Qed.
+
+Lemma split_free : forall u, has_sync u = false -> split u = free_summ u.
+Proof. intros u H; destruct u; simpl in *; try discriminate; try rewrite H; reflexivity. Qed.
+
+Lemma jsegs_free : forall T s u X, has_sync u = false -> jsegs T s u X ->
+  X = One (fun t => macc t s u) /\ (forall t, In t T -> mok t s u).
+Proof. intros T s u X H J; inversion J; subst; simpl in *; try congruence; auto. Qed.
+
+Theorem split_msem : forall u T s X, T <> [] -> aligned u = true -> jsegs T s u X ->
+  msem (den T s (split u)) X.
+Proof.
+  intros u T s X NE Al J.
+  destruct (has_sync u) eqn:Hs.
+  2: { rewrite split_free by auto; destruct (jsegs_free T s u X Hs J) as [-> Ok]; apply msem_free; auto. }
+  revert T s X NE Al J Hs.
+  induction u; intros T s X NE Al J Hs; simpl in Hs; try discriminate;
+    simpl split; rewrite ?Hs; simpl in Al.
+  - (* sequence *)
+    inversion J; subst; simpl in *; [congruence |].
+    apply andb_true_iff in Al; destruct Al as [A1 A2].
+    eapply msem_equiv; [apply sequiv_sym, den_sequence |].
+    apply msem_glue.
+    + destruct (has_sync u1) eqn:Hs1; [apply IHu1; auto |].
+      rewrite split_free by auto.
+      match goal with H : jsegs _ _ u1 _ |- _ => destruct (jsegs_free T s u1 _ Hs1 H) as [-> Ok] end.
+      apply msem_free; auto.
+    + destruct (has_sync u2) eqn:Hs2; [apply IHu2; auto |].
+      rewrite split_free by auto.
+      match goal with H : jsegs _ _ u2 _ |- _ => destruct (jsegs_free T s u2 _ Hs2 H) as [-> Ok] end.
+      apply msem_free; auto.
+  - (* if *)
+    apply andb_true_iff in Al; destruct Al as [A1 A2].
+    inversion J; subst; simpl in *; [congruence | |].
+    + eapply msem_equiv; [apply sequiv_sym, den_if_true; auto |].
+      destruct (has_sync u1) eqn:Hs1; [apply IHu1; auto |].
+      rewrite split_free by auto.
+      match goal with H : jsegs _ _ u1 _ |- _ => destruct (jsegs_free T s u1 _ Hs1 H) as [-> Ok] end.
+      apply msem_free; auto.
+    + eapply msem_equiv; [apply sequiv_sym, den_if_false; auto |].
+      destruct (has_sync u2) eqn:Hs2; [apply IHu2; auto |].
+      rewrite split_free by auto.
+      match goal with H : jsegs _ _ u2 _ |- _ => destruct (jsegs_free T s u2 _ Hs2 H) as [-> Ok] end.
+      apply msem_free; auto.
+  - (* for *)
+    rewrite Hs in Al; simpl in Al; apply andb_true_iff in Al; destruct Al as [A1 A2].
+    unfold loop_aligned in A2.
+    destruct (sn (split u)) eqn:Hn; [discriminate |].
+    destruct (sf (split u)) as [bf|] eqn:Hf; [| discriminate].
+    destruct (sl (split u)) as [bl|] eqn:Hl; [| discriminate].
+    inversion J; subst; simpl in *; [congruence |].
+    rename vs into vs0.
+    match goal with F : Forall2 _ ?vs ?Ss |- _ => rename vs into vs0; rename Ss into Ss0; rename F into F0 end.
+    assert (M : Forall2 (fun v X => msem (den T (upd s x v) (split u)) X) vs0 Ss0).
+    { eapply F2_impl; [| exact F0]; intros v X' J'; apply IHu; auto. }
+    destruct vs0 as [|v vs'].
+    + inversion F0; subst; simpl.
+      apply msem_loop_nil; auto; congruence.
+    + eapply msem_equiv; [apply sequiv_sym; eapply den_loop; eauto; simpl; congruence |].
+      apply msem_LD; auto; [| discriminate].
+      intros n f (c & E & _); simpl in E; congruence.
+  - (* loop values *)
+    rewrite Hs in Al; simpl in Al; apply andb_true_iff in Al; destruct Al as [A1 A2].
+    unfold loop_aligned in A2.
+    destruct (sn (split u)) eqn:Hn; [discriminate |].
+    destruct (sf (split u)) as [bf|] eqn:Hf; [| discriminate].
+    destruct (sl (split u)) as [bl|] eqn:Hl; [| discriminate].
+    inversion J; subst; simpl in *; [congruence |].
+    match goal with F : Forall2 _ vs ?Ss |- _ => rename Ss into Ss0; rename F into F0 end.
+    assert (M : Forall2 (fun v X => msem (den T (upd s x v) (split u)) X) vs Ss0).
+    { eapply F2_impl; [| exact F0]; intros v X' J'; apply IHu; auto. }
+    destruct vs as [|v vs'].
+    + inversion F0; subst; simpl.
+      apply msem_loop_nil; auto; congruence.
+    + eapply msem_equiv;
+        [apply sequiv_sym; apply (den_loop T s _ x (RVals (v :: vs')) (split u) bf bl (v :: vs')); auto; discriminate |].
+      apply msem_LD; auto; [| discriminate].
+      intros n f (c & E & _); simpl in E; congruence.
+  - (* let *)
+    inversion J; subst; simpl in *; [congruence |].
+    eapply msem_equiv; [apply sequiv_sym, den_let; eauto |].
+    apply IHu; auto.
+  - (* sync *)
+    inversion J; subst; [discriminate | apply msem_sync].
+Qed.
+
+(** The main theorem: for a MAP whose loops around barriers are aligned
+    and a non-empty block, the intervals of the lock-step run are exactly
+    the instances of the split's phases (each interval is an instance of a
+    phase; each instance of a phase is an interval). *)
+Theorem split_intervals : forall u T s X, T <> [] -> aligned u = true -> jsegs T s u X ->
+  (forall f, In f (seg_list X) -> exists c, In c (split_phases u) /\ jph T s c f) /\
+  (forall c f, In c (split_phases u) -> jph T s c f -> In f (seg_list X)).
+Proof.
+  intros u T s X NE Al J.
+  destruct (split_msem u T s X NE Al J) as (S0 & Cn & Cf & Cl & Cp).
+  unfold split_phases; simpl in *; split.
+  - intros f I; destruct X as [x | f0 m l]; simpl in *.
+    + destruct I as [<- | []]; destruct S0 as (c & E & Jc); exists c; split; auto.
+      rewrite E; simpl; auto.
+    + destruct S0 as ((c0 & E0 & J0) & (c1 & E1 & J1) & Fm).
+      destruct I as [<- | I].
+      * exists c0; split; auto; rewrite E0; apply in_or_app; right; left; auto.
+      * apply in_app_or in I; destruct I as [I | [<- | []]].
+        -- rewrite Forall_forall in Fm; destruct (Fm f I) as (c & Ic & Jc); exists c; split; auto.
+           apply in_or_app; right; apply in_or_app; right; apply in_or_app; left; auto.
+        -- exists c1; split; auto; rewrite E1.
+           apply in_or_app; right; apply in_or_app; right; apply in_or_app; right; left; auto.
+  - intros c f I Jc.
+    apply in_app_or in I; destruct I as [I | I].
+    { destruct (sn (split u)) eqn:E; simpl in I; [| contradiction].
+      destruct I as [<- | []]; rewrite (Cn f) by eauto; simpl; auto. }
+    apply in_app_or in I; destruct I as [I | I].
+    { destruct (sf (split u)) eqn:E; simpl in I; [| contradiction].
+      destruct I as [<- | []]; destruct (Cf f) as (m & l & ->); eauto; simpl; auto. }
+    apply in_app_or in I; destruct I as [I | I].
+    { destruct (Cp f) as (f0 & m & l & -> & Im); eauto; simpl; right; apply in_or_app; auto. }
+    { destruct (sl (split u)) eqn:E; simpl in I; [| contradiction].
+      destruct I as [<- | []]; destruct (Cl f) as (f0 & m & ->); eauto; simpl.
+      right; apply in_or_app; right; left; auto. }
+Qed.
