@@ -68,3 +68,10 @@ Print Assumptions BenignSync.vkrun_sim.
 Print Assumptions BenignSync.vkrun_all_sim.
 Print Assumptions BenignSync.benign_sync_sound.
 Print Assumptions BenignSync.benign_sync_sound_run.
+From BabyCUDA Require Import Split SplitTheorem.
+Print Assumptions Split.split_msem.
+Print Assumptions Split.split_intervals.
+Print Assumptions SplitTheorem.jsegs_mseq.
+Print Assumptions SplitTheorem.jsegs_mrun_all.
+Print Assumptions SplitTheorem.theorem1_split.
+Print Assumptions SplitTheorem.split_race_is_real.

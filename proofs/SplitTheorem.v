@@ -184,3 +184,110 @@ Proof.
     destruct L as [|y L]; [destruct (mseq_nil _ _ _ Q) |].
     unfold tsegs; simpl. eapply MQCons; [apply MRSync | exact Q].
 Qed.
+
+(** ** All threads: the phases of [mrun_all] *)
+
+Lemma flat_map_fst : forall {K} (g : thread -> list access) (l l' : list (thread * K)),
+  map fst l = map fst l' -> flat_map (fun tk => g (fst tk)) l = flat_map (fun tk => g (fst tk)) l'.
+Proof.
+  intros K g; induction l as [| [t k] l IH]; intros [| [t' k'] l'] E; simpl in *; try discriminate; auto.
+  inversion E; subst; f_equal; auto.
+Qed.
+
+Lemma step_done : forall (f : seg) ths,
+  Forall (fun tk => mrun (fst tk) (snd tk) (f (fst tk)) None) ths ->
+  mstep ths (flat_map (fun tk => f (fst tk)) ths) (map (fun tk => (fst tk, @None mkont)) ths) /\
+  all_done (map (fun tk => (fst tk, @None mkont)) ths).
+Proof.
+  intros f ths F; induction F as [| [t k] ths R F [IH1 IH2]]; simpl.
+  - split; [constructor | constructor].
+  - split; [constructor; auto | constructor; auto].
+Qed.
+
+Lemma step_some : forall (f : seg) (P : thread -> mkont -> Prop) ths,
+  Forall (fun tk => exists k', mrun (fst tk) (snd tk) (f (fst tk)) (Some k') /\ P (fst tk) k') ths ->
+  exists ths', mstep ths (flat_map (fun tk => f (fst tk)) ths) (resume ths') /\
+    map fst ths' = map fst ths /\ Forall (fun tk => P (fst tk) (snd tk)) ths'.
+Proof.
+  intros f P ths F; induction F as [| [t k] ths (k' & R & Pk) F (ths' & S & E & G)]; simpl.
+  - exists []; repeat split; constructor.
+  - exists ((t, k') :: ths'); simpl; repeat split.
+    + apply (MSCons t k ths (f t) (Some k') _ (resume ths')); auto.
+    + rewrite E; reflexivity.
+    + constructor; auto.
+Qed.
+
+Lemma mseq_all : forall Fs ths, Fs <> [] -> ths <> [] ->
+  Forall (fun tk => mseq (fst tk) (snd tk) (map (fun f => f (fst tk)) Fs) None) ths ->
+  mrun_all ths (map (fun f => flat_map (fun tk => f (fst tk)) ths) Fs).
+Proof.
+  induction Fs as [| f Fs IH]; intros ths NF NT F; [congruence |].
+  destruct Fs as [| f' Fs'].
+  - destruct (step_done f ths) as [S D].
+    { eapply Forall_impl; [| exact F]; intros [t k] Q; simpl in *.
+      inversion Q; subst; auto. exfalso; eapply mseq_nil; eauto. }
+    simpl; eapply MAEnd; eauto.
+  - destruct (step_some f (fun t k' => mseq t k' (map (fun g => g t) (f' :: Fs')) None) ths)
+      as (ths' & S & E & G).
+    { eapply Forall_impl; [| exact F]; intros [t k] Q; simpl in *.
+      inversion Q; subst; eauto. }
+    assert (NT' : ths' <> []) by (destruct ths', ths; simpl in E; congruence).
+    assert (Eq : map (fun g => flat_map (fun tk => g (fst tk)) ths) (f' :: Fs') =
+                 map (fun g => flat_map (fun tk => g (fst tk)) ths') (f' :: Fs'))
+      by (apply map_ext; intros g; symmetry; apply flat_map_fst; auto).
+    change (map ?F (f :: f' :: Fs')) with (F f :: map F (f' :: Fs')).
+    rewrite Eq; apply MABarrier with ths'; auto.
+    apply IH; auto; discriminate.
+Qed.
+
+(** The intervals of a lock-step run, flattened in thread order, are the
+    MAP's phases as [Sync.v] defines them. *)
+Theorem jsegs_mrun_all : forall T s u X, T <> [] -> jsegs T s u X ->
+  proto_phases T s u (map (fun f => flat_map f T) (seg_list X)).
+Proof.
+  intros T s u X NT J; unfold proto_phases, mstart.
+  replace (map (fun f => flat_map f T) (seg_list X))
+    with (map (fun f => flat_map (fun tk => f (fst tk)) (map (fun t => (t, [MFProg s u])) T)) (seg_list X)).
+  - apply mseq_all.
+    + destruct X; discriminate.
+    + destruct T; simpl; congruence.
+    + apply Forall_forall; intros [t k] I; apply in_map_iff in I; destruct I as (t' & E & It).
+      inversion E; subst; simpl.
+      pose proof (jsegs_mseq u T s X J t It [] [[]] None (MQOne t [] [] None (MDone t))) as Q.
+      rewrite tglue_nil_r in Q by apply tsegs_ne; exact Q.
+  - apply map_ext; intros f; clear J NT.
+    induction T as [| t T IH]; simpl; [reflexivity | rewrite IH; reflexivity].
+Qed.
+
+(** ** Theorem 1 over the split's phases *)
+
+(** For a well-typed program whose MAP has aligned loops, run by a
+    non-empty block with uniform barriers (the lock-step run [X]) from a
+    DRF history: the output history is DRF iff every instance of every
+    phase of the split is DRF. *)
+Theorem theorem1_split : forall V T s p u X H H',
+  ty V p u -> aligned u = true -> T <> [] -> jsegs T s u X ->
+  drf_hist H -> kernel_run T s p H H' ->
+  (drf_hist H' <-> forall c f, In c (split_phases u) -> jph T s c f -> drf_accs (flat_map f T)).
+Proof.
+  intros V T s p u X H H' Ty Al NT J D R.
+  rewrite (theorem1_sync V T s p u H H' _ Ty D R (jsegs_mrun_all T s u X NT J)).
+  destruct (split_intervals u T s X NT Al J) as [Snd Cmp].
+  rewrite Forall_map, Forall_forall; split.
+  - intros F c f Ic Jc; apply F, (Cmp c f Ic Jc).
+  - intros F f If; destruct (Snd f If) as (c & Ic & Jc); apply (F c f Ic Jc).
+Qed.
+
+(** A race within an instance of a phase of the split is a race of the
+    kernel. *)
+Corollary split_race_is_real : forall V T s p u X H H' c f a b,
+  ty V p u -> aligned u = true -> T <> [] -> jsegs T s u X -> kernel_run T s p H H' ->
+  In c (split_phases u) -> jph T s c f -> In a (flat_map f T) -> In b (flat_map f T) ->
+  conflict a b -> ~ drf_hist H'.
+Proof.
+  intros V T s p u X H H' c f a b Ty Al NT J R Ic Jc Ia Ib C D.
+  assert (DH : drf_hist H).
+  { destruct R as (Ps & _ & ->); apply drf_hist_app in D; tauto. }
+  apply (theorem1_split V T s p u X H H' Ty Al NT J DH R) with (c := c) (f := f) in D; auto.
+  exact (D a b Ia Ib C).
+Qed.
