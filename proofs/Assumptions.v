@@ -75,3 +75,6 @@ Print Assumptions SplitTheorem.jsegs_mseq.
 Print Assumptions SplitTheorem.jsegs_mrun_all.
 Print Assumptions SplitTheorem.theorem1_split.
 Print Assumptions SplitTheorem.split_race_is_real.
+From BabyCUDA Require Import SplitExamples.
+Print Assumptions SplitExamples.xloop_run.
+Print Assumptions SplitExamples.xloop_phases_racy.
