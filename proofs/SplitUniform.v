@@ -184,3 +184,97 @@ Proof.
     exists [[]; []], L0; split; [constructor | split; auto].
     rewrite tglue_cons by discriminate; rewrite tglue_nil_l; eauto using mseq_ne.
 Qed.
+
+(** ** Uniform threads run in lock-step *)
+
+Lemma tseg_free : forall t s u Z, has_sync u = false -> tseg t s u Z -> mok t s u.
+Proof. intros t s u Z Hs J; inversion J; subst; simpl in *; try congruence; auto. Qed.
+
+Lemma loop_jsegs : forall T s x u,
+  (forall s, (forall t, In t T -> exists Z, tseg t s u Z) -> exists X, jsegs T s u X) ->
+  forall vs, (forall t, In t T -> exists As, Forall2 (fun v Z => tseg t (upd s x v) u Z) vs As) ->
+  exists Ss, Forall2 (fun v X => jsegs T (upd s x v) u X) vs Ss.
+Proof.
+  intros T s x u IHu; induction vs as [| v vs IH]; intros H; [exists []; constructor |].
+  destruct (IHu (upd s x v)) as [X J].
+  { intros t It; destruct (H t It) as (As & F); inversion F; subst; eauto. }
+  destruct IH as [Ss F].
+  { intros t It; destruct (H t It) as (As & F); inversion F; subst; eauto. }
+  exists (X :: Ss); constructor; auto.
+Qed.
+
+Lemma tseg_jsegs : forall u T s, T <> [] -> uniform T u ->
+  (forall t, In t T -> exists Z, tseg t s u Z) -> exists X, jsegs T s u X.
+Proof.
+  intros u T s NT U H.
+  destruct (has_sync u) eqn:Hs.
+  2: { exists (One (fun t => macc t s u)); apply JSFree; auto.
+       intros t It; destruct (H t It) as (Z & J); eapply tseg_free; eauto. }
+  destruct (pick T (fun _ => True) NT (fun _ _ => I)) as (t0 & I0 & _).
+  revert T s NT U H Hs I0.
+  induction u; intros T s NT U H Hs I0; simpl in Hs, U; try discriminate.
+  - (* sequence *)
+    destruct U as [U1 U2].
+    assert (H1 : forall t, In t T -> exists Z, tseg t s u1 Z).
+    { intros t It; destruct (H t It) as (Z & J); inversion J; subst; simpl in *; try congruence; eauto. }
+    assert (H2 : forall t, In t T -> exists Z, tseg t s u2 Z).
+    { intros t It; destruct (H t It) as (Z & J); inversion J; subst; simpl in *; try congruence; eauto. }
+    assert (E1 : exists X, jsegs T s u1 X).
+    { destruct (has_sync u1) eqn:Hs1; [apply IHu1; auto |].
+      exists (One (fun t => macc t s u1)); apply JSFree; auto.
+      intros t It; destruct (H1 t It) as (Z & J); eapply tseg_free; eauto. }
+    assert (E2 : exists X, jsegs T s u2 X).
+    { destruct (has_sync u2) eqn:Hs2; [apply IHu2; auto |].
+      exists (One (fun t => macc t s u2)); apply JSFree; auto.
+      intros t It; destruct (H2 t It) as (Z & J); eapply tseg_free; eauto. }
+    destruct E1 as [X1 J1], E2 as [X2 J2].
+    exists (glue X1 X2); apply JSSeq; simpl; auto.
+  - (* if *)
+    assert (Hif : has_sync (MIf c u1 u2) = true) by (simpl; exact Hs).
+    destruct U as (Uc & U1 & U2).
+    destruct (beval t0 s c) eqn:Ec.
+    + assert (B : forall t, In t T -> beval t s c = true).
+      { intros t It; rewrite (Uc Hs t t0 s It I0); auto. }
+      assert (H1 : forall t, In t T -> exists Z, tseg t s u1 Z).
+      { intros t It; destruct (H t It) as (Z & J); inversion J; subst; simpl in *; try congruence; eauto.
+        rewrite (B t It) in *; discriminate. }
+      destruct (has_sync u1) eqn:Hs1.
+      * assert (E : exists X, jsegs T s u1 X) by (apply IHu1; auto).
+        destruct E as [X J]; exists X; apply JSIfT; auto.
+      * exists (One (fun t => macc t s u1)); apply JSIfT; auto.
+        apply JSFree; auto. intros t It; destruct (H1 t It) as (Z & J); eapply tseg_free; eauto.
+    + assert (B : forall t, In t T -> beval t s c = false).
+      { intros t It; rewrite (Uc Hs t t0 s It I0); auto. }
+      assert (H2 : forall t, In t T -> exists Z, tseg t s u2 Z).
+      { intros t It; destruct (H t It) as (Z & J); inversion J; subst; simpl in *; try congruence; eauto.
+        rewrite (B t It) in *; discriminate. }
+      destruct (has_sync u2) eqn:Hs2.
+      * assert (E : exists X, jsegs T s u2 X) by (apply IHu2; auto).
+        destruct E as [X J]; exists X; apply JSIfF; auto.
+      * exists (One (fun t => macc t s u2)); apply JSIfF; auto.
+        apply JSFree; auto. intros t It; destruct (H2 t It) as (Z & J); eapply tseg_free; eauto.
+  - (* for *)
+    destruct U as (Ui & U1).
+    set (vs := iters t0 s lo hi st).
+    assert (Vs : forall t, In t T -> iters t s lo hi st = vs).
+    { intros t It; apply (Ui Hs t t0 s It I0). }
+    destruct (loop_jsegs T s x u (fun s' H' => IHu T s' NT U1 H' Hs I0) vs) as [Ss F].
+    { intros t It; destruct (H t It) as (Z & J); inversion J; subst; simpl in *; try congruence.
+      rewrite <- (Vs t It); eauto. }
+    exists (gluel Ss); eapply JSFor; eauto.
+  - (* loop values *)
+    destruct (loop_jsegs T s x u (fun s' H' => IHu T s' NT U H' Hs I0) vs) as [Ss F].
+    { intros t It; destruct (H t It) as (Z & J); inversion J; subst; simpl in *; try congruence; eauto. }
+    exists (gluel Ss); eapply JSLoopVals; eauto.
+  - (* let *)
+    destruct U as (Ue & U1).
+    set (n := eval t0 s e).
+    assert (En : forall t, In t T -> eval t s e = n).
+    { intros t It; apply (Ue Hs t t0 s It I0). }
+    destruct (IHu T (upd s x n) NT U1) as [X J]; auto.
+    { intros t It; destruct (H t It) as (Z & J); inversion J; subst; simpl in *; try congruence.
+      rewrite <- (En t It); eauto. }
+    exists X; eapply JSLet; eauto.
+  - (* sync *)
+    exists (Many snil [] snil); constructor.
+Qed.
