@@ -78,3 +78,10 @@ Print Assumptions SplitTheorem.split_race_is_real.
 From BabyCUDA Require Import SplitExamples.
 Print Assumptions SplitExamples.xloop_run.
 Print Assumptions SplitExamples.xloop_phases_racy.
+From BabyCUDA Require Import SplitUniform.
+Print Assumptions SplitUniform.mseq_tseg.
+Print Assumptions SplitUniform.tseg_jsegs.
+Print Assumptions SplitUniform.mrun_all_jsegs.
+Print Assumptions SplitUniform.theorem1_split_uniform.
+Print Assumptions SplitUniform.split_race_is_real_uniform.
+Print Assumptions SplitExamples.xloop_uniform.

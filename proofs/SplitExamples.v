@@ -8,7 +8,7 @@
 
 From Coq Require Import List Arith Bool.
 Import ListNotations.
-From BabyCUDA Require Import Syntax Semantics Map Sync SyncTheorem Split SplitTheorem.
+From BabyCUDA Require Import Syntax Semantics Map Sync SyncTheorem Split SplitTheorem SplitUniform.
 
 Definition range02 : range := RFor (NNum 0) (NNum 2) (StepAdd (NNum 1)).
 Definition rd_tid : proto := MRd 0 [NTid].
@@ -73,3 +73,8 @@ Proof.
     destruct (split_intervals xloop T2 s0 X ltac:(discriminate) xloop_aligned J) as [_ Cmp].
     exact (F f (Cmp c f Ic Jc) a b Ia Ib C).
 Qed.
+
+(** Its loop's range does not depend on the thread: the barriers are
+    uniform, so [theorem1_split_uniform] applies to every execution. *)
+Example xloop_uniform : uniform T2 xloop.
+Proof. simpl; split; [intros; reflexivity | repeat split]. Qed.

@@ -278,3 +278,69 @@ Proof.
   - (* sync *)
     exists (Many snil [] snil); constructor.
 Qed.
+
+(** ** Every run of [mrun_all] is a lock-step run *)
+
+Lemma mstep_f2 : forall ths A rs, mstep ths A rs ->
+  Forall2 (fun tk tr => fst tk = fst tr /\ exists a, mrun (fst tk) (snd tk) a (snd tr)) ths rs.
+Proof. induction 1; constructor; simpl; eauto. Qed.
+
+Lemma mrun_all_mseq : forall ths As, mrun_all ths As ->
+  Forall (fun tk => exists L, mseq (fst tk) (snd tk) L None) ths.
+Proof.
+  induction 1 as [ths A rs S D | ths A ths' As NE S R IH].
+  - apply mstep_f2 in S; clear -S D; induction S as [| [t k] [t' r] ths rs (E & a & R) S IH];
+      constructor; inversion D; subst; simpl in *; subst; eauto.
+    exists [a]; apply MQOne; auto.
+  - apply mstep_f2 in S; clear -S IH; revert ths' S IH.
+    induction ths as [| [t k] ths IHt]; intros ths' S IH; [constructor |].
+    destruct ths' as [| [t' k'] ths']; inversion S; subst.
+    inversion IH; subst.
+    match goal with P : fst _ = fst _ /\ _ |- _ => destruct P as (E & a & R) end.
+    simpl in *; subst.
+    constructor; [| eapply IHt; eauto].
+    match goal with Q : exists L, mseq _ _ L None |- _ => destruct Q as (L & Q) end.
+    exists (a :: L); simpl; eapply MQCons; eauto.
+Qed.
+
+(** For uniform threads, the MAP's phases are a lock-step run's intervals. *)
+Theorem mrun_all_jsegs : forall T s u As, T <> [] -> uniform T u -> proto_phases T s u As ->
+  exists X, jsegs T s u X /\ As = map (fun f => flat_map f T) (seg_list X).
+Proof.
+  intros T s u As NT U P.
+  destruct (tseg_jsegs u T s NT U) as [X J].
+  { intros t It.
+    pose proof (mrun_all_mseq _ _ P) as F; unfold mstart in F.
+    rewrite Forall_forall in F.
+    destruct (F (t, [MFProg s u])) as (L & Q); [apply in_map_iff; eauto |].
+    destruct (mseq_tseg u t s [] L Q) as (Z & _ & Z1 & _); eauto. }
+  exists X; split; auto.
+  exact (mrun_all_det _ _ P _ (jsegs_mrun_all T s u X NT J)).
+Qed.
+
+(** ** Theorem 1 over the split's phases, for every execution *)
+
+(** For a well-typed program whose MAP has aligned loops and uniform
+    barriers for the block [T], run from a DRF history: the output history
+    is DRF iff every instance of every phase of the split is DRF. *)
+Theorem theorem1_split_uniform : forall V T s p u H H',
+  ty V p u -> aligned u = true -> uniform T u -> T <> [] ->
+  drf_hist H -> kernel_run T s p H H' ->
+  (drf_hist H' <-> forall c f, In c (split_phases u) -> jph T s c f -> drf_accs (flat_map f T)).
+Proof.
+  intros V T s p u H H' Ty Al U NT D R.
+  destruct (proto_phases_exist V T s p u H H' Ty R) as [As P].
+  destruct (mrun_all_jsegs T s u As NT U P) as (X & J & _).
+  exact (theorem1_split V T s p u X H H' Ty Al NT J D R).
+Qed.
+
+Corollary split_race_is_real_uniform : forall V T s p u H H' c f a b,
+  ty V p u -> aligned u = true -> uniform T u -> T <> [] -> kernel_run T s p H H' ->
+  In c (split_phases u) -> jph T s c f -> In a (flat_map f T) -> In b (flat_map f T) ->
+  conflict a b -> ~ drf_hist H'.
+Proof.
+  intros V T s p u H H' c f a b Ty Al U NT R Ic Jc Ia Ib C.
+  destruct (proto_phases_exist V T s p u H H' Ty R) as [As P].
+  destruct (mrun_all_jsegs T s u As NT U P) as (X & J & _).
+  exact (split_race_is_real V T s p u X H H' c f a b Ty Al NT J R Ic Jc Ia Ib C).
+Qed.
