@@ -85,3 +85,5 @@ Print Assumptions SplitUniform.mrun_all_jsegs.
 Print Assumptions SplitUniform.theorem1_split_uniform.
 Print Assumptions SplitUniform.split_race_is_real_uniform.
 Print Assumptions SplitExamples.xloop_uniform.
+Print Assumptions SplitUniform.block_split_drf.
+Print Assumptions SplitUniform.theorem1_grid_split.

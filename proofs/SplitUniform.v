@@ -10,7 +10,7 @@
 
 From Coq Require Import List Arith Bool.
 Import ListNotations.
-From BabyCUDA Require Import Syntax Semantics Map Typing Sync SyncTheorem Split SplitTheorem.
+From BabyCUDA Require Import Syntax Semantics Map Typing Sync SyncTheorem Grid Split SplitTheorem.
 
 Fixpoint uniform (T : list thread) (w : proto) : Prop :=
   match w with
@@ -343,4 +343,42 @@ Proof.
   destruct (proto_phases_exist V T s p u H H' Ty R) as [As P].
   destruct (mrun_all_jsegs T s u As NT U P) as (X & J & _).
   exact (split_race_is_real V T s p u X H H' c f a b Ty Al NT J R Ic Jc Ia Ib C).
+Qed.
+
+(** ** The launch: each block's phases are its split's phases *)
+
+(** A block with uniform barriers: its MAP phases are DRF iff every
+    instance of every phase of the split is. *)
+Lemma block_split_drf : forall T s u As, T <> [] -> aligned u = true -> uniform T u ->
+  proto_phases T s u As ->
+  (Forall drf_accs As <-> forall c f, In c (split_phases u) -> jph T s c f -> drf_accs (flat_map f T)).
+Proof.
+  intros T s u As NT Al U P.
+  destruct (mrun_all_jsegs T s u As NT U P) as (X & J & ->).
+  destruct (split_intervals u T s X NT Al J) as [Snd Cmp].
+  rewrite Forall_map, Forall_forall; split.
+  - intros F c f Ic Jc; apply F, (Cmp c f Ic Jc).
+  - intros F f If; destruct (Snd f If) as (c & Ic & Jc); apply (F c f Ic Jc).
+Qed.
+
+(** Theorem 1 for the launch, read over the split: the races within a
+    block are those of the instances of the split's phases for that block
+    (the races across blocks, on global arrays, are unchanged: they ignore
+    barriers). *)
+Theorem theorem1_grid_split : forall V sc B s p u mem Pss Ass,
+  ty V p u -> aligned u = true -> Forall (fun T => T <> [] /\ uniform T u) B ->
+  grid_run B s p mem Pss -> grid_phases B s u Ass ->
+  (drf_launch sc (map (map accs) Pss) <->
+   Forall (fun T => forall c f, In c (split_phases u) -> jph T s c f -> drf_accs (flat_map f T)) B /\
+   forall a b, In a (concat (concat Ass)) -> In b (concat (concat Ass)) -> ~ cross_conflict sc a b).
+Proof.
+  intros V sc B s p u mem Pss Ass Ty Al UB R M.
+  rewrite (theorem1_grid V sc B s p u mem Pss Ass Ty R M); unfold drf_launch.
+  assert (E : Forall (Forall drf_accs) Ass <->
+              Forall (fun T => forall c f, In c (split_phases u) -> jph T s c f -> drf_accs (flat_map f T)) B).
+  { clear R; unfold grid_phases in M; induction M as [| T As B' Ass' P M IH]; [split; constructor |].
+    inversion UB as [| T' B'' (NT & U) UB']; subst.
+    pose proof (block_split_drf T s u As NT Al U P) as BS.
+    split; intros F; inversion F; subst; constructor; try apply BS; try apply IH; auto. }
+  rewrite E; tauto.
 Qed.
