@@ -87,3 +87,7 @@ Print Assumptions SplitUniform.split_race_is_real_uniform.
 Print Assumptions SplitExamples.xloop_uniform.
 Print Assumptions SplitUniform.block_split_drf.
 Print Assumptions SplitUniform.theorem1_grid_split.
+From BabyCUDA Require Import SplitApprox.
+Print Assumptions SplitApprox.split_cov.
+Print Assumptions SplitApprox.split_cover.
+Print Assumptions SplitApprox.theorem1_split_approx.

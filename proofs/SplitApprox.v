@@ -171,3 +171,247 @@ Proof.
   destruct (in_glue X1 X2 f I) as [I1 | [I2 | (f1 & f2 & I1 & I2 & ->)]]; auto.
   intros t It; unfold sapp; apply incl_app; [apply A | apply B]; auto.
 Qed.
+
+Lemma gluel_sub : forall T G Ss, Forall (fun X => forall f, In f (seg_list X) -> sub T f G) Ss ->
+  forall f, In f (seg_list (gluel Ss)) -> sub T f G.
+Proof.
+  intros T G Ss F; induction F as [| X Ss A F IH]; intros f I.
+  - destruct I as [<- | []]; intros t _ a [].
+  - destruct Ss as [| X' Ss']; [apply A; exact I |].
+    change (gluel (X :: X' :: Ss')) with (glue X (gluel (X' :: Ss'))) in I.
+    apply (glue_sub T G X (gluel (X' :: Ss'))); auto.
+Qed.
+
+Lemma F2_mem : forall {A B} (P : A -> B -> Prop) l l', Forall2 P l l' ->
+  Forall (fun y => exists x, In x l /\ P x y) l'.
+Proof.
+  intros A B P l l' F; induction F as [| x y l l' Hxy F IH]; constructor; [eauto using in_eq |].
+  eapply Forall_impl; [| exact IH]; intros y' (x' & I & H'); exists x'; split; [right |]; auto.
+Qed.
+
+(** Every interval of a run holds only accesses of the statement. *)
+Lemma jsegs_incl : forall u T s X, jsegs T s u X ->
+  forall f, In f (seg_list X) -> sub T f (fun t => macc t s u).
+Proof.
+  induction u; intros T s X J f I; inversion J; subst;
+    try (simpl in I; destruct I as [<- | []]; apply sub_refl; fail).
+  - (* sequence *)
+    eapply glue_sub; [| | exact I]; intros g Ig t It; simpl.
+    + apply incl_appl; eapply IHu1; eauto.
+    + apply incl_appr; eapply IHu2; eauto.
+  - intros t It; simpl; rewrite (H6 t It) || idtac;
+      match goal with B : forall t, In t T -> beval t s c = true |- _ => rewrite (B t It) end.
+    eapply IHu1; eauto.
+  - intros t It; simpl;
+      match goal with B : forall t, In t T -> beval t s c = false |- _ => rewrite (B t It) end.
+    eapply IHu2; eauto.
+  - (* for *)
+    eapply gluel_sub; [| exact I].
+    match goal with F : Forall2 _ _ _ |- _ => apply F2_mem in F; eapply Forall_impl; [| exact F] end.
+    intros X' (v & Iv & J') g Ig t It; simpl.
+    match goal with U : forall t, In t T -> iters t s lo hi st = _ |- _ => rewrite (U t It) end.
+    intros a Ia; apply in_flat_map; exists v; split; auto; eapply IHu; eauto.
+  - (* loop values *)
+    eapply gluel_sub; [| exact I].
+    match goal with F : Forall2 _ _ _ |- _ => apply F2_mem in F; eapply Forall_impl; [| exact F] end.
+    intros X' (v & Iv & J') g Ig t It; simpl.
+    intros a Ia; apply in_flat_map; exists v; split; auto; eapply IHu; eauto.
+  - (* let *)
+    intros t It; simpl;
+      match goal with E : forall t, In t T -> eval t s e = _ |- _ => rewrite (E t It) end.
+    eapply IHu; eauto.
+  - (* sync *)
+    simpl in I; destruct I as [<- | [<- | []]]; intros t _ a [].
+Qed.
+
+(** A run's assumptions hold. *)
+Lemma jsegs_mok : forall u T s X, jsegs T s u X -> forall t, In t T -> mok t s u.
+Proof.
+  induction u; intros T s X J t It; inversion J; subst;
+    try (match goal with H : forall t, In t T -> mok t s _ |- _ => exact (H t It) end); simpl; auto.
+  - split; eauto.
+  - match goal with B : forall t, In t T -> beval t s c = true |- _ => rewrite (B t It) end; eauto.
+  - match goal with B : forall t, In t T -> beval t s c = false |- _ => rewrite (B t It) end; eauto.
+  - match goal with U : forall t, In t T -> iters t s lo hi st = _ |- _ => rewrite (U t It) end.
+    match goal with F : Forall2 _ _ _ |- _ => clear -F IHu It; induction F; constructor; eauto end.
+  - match goal with F : Forall2 _ _ _ |- _ => clear -F IHu It; induction F; constructor; eauto end.
+  - match goal with E : forall t, In t T -> eval t s e = _ |- _ => rewrite (E t It) end; eauto.
+Qed.
+
+(** ** Every interval lies within an instance of a phase *)
+
+Lemma msem_cov : forall T D X, msem D X -> cov T D X.
+Proof.
+  intros T D [x | f m l] (S0 & _); simpl in *.
+  - exists x; split; auto; apply sub_refl.
+  - destruct S0 as (A & B & C); repeat split.
+    + exists f; split; auto; apply sub_refl.
+    + exists l; split; auto; apply sub_refl.
+    + eapply Forall_impl; [| exact C]; intros h H; exists h; split; [unfold anyp; auto | apply sub_refl].
+Qed.
+
+Lemma cov_erased : forall T s w X, jsegs T s w X -> cov T (den T s (free_summ w)) X.
+Proof.
+  intros T s w X J.
+  assert (G : Sn (den T s (free_summ w)) (fun t => macc t s w)).
+  { exists (CProto w); split; [reflexivity | constructor; eapply jsegs_mok; eauto]. }
+  pose proof (jsegs_incl w T s X J) as Inc.
+  destruct X as [x | f m l]; simpl in *.
+  - exists (fun t => macc t s w); split; auto.
+  - repeat split.
+    + exists (fun t => macc t s w); split; auto.
+    + exists (fun t => macc t s w); split; auto; apply Inc; right; apply in_or_app; right; left; auto.
+    + apply Forall_forall; intros h Ih; exists (fun t => macc t s w); split; [left; auto |].
+      apply Inc; right; apply in_or_app; auto.
+Qed.
+
+Lemma cov_LD : forall T D vs Xs, (forall n f, ~ Sn (D n) f) ->
+  Forall2 (fun v X => cov T (D v) X) vs Xs -> vs <> [] -> cov T (LD D vs) (gluel Xs).
+Proof.
+  intros T D vs Xs NS F; induction F as [| v X vs Xs M F IH]; intros NE; [congruence |].
+  destruct F as [| w X' vs' Xs' M' F'].
+  - simpl; eapply cov_equiv; [apply sequiv_sym, LD_one; auto | auto].
+  - change (gluel (X :: X' :: Xs')) with (glue X (gluel (X' :: Xs'))).
+    eapply cov_equiv; [apply LD_cons; auto |].
+    apply cov_glue; auto. apply IH; discriminate.
+Qed.
+
+Lemma cov_sub : forall T s u X, T <> [] -> has_sync u = false -> jsegs T s u X ->
+  cov T (den T s (split u)) X.
+Proof.
+  intros T s u X NE Hs J; rewrite split_free by auto.
+  destruct (jsegs_free T s u X Hs J) as [-> Ok]; apply msem_cov, msem_free; auto.
+Qed.
+
+Theorem split_cov : forall u T s X, T <> [] -> jsegs T s u X -> cov T (den T s (split u)) X.
+Proof.
+  intros u T s X NE J.
+  destruct (has_sync u) eqn:Hs; [| apply cov_sub; auto].
+  revert T s X NE J Hs.
+  induction u; intros T s X NE J Hs; simpl in Hs; try discriminate;
+    simpl split; rewrite ?Hs.
+  - (* sequence *)
+    inversion J; subst; simpl in *; [congruence |].
+    eapply cov_equiv; [apply sequiv_sym, den_sequence |].
+    apply cov_glue.
+    + destruct (has_sync u1) eqn:Hs1; [apply IHu1; auto | apply cov_sub; auto].
+    + destruct (has_sync u2) eqn:Hs2; [apply IHu2; auto | apply cov_sub; auto].
+  - (* if *)
+    inversion J; subst; simpl in *; [congruence | |].
+    + eapply cov_equiv; [apply sequiv_sym, den_if_true; auto |].
+      destruct (has_sync u1) eqn:Hs1; [apply IHu1; auto | apply cov_sub; auto].
+    + eapply cov_equiv; [apply sequiv_sym, den_if_false; auto |].
+      destruct (has_sync u2) eqn:Hs2; [apply IHu2; auto | apply cov_sub; auto].
+  - (* for *)
+    unfold loop_summ.
+    destruct (sn (split u)) eqn:Hn; [apply cov_erased; auto |].
+    destruct (sf (split u)) as [bf|] eqn:Hf; [| apply cov_erased; auto].
+    destruct (sl (split u)) as [bl|] eqn:Hl; [| apply cov_erased; auto].
+    inversion J; subst; [simpl in *; congruence |].
+    match goal with F : Forall2 _ ?vs ?Ss |- _ => rename vs into vs0; rename Ss into Ss0; rename F into F0 end.
+    assert (M : Forall2 (fun v X => cov T (den T (upd s x v) (split u)) X) vs0 Ss0).
+    { eapply F2_impl; [| exact F0]; intros v X' J'; apply IHu; auto. }
+    destruct vs0 as [|v vs'].
+    + inversion F0; subst; change (gluel []) with (One snil).
+      apply msem_cov.
+      assert (E : loop_summ (MFor x lo hi st u) x (RFor lo hi st) (split u) =
+                  mksumm (Some (CEmpty (RFor lo hi st))) (Some (CBind x RFirst (RFor lo hi st) bf))
+                         (Some (CBind x RLast (RFor lo hi st) bl))
+                         (map (CBind x RMember (RFor lo hi st)) (sp (split u)) ++ [CStep x (RFor lo hi st) bl bf]))
+        by (unfold loop_summ; rewrite Hn, Hf, Hl; reflexivity).
+      rewrite <- E; apply msem_loop_nil; auto; congruence.
+    + assert (E : loop_summ (MFor x lo hi st u) x (RFor lo hi st) (split u) =
+                  mksumm (Some (CEmpty (RFor lo hi st))) (Some (CBind x RFirst (RFor lo hi st) bf))
+                         (Some (CBind x RLast (RFor lo hi st) bl))
+                         (map (CBind x RMember (RFor lo hi st)) (sp (split u)) ++ [CStep x (RFor lo hi st) bl bf]))
+        by (unfold loop_summ; rewrite Hn, Hf, Hl; reflexivity).
+      rewrite <- E.
+      eapply cov_equiv; [apply sequiv_sym; eapply den_loop; eauto; simpl; congruence |].
+      apply cov_LD; auto; [| discriminate].
+      intros n f (c & E' & _); simpl in E'; congruence.
+  - (* loop values *)
+    unfold loop_summ.
+    destruct (sn (split u)) eqn:Hn; [apply cov_erased; auto |].
+    destruct (sf (split u)) as [bf|] eqn:Hf; [| apply cov_erased; auto].
+    destruct (sl (split u)) as [bl|] eqn:Hl; [| apply cov_erased; auto].
+    inversion J; subst; [simpl in *; congruence |].
+    match goal with F : Forall2 _ vs ?Ss |- _ => rename Ss into Ss0; rename F into F0 end.
+    assert (M : Forall2 (fun v X => cov T (den T (upd s x v) (split u)) X) vs Ss0).
+    { eapply F2_impl; [| exact F0]; intros v X' J'; apply IHu; auto. }
+    assert (E : loop_summ (MLoopVals x vs u) x (RVals vs) (split u) =
+                mksumm (Some (CEmpty (RVals vs))) (Some (CBind x RFirst (RVals vs) bf))
+                       (Some (CBind x RLast (RVals vs) bl))
+                       (map (CBind x RMember (RVals vs)) (sp (split u)) ++ [CStep x (RVals vs) bl bf]))
+      by (unfold loop_summ; rewrite Hn, Hf, Hl; reflexivity).
+    rewrite <- E.
+    destruct vs as [|v vs'].
+    + inversion F0; subst; change (gluel []) with (One snil).
+      apply msem_cov; apply msem_loop_nil; auto; congruence.
+    + eapply cov_equiv;
+        [apply sequiv_sym; apply (den_loop T s _ x (RVals (v :: vs')) (split u) bf bl (v :: vs')); auto; discriminate |].
+      apply cov_LD; auto; [| discriminate].
+      intros n f (c & E' & _); simpl in E'; congruence.
+  - (* let *)
+    inversion J; subst; simpl in *; [congruence |].
+    eapply cov_equiv; [apply sequiv_sym, den_let; eauto |].
+    apply IHu; auto.
+  - (* sync *)
+    inversion J; subst; [discriminate | apply msem_cov, msem_sync].
+Qed.
+
+(** Every interval of the block's lock-step run lies, thread by thread,
+    within an instance of a phase of the split, erased loops or not. *)
+Theorem split_cover : forall u T s X, T <> [] -> jsegs T s u X ->
+  forall f, In f (seg_list X) -> exists c g, In c (split_phases u) /\ jph T s c g /\ sub T f g.
+Proof.
+  intros u T s X NE J f I.
+  pose proof (split_cov u T s X NE J) as C; unfold split_phases.
+  assert (Pn : forall g, Sn (den T s (split u)) g -> exists c, In c (split_phases u) /\ jph T s c g).
+  { intros g (c & E & Jc); exists c; split; auto; unfold split_phases; rewrite E; simpl; auto. }
+  assert (Pf : forall g, Sf (den T s (split u)) g -> exists c, In c (split_phases u) /\ jph T s c g).
+  { intros g (c & E & Jc); exists c; split; auto; unfold split_phases; rewrite E.
+    apply in_or_app; right; left; auto. }
+  assert (Pl : forall g, Sl (den T s (split u)) g -> exists c, In c (split_phases u) /\ jph T s c g).
+  { intros g (c & E & Jc); exists c; split; auto; unfold split_phases; rewrite E.
+    apply in_or_app; right; apply in_or_app; right; apply in_or_app; right; left; auto. }
+  assert (Pp : forall g, Sp (den T s (split u)) g -> exists c, In c (split_phases u) /\ jph T s c g).
+  { intros g (c & Ic & Jc); exists c; split; auto; unfold split_phases.
+    apply in_or_app; right; apply in_or_app; right; apply in_or_app; left; auto. }
+  assert (Pa : forall g, anyp (den T s (split u)) g -> exists c, In c (split_phases u) /\ jph T s c g).
+  { intros g [G | [G | [G | G]]]; auto. }
+  clear Pn Pf Pl Pp.
+  destruct X as [x | f0 m l]; simpl in *.
+  - destruct I as [<- | []]; destruct C as (g & G & S).
+    destruct (Pa g) as (c & Ic & Jc); [left; auto | eauto].
+  - destruct C as ((g1 & G1 & S1) & (g2 & G2 & S2) & F).
+    destruct I as [<- | I].
+    + destruct (Pa g1) as (c & Ic & Jc); [destruct G1; unfold anyp; tauto | eauto].
+    + apply in_app_or in I; destruct I as [I | [<- | []]].
+      * rewrite Forall_forall in F; destruct (F f I) as (g & G & S).
+        destruct (Pa g G) as (c & Ic & Jc); eauto.
+      * destruct (Pa g2) as (c & Ic & Jc); [destruct G2; unfold anyp; tauto | eauto].
+Qed.
+
+Lemma sub_flat_map : forall T f g, sub T f g -> incl (flat_map f T) (flat_map g T).
+Proof.
+  intros T f g S a Ia; apply in_flat_map in Ia; destruct Ia as (t & It & Ia).
+  apply in_flat_map; exists t; split; auto; apply S; auto.
+Qed.
+
+(** Theorem 1 with the split's fallback: for a well-typed program whose
+    MAP has uniform barriers for the block [T] (erased loops allowed),
+    run from a DRF history, if every instance of every phase of the split
+    is DRF then the output history is DRF: "DRF" is sound. *)
+Theorem theorem1_split_approx : forall V T s p u H H',
+  ty V p u -> uniform T u -> T <> [] -> drf_hist H -> kernel_run T s p H H' ->
+  (forall c g, In c (split_phases u) -> jph T s c g -> drf_accs (flat_map g T)) ->
+  drf_hist H'.
+Proof.
+  intros V T s p u H H' Ty U NT D R All.
+  destruct (proto_phases_exist V T s p u H H' Ty R) as [As P].
+  destruct (mrun_all_jsegs T s u As NT U P) as (X & J & ->).
+  apply (theorem1_sync V T s p u H H' _ Ty D R P).
+  rewrite Forall_map, Forall_forall; intros f If.
+  destruct (split_cover u T s X NT J f If) as (c & g & Ic & Jc & S).
+  intros a b Ia Ib; apply (All c g Ic Jc); apply sub_flat_map with (f := f); auto.
+Qed.
