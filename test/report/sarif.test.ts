@@ -269,7 +269,7 @@ describe('verify --sarif', () => {
     const scope = byRule.get('faial/scope');
     expect(scope?.level).toBe('note');
     expect(scope?.message.text).toBe(
-      'Kernel typed uses machine integers: its verdict (racy) holds for all parameters and launches, assuming no signed overflow, no unsigned product or loop counter wrapping around, no division by zero, shifts in range; undefined behaviour is outside the scope of verification.',
+      'Kernel typed uses machine integers: its verdict (racy) holds for all parameters and launches, assuming no signed overflow, no unsigned loop counter wrapping around, no division by zero, shifts in range; undefined behaviour is outside the scope of verification.',
     );
     const approximation = byRule.get('faial/approximation');
     expect(approximation?.level).toBe('note');
