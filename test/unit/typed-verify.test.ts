@@ -86,6 +86,20 @@ describe('verify with machine integers', () => {
     expect(run.kind === 'finished' && run.blocks[0]!.phases[0]!.threads.map((t) => t.accesses[0]!.index[0])).toEqual([0n, 2n ** 31n, 0n, 2n ** 31n]);
   });
 
+  it('wraps an unsigned product modulo 2^32 however many times: encoder, replay and interpreter agree', async () => {
+    // thread t writes A[(t * 3221225472) mod 2^32]; 3221225472 = 3 * 2^30, so
+    // threads 0 and 4 (product 3 * 2^32, wrapped three times) both write A[0]
+    const k = b.kernel('umul', { arrays: [b.shared('A')] }, [b.write('A', [b.bin('*', utid, b.u32(3221225472n))], utid)]);
+    const { map, result } = await verified(k, block(5n));
+    expect(result.status).toBe('racy');
+    expect(result.races.map((r) => [r.confidence, r.index])).toEqual([['confirmed', [0n]]]);
+    expect(await replays(map, result, block(5n))).toBe(1);
+    const run = runKernel(map.source, { params: {}, blockDim: [5n, 1n, 1n] });
+    expect(run.kind === 'finished' && run.blocks[0]!.phases[0]!.threads.map((t) => t.accesses[0]!.index[0])).toEqual([0n, 3221225472n, 2147483648n, 1073741824n, 0n]);
+    // at 4 threads the wrapped products are distinct
+    expect((await verified(k, block(4n))).result.status).toBe('drf');
+  });
+
   it('with naturals the same kernel has no such scope line', async () => {
     const k = b.kernel('nat', { arrays: [b.shared('A')] }, [b.write('A', [b.mul(b.tid, b.nat(2))], b.nat(1))]);
     const { result } = await verified(k);
