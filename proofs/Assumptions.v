@@ -44,3 +44,27 @@ Print Assumptions Run.oracle_grid_sound.
 Print Assumptions Run.oracle_grid_map_sound.
 Print Assumptions Run.races_nil_iff.
 Print Assumptions Run.launch_races_nil_iff.
+From BabyCUDA Require Import MachineInt.
+Print Assumptions MachineInt.wrap_range.
+Print Assumptions MachineInt.wrap_id.
+Print Assumptions MachineInt.mapply_range.
+Print Assumptions MachineInt.dec_enc.
+Print Assumptions MachineInt.wrap_dec_enc.
+From BabyCUDA Require Import Scope ScopeExamples.
+Print Assumptions Scope.mapply_guard.
+Print Assumptions Scope.guard_infer.
+Print Assumptions Scope.teval_range.
+Print Assumptions Scope.in_scope_guards.
+Print Assumptions Scope.theorem1_scope.
+Print Assumptions Scope.map_race_is_real_scope.
+Print Assumptions Scope.theorem1_sync_scope.
+Print Assumptions Scope.theorem1_grid_scope.
+Print Assumptions Scope.vacuous_no_scope_run.
+Print Assumptions ScopeExamples.wrap_every_run_racy.
+Print Assumptions ScopeExamples.wrap_run_exists.
+Print Assumptions ScopeExamples.div_zero_vacuous.
+From BabyCUDA Require Import BenignSync.
+Print Assumptions BenignSync.vkrun_sim.
+Print Assumptions BenignSync.vkrun_all_sim.
+Print Assumptions BenignSync.benign_sync_sound.
+Print Assumptions BenignSync.benign_sync_sound_run.

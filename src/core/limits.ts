@@ -73,8 +73,18 @@ function childrenOf(n: Node): Node[] {
 function extentOf(root: Node, lets: ReadonlyMap<string, Extent>): Extent {
   const stack: { node: Node; expanded: boolean }[] = [{ node: root, expanded: false }];
   const done: Extent[] = [];
+  // Lowering shares subterms (an expression is a DAG): walked as a tree, 50
+  // unary minuses in a row took exponential time (a fuzz mutant that never
+  // answered). Each shared subterm is measured once, counted at each use.
+  const known = new Map<Expr | BExpr, Extent>();
+  const keyOf = (n: Node): Expr | BExpr => ('expr' in n ? n.expr : n.cond);
   while (stack.length > 0) {
     const top = stack.pop()!;
+    const seen = top.expanded ? undefined : known.get(keyOf(top.node));
+    if (seen !== undefined) {
+      done.push(seen);
+      continue;
+    }
     const children = childrenOf(top.node);
     if (children.length === 0) {
       done.push('expr' in top.node && top.node.expr.kind === 'var' ? (lets.get(top.node.expr.name) ?? LEAF) : LEAF);
@@ -89,7 +99,9 @@ function extentOf(root: Node, lets: ReadonlyMap<string, Extent>): Extent {
         depth = Math.max(depth, child.depth);
         size += child.size;
       }
-      done.push({ depth: depth + 1, size });
+      const extent = { depth: depth + 1, size };
+      known.set(keyOf(top.node), extent);
+      done.push(extent);
     }
   }
   return done[0]!;

@@ -1176,7 +1176,7 @@ export function machineTerm(o: ArithOp, type: MachineType, a: Term, b: Term): Te
   return t;
 }
 
-/** When `a op b` on a machine type is defined (src/core/arith.ts's machineUndefined, as a formula): an unsigned `+ − *` always is, an unsigned `<<` by a count in range. */
+/** When `a op b` on a machine type is in scope (src/core/arith.ts's machineUndefined, as a formula): an unsigned `+ −` always is (they wrap around), an unsigned `<<` by a count in range, an unsigned `*` when its product fits (docs/machine-integers.md). */
 export function operationDefined(o: ArithOp, type: MachineType, a: Term, b: Term): Formula {
   if (o === '<<' && wrapsAround(o, type)) return and([cmp('>=', b, num(0)), cmp('<', b, num(WIDTH[type]))]);
   if (wrapsAround(o, type)) return TRUE;

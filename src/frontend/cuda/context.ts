@@ -164,16 +164,33 @@ export class Scope {
   private readonly names = new Map<string, Binding>();
   /** the locals declared in this scope, whose values are dropped when it ends */
   readonly slots: Slot[] = [];
+  /**
+   * Every name defined in any scope of this one's tree (shared with its
+   * ancestors and descendants, never shrinking): a name not in it is in no
+   * frame, so its lookup goes straight to the nearest scope with a resolver
+   * instead of walking every frame. Names missing from scope (builtins,
+   * functions, members) walked all N frames of a `for` nested N deep at each
+   * use: lowering was cubic in the nesting (issue 30 §2).
+   */
+  private readonly everDefined: Set<string>;
+  /** this scope or its nearest ancestor that has a resolver, or null */
+  private readonly resolving: Scope | null;
   /** `resolve`: names this scope has without defining them, computed at each lookup (a class's members: classes.ts, members.ts) */
   constructor(
     readonly parent: Scope | null,
     private readonly resolve?: (name: string) => Binding | undefined,
-  ) {}
+  ) {
+    this.everDefined = parent?.everDefined ?? new Set();
+    this.resolving = resolve !== undefined ? this : (parent?.resolving ?? null);
+  }
   lookup(name: string): Binding | undefined {
-    return this.names.get(name) ?? this.resolve?.(name) ?? this.parent?.lookup(name);
+    if (this.everDefined.has(name)) return this.names.get(name) ?? this.resolve?.(name) ?? this.parent?.lookup(name);
+    const r = this.resolving;
+    return r === null ? undefined : (r.resolve?.(name) ?? r.parent?.lookup(name));
   }
   define(name: string, binding: Binding): void {
     this.names.set(name, binding);
+    this.everDefined.add(name);
   }
   /** how many names this scope defines (what the silent-drop test watches) */
   get size(): number {

@@ -14,6 +14,13 @@ describe('front-end fuzz findings', () => {
     expect(shown).toContain('k.cu:2:20');
   });
 
+  it("50 unary minuses in a row are rejected for their size at once (seed 7, #1074: '-' repeated 50x; the size check walked the shared subterms as a tree and never answered)", async () => {
+    const text = `__global__ void k(int *out, const int *in) {\n  unsigned t = threadIdx.x;\n  unsigned lane = t % 4;\n  out[t ${'- '.repeat(50)}lane] = in[t];\n}\n`;
+    const shown = await rejection(text);
+    expect(shown).toContain("error[E0005]: the lowered kernel's expressions have more than 1,000,000 operators and operands");
+    expect(shown).toContain('k.cu:4:7');
+  }, 20_000);
+
   it('a loop calling a function whose parameter list does not parse (seed 30, #679: `, ,` in the parameters)', async () => {
     const text = `__device__ void swap(float *s, unsigned int i, , , unsigned int j) { s[i] = s[j]; }
 __global__ void k(float *s) {

@@ -4,7 +4,7 @@
  * the nesting goes past them, never in a stack overflow; below the limits a
  * kernel lowers with half the stack already in use.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { lowered } from './lower-helpers.js';
 import { cudaGrammar } from '../../../src/cli/cuda.js';
 import { lowerCuda } from '../../../src/frontend/cuda/lower.js';
@@ -12,6 +12,7 @@ import { positionAt } from '../../../src/core/source.js';
 import { MAX_SYNTAX_DEPTH } from '../../../src/frontend/cuda/parse.js';
 import { MAX_LOWERING_DEPTH } from '../../../src/frontend/cuda/nesting.js';
 import type { Diagnostic } from '../../../src/diagnostics/diagnostic.js';
+import { Scope, type Binding } from '../../../src/frontend/cuda/context.js';
 
 const kernel = (body: string): string => `__global__ void k(int *A) {\n${body}\n}\n__global__ void other(int *A) { A[threadIdx.x] = 1; }\n`;
 
@@ -114,4 +115,42 @@ describe('below the limits, lowering leaves the stack half free', () => {
       expect(unit.program.kernels.map((k) => k.name.text)).toEqual(['k', 'other']);
     }, 60_000);
   }
+});
+
+describe('a name missing from scope is found missing without walking the frames', () => {
+  // a `for` nested N deep looked names missing from scope up through all N frames at each use: lowering was cubic in the nesting
+  const type = (name: string): Binding => ({ kind: 'type', ctype: { kind: 'opaque', name } });
+  const chain = (root: Scope, depth: number): Scope => {
+    let s = root;
+    for (let i = 0; i < depth; i++) s = new Scope(s);
+    return s;
+  };
+
+  it('a miss does not reach the outer frames; names of the frames, shadowing and a sibling frame behave as before', () => {
+    const root = new Scope(null);
+    root.define('A', type('root A'));
+    const sibling = new Scope(root);
+    sibling.define('s', type('sibling s'));
+    const middle = chain(root, 50);
+    middle.define('A', type('middle A'));
+    const leaf = chain(middle, 50);
+    const walked = vi.spyOn(root, 'lookup');
+    expect(leaf.lookup('missing')).toBeUndefined();
+    expect(walked).not.toHaveBeenCalled();
+    expect(leaf.lookup('A')).toEqual(type('middle A'));
+    expect(leaf.lookup('s')).toBeUndefined();
+    expect(sibling.lookup('A')).toEqual(type('root A'));
+  });
+
+  it('a miss still asks the scopes that resolve names they do not define (class members)', () => {
+    const root = new Scope(null);
+    root.define('A', type('root A'));
+    const members = new Scope(chain(root, 5), (name) => (name === 'm' ? type('member m') : undefined));
+    const leaf = chain(members, 20);
+    expect(leaf.lookup('m')).toEqual(type('member m'));
+    expect(leaf.lookup('A')).toEqual(type('root A'));
+    const walked = vi.spyOn(root, 'lookup');
+    expect(leaf.lookup('missing')).toBeUndefined();
+    expect(walked).not.toHaveBeenCalled();
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_EXPANDED_TOKENS } from '../../../src/frontend/cuda/preprocess/index.js';
+import { MAX_PRODUCED_PER_STATEMENT, MAX_TOKENS_PER_USE } from '../../../src/frontend/cuda/preprocess/expand.js';
 import { codeLines, diagnosticsOf, pp, squash } from './preprocess-helpers.js';
 
 describe('object-like macros', () => {
@@ -121,10 +122,10 @@ describe('function-like macros', () => {
     const ok = pp(`#define F(x) x\nint a = ${'F('.repeat(150)}1${')'.repeat(150)};\n`);
     expect(codeLines(ok)).toEqual(['int a = 1;']);
     const deep = pp(`#define F(x) x\nint a = ${'F('.repeat(5000)}1${')'.repeat(5000)};\n`);
-    // the arguments left unexpanded are rescanned at every level: quadratic, until the bound on tokens produced stops it
+    // the arguments left unexpanded are rescanned at every level: quadratic, until the bound on tokens one use produces stops it
     expect(diagnosticsOf(deep)).toEqual([
       'E0517 k.cu:2:409 macro calls nested more than 200 deep in arguments: the arguments are left unexpanded',
-      `E0519 k.cu:2:341 expanding 'F' passes the bound of ${MAX_EXPANDED_TOKENS} tokens produced by macros in this file: expansion stops here`,
+      `E0519 k.cu:2:409 expanding 'F' passes the bound of ${MAX_TOKENS_PER_USE} tokens produced by one macro use: expansion stops here`,
     ]);
   });
 
@@ -133,11 +134,39 @@ describe('function-like macros', () => {
     const chain = ['#define A0 x x', ...Array.from({ length: 40 }, (_, i) => `#define A${i + 1} A${i} A${i}`)].join('\n');
     const r = pp(`${chain}\nint y;\nA40\n`);
     expect(diagnosticsOf(r)).toEqual([
-      `E0519 k.cu:43:1 expanding 'A0' within the expansion of 'A40' passes the bound of ${MAX_EXPANDED_TOKENS} tokens produced by macros in this file: expansion stops here`,
+      `E0519 k.cu:43:1 expanding 'A2' within the expansion of 'A40' passes the bound of ${MAX_TOKENS_PER_USE} tokens produced by one macro use: expansion stops here`,
     ]);
-    expect(r.text.length).toBeLessThan(4 * MAX_EXPANDED_TOKENS);
+    expect(r.text.length).toBeLessThan(4 * MAX_TOKENS_PER_USE);
     const calls = ['#define F0(x) x x', ...Array.from({ length: 40 }, (_, i) => `#define F${i + 1}(x) F${i}(F${i}(x))`)].join('\n');
     expect(diagnosticsOf(pp(`${calls}\nint y = F40(1);\n`))[0]).toMatch(/^E0519 k\.cu:42:9 expanding 'F0' within the expansion of 'F40' passes the bound/);
+  });
+
+  // A11 produces 2 + 4 + … + 2^12 = 8,190 tokens counting every replacement (4,096 in the output), A12 16,382
+  const chain12 = ['#define A0 x x', ...Array.from({ length: 12 }, (_, i) => `#define A${i + 1} A${i} A${i}`)].join('\n');
+
+  it('one use producing more than its bound is an error at the use naming the macro, under the bound of the file', () => {
+    expect(pp(`${chain12}\nint y = A11;\n`).diagnostics).toEqual([]);
+    const r = pp(`${chain12}\nint y = A12;\n`);
+    expect(diagnosticsOf(r)).toEqual([
+      `E0519 k.cu:14:9 expanding 'A0' within the expansion of 'A12' passes the bound of ${MAX_TOKENS_PER_USE} tokens produced by one macro use: expansion stops here`,
+    ]);
+  });
+
+  it('macros producing more than the bound within one statement are an error: the parse of such a statement is quadratic', () => {
+    expect(pp(`${chain12}\nint y = A11;\nint z = A11;\n{ A11 } A11;\n`).diagnostics).toEqual([]);
+    const r = pp(`${chain12}\nint y = A11\n  + A11;\nint z = A11 + A11;\n`);
+    // once per statement
+    expect(diagnosticsOf(r)).toEqual([
+      `E0519 k.cu:15:5 expanding 'A0' within the expansion of 'A11' passes the bound of ${MAX_PRODUCED_PER_STATEMENT} tokens produced by macros in one statement: expansion stops here`,
+      `E0519 k.cu:16:15 expanding 'A0' within the expansion of 'A11' passes the bound of ${MAX_PRODUCED_PER_STATEMENT} tokens produced by macros in one statement: expansion stops here`,
+    ]);
+  });
+
+  it('statements each under the bounds still stop at the bound of the file', () => {
+    const r = pp(`${chain12}\n${'A11;\n'.repeat(70)}`);
+    expect(diagnosticsOf(r)).toEqual([
+      `E0519 k.cu:75:1 expanding 'A0' within the expansion of 'A11' passes the bound of ${MAX_EXPANDED_TOKENS} tokens produced by macros in this file: expansion stops here`,
+    ]);
   });
 
   it('a chain well under the bound expands whole', () => {

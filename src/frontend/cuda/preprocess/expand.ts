@@ -68,6 +68,20 @@ const NOWHERE = { file: -1, start: 0, end: 0 };
 export const MAX_ARGUMENT_DEPTH = 200;
 const END_OF_ARGUMENT: Tok = syntheticTok('eof', '', NOWHERE, null, false);
 
+/**
+ * Tokens one outermost macro use may produce, counted as the unit's bound
+ * (MAX_EXPANDED_TOKENS) counts them: every replacement, also those rescanned
+ * into others. Under the unit's bound, one use of a chain still gave the
+ * parser a statement of hundreds of thousands of tokens.
+ */
+export const MAX_TOKENS_PER_USE = 10_000;
+/**
+ * Tokens macros may produce between two `;`, `{` or `}`: many uses of a
+ * medium macro in one statement made tree-sitter's error recovery quadratic
+ * (a 40 KB fuzz mutant took 1m52s, 91% of it in the parse).
+ */
+export const MAX_PRODUCED_PER_STATEMENT = 10_000;
+
 export function countNewlines(text: string, from: number, to: number): number {
   let n = 0;
   for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
@@ -137,6 +151,12 @@ export class Expander {
   conditionFailed = false;
   private argumentDepth = 0;
   private tooDeepReported = false;
+  /** tokens produced for the outermost use being expanded, and whether it passed MAX_TOKENS_PER_USE (reported) */
+  private useTokens = 0;
+  private useStopped = false;
+  /** tokens produced since the last `;`, `{` or `}` was read, and whether they passed MAX_PRODUCED_PER_STATEMENT (reported) */
+  private statementTokens = 0;
+  private statementStopped = false;
 
   constructor(
     private readonly base: TokenSource,
@@ -150,6 +170,10 @@ export class Expander {
     for (;;) {
       const t = this.readRaw();
       const fromBase = this.lastFromBase;
+      if (t.kind === 'punct' && (t.text === ';' || t.text === '{' || t.text === '}')) {
+        this.statementTokens = 0;
+        this.statementStopped = false;
+      }
       if (t.kind !== 'ident' || t.painted) return t;
       if (this.inCondition && t.text === 'defined') return this.definedOperator(t);
       if (this.inCondition && t.text === '__has_include') return this.hasIncludeOperator(t);
@@ -204,7 +228,11 @@ export class Expander {
 
   /** Push the expansion of `m` used at `t`, unless `t` is not followed by `(` or the call is bad (reported). */
   private enter(m: Macro, t: Tok, outermost: boolean): 'entered' | 'not a call' | 'bad call' {
-    if (outermost) this.topUse = null;
+    if (outermost) {
+      this.topUse = null;
+      this.useTokens = 0;
+      this.useStopped = false;
+    }
     let args: Tok[][] = [];
     let close: Tok | null = null;
     if (m.functionLike) {
@@ -221,10 +249,31 @@ export class Expander {
       this.pendingNewlines += countNewlines(this.env.textOf(t.file), t.start, t.end);
     }
     const tokens = m.builtin === null ? this.substitute(m, t, args, use) : [this.builtinValue(m.builtin, t, use)];
+    if (!this.withinBounds(tokens.length, m.name, t)) return 'bad call';
     if (!this.env.spend(tokens.length, m.name, t, this.topUse?.name ?? null)) return 'bad call';
     this.contexts.push({ tokens, pos: 0, macro: m, barrier: false });
     m.disabled++;
     return 'entered';
+  }
+
+  /** Count `tokens` produced by expanding `macro` at `t` against the bounds per use and per statement: false (reported once each) past either. */
+  private withinBounds(tokens: number, macro: string, t: Tok): boolean {
+    if (this.useStopped || this.statementStopped) return false;
+    this.useTokens += tokens;
+    this.statementTokens += tokens;
+    const perUse = this.useTokens > MAX_TOKENS_PER_USE;
+    if (!perUse && this.statementTokens <= MAX_PRODUCED_PER_STATEMENT) return true;
+    if (perUse) this.useStopped = true;
+    else this.statementStopped = true;
+    const [bound, by, hint] = perUse
+      ? [MAX_TOKENS_PER_USE, 'by one macro use', 'a macro whose body uses another twice, nested, doubles at each level']
+      : [MAX_PRODUCED_PER_STATEMENT, 'by macros in one statement', 'macros used many times between two `;`, `{` or `}`'];
+    const outermost = this.topUse?.name ?? macro;
+    const within = outermost === macro ? '' : ` within the expansion of '${outermost}'`;
+    this.env.report('expansionTooLarge', tokenLocation(t), `expanding '${macro}'${within} passes the bound of ${bound} tokens produced ${by}: expansion stops here`, {
+      hints: [`${hint}; the file is not analysed`],
+    });
+    return false;
   }
 
   private builtinValue(builtin: 'line' | 'file', t: Tok, use: UseSite): Tok {
