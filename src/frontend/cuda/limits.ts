@@ -11,7 +11,7 @@
  * product is the mathematical one (no wrap-around to hide a big block).
  *
  * One clause is not CUDA's but a stated assumption of every proof: a grid of
- * at most 2^32 threads along x (src/core/scope.ts, where the reason is);
+ * fewer than 2^32 threads along x (src/core/scope.ts, where the reason is);
  * along y and z the limits above imply it.
  */
 import { AXES, type Axis, type BExpr, type BuiltinName, type Expr, type Stmt } from '../../core/ast.js';

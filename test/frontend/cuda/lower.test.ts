@@ -541,7 +541,7 @@ describe('CUDA kernels as a whole', () => {
     expect(await header('__global__ void k(int *A) { A[blockIdx.x * blockDim.x + threadIdx.x] = 1; }')).toEqual([
       '  requires blockDim.x <= 1024',
       '  requires gridDim.x <= 2147483647',
-      '  requires gridDim.x * blockDim.x <= 4294967296',
+      '  requires gridDim.x * blockDim.x < 4294967296',
     ]);
     expect(await header('__global__ void k(int *A) { __requires(gridDim.z == 2); A[threadIdx.z * blockDim.y + threadIdx.x] = 1; }')).toEqual([
       '  requires blockDim.x <= 1024',
