@@ -13,7 +13,7 @@ import type { Span } from './source.js';
 import { assertNever } from '../util/assert.js';
 
 /** The scope every proof about a kernel with machine integers has, as reports state it. */
-export const MACHINE_SCOPE = 'assuming no signed overflow, no unsigned product or loop counter wrapping around, no division by zero, shifts in range';
+export const MACHINE_SCOPE = 'assuming no signed overflow, no unsigned loop counter wrapping around, no division by zero, shifts in range';
 
 /** nat literals, untyped operators and builtins are naturals; the rest carry their type. */
 export function typeOf(e: Expr): IntType {

@@ -254,26 +254,27 @@ export class Builder {
   }
 
   /**
-   * Whether t is an unsigned `blockIdx.a * blockDim.a` or `blockIdx.a *
-   * blockDim.a + threadIdx.a` (either way round) of a kernel whose
-   * preconditions bound the grid's threads along a to 2^32 (the CUDA front
-   * end's launch scope): then it is below (gridDim.a − 1) · blockDim.a +
-   * blockDim.a ≤ 2^32, a u32 that never wraps around, in every query (they
-   * all assert the preconditions, blockIdx < gridDim and threadIdx <
-   * blockDim), and written without a remainder.
+   * Whether t is an unsigned `blockIdx.a * blockDim.a`, `blockIdx.a *
+   * blockDim.a + threadIdx.a` or `blockDim.a * gridDim.a` (either way round)
+   * of a kernel whose preconditions bound the grid's threads along a below
+   * 2^32 (the CUDA front end's launch scope): the first two are below
+   * (gridDim.a − 1) · blockDim.a + blockDim.a, the last is that count, all
+   * < 2^32, u32s that never wrap around in any query (they all assert the
+   * preconditions, blockIdx < gridDim and threadIdx < blockDim), and written
+   * without a remainder. The last is a grid-stride loop's stride.
    */
   private isGlobalIndex(t: Extract<Term, { k: 'mop' }>): boolean {
     if (t.type !== 'u32' || (t.op !== '*' && t.op !== '+')) return false;
     const source = (u: Term): string | null => (u.k === 'var' ? ((r) => (r !== undefined && r.role !== 'aux' && 'source' in r ? r.source : null))(this.roles.get(u.name)) : null);
-    const product = (u: Term, axis: string): boolean => {
+    const product = (u: Term, axis: string, other: 'blockIdx' | 'gridDim'): boolean => {
       if (u.k !== 'mop' || u.op !== '*' || u.type !== 'u32') return false;
       const names = [source(u.a), source(u.b)].sort();
-      return names[0] === `blockDim.${axis}` && names[1] === `blockIdx.${axis}`;
+      return names[0] === `blockDim.${axis}` && names[1] === `${other}.${axis}`;
     };
     return AXES.some((axis) => {
       if (!this.map.preconditions.some((c) => isGridThreadsLimit(c, axis))) return false;
-      if (t.op === '*') return product(t, axis);
-      return (product(t.a, axis) && source(t.b) === `threadIdx.${axis}`) || (product(t.b, axis) && source(t.a) === `threadIdx.${axis}`);
+      if (t.op === '*') return product(t, axis, 'blockIdx') || product(t, axis, 'gridDim');
+      return (product(t.a, axis, 'blockIdx') && source(t.b) === `threadIdx.${axis}`) || (product(t.b, axis, 'blockIdx') && source(t.a) === `threadIdx.${axis}`);
     });
   }
 

@@ -144,9 +144,9 @@ const RULES: readonly Rule[] = [
     id: 'faial/scope',
     name: 'VerifiedWithinScope',
     short: 'The kernel uses machine integers: its verdict assumes that no operation is undefined.',
-    full: `The kernel computes with C's machine integers. Its verdict holds for the executions in which no thread evaluates an undefined operation: ${MACHINE_SCOPE}. Signed overflow is undefined behaviour in C++; unsigned + - << wrap around as C defines them; an unsigned product or loop counter that wraps is left out of the scope. A CUDA kernel that uses the grid along x is verified for grids of at most 2^32 threads along x (not a CUDA limit: larger grids make the global index blockIdx.x * blockDim.x + threadIdx.x wrap around), and the note says so.`,
+    full: `The kernel computes with C's machine integers. Its verdict holds for the executions in which no thread evaluates an undefined operation: ${MACHINE_SCOPE}. Signed overflow is undefined behaviour in C++; unsigned + - * << wrap around as C defines them; an unsigned loop counter that wraps is left out of the scope. A CUDA kernel that uses the grid along x is verified for grids of fewer than 2^32 threads along x (not a CUDA limit: larger grids make the global index blockIdx.x * blockDim.x + threadIdx.x, or the grid's thread count blockDim.x * gridDim.x, wrap around), and the note says so.`,
     level: 'note',
-    help: 'Nothing to fix: the verdict holds for the executions without undefined operations (signed overflow, division by zero, shifts out of range, an unsigned product or loop counter that wraps). Check those separately (a sanitizer, a test) if they matter.',
+    help: 'Nothing to fix: the verdict holds for the executions without undefined operations (signed overflow, division by zero, shifts out of range, an unsigned loop counter that wraps). Check those separately (a sanitizer, a test) if they matter.',
     tags: ['scope', 'machine-integers'],
   },
   {
