@@ -26,7 +26,8 @@ import { bexprOperands, bexprVars, exprBuiltins, exprVars } from '../core/exprs.
 import { evalFormula } from './evaluate.js';
 import { DEFAULT_WARP_SIZE, type Launch } from '../core/launch.js';
 import { lockstepRelations } from '../map/lockstep.js';
-import { conflicting, hasSyncwarp, isDataDependent, type Access, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
+import { conflicting, hasSyncwarp, isDataDependent, type Access, type KernelMap, type Proto, type Range, type SyncSite, type VarInfo } from '../map/map.js';
+import { memoizedPerObject } from '../util/memo.js';
 import { codeChildren, type Code, type Relation } from '../phases/code.js';
 import { codeOf } from '../phases/split.js';
 import { located, positionAt, type Span } from '../core/source.js';
@@ -1117,13 +1118,24 @@ function assumptionFacts(b: Builder, code: Code, barriers: 'pass' | 'may-stop', 
   return stated.filter((_, i) => ids.indexOf(ids[i]!) === i);
 }
 
+/*
+ * What every race query of a kernel reads of code that is the same for all
+ * its pairs, computed once per code object (code is immutable): the
+ * kernel's body with its barriers erased, the shared binders of a phase,
+ * whether code evaluates an operation that may be undefined. Walking them
+ * per pair made a phase's n² pairs walk the whole kernel each.
+ */
+const erasedBody = memoizedPerObject((body: Proto): Code => codeOf(body, 'erase'));
+const bindersOf = memoizedPerObject((code: Code): ReadonlyMap<string, Range> => sharedBinders(code));
+const hasEvaluations = memoizedPerObject((code: Code): boolean => evaluationsOf(code).length > 0);
+
 function hasAssume(c: Code): boolean {
   return c.kind === 'assume' || codeChildren(c).some(hasAssume);
 }
 
 /** Whether the code has something `Scope.assumed` states: an assumption, or with `scope` an operation that may be undefined. */
 function hasFacts(c: Code, facts: ScopeFacts): boolean {
-  return hasAssume(c) || (facts === 'scope' && evaluationsOf(c).length > 0);
+  return hasAssume(c) || (facts === 'scope' && hasEvaluations(c));
 }
 
 /** The shared iteration number of a binder whose range depends on the thread. */
@@ -1358,9 +1370,9 @@ export function accessLabels(map: KernelMap): ReadonlyMap<number, string> {
  */
 export function pairQuery(spec: RaceQuerySpec, first: AccessPoints, second: AccessPoints, labels: ReadonlyMap<number, string>, valuesDiffer: boolean): Query {
   // a warp-level query's threads are of one block too: one block id
-  const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch, spec.level !== 'grid');
+  const b = new Builder(spec.map, spec.vars, bindersOf(spec.code), spec.launch, spec.level !== 'grid');
   // both threads in scope: an execution in which one evaluates an undefined operation is no race the proof speaks of
-  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, codeOf(spec.map.body, 'erase'), 'pass', [1, 2], 'scope')];
+  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, erasedBody(spec.map.body), 'pass', [1, 2], 'scope')];
   const warps = warpsRelated(b, spec);
   if (warps !== null) assertions.push(warps);
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
@@ -1605,7 +1617,7 @@ export const decidedUnsat = (q: Query): boolean => foldsToFalse(q);
  */
 export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInfo>, launch: Launch, code: Code): Query {
   const b = new Builder(map, vars, sharedBinders(code), launch, true);
-  const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, codeOf(map.body, 'erase'), 'pass', [1])];
+  const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, erasedBody(map.body), 'pass', [1])];
   assertions.push(new Scope(b, 1, 0).completes(code));
   return finish(b, {
     id: `${map.name}/completes`,

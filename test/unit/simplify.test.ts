@@ -629,6 +629,36 @@ describe('comparisons and ite conditions the bounds decide (enumerated)', () => 
     for (const facts of consistent) expect(expectEquivalent(ds, facts, 0n, 7n).count).toBeGreaterThan(0);
   });
 
+  it("a bound among the facts decides its linear form inside another fact: a loop's i < n in both threads' paths, i < n ∧ ¬(i < n) and i < n ∧ ¬(j < n ∧ n > i) are false", () => {
+    const ds = [nat('i'), nat('j'), nat('n')];
+    const [i, j, n] = [v('i'), v('j'), v('n')];
+    // a divergence query of uniform loops: thread 1 reaches the barrier (i < n ∧ j < n), thread 2 does not
+    expect(expectEquivalent(ds, [cmp('<', i, n), not(cmp('<', i, n))], 0n, 5n).decided).toBe(true);
+    expect(expectEquivalent(ds, [cmp('<', i, n), cmp('<', j, n), not(and([cmp('<', j, n), cmp('>', n, i)]))], 0n, 5n).decided).toBe(true);
+    // 2·i + 1 ≤ 2·n − 1 is i < n too, written otherwise
+    expect(expectEquivalent(ds, [cmp('<', i, n), not(cmp('<=', plus(times(num(2), i), num(1)), op('+', times(num(2), n), num(-1))))], 0n, 5n).decided).toBe(true);
+    // a weaker fact decides nothing it does not imply: i ≤ n leaves i < n open
+    const open = expectEquivalent(ds, [cmp('<=', i, n), or([not(cmp('<', i, n)), eq(j, num(2))]), not(eq(j, num(2)))], 0n, 5n);
+    expect(open.decided).toBe(false);
+    expect(open.count).toBeGreaterThan(0);
+  });
+
+  it("bounds that go round do not loosen a term's interval by the order they are read in: the casts of a cooperative group's thread_rank go, and two threads' ranks are one only where their ids are", () => {
+    // t.x + t.y·bx + t.z·bx·by, u32 (CUDA's thread_block::thread_rank()), for two threads of one block of at most 1024
+    const ds = ['bx', 'by', 'bz', 'x1', 'y1', 'z1', 'x2', 'y2', 'z2'].map((name) => ({ name, bits: 32 }));
+    const [bx, by, bz] = [v('bx'), v('by'), v('bz')];
+    const rank = (t: string, wrap: (x: Term) => Term): Term => wrap(plus(wrap(plus(v(`x${t}`), times(v(`y${t}`), bx))), times(v(`z${t}`), times(bx, by))));
+    const u32 = (x: Term): Term => castTerm('u32', x);
+    const launch = [cmp('<=', bx, num(1024)), cmp('<=', by, num(1024)), cmp('<=', bz, num(64)), cmp('<=', times(times(bx, by), bz), num(1024)), cmp('>=', bx, num(1)), cmp('>=', by, num(1)), cmp('>=', bz, num(1))];
+    const inBlock = ['1', '2'].flatMap((t) => [cmp('<', v(`x${t}`), bx), cmp('<', v(`y${t}`), by), cmp('<', v(`z${t}`), bz)]);
+    const distinct = or(['x', 'y', 'z'].map((a) => not(eq(v(`${a}1`), v(`${a}2`)))));
+    const s = simplify(ds, [...launch, ...inBlock, distinct, eq(rank('1', (x) => x), rank('2', u32))]);
+    expect(s.assertions).toEqual([FALSE]);
+    // a small launch, enumerated: the same facts with the casts, and without the distinct ids (then a model)
+    const small = [cmp('<=', bx, num(2)), cmp('<=', by, num(2)), cmp('<=', bz, num(1)), cmp('>=', bx, num(1)), cmp('>=', by, num(1)), cmp('>=', bz, num(1))];
+    expect(expectEquivalent(ds, [...small, ...inBlock, eq(rank('1', (x) => x), rank('2', u32))], 0n, 2n).count).toBeGreaterThan(0);
+  });
+
   it('a fact never proves itself: x ≤ 3 and x < 4 are kept, though each implies the other', () => {
     const ds = [nat('x')];
     const r = expectEquivalent(ds, [cmp('<=', v('x'), num(3)), cmp('<', v('x'), num(4))], 0n, 7n);
