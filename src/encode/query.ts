@@ -622,7 +622,7 @@ class Scope {
    * right side of && and || where it is evaluated, count, as in `defined`.
    */
   undefinedOperations(e: Expr, guard: Formula, ignored: (e: Expr) => boolean, out: OperationAt[]): void {
-    if (!mayBeUndefined(e) || ignored(e)) return;
+    if (!mayBeUndefined(e)) return;
     switch (e.kind) {
       case 'nat':
       case 'int':
@@ -632,7 +632,8 @@ class Scope {
       case 'binary': {
         this.undefinedOperations(e.left, guard, ignored, out);
         this.undefinedOperations(e.right, guard, ignored, out);
-        if (e.type === undefined || !operationMayBeUndefined(e.op, e.type, e.right)) return;
+        // an ignored operation's own operands may still hold one that is not (`A[i] + n * m`)
+        if (e.type === undefined || !operationMayBeUndefined(e.op, e.type, e.right) || ignored(e)) return;
         const [a, b] = [this.term(e.left), this.term(e.right)];
         const when = and([guard, this.defined(e.left), this.defined(e.right), not(operationDefined(e.op, e.type, a, b))]);
         out.push({ site: { kind: 'operation', op: e.op, type: e.type, span: e.span }, when, operands: [a, b] });
@@ -1850,8 +1851,9 @@ export interface SiteReached {
  * reachable are enumerated a model at a time; `reached` names every site a
  * model reaches undefined. Reaching is over-approximated as in scopeQuery
  * (every barrier passed, values read unknown): sat means "may", never
- * "does". Null when no site is left (no question to ask). `ignored`: as
- * scopeQuery's (operations on the input alone are data-dependent behaviour).
+ * "does". Null when no site is left (no question to ask). `ignored`:
+ * operations not asked about (the verifier's: those on values read, whose
+ * definedness the contents of memory decide, not the launch).
  */
 export function undefinedOperationsQuery(
   map: KernelMap,

@@ -408,9 +408,10 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     // what no inner stage claims is making witnesses and classifying alarms
     counts = await clock.timedAsync('witnesses', run);
     // the verdict's scope leaves them out; the report names those some launch may reach (a kernel without any asks nothing),
-    // from a canonical model, so that the report is the same whichever solver answers
+    // from a canonical model, so that the report is the same whichever solver answers; an operation on values read is
+    // undefined for some contents of memory at every launch (a sum's overflow): the contents decide it, not the launch
     undefinedFound = await clock.timedAsync('witnesses', () =>
-      undefinedOperations(map, options.launch, onInput, async (q) => ask(q, []), (build) => clock.timed('encoding', build)),
+      undefinedOperations(map, options.launch, onData, async (q) => ask(q, []), (build) => clock.timed('encoding', build)),
     );
   } catch (e) {
     if (!(e instanceof EncodingLimit)) throw e;
