@@ -55,7 +55,7 @@ function mayBeUndefinedOf(e: Expr): boolean {
     case 'builtin':
       return false;
     case 'binary':
-      return (e.type !== undefined && !alwaysDefined(e.op, e.type, e.right)) || mayBeUndefined(e.left) || mayBeUndefined(e.right);
+      return (e.type !== undefined && operationMayBeUndefined(e.op, e.type, e.right)) || mayBeUndefined(e.left) || mayBeUndefined(e.right);
     case 'cast':
       return mayBeUndefined(e.operand);
     case 'ite':
@@ -63,6 +63,11 @@ function mayBeUndefinedOf(e: Expr): boolean {
     default:
       return assertNever(e);
   }
+}
+
+/** Whether `left op right` on `type` may itself be undefined (its operands aside): not when C defines it for every value of its operands. */
+export function operationMayBeUndefined(op: ArithOp, type: MachineType, right: Expr): boolean {
+  return !alwaysDefined(op, type, right);
 }
 
 function alwaysDefined(op: ArithOp, type: MachineType, right: Expr): boolean {
