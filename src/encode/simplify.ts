@@ -745,7 +745,30 @@ const substitute = (f: Formula, by: ReadonlyMap<string, Term>): Formula => rebui
 /** A comparison, decided when its sides are the same term (every term is a total function of the variables). */
 function compare(o: Extract<Formula, { k: 'cmp' }>['op'], a: Term, b: Term): Formula {
   if (sameTerm(a, b)) return { k: 'const', v: o === '==' || o === '<=' || o === '>=' };
+  if (o === '==' || o === '!=') {
+    const cancelled = withoutCommonSummand(a, b);
+    if (cancelled !== null) return compare(o, cancelled[0], cancelled[1]);
+  }
   return cmp(o, a, b);
+}
+
+/**
+ * `(s + x) mod 2^w` and `(s + y) mod 2^w` (two casts to one machine type of
+ * exact sums sharing the summand s, as C's unsigned `+` is encoded) are equal
+ * exactly when `x mod 2^w` and `y mod 2^w` are: the two casts without s, or
+ * null. Without it, the equal indices `base + i` and `base + j` of a wrapping
+ * base keep a remainder the solver struggles with, where `i = j` is linear.
+ */
+function withoutCommonSummand(a: Term, b: Term): [Term, Term] | null {
+  if (a.k !== 'cast' || b.k !== 'cast' || a.type !== b.type) return null;
+  const summands = (t: Term): readonly [Term, Term] | null => ((t.k === 'op' || t.k === 'mop') && t.op === '+' ? [t.a, t.b] : null);
+  const x = summands(a.a);
+  const y = summands(b.a);
+  if (x === null || y === null) return null;
+  for (const [i, j] of [[0, 0], [0, 1], [1, 0], [1, 1]] as const) {
+    if (sameTerm(x[i], y[j])) return [castTerm(a.type, x[1 - i]!), castTerm(a.type, y[1 - j]!)];
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------

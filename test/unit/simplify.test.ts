@@ -122,6 +122,29 @@ describe('the simplifier keeps every query equivalent (enumerated on small value
     expectEquivalent(signed, [eq(mop('-', 'i32', v('x'), v('y')), num(3))], -3n, 3n);
   });
 
+  it('cancels a summand shared by two wrapped sums: (b·256 + t1) mod 2^32 = (b·256 + t2) mod 2^32 is t1 = t2 for t1, t2 below 2^32', () => {
+    const ds: Declaration[] = [
+      { name: 't1', bits: 32, type: 'u32' },
+      { name: 't2', bits: 32, type: 'u32' },
+      { name: 'b', bits: 32, type: 'u32' },
+    ];
+    const at = (t: string): Term => castTerm('u32', op('+', castTerm('u32', times(v('b'), num(256))), v(t)));
+    // a block's slot base + tid of an unsigned base that may wrap: distinct threads of one block never meet
+    expect(simplify(ds, [eq(at('t1'), at('t2')), not(eq(v('t1'), v('t2')))]).assertions).toEqual([FALSE]);
+    // a grid-stride slot i = t + d·j below 256 of two threads of a block: decided without the solver
+    const loop: Declaration[] = [...ds, { name: 'd', bits: 32, type: 'u32' }, { name: 'j1', bits: 32, type: 'u32' }, { name: 'j2', bits: 32, type: 'u32' }];
+    const slot = (t: string, j: string): Term => op('+', v(t), op('*', v('d'), v(j)));
+    const base = castTerm('u32', times(v('b'), num(256)));
+    const facts = [cmp('<', slot('t1', 'j1'), num(256)), cmp('<', slot('t2', 'j2'), num(256)), cmp('<', v('t1'), v('d')), cmp('<', v('t2'), v('d')), not(eq(v('t1'), v('t2')))];
+    expect(simplify(loop, [...facts, eq(castTerm('u32', op('+', base, slot('t1', 'j1'))), castTerm('u32', op('+', base, slot('t2', 'j2'))))]).assertions).toEqual([FALSE]);
+    // the summand may sit on either side of either sum, and what is left still wraps
+    const small: Declaration[] = [nat('x'), nat('y'), nat('s')];
+    const wrapped = (a: Term, b: Term): Term => castTerm('u32', op('+', a, b));
+    const f = eq(wrapped(v('s'), v('x')), wrapped(times(v('y'), num(1n << 31n)), v('s')));
+    expect(expectEquivalent(small, [f], 0n, 4n).count).toBeGreaterThan(0);
+    expect(expectEquivalent(small, [f, cmp('<', v('x'), num(1)), cmp('>', v('y'), num(1))], 0n, 4n).count).toBeGreaterThan(0);
+  });
+
   it('writes an equality in normal form where that is smaller: (t1 + 3) − 3 = (t2 + 3) − 3 and 2·t1 = 2·t2 are t1 = t2, which then substitutes', () => {
     const ds: Declaration[] = [
       { name: 't1', bits: 32, type: 'i32' },
