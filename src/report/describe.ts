@@ -6,7 +6,7 @@ import type { UnknownOrigin } from '../core/ast.js';
 import type { Launch } from '../core/launch.js';
 import type { Approximation, TypingViolation } from '../map/map.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
-import type { AccessSite, Confidence, Doubt, KernelResult, Race, Status } from '../verify/result.js';
+import type { AccessSite, Confidence, Doubt, KernelResult, Race, Status, Witness } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 
@@ -220,6 +220,22 @@ export function budgetHint(reasons: readonly string[]): string | null {
   if (reasons.some(isOutOfResources)) return 'a larger --rlimit may help';
   if (reasons.some((r) => isOutOfTime(r) || /timeout|canceled/i.test(r))) return 'a larger --timeout may help';
   return null;
+}
+
+/**
+ * CUDA launches at most 65,535 blocks along y and z; along x more are
+ * allowed but rare. A witness past that usually needs an index to wrap
+ * around (`blockIdx.x * N + i` in unsigned arithmetic) at a grid the program
+ * never launches: say how to state the launches it does make.
+ */
+const LARGE_GRID = 65_535n;
+
+/** A hint for an alarm whose witness launches a grid larger than programs usually do, or null. */
+export function largeGridHint(w: Witness): string | null {
+  const axis = w.gridDim.findIndex((d) => d > LARGE_GRID);
+  if (axis < 0) return null;
+  const name = `gridDim.${'xyz'[axis]}`;
+  return `this witness launches ${name} = ${w.gridDim[axis]} blocks; if the program never launches that many, state the launches it makes (\`__requires(${name} <= …)\` in the kernel, or --grid-dim) and verify again`;
 }
 
 /** Why a benign race is not an error. */

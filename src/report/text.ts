@@ -13,7 +13,7 @@ import { assertNever } from '../util/assert.js';
 import { shownText } from '../diagnostics/shown.js';
 import { userSpan } from '../core/source.js';
 import { barriersText } from './barriers.js';
-import { LOCKSTEP_ONLY_TEXT, STATUSES, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, approximationText, budgetHint, budgetText, dimText, statedText, elementText, executionText, idText, launchText, plural, raceScopeText, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
+import { LOCKSTEP_ONLY_TEXT, STATUSES, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, approximationText, budgetHint, budgetText, largeGridHint, dimText, statedText, elementText, executionText, idText, launchText, plural, raceScopeText, reasonText, scopeText, statusName, wellTypedText, type SolvingRun } from './describe.js';
 
 export interface TextOptions {
   readonly colour: boolean;
@@ -186,7 +186,7 @@ export function raceText(r: KernelResult, race: Race, c: Colors, colour: boolean
           { span: a2.span, label: `${accessNoun(a2)} (thread 2)` },
         ];
   const replay = race.replay === undefined ? [] : replayLines(race.replay, ['thread 1', 'thread 2'], c);
-  return [head, accesses, indent(framedSpans(r.file, marks, colour)), indent(witnessTable(race.witness, ['thread 1', 'thread 2'], c)), ...replay].join('\n');
+  return [head, accesses, indent(framedSpans(r.file, marks, colour)), indent(witnessTable(race.witness, ['thread 1', 'thread 2'], c)), ...gridHintLines(race.witness, c), ...replay].join('\n');
 }
 
 /** The outcome of `--replay`, with the small witness that was run when the reported one was too large. */
@@ -204,7 +204,12 @@ export function divergenceText(r: KernelResult, d: Divergence, c: Colors, colour
   const frame = framedSpan(r.file, d.sync.span, d.sync.scope === 'warp' ? 'thread 1 reaches this syncwarp, thread 2 of its warp does not' : 'thread 1 reaches this barrier, thread 2 does not', colour);
   const heads = ['thread 1 (reaches)', 'thread 2 (does not)'] as const;
   const replay = d.replay === undefined ? [] : replayLines(d.replay, heads, c);
-  return [head, indent(frame), indent(witnessTable(d.witness, heads, c)), ...replay].join('\n');
+  return [head, indent(frame), indent(witnessTable(d.witness, heads, c)), ...gridHintLines(d.witness, c), ...replay].join('\n');
+}
+
+function gridHintLines(w: Witness, c: Colors): string[] {
+  const hint = largeGridHint(w);
+  return hint === null ? [] : [`  ${c.green('hint')}: ${hint}`];
 }
 
 export interface WitnessRows {

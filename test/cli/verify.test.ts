@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bigintOf } from '../../src/report/json.js';
 import { ANSI, cliResult, decoded, kernelDir, removeDir } from './helpers.js';
@@ -44,6 +45,18 @@ describe('faial-ts verify (text)', () => {
     expect(r.stdout).toContain('✗ barrier divergence at 4:5 (confirmed)');
     expect(r.stdout).toMatch(/> 4 \|     sync\n\s+\|\s+\^{4} thread 1 reaches this barrier, thread 2 does not/);
     expect(r.stdout).toMatch(/threadIdx\s+0\s+\| [1-9]\d*/);
+  });
+
+  it('hints at stating the launches when a race needs a grid larger than programs launch (an unsigned index wrapping)', async () => {
+    const kernel = (requires: string): string => `__global__ void k(int *out) {\n  ${requires}if (threadIdx.x < 32) out[blockIdx.x * 32 + threadIdx.x] = blockIdx.x;\n}\n`;
+    await writeFile(file('wrap-grid.cu'), kernel(''));
+    const r = await cliResult(['verify', file('wrap-grid.cu')]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/hint: this witness launches gridDim\.x = \d{6,} blocks; if the program never launches that many, state the launches it makes \(`__requires\(gridDim\.x <= …\)` in the kernel, or --grid-dim\)/);
+    await writeFile(file('wrap-grid-bounded.cu'), kernel('__requires(gridDim.x <= 4294967296 / 32);\n  '));
+    expect((await cliResult(['verify', file('wrap-grid-bounded.cu')])).exitCode).toBe(0);
+    // a race at a small launch gets no such hint
+    expect((await cliResult(['verify', file('racy.bcu')])).stdout).not.toContain('this witness launches');
   });
 
   it('prints a syntax error with file:line:col and a code frame, exit 2', async () => {
