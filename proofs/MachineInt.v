@@ -2,8 +2,8 @@
     define them: the types [u32], [i32], [u64], [i64], their ranges, the
     modular conversion [wrap], the two's complement encoding, and each
     binary operation's result, [None] when the operation is outside the
-    scope of verification (signed overflow, an unsigned product that wraps,
-    division by zero, a shift count out of range). *)
+    scope of verification (signed overflow, division by zero, a shift count
+    out of range). *)
 
 From Coq Require Import ZArith Bool Lia.
 Open Scope Z_scope.
@@ -40,9 +40,9 @@ Definition fit (t : ity) (v : Z) : option Z := if in_rangeb t v then Some v else
 
 Inductive mop := MAdd | MSub | MMul | MDiv | MMod | MShl | MShr | MAnd | MOr | MXor.
 
-(** An operation on two values of type [t].  Unsigned [+ - <<] wrap around
-    modulo 2^width (defined in C); an unsigned product that wraps is outside
-    the scope (docs/machine-integers.md); signed results must fit.  [/] and
+(** An operation on two values of type [t].  Unsigned [+ - * <<] wrap
+    around modulo 2^width (defined in C, docs/machine-integers.md); signed
+    results must fit.  [/] and
     [%] truncate toward zero ([Z.quot], [Z.rem]), and [INT_MIN % -1] is
     out of scope as [INT_MIN / -1] is (C++; src/core/arith.ts); [>>] rounds down (an
     arithmetic shift); [& | ^] work on the type's bits. *)
@@ -50,7 +50,7 @@ Definition mapply (t : ity) (o : mop) (a b : Z) : option Z :=
   match o with
   | MAdd => if signed t then fit t (a + b) else Some (wrap t (a + b))
   | MSub => if signed t then fit t (a - b) else Some (wrap t (a - b))
-  | MMul => fit t (a * b)
+  | MMul => if signed t then fit t (a * b) else Some (wrap t (a * b))
   | MDiv => if b =? 0 then None else fit t (Z.quot a b)
   | MMod => if (b =? 0) || ((a =? tmin t) && (b =? -1)) then None else fit t (Z.rem a b)
   | MShl => if (b <? 0) || (width t <=? b) then None
@@ -117,9 +117,10 @@ Proof.
   apply orb_false_iff in Heqb0; destruct Heqb0 as [B _]; apply Z.ltb_ge in B; auto.
 Qed.
 
-(** Unsigned [+ - <<] are exact modulo 2^width: defined on every operand. *)
+(** Unsigned [+ - *] are exact modulo 2^width: defined on every operand. *)
 Theorem unsigned_wrap_exact : forall t a b, signed t = false ->
-  mapply t MAdd a b = Some (wrap t (a + b)) /\ mapply t MSub a b = Some (wrap t (a - b)).
+  mapply t MAdd a b = Some (wrap t (a + b)) /\ mapply t MSub a b = Some (wrap t (a - b))
+  /\ mapply t MMul a b = Some (wrap t (a * b)).
 Proof. intros t a b S; simpl; rewrite S; auto. Qed.
 
 Theorem div_zero_out : forall t a, mapply t MDiv a 0 = None /\ mapply t MMod a 0 = None.

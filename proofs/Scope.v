@@ -21,7 +21,7 @@ Definition mraw (t : ity) (o : mop) (a b : Z) : Z :=
   match o with
   | MAdd => if signed t then a + b else wrap t (a + b)
   | MSub => if signed t then a - b else wrap t (a - b)
-  | MMul => a * b
+  | MMul => if signed t then a * b else wrap t (a * b)
   | MDiv => Z.quot a b
   | MMod => Z.rem a b
   | MShl => if signed t then a * 2 ^ b else wrap t (a * 2 ^ b)
@@ -33,8 +33,7 @@ Definition mraw (t : ity) (o : mop) (a b : Z) : Z :=
 
 Definition op_ok (t : ity) (o : mop) (a b : Z) : bool :=
   match o with
-  | MAdd | MSub => if signed t then in_rangeb t (mraw t o a b) else true
-  | MMul => in_rangeb t (a * b)
+  | MAdd | MSub | MMul => if signed t then in_rangeb t (mraw t o a b) else true
   | MDiv => negb (b =? 0) && in_rangeb t (mraw t o a b)
   | MMod => negb ((b =? 0) || ((a =? tmin t) && (b =? -1))) && in_rangeb t (mraw t o a b)
   | MShl => shift_ok t b && (if signed t then in_rangeb t (mraw t o a b) else true)

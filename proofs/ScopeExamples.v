@@ -7,15 +7,18 @@ From BabyCUDA Require Import Syntax Semantics Map Typing Theorem1 Infer MachineI
 Open Scope Z_scope.
 
 (** Subtraction below 0: an [i32] gives -1, a [u32] wraps around to
-    4294967295 (defined in C, in scope); [INT_MIN - 1] is signed overflow
-    and an unsigned product that wraps is outside the scope. *)
+    4294967295 (defined in C, in scope), and so does a [u32] product:
+    65536 * 65537 = 2^32 + 65536 is 65536 (in scope); [INT_MIN - 1] and an
+    [i32] product that leaves the type are signed overflow, out of scope. *)
 Example i32_sub_in_scope : teval (tid_x 0) (fun _ => 0%nat) (TBin I32 MSub (TNum I32 0) (TNum I32 1)) = Some (-1).
 Proof. reflexivity. Qed.
 Example u32_sub_wraps : teval (tid_x 0) (fun _ => 0%nat) (TBin U32 MSub (TNum U32 0) (TNum U32 1)) = Some 4294967295.
 Proof. reflexivity. Qed.
 Example i32_overflow_out : teval (tid_x 0) (fun _ => 0%nat) (TBin I32 MSub (TNum I32 (-2147483648)) (TNum I32 1)) = None.
 Proof. reflexivity. Qed.
-Example u32_product_wrap_out : teval (tid_x 0) (fun _ => 0%nat) (TBin U32 MMul (TNum U32 65536) (TNum U32 65536)) = None.
+Example u32_product_wraps : teval (tid_x 0) (fun _ => 0%nat) (TBin U32 MMul (TNum U32 65536) (TNum U32 65537)) = Some 65536.
+Proof. reflexivity. Qed.
+Example i32_product_overflow_out : teval (tid_x 0) (fun _ => 0%nat) (TBin I32 MMul (TNum I32 65536) (TNum I32 65536)) = None.
 Proof. reflexivity. Qed.
 
 (** A wrap that stays in scope and races: [A[threadIdx.x << 31] := 1] with

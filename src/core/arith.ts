@@ -11,7 +11,7 @@
  * in-range count, 0 for a division by zero or a shift count out of range, a
  * for a remainder by zero), so that a model can be re-checked whatever it
  * assigns; only the definedness condition keeps such values out of the scope.
- * It is the value before C's reduction: unsigned `+ − <<` are defined and
+ * It is the value before C's reduction: unsigned `+ − * <<` are defined and
  * wrap modulo 2^width (`machineApply` reduces them, the encoder writes the
  * reduction as a cast of the term, see {@link wrapsAround}); signed ones that
  * leave the type are undefined.
@@ -86,13 +86,13 @@ export function machineValue(op: ArithOp, t: MachineType, a: bigint, b: bigint):
 
 /**
  * Whether `a op b` on T is computed as C does, reduced modulo 2^width:
- * unsigned `+ − <<`. An unsigned `*` wraps in C too, but a product that
- * wraps stays outside the scope (as a signed overflow): `blockIdx.x * N`
- * wraps only in grids of 2^32 / N blocks, where every grid-indexed kernel
- * would race, and a remainder of a product is nonlinear for the solvers.
+ * unsigned `+ − * <<`, all defined by C. A product may wrap many times
+ * (`tid * 2654435761u`), so the encoder reduces it with one case split only
+ * where its bounds prove at most one wrap, and otherwise with the exact
+ * remainder (query.ts `wrapped`), left to the solver.
  */
 export function wrapsAround(op: ArithOp, t: MachineType): boolean {
-  return !isSigned(t) && (op === '+' || op === '-' || op === '<<');
+  return !isSigned(t) && (op === '+' || op === '-' || op === '*' || op === '<<');
 }
 
 /** Why `a op b` on T is undefined behaviour, or null when it is defined. */
@@ -109,7 +109,7 @@ export function machineUndefined(op: ArithOp, t: MachineType, a: bigint, b: bigi
  */
 export function loopStepUndefined(op: ArithOp, t: MachineType, a: bigint, b: bigint): string | null {
   const outOfRange = (r: bigint, what: string): string | null =>
-    inRange(t, r) ? null : `${isSigned(t) ? 'overflow' : op === '*' ? 'wrap-around of an unsigned product' : 'wrap-around of a loop counter'}: ${what} = ${r} is outside ${t}'s range [${typeMin(t)}, ${typeMax(t)}]`;
+    inRange(t, r) ? null : `${isSigned(t) ? 'overflow' : 'wrap-around of a loop counter'}: ${what} = ${r} is outside ${t}'s range [${typeMin(t)}, ${typeMax(t)}]`;
   switch (op) {
     case '+':
     case '-':

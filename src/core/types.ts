@@ -13,7 +13,7 @@ import type { Span } from './source.js';
 import { assertNever } from '../util/assert.js';
 
 /** The scope every proof about a kernel with machine integers has, as reports state it. */
-export const MACHINE_SCOPE = 'assuming no signed overflow, no unsigned product or loop counter wrapping around, no division by zero, shifts in range';
+export const MACHINE_SCOPE = 'assuming no signed overflow, no unsigned loop counter wrapping around, no division by zero, shifts in range';
 
 /** nat literals, untyped operators and builtins are naturals; the rest carry their type. */
 export function typeOf(e: Expr): IntType {
@@ -55,7 +55,7 @@ function mayBeUndefinedOf(e: Expr): boolean {
     case 'builtin':
       return false;
     case 'binary':
-      return (e.type !== undefined && !alwaysDefined(e.op, e.type, e.right)) || mayBeUndefined(e.left) || mayBeUndefined(e.right);
+      return (e.type !== undefined && operationMayBeUndefined(e.op, e.type, e.right)) || mayBeUndefined(e.left) || mayBeUndefined(e.right);
     case 'cast':
       return mayBeUndefined(e.operand);
     case 'ite':
@@ -63,6 +63,11 @@ function mayBeUndefinedOf(e: Expr): boolean {
     default:
       return assertNever(e);
   }
+}
+
+/** Whether `left op right` on `type` may itself be undefined (its operands aside): not when C defines it for every value of its operands. */
+export function operationMayBeUndefined(op: ArithOp, type: MachineType, right: Expr): boolean {
+  return !alwaysDefined(op, type, right);
 }
 
 function alwaysDefined(op: ArithOp, type: MachineType, right: Expr): boolean {

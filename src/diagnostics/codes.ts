@@ -9,6 +9,7 @@
  *   E05xx, W05xx the C preprocessor (W0505 is a note)
  *   E06xx, N06xx the CUDA front end: a kernel it rejects, what it read and did not model
  *   E07xx        `lower --sexp`: a kernel outside the Coq model's fragment
+ *   W08xx, N08xx the verifier: what a verdict leaves outside its scope
  *   E09xx        faial-ts itself (a bug, or a solver that misbehaved)
  */
 import type { Severity } from './diagnostic.js';
@@ -85,6 +86,13 @@ export const CODES = {
   byteRange: { code: 'N0640', severity: 'note', what: 'a memcpy/memset whose byte count is not known to be a multiple of the element size: every element it touches is counted' },
 
   outsideModel: { code: 'E0701', severity: 'error', what: "a construct outside the Coq model's fragment, which `lower --sexp` does not print" },
+
+  undefinedOperation: {
+    code: 'W0801',
+    severity: 'warning',
+    what: 'an operation outside the scope of a proof (signed overflow, division by zero, a shift out of range, an unsigned product or loop counter that wraps) that some launch the kernel allows may reach',
+  },
+  undefinedOperationUndecided: { code: 'N0802', severity: 'note', what: "whether the kernel's operations outside the scope of a proof are reachable was not decided" },
 
   internal: { code: 'E0900', severity: 'error', what: 'a bug in faial-ts, or a solver that misbehaved' },
 } as const satisfies Record<string, CodeInfo>;

@@ -19,14 +19,15 @@
  */
 import type { ArithOp, Axis, BExpr, BuiltinName, Expr, MachineType } from '../core/ast.js';
 import { AXES } from '../core/ast.js';
-import { isSigned, typeMax, typeMin, WIDTH, wrapsAround } from '../core/arith.js';
-import { machineType, mayBeUndefined } from '../core/types.js';
+import { isSigned, loopStepUndefined, machineUndefined, typeMax, typeMin, WIDTH, wrapsAround } from '../core/arith.js';
+import { machineType, mayBeUndefined, operationMayBeUndefined } from '../core/types.js';
 import { isGridThreadsLimit } from '../core/scope.js';
 import { bexprOperands, bexprVars, exprBuiltins, exprVars } from '../core/exprs.js';
-import { evalFormula } from './evaluate.js';
+import { evalFormula, evalTerm } from './evaluate.js';
 import { DEFAULT_WARP_SIZE, type Launch } from '../core/launch.js';
 import { lockstepRelations } from '../map/lockstep.js';
-import { conflicting, hasSyncwarp, isDataDependent, type Access, type KernelMap, type Range, type SyncSite, type VarInfo } from '../map/map.js';
+import { conflicting, hasSyncwarp, isDataDependent, type Access, type KernelMap, type Proto, type Range, type SyncSite, type VarInfo } from '../map/map.js';
+import { memoizedPerObject } from '../util/memo.js';
 import { codeChildren, type Code, type Relation } from '../phases/code.js';
 import { codeOf } from '../phases/split.js';
 import { located, positionAt, type Span } from '../core/source.js';
@@ -254,26 +255,27 @@ export class Builder {
   }
 
   /**
-   * Whether t is an unsigned `blockIdx.a * blockDim.a` or `blockIdx.a *
-   * blockDim.a + threadIdx.a` (either way round) of a kernel whose
-   * preconditions bound the grid's threads along a to 2^32 (the CUDA front
-   * end's launch scope): then it is below (gridDim.a − 1) · blockDim.a +
-   * blockDim.a ≤ 2^32, a u32 that never wraps around, in every query (they
-   * all assert the preconditions, blockIdx < gridDim and threadIdx <
-   * blockDim), and written without a remainder.
+   * Whether t is an unsigned `blockIdx.a * blockDim.a`, `blockIdx.a *
+   * blockDim.a + threadIdx.a` or `blockDim.a * gridDim.a` (either way round)
+   * of a kernel whose preconditions bound the grid's threads along a below
+   * 2^32 (the CUDA front end's launch scope): the first two are below
+   * (gridDim.a − 1) · blockDim.a + blockDim.a, the last is that count, all
+   * < 2^32, u32s that never wrap around in any query (they all assert the
+   * preconditions, blockIdx < gridDim and threadIdx < blockDim), and written
+   * without a remainder. The last is a grid-stride loop's stride.
    */
   private isGlobalIndex(t: Extract<Term, { k: 'mop' }>): boolean {
     if (t.type !== 'u32' || (t.op !== '*' && t.op !== '+')) return false;
     const source = (u: Term): string | null => (u.k === 'var' ? ((r) => (r !== undefined && r.role !== 'aux' && 'source' in r ? r.source : null))(this.roles.get(u.name)) : null);
-    const product = (u: Term, axis: string): boolean => {
+    const product = (u: Term, axis: string, other: 'blockIdx' | 'gridDim'): boolean => {
       if (u.k !== 'mop' || u.op !== '*' || u.type !== 'u32') return false;
       const names = [source(u.a), source(u.b)].sort();
-      return names[0] === `blockDim.${axis}` && names[1] === `blockIdx.${axis}`;
+      return names[0] === `blockDim.${axis}` && names[1] === `${other}.${axis}`;
     };
     return AXES.some((axis) => {
       if (!this.map.preconditions.some((c) => isGridThreadsLimit(c, axis))) return false;
-      if (t.op === '*') return product(t, axis);
-      return (product(t.a, axis) && source(t.b) === `threadIdx.${axis}`) || (product(t.b, axis) && source(t.a) === `threadIdx.${axis}`);
+      if (t.op === '*') return product(t, axis, 'blockIdx') || product(t, axis, 'gridDim');
+      return (product(t.a, axis, 'blockIdx') && source(t.b) === `threadIdx.${axis}`) || (product(t.b, axis, 'blockIdx') && source(t.a) === `threadIdx.${axis}`);
     });
   }
 
@@ -608,6 +610,69 @@ class Scope {
         return and([this.definedCond(c.left), or([this.formula(c.left), this.definedCond(c.right)])]);
       case 'not':
         return this.definedCond(c.operand);
+      default:
+        return assertNever(c);
+    }
+  }
+
+  /**
+   * Each operation of `e` whose undefinedness is outside the scope, with when
+   * the thread, evaluating `e` where `guard` holds, evaluates it undefined
+   * though its operands are defined (the first undefined operation of its
+   * operands' evaluation, so that a report names the one that fails, not
+   * every operation above it). Only the branch a conditional takes, and the
+   * right side of && and || where it is evaluated, count, as in `defined`.
+   */
+  undefinedOperations(e: Expr, guard: Formula, ignored: (e: Expr) => boolean, out: OperationAt[]): void {
+    if (!mayBeUndefined(e)) return;
+    switch (e.kind) {
+      case 'nat':
+      case 'int':
+      case 'var':
+      case 'builtin':
+        return;
+      case 'binary': {
+        this.undefinedOperations(e.left, guard, ignored, out);
+        this.undefinedOperations(e.right, guard, ignored, out);
+        // an ignored operation's own operands may still hold one that is not (`A[i] + n * m`)
+        if (e.type === undefined || !operationMayBeUndefined(e.op, e.type, e.right) || ignored(e)) return;
+        const [a, b] = [this.term(e.left), this.term(e.right)];
+        const when = and([guard, this.defined(e.left), this.defined(e.right), not(operationDefined(e.op, e.type, a, b))]);
+        out.push({ site: { kind: 'operation', op: e.op, type: e.type, span: e.span }, when, operands: [a, b] });
+        return;
+      }
+      case 'cast':
+        return this.undefinedOperations(e.operand, guard, ignored, out);
+      case 'ite': {
+        this.undefinedInCond(e.cond, guard, ignored, out);
+        const c = and([guard, this.definedCond(e.cond)]);
+        this.undefinedOperations(e.then, and([c, this.formula(e.cond)]), ignored, out);
+        this.undefinedOperations(e.else, and([c, not(this.formula(e.cond))]), ignored, out);
+        return;
+      }
+      default:
+        return assertNever(e);
+    }
+  }
+
+  /** As undefinedOperations, for a condition. */
+  undefinedInCond(c: BExpr, guard: Formula, ignored: (e: Expr) => boolean, out: OperationAt[]): void {
+    switch (c.kind) {
+      case 'bool':
+        return;
+      case 'cmp':
+        this.undefinedOperations(c.left, guard, ignored, out);
+        this.undefinedOperations(c.right, guard, ignored, out);
+        return;
+      case 'and':
+      case 'or': {
+        this.undefinedInCond(c.left, guard, ignored, out);
+        const left = this.formula(c.left);
+        this.undefinedInCond(c.right, and([guard, this.definedCond(c.left), c.kind === 'and' ? left : not(left)]), ignored, out);
+        return;
+      }
+      case 'not':
+        return this.undefinedInCond(c.operand, guard, ignored, out);
       default:
         return assertNever(c);
     }
@@ -1118,13 +1183,24 @@ function assumptionFacts(b: Builder, code: Code, barriers: 'pass' | 'may-stop', 
   return stated.filter((_, i) => ids.indexOf(ids[i]!) === i);
 }
 
+/*
+ * What every race query of a kernel reads of code that is the same for all
+ * its pairs, computed once per code object (code is immutable): the
+ * kernel's body with its barriers erased, the shared binders of a phase,
+ * whether code evaluates an operation that may be undefined. Walking them
+ * per pair made a phase's n² pairs walk the whole kernel each.
+ */
+const erasedBody = memoizedPerObject((body: Proto): Code => codeOf(body, 'erase'));
+const bindersOf = memoizedPerObject((code: Code): ReadonlyMap<string, Range> => sharedBinders(code));
+const hasEvaluations = memoizedPerObject((code: Code): boolean => evaluationsOf(code).length > 0);
+
 function hasAssume(c: Code): boolean {
   return c.kind === 'assume' || codeChildren(c).some(hasAssume);
 }
 
 /** Whether the code has something `Scope.assumed` states: an assumption, or with `scope` an operation that may be undefined. */
 function hasFacts(c: Code, facts: ScopeFacts): boolean {
-  return hasAssume(c) || (facts === 'scope' && evaluationsOf(c).length > 0);
+  return hasAssume(c) || (facts === 'scope' && hasEvaluations(c));
 }
 
 /** The shared iteration number of a binder whose range depends on the thread. */
@@ -1359,9 +1435,9 @@ export function accessLabels(map: KernelMap): ReadonlyMap<number, string> {
  */
 export function pairQuery(spec: RaceQuerySpec, first: AccessPoints, second: AccessPoints, labels: ReadonlyMap<number, string>, valuesDiffer: boolean): Query {
   // a warp-level query's threads are of one block too: one block id
-  const b = new Builder(spec.map, spec.vars, sharedBinders(spec.code), spec.launch, spec.level !== 'grid');
+  const b = new Builder(spec.map, spec.vars, bindersOf(spec.code), spec.launch, spec.level !== 'grid');
   // both threads in scope: an execution in which one evaluates an undefined operation is no race the proof speaks of
-  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, codeOf(spec.map.body, 'erase'), 'pass', [1, 2], 'scope')];
+  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, erasedBody(spec.map.body), 'pass', [1, 2], 'scope')];
   const warps = warpsRelated(b, spec);
   if (warps !== null) assertions.push(warps);
   const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
@@ -1606,7 +1682,7 @@ export const decidedUnsat = (q: Query): boolean => foldsToFalse(q);
  */
 export function completionQuery(map: KernelMap, vars: ReadonlyMap<string, VarInfo>, launch: Launch, code: Code): Query {
   const b = new Builder(map, vars, sharedBinders(code), launch, true);
-  const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, codeOf(map.body, 'erase'), 'pass', [1])];
+  const assertions = [...launchFacts(b, launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, erasedBody(map.body), 'pass', [1])];
   assertions.push(new Scope(b, 1, 0).completes(code));
   return finish(b, {
     id: `${map.name}/completes`,
@@ -1752,6 +1828,95 @@ export function scopeQuery(
     return site === undefined ? null : { kind: 'undefined', span: site.span };
   };
   return { query, exitOf };
+}
+
+/** An operation whose undefinedness is outside the scope, or a typed loop counter's step, as a report names it. */
+export interface UndefinedSite {
+  readonly kind: 'operation' | 'step';
+  readonly op: ArithOp;
+  readonly type: MachineType;
+  readonly span: Span;
+}
+
+/** An operation, when the thread evaluates it undefined, and its operands' terms (for the reason a model gives). */
+interface OperationAt {
+  readonly site: UndefinedSite;
+  readonly when: Formula;
+  readonly operands: readonly [Term, Term];
+}
+
+/** One site the same everywhere the code evaluates it (a let's value is inlined at each use). */
+export function siteKey(s: UndefinedSite): string {
+  return `${s.kind}:${s.op}:${s.type}:${s.span.start}:${s.span.end}`;
+}
+
+/** A site a model reaches undefined, and why (the operands' values: `overflow: 2 * 1073741824 = …`). */
+export interface SiteReached {
+  readonly site: UndefinedSite;
+  readonly why: string;
+}
+
+/**
+ * Does some thread of some launch that the kernel's requires and the
+ * command line allow, satisfying the assumptions it surely reaches, reach
+ * one of the kernel's operations whose undefinedness is outside the scope
+ * (signed overflow, division by zero, a shift out of range, an unsigned
+ * product or loop counter that wraps) with it undefined? One disjunction
+ * over every site but the `excluded` ones (by siteKey), so that the sites
+ * reachable are enumerated a model at a time; `reached` names every site a
+ * model reaches undefined. Reaching is over-approximated as in scopeQuery
+ * (every barrier passed, values read unknown): sat means "may", never
+ * "does". Null when no site is left (no question to ask). `ignored`:
+ * operations not asked about (the verifier's: those on values read, whose
+ * definedness the contents of memory decide, not the launch).
+ */
+export function undefinedOperationsQuery(
+  map: KernelMap,
+  launch: Launch,
+  ignored: (e: Expr) => boolean,
+  excluded: ReadonlySet<string> = new Set(),
+): { query: Query; reached: (value: (name: string) => bigint) => SiteReached[] } | null {
+  const code = codeOf(map.body, 'erase');
+  const evaluations = evaluationsOf(code);
+  if (evaluations.length === 0) return null;
+  const b = new Builder(map, map.vars, sharedBinders(code), launch);
+  const found = new Map<string, OperationAt[]>();
+  evaluations.forEach((s, i) => {
+    const scope = new Scope(b, 1, i);
+    // the path first: it binds the loop variables the operations use
+    const path = and(s.path.map((step) => scope.step(step)));
+    const ops: OperationAt[] = [];
+    for (const e of s.exprs) scope.undefinedOperations(e, TRUE, ignored, ops);
+    for (const c of s.conds) scope.undefinedInCond(c, TRUE, ignored, ops);
+    if (s.step !== undefined && s.step.range.type !== undefined) {
+      const l = scope.loop(s.step.range);
+      const x = scope.variable(s.step.var);
+      ops.push({ site: { kind: 'step', op: s.step.range.step.op, type: s.step.range.type, span: s.span }, when: not(l.stepDefined(x)), operands: [x, l.step] });
+    }
+    for (const o of ops) {
+      const key = siteKey(o.site);
+      if (!excluded.has(key)) found.set(key, [...(found.get(key) ?? []), { ...o, when: and([path, o.when]) }]);
+    }
+  });
+  if (found.size === 0) return null;
+  const assertions = launchFacts(b, launch);
+  for (const axis of AXES) {
+    assertions.push(cmp('<', b.threadId('threadIdx', axis, 1), b.dim('blockDim', axis)), cmp('<', b.threadId('blockIdx', axis, 1), b.dim('gridDim', axis)));
+  }
+  // a launch in the kernel's assumptions: the thread satisfies those it surely reaches
+  assertions.push(...assumptionFacts(b, code, 'pass', [1]));
+  const sites = [...found.values()];
+  assertions.push(or(sites.flatMap((at) => at.map((o) => o.when))));
+  const query = finish(b, { id: `${map.name}/undefined`, kernel: map.name, kind: 'scope', level: 'block', phase: null, array: null, sync: null, points: [], assertions });
+  const reached = (value: (name: string) => bigint): SiteReached[] =>
+    sites.flatMap((at) => {
+      const o = at.find((x) => evalFormula(x.when, value));
+      if (o === undefined) return [];
+      const [a, c] = o.operands.map((t) => evalTerm(t, value)) as [bigint, bigint];
+      const why = (o.site.kind === 'step' ? loopStepUndefined : machineUndefined)(o.site.op, o.site.type, a, c);
+      return [{ site: o.site, why: why ?? 'undefined' }];
+    });
+  return { query, reached };
 }
 
 /** The thread reaches the evaluation (its path first: it binds the loop variables the operations use) and an operation there is undefined. */

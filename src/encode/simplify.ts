@@ -77,6 +77,7 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
   factorsOf = new Map();
   // a polynomial's monomials name atoms by their number in the interner
   poly = memoizedPerObject(polyOf);
+  boundOf = memoizedPerObject(boundOfFact);
   const declared = new Map(declarations.map((d) => [d.name, d]));
   const order = new Map(declarations.map((d, i) => [d.name, i]));
   const eliminated: { name: string; term: Term }[] = [];
@@ -555,31 +556,54 @@ function xorCancelled(a: Term, b: Term, declared: ReadonlyMap<string, Declaratio
 
 /** Whether the facts are false: one of them is, or two bounds of one linear form contradict each other (`x < y ∧ y < x`). */
 function contradictory(facts: readonly Formula[]): boolean {
-  const lowest = new Map<string, bigint>();
-  const highest = new Map<string, bigint>();
-  for (const f of facts) {
-    if (f.k === 'const' && !f.v) return true;
-    const sides = f.k === 'cmp' ? boundSides(f) : null;
-    if (sides === null) continue;
-    const { small, big, strict } = sides;
-    // big − small = sign·F + c ≥ least, F's first coefficient positive
-    const d = add(poly(big), poly(small), -1n);
-    const least = strict ? 1n : 0n;
-    const c = d.terms.get(ONE) ?? 0n;
-    const form = [...d.terms].filter(([m]) => m !== ONE).sort(([m], [n]) => (m < n ? -1 : m > n ? 1 : 0));
-    if (form.length === 0) continue;
-    const sign = form[0]![1] > 0n ? 1n : -1n;
-    const text = form.map(([m, v]) => `${m}\u0001${v * sign}`).join('\u0002');
-    if (sign > 0n) lowest.set(text, maxOf(lowest.get(text), least - c));
-    else highest.set(text, minOf(highest.get(text), c - least));
-    const [lo, hi] = [lowest.get(text), highest.get(text)];
-    if (lo !== undefined && hi !== undefined && lo > hi) return true;
-  }
-  return false;
+  return facts.some((f) => f.k === 'const' && !f.v) || formBounds(facts) === null;
 }
 
-const maxOf = (a: bigint | undefined, b: bigint): bigint => (a === undefined || b > a ? b : a);
-const minOf = (a: bigint | undefined, b: bigint): bigint => (a === undefined || b < a ? b : a);
+/**
+ * What the top-level bounds say of each linear form F (coefficients without
+ * a common divisor, the first positive; keyed by its text): `small < big` is
+ * big − small = sign·g·F + c ≥ 1, so F ≥ ⌈(1 − c) / g⌉ (sign 1) or
+ * F ≤ ⌊(c − 1) / g⌋ (sign −1), F being an integer. Null when some form's
+ * lower bound is above its upper one: the facts are contradictory.
+ */
+function formBounds(facts: readonly Formula[]): Map<string, Interval> | null {
+  const forms = new Map<string, Interval>();
+  for (const f of facts) {
+    const b = f.k === 'cmp' ? boundOf(f) : null;
+    if (b === null) continue;
+    const known = forms.get(b.text) ?? ANY;
+    const next = { lo: tighter(known.lo, b.lo, true), hi: tighter(known.hi, b.hi, false) };
+    if (next.lo !== null && next.hi !== null && next.lo > next.hi) return null;
+    forms.set(b.text, next);
+  }
+  return forms;
+}
+
+/** What one bound says of its linear form (formBounds): computed once per fact, which most rounds keep. */
+let boundOf = memoizedPerObject(boundOfFact);
+
+function boundOfFact(f: Extract<Formula, { k: 'cmp' }>): { text: string; lo: bigint | null; hi: bigint | null } | null {
+  const sides = boundSides(f);
+  if (sides === null) return null;
+  const { small, big, strict } = sides;
+  const d = linearForm(add(poly(big), poly(small), -1n));
+  if (d === null) return null;
+  const least = strict ? 1n : 0n;
+  return d.sign > 0n ? { text: d.text, lo: ceilDiv(least - d.c, d.g), hi: null } : { text: d.text, lo: null, hi: floorDiv(d.c - least, d.g) };
+}
+
+/** A polynomial d as sign·g·F + c: F without a constant, its coefficients' gcd g taken out and its first (by text) positive; null for a number. */
+function linearForm(d: Poly): { text: string; sign: bigint; g: bigint; c: bigint } | null {
+  const c = d.terms.get(ONE) ?? 0n;
+  const form = [...d.terms].filter(([m]) => m !== ONE).sort(([m], [n]) => (m < n ? -1 : m > n ? 1 : 0));
+  if (form.length === 0) return null;
+  const sign = form[0]![1] > 0n ? 1n : -1n;
+  const g = form.reduce((x, [, v]) => gcd(x, v), 0n);
+  return { text: form.map(([m, v]) => `${m}\u0001${(v * sign) / g}`).join('\u0002'), sign, g, c };
+}
+
+const ceilDiv = (n: bigint, d: bigint): bigint => (n >= 0n ? (n + d - 1n) / d : -(-n / d));
+const floorDiv = (n: bigint, d: bigint): bigint => (n >= 0n ? n / d : -((-n + d - 1n) / d));
 
 /** x + c (or c + x, or x) as the variable x and the number c ≥ 0; else [null, 0]. A machine `+` is exact where defined, as `+`. */
 function shiftedVariable(t: Term): [string | null, bigint] {
@@ -721,7 +745,30 @@ const substitute = (f: Formula, by: ReadonlyMap<string, Term>): Formula => rebui
 /** A comparison, decided when its sides are the same term (every term is a total function of the variables). */
 function compare(o: Extract<Formula, { k: 'cmp' }>['op'], a: Term, b: Term): Formula {
   if (sameTerm(a, b)) return { k: 'const', v: o === '==' || o === '<=' || o === '>=' };
+  if (o === '==' || o === '!=') {
+    const cancelled = withoutCommonSummand(a, b);
+    if (cancelled !== null) return compare(o, cancelled[0], cancelled[1]);
+  }
   return cmp(o, a, b);
+}
+
+/**
+ * `(s + x) mod 2^w` and `(s + y) mod 2^w` (two casts to one machine type of
+ * exact sums sharing the summand s, as C's unsigned `+` is encoded) are equal
+ * exactly when `x mod 2^w` and `y mod 2^w` are: the two casts without s, or
+ * null. Without it, the equal indices `base + i` and `base + j` of a wrapping
+ * base keep a remainder the solver struggles with, where `i = j` is linear.
+ */
+function withoutCommonSummand(a: Term, b: Term): [Term, Term] | null {
+  if (a.k !== 'cast' || b.k !== 'cast' || a.type !== b.type) return null;
+  const summands = (t: Term): readonly [Term, Term] | null => ((t.k === 'op' || t.k === 'mop') && t.op === '+' ? [t.a, t.b] : null);
+  const x = summands(a.a);
+  const y = summands(b.a);
+  if (x === null || y === null) return null;
+  for (const [i, j] of [[0, 0], [0, 1], [1, 0], [1, 1]] as const) {
+    if (sameTerm(x[i], y[j])) return [castTerm(a.type, x[1 - i]!), castTerm(a.type, y[1 - j]!)];
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------
@@ -813,13 +860,15 @@ interface Bounds {
   readonly upper: ReadonlyMap<string, readonly Poly[]>;
   /** per atom key: polynomials it is at least */
   readonly lower: ReadonlyMap<string, readonly Poly[]>;
+  /** per linear form: the interval the facts keep it in (formBounds), so that a fact `i < n` decides `i < n` inside another */
+  readonly forms: ReadonlyMap<string, Interval>;
   /** intervals computed from these bounds, per term key */
   readonly intervals: Map<string, Interval>;
   /** terms settled under these bounds */
   readonly settled: Map<Term, Term>;
 }
 
-const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ declared, upper: new Map(), lower: new Map(), intervals: new Map(), settled: new Map() });
+const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ declared, upper: new Map(), lower: new Map(), forms: new Map(), intervals: new Map(), settled: new Map() });
 
 /** Whether the top-level fact is one boundsOf reads. */
 const isBound = (f: Formula): boolean => f.k === 'cmp' && f.op !== '==' && f.op !== '!=';
@@ -881,7 +930,8 @@ function boundsOf(facts: readonly Formula[], declared: ReadonlyMap<string, Decla
     note(upper, small, strict ? add(poly(big), constant(1n), -1n) : poly(big));
     note(lower, big, strict ? add(poly(small), constant(1n), 1n) : poly(small));
   }
-  return { declared, upper, lower, intervals: new Map(), settled: new Map() };
+  // (contradictory facts decide nothing here: the round's first step returns false for them)
+  return { declared, upper, lower, forms: formBounds(facts) ?? new Map(), intervals: new Map(), settled: new Map() };
 }
 
 /** Whether p ≥ 0 for every value of its atoms, which are never negative: every coefficient is. */
@@ -999,6 +1049,12 @@ const negated = (a: Interval): Interval => ({ lo: a.hi === null ? null : -a.hi, 
 const hullOf = (a: Interval, b: Interval): Interval => ({ lo: a.lo === null || b.lo === null ? null : a.lo < b.lo ? a.lo : b.lo, hi: a.hi === null || b.hi === null ? null : a.hi > b.hi ? a.hi : b.hi });
 const tighter = (a: bigint | null, b: bigint | null, higher: boolean): bigint | null => (a === null ? b : b === null ? a : higher === a > b ? a : b);
 
+/** k·i for a number k ≠ 0, open ends kept open. */
+const scaled = (i: Interval, k: bigint): Interval => {
+  const [lo, hi] = [i.lo === null ? null : i.lo * k, i.hi === null ? null : i.hi * k];
+  return k > 0n ? { lo, hi } : { lo: hi, hi: lo };
+};
+
 function productOf(a: Interval, b: Interval): Interval {
   if (a.lo !== null && a.hi !== null && b.lo !== null && b.hi !== null) {
     const corners = [a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi];
@@ -1013,16 +1069,37 @@ const nonNegativeInterval = (i: Interval): boolean => i.lo !== null && i.lo >= 0
 /** Whether every value of the interval is one of the type's: a cast of them is the identity. */
 const withinType = (i: Interval, type: MachineType): boolean => i.lo !== null && i.hi !== null && i.lo >= typeMin(type) && i.hi <= typeMax(type);
 
+/**
+ * The interval of t under the bounds. Bounds go round (`t1 < b`, `t2 < b`:
+ * b's lower bounds read t1, whose upper bound reads b), so while t's
+ * interval is computed, t counts as within what its declaration and its
+ * bounds by numbers alone say (`b ≤ 1024`): unbounded, t1 would be kept
+ * unbounded for good where b was asked first, and the cast of `t1 + t2·b`
+ * stayed.
+ */
 function interval(t: Term, bounds: Bounds): Interval {
   const k = key(t);
   const known = bounds.intervals.get(k);
   if (known !== undefined) return known;
-  bounds.intervals.set(k, ANY);
+  const constantBound = (ps: readonly Poly[] | undefined, higher: boolean, start: bigint | null): bigint | null =>
+    (ps ?? []).reduce((b, p) => (p.terms.size === 0 || (p.terms.size === 1 && p.terms.has(ONE)) ? tighter(b, p.terms.get(ONE) ?? 0n, higher) : b), start);
+  const own = structuralOwn(t, bounds);
+  bounds.intervals.set(k, { lo: constantBound(bounds.lower.get(k), true, own.lo), hi: constantBound(bounds.upper.get(k), false, own.hi) });
   let r = structuralInterval(t, bounds);
   for (const u of bounds.upper.get(k) ?? []) r = { lo: r.lo, hi: tighter(r.hi, polyInterval(u, bounds).hi, false) };
   for (const l of bounds.lower.get(k) ?? []) r = { lo: tighter(r.lo, polyInterval(l, bounds).lo, true), hi: r.hi };
   bounds.intervals.set(k, r);
   return r;
+}
+
+/** A variable's declared range and a number's value; any other term: unbounded (what is known of t before reading anything else). */
+function structuralOwn(t: Term, bounds: Bounds): Interval {
+  if (t.k === 'num') return point(t.v);
+  if (t.k !== 'var') return ANY;
+  const d = bounds.declared.get(t.name);
+  if (d === undefined) return ANY;
+  const { min, max } = declaredRange(d);
+  return { lo: min, hi: max };
 }
 
 function structuralInterval(t: Term, bounds: Bounds): Interval {
@@ -1145,8 +1222,6 @@ function unwrappedNumber(a: Term, b: Term, bounds: Bounds): Formula | null {
   const i = interval(w.x, bounds);
   if (i.lo === null || i.hi === null) return null;
   // the k with lo ≤ c + k·M ≤ hi
-  const ceilDiv = (n: bigint, d: bigint): bigint => (n >= 0n ? (n + d - 1n) / d : -(-n / d));
-  const floorDiv = (n: bigint, d: bigint): bigint => (n >= 0n ? n / d : -((-n + d - 1n) / d));
   const [first, last] = [ceilDiv(i.lo - c, w.modulus), floorDiv(i.hi - c, w.modulus)];
   if (first > last) return FALSE;
   if (first !== last) return null;
@@ -1234,7 +1309,15 @@ function decided(o: CmpOp, a: Term, b: Term, bounds: Bounds): boolean | null {
   const [i, j] = [interval(a, bounds), interval(b, bounds)];
   const sides = sumOf(i, negated(j));
   // of two different variables or numbers, the difference's interval is the sides' (nothing cancels)
-  const differences = isAtomic(a) && isAtomic(b) && !sameTerm(a, b) ? [sides] : [polyInterval(add(poly(a), poly(b), -1n), bounds), sides];
+  const apart = isAtomic(a) && isAtomic(b) && !sameTerm(a, b);
+  const difference = apart && bounds.forms.size === 0 ? null : add(poly(a), poly(b), -1n);
+  const differences = apart || difference === null ? [sides] : [polyInterval(difference, bounds), sides];
+  if (difference !== null && bounds.forms.size > 0) {
+    // a − b = sign·g·F + c for a form F the facts bound (`s.i < p.m` among the facts decides `s.i < p.m` in a path)
+    const d = linearForm(difference);
+    const known = d === null ? undefined : bounds.forms.get(d.text);
+    if (d !== null && known !== undefined) differences.push(sumOf(scaled(known, d.sign * d.g), point(d.c)));
+  }
   for (const d of differences) {
     const below = (v: bigint): boolean => d.hi !== null && d.hi < v;
     const above = (v: bigint): boolean => d.lo !== null && d.lo > v;

@@ -20,11 +20,12 @@
 import type { Diagnostic as LspDiagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, Range } from 'vscode-languageserver';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
-import { BENIGN_TEXT, LOCKSTEP_ONLY_TEXT, accessNoun, accessVerb, elementText, executionText, raceScopeText, reasonText, scopeText, statusName, vacuousText } from '../report/describe.js';
+import { BENIGN_TEXT, LOCKSTEP_ONLY_TEXT, kernelHead, accessNoun, accessVerb, elementText, executionText, raceScopeText, reasonText, scopeText, statusName, vacuousText } from '../report/describe.js';
 import { raceGroups, witnessRows } from '../report/text.js';
 import { assertNever } from '../util/assert.js';
 import type { BarrierCheck, Confidence, Divergence, FileResult, KernelResult, Race, Witness } from '../verify/result.js';
 import { barrierReasonText } from '../report/barriers.js';
+import { undefinedDiagnostics } from '../report/undefined.js';
 
 /** The `source` of every diagnostic this server publishes. */
 export const SOURCE = 'faial-ts';
@@ -66,6 +67,8 @@ export function diagnosticsByPath(result: FileResult, uriOf: UriOf): Map<string,
     for (const d of r.divergences) placed(r.file, d.sync.span, (range) => divergenceDiagnostic(r, d, range));
     for (const b of r.barriers ?? []) if (b.verdict === 'redundant') placed(r.file, b.sync.span, (range) => redundantDiagnostic(r, b, range));
     for (const d of kernelWide(r)) placed(r.file, kernelHead(r.file, r.span), (range) => ({ ...d, range }));
+    // an operation outside the scope that some launch may reach, where it is (W0801)
+    for (const d of undefinedDiagnostics(r)) placed(d.file, d.span, (range) => frontEndDiagnostic(d, range, uriOf));
     for (const a of r.approximations ?? []) {
       placed(r.file, a.span, (range) => ({ range, severity: INFORMATION, source: SOURCE, code: 'faial/approximation', message: `approximated in kernel ${r.kernel}: ${a.what} (${a.why}); alarms that depend on it are only possible` }));
     }
@@ -167,8 +170,3 @@ function kernelWide(r: KernelResult): Omit<LspDiagnostic, 'range'>[] {
   return out;
 }
 
-/** The first line of the kernel: a diagnostic on the whole body would cover the file. */
-function kernelHead(file: SourceFile, span: Span): Span {
-  const newline = file.text.indexOf('\n', span.start);
-  return { start: span.start, end: newline === -1 || newline > span.end ? span.end : newline };
-}

@@ -141,6 +141,12 @@ export function vacuousText(r: Pick<KernelResult, 'machineIntegers'>): string {
   return `no launch satisfies the kernel's assumptions (requires, launch clause, command line, assume)${scope}: every query would hold vacuously, so nothing is proved`;
 }
 
+/** The first line of the kernel: an annotation on the whole body would cover the file. */
+export function kernelHead(file: SourceFile, span: Span): Span {
+  const newline = file.text.indexOf('\n', span.start);
+  return { start: span.start, end: newline === -1 || newline > span.end ? span.end : newline };
+}
+
 /** `3`, or `(3,1,0)` when y or z is not 0. */
 function compactId(v: readonly bigint[]): string {
   return idText(v, v.map((c, i) => (i > 0 && c !== 0n ? 2n : 1n)));

@@ -13,6 +13,7 @@ import type { FileResult } from '../verify/result.js';
 import type { AccessSite, KernelResult, ReplayRecord, Status, ThreadWitness, Witness } from '../verify/result.js';
 import { conditionText, executionText, reasonText, scopeText, type SolvingRun } from './describe.js';
 import { barrierReasonText } from './barriers.js';
+import { undefinedDiagnostics } from './undefined.js';
 import { statusCounts, withoutKernel } from './text.js';
 
 interface DecimalBrand {
@@ -148,6 +149,9 @@ const ScopeJson = t.partial({
   approximations: t.array(ApproximationJson),
 });
 
+/** Present when some launch may reach an operation outside the scope (W0801), or that was not decided (N0802). */
+const WarningsJson = t.partial({ warnings: t.array(ErrorJson) });
+
 export const StatusJson = t.keyof({ drf: null, racy: null, benign: null, divergent: null, vacuous: null, unknown: null, error: null });
 
 /** `--barriers`: what removing each barrier alone does; null when the kernel is not DRF */
@@ -167,7 +171,7 @@ export const KernelJson = t.intersection([t.type({
   errors: t.array(ErrorJson),
   violations: t.array(ViolationJson),
   stats: t.type({ phases: t.number, arrays: t.number, queries: t.number, withoutSolver: t.number, milliseconds: t.number }),
-}), BarriersJson, ScopeJson]);
+}), BarriersJson, ScopeJson, WarningsJson]);
 
 /** What a front end read and chose not to model (a CUDA file's ignored annotations, fences…), with the file it is in. */
 export const NoticeJson = t.intersection([ErrorJson, t.type({ file: t.string })]);
@@ -260,8 +264,14 @@ export function kernelJson(r: KernelResult): KernelJson {
     }),
     stats: { phases: r.stats.phases, arrays: r.stats.arrays, queries: r.stats.queries, withoutSolver: r.stats.withoutSolver, milliseconds: Math.round(r.stats.milliseconds) },
     ...scopeJson(r),
+    ...warningsJson(r),
     ...(r.barriers === undefined ? {} : { barriers: r.barriers === null ? null : r.barriers.map((b) => ({ ...rangeOf(r.file, b.sync.span), verdict: b.verdict, reason: barrierReasonText(r, b) })) }),
   };
+}
+
+function warningsJson(r: KernelResult): t.TypeOf<typeof WarningsJson> {
+  const warnings = undefinedDiagnostics(r);
+  return warnings.length === 0 ? {} : { warnings: warnings.map(errorJson) };
 }
 
 function scopeJson(r: KernelResult): t.TypeOf<typeof ScopeJson> {

@@ -19,6 +19,10 @@
  *                             where, why); alarms that rest on it are possible
  *   faial/lockstep-only       warning: DRF only with lockstep warps (pre-Volta);
  *                             racy with independent threads
+ *   faial/undefined-operation warning: an operation outside the scope (signed
+ *                             overflow, division by zero, a shift out of
+ *                             range…) some allowed launch may reach (W0801);
+ *                             note: not decided (N0802)
  *
  * A possible alarm is a warning, not an error: it may come from an
  * over-approximation (a data-dependent value, an erased loop), so a CI gate
@@ -40,9 +44,10 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { userSpan, type SourceFile, type Span } from '../core/source.js';
 import type { FileResult } from '../verify/result.js';
 import type { AccessSite, BarrierCheck, Confidence, Divergence, KernelResult, Race } from '../verify/result.js';
-import { LOCKSTEP_ONLY_TEXT, BENIGN_TEXT, vacuousText, accessNoun, accessVerb, budgetHint, conditionText, elementText, executionText, statedText, launchText, plural, raceScopeText, statusName, type SolvingRun } from './describe.js';
+import { LOCKSTEP_ONLY_TEXT, BENIGN_TEXT, kernelHead, vacuousText, accessNoun, accessVerb, budgetHint, conditionText, elementText, executionText, statedText, launchText, plural, raceScopeText, statusName, type SolvingRun } from './describe.js';
 import { MACHINE_SCOPE } from '../core/types.js';
 import type { Approximation } from '../map/map.js';
+import { undefinedDiagnostics } from './undefined.js';
 import { kernelJson, type KernelJson } from './json.js';
 import { raceGroups } from './text.js';
 import { fileUri, isAbsolutePath, relativeUri } from '../util/file-uri.js';
@@ -60,7 +65,8 @@ export type RuleId =
   | 'faial/notice'
   | 'faial/scope'
   | 'faial/approximation'
-  | 'faial/lockstep-only';
+  | 'faial/lockstep-only'
+  | 'faial/undefined-operation';
 
 type Level = 'error' | 'warning' | 'note';
 
@@ -144,9 +150,9 @@ const RULES: readonly Rule[] = [
     id: 'faial/scope',
     name: 'VerifiedWithinScope',
     short: 'The kernel uses machine integers: its verdict assumes that no operation is undefined.',
-    full: `The kernel computes with C's machine integers. Its verdict holds for the executions in which no thread evaluates an undefined operation: ${MACHINE_SCOPE}. Signed overflow is undefined behaviour in C++; unsigned + - << wrap around as C defines them; an unsigned product or loop counter that wraps is left out of the scope. A CUDA kernel that uses the grid along x is verified for grids of at most 2^32 threads along x (not a CUDA limit: larger grids make the global index blockIdx.x * blockDim.x + threadIdx.x wrap around), and the note says so.`,
+    full: `The kernel computes with C's machine integers. Its verdict holds for the executions in which no thread evaluates an undefined operation: ${MACHINE_SCOPE}. Signed overflow is undefined behaviour in C++; unsigned + - * << wrap around as C defines them; an unsigned loop counter that wraps is left out of the scope. A CUDA kernel that uses the grid along x is verified for grids of fewer than 2^32 threads along x (not a CUDA limit: larger grids make the global index blockIdx.x * blockDim.x + threadIdx.x, or the grid's thread count blockDim.x * gridDim.x, wrap around), and the note says so.`,
     level: 'note',
-    help: 'Nothing to fix: the verdict holds for the executions without undefined operations (signed overflow, division by zero, shifts out of range, an unsigned product or loop counter that wraps). Check those separately (a sanitizer, a test) if they matter.',
+    help: 'Nothing to fix: the verdict holds for the executions without undefined operations (signed overflow, division by zero, shifts out of range, an unsigned loop counter that wraps). Check those separately (a sanitizer, a test) if they matter.',
     tags: ['scope', 'machine-integers'],
   },
   {
@@ -157,6 +163,15 @@ const RULES: readonly Rule[] = [
     level: 'warning',
     help: 'Put `__syncwarp()` (or a barrier) between the warp\'s accesses: on sm_70 and later the threads of a warp are scheduled independently, and the kernel is racy or divergent there.',
     tags: ['correctness', 'concurrency', 'warp-synchronous'],
+  },
+  {
+    id: 'faial/undefined-operation',
+    name: 'UndefinedOperation',
+    short: 'Some launch the kernel allows may evaluate an operation outside the scope of the proof (signed overflow, division by zero, a shift out of range, an unsigned product or loop counter that wraps).',
+    full: `The kernel's verdict holds for the executions in which no thread evaluates an undefined operation (${MACHINE_SCOPE}). This operation may be undefined at some launch that the kernel's requires clauses and the command line allow: the solver found a thread and a launch, named in the message. Executions through it are not covered by the verdict. A note (N0802) says when this was not decided.`,
+    level: 'warning',
+    help: 'State the launches the kernel is meant for with `__requires(…)` on its parameters (the warning goes once no allowed launch makes the operation undefined), or compute in `unsigned`, whose wrap-around is defined and modelled exactly.',
+    tags: ['scope', 'machine-integers', 'undefined-behaviour'],
   },
   {
     id: 'faial/approximation',
@@ -339,6 +354,7 @@ function kernelResults(r: KernelResult, options: SarifOptions): Result[] {
   for (const b of r.barriers ?? []) if (b.verdict === 'redundant') out.push(redundantResult(r, b, options));
   if ((r.machineIntegers === true || (r.launchAssumptions ?? []).length > 0 || ((r.assumptions ?? []).length > 0 && r.status !== 'vacuous')) && r.status !== 'error') out.push(scopeResult(r, options));
   for (const a of r.approximations ?? []) out.push(approximationResult(r, a));
+  for (const d of undefinedDiagnostics(r)) out.push(diagnosticResult('faial/undefined-operation', d.severity === 'warning' ? 'warning' : 'note', d, r.kernel));
   if (r.lockstepOnly === true) out.push(lockstepOnlyResult(r));
   return out;
 }
@@ -453,8 +469,3 @@ function diagnosticResult(rule: RuleId, level: Level, d: Diagnostic, kernel: str
   });
 }
 
-/** The first line of the kernel: an annotation on the whole body would cover the file. */
-function kernelHead(file: SourceFile, span: Span): Span {
-  const newline = file.text.indexOf('\n', span.start);
-  return { start: span.start, end: newline === -1 || newline > span.end ? span.end : newline };
-}

@@ -6,6 +6,7 @@
 import type { Launch } from '../core/launch.js';
 import { colorsOf, framedSpan, framedSpans, lineColOf, locationOf, renderedDiagnostics, type Colors } from '../diagnostics/render.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { undefinedDiagnostics } from './undefined.js';
 import type { FileResult } from '../verify/result.js';
 import type { Divergence, KernelResult, Race, ReplayRecord, Status, Witness } from '../verify/result.js';
 import { assertNever } from '../util/assert.js';
@@ -123,6 +124,9 @@ export function kernelText(r: KernelResult, options: TextOptions): string {
   // what the verdict rests on, right under it: the scope of machine integers and the front end's approximations
   if (r.status !== 'error') lines.splice(2, 0, ...scopeLines(r));
   if (r.barriers !== undefined) lines.push(barriersText(r, r.barriers, scope, options.colour));
+  // the operations outside the scope that some launch may reach: each named, with its frame
+  const undefinedOps = undefinedDiagnostics(r);
+  if (undefinedOps.length > 0) lines.push(renderedDiagnostics(undefinedOps, options.colour).trimEnd());
   // An alarm does not need every query answered, but what was not answered is still not proved.
   if (r.unknowns.length > 0) {
     if (r.status !== 'unknown') lines.push(c.yellow(`also not proved (${plural(r.unknowns.length, 'query', 'queries')} without an answer):`));

@@ -2,7 +2,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AtomicOp, StatedAssumption, UnknownOrigin } from '../core/ast.js';
 import type { Approximation, Mode, ReadOrigin, SyncSite, TypingViolation } from '../map/map.js';
-import type { RaceLevel } from '../encode/query.js';
+import type { RaceLevel, SiteReached } from '../encode/query.js';
 import type { SourceFile, Span } from '../core/source.js';
 
 /** `benign`: racy, but only by write-write races of provably equal values (Race.benign); `vacuous`: no launch satisfies the kernel's assumptions */
@@ -61,6 +61,22 @@ export type Doubt =
   | { readonly kind: 'undefined-operation'; readonly span: Span | null; readonly thread: ThreadId; readonly query: string }
   /** the check that the witness's launch is in scope got no answer */
   | { readonly kind: 'scope-unknown'; readonly query: string };
+
+/** An operation outside the scope that some launch the kernel allows may reach undefined, with the launch and thread a model gave. */
+export interface UndefinedReached extends SiteReached {
+  readonly thread: ThreadId;
+  readonly parameters: ReadonlyMap<string, bigint>;
+  readonly blockDim: readonly bigint[];
+  readonly gridDim: readonly bigint[];
+  readonly query: string;
+}
+
+/** What the check of the operations outside the scope found (src/verify/undefined.ts). */
+export interface UndefinedOperations {
+  readonly reachable: readonly UndefinedReached[];
+  /** the sites not found reachable were not all proved unreachable: the query left unanswered, and why */
+  readonly undecided: { readonly query: string; readonly reason: string } | null;
+}
 
 export interface ThreadId {
   readonly threadIdx: readonly bigint[];
@@ -178,6 +194,8 @@ export interface KernelResult {
   readonly stats: Stats;
   /** the kernel uses machine integers: its verdict holds within the scope of no undefined operation (absent: it does not) */
   readonly machineIntegers?: boolean;
+  /** the operations outside the scope some launch may reach undefined (absent: the kernel has none that may be undefined) */
+  readonly undefinedOperations?: UndefinedOperations;
   /** assumptions about the launch beyond CUDA's rules that the verdict rests on, stated in every report (src/core/scope.ts; absent: none) */
   readonly launchAssumptions?: readonly string[];
   /** the user's own requires and assumes, which the verdict holds under and every report states (absent: none) */

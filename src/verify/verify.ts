@@ -29,13 +29,14 @@ import { raceGroup, type RaceGroup, type RacePair } from '../encode/grouped.js';
 import type { Formula } from '../encode/term.js';
 import type { Solver, Verdict } from '../solve/solver.js';
 import { dataDoubts, selectedPoints, shiftDoubts, valuation, witnessOf } from './witness.js';
-import { raceKind, statusOf, VERIFY_STAGES, type AccessSite, type Divergence, type Doubt, type KernelResult, type Race, type Unknown, type VerifyStage, type Witness } from './result.js';
+import { raceKind, statusOf, VERIFY_STAGES, type AccessSite, type Divergence, type Doubt, type KernelResult, type Race, type UndefinedOperations, type Unknown, type VerifyStage, type Witness } from './result.js';
 import { isSmallWitness, smallModel, type ModelOf } from './shrink.js';
 import { ask as askBackEnd } from './ask.js';
 import { raceShownByRun, type LaunchRuns } from './witness-run.js';
 import { StageClock } from '../util/clock.js';
 import { threadsNamed, vacuityUndecided } from './vacuity.js';
 import { inputOperation } from './inputs.js';
+import { undefinedOperations } from './undefined.js';
 import { launchAssumptions, unusedDimensionsAssumption } from '../core/scope.js';
 
 export interface VerifyOptions {
@@ -422,9 +423,16 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
 
   let counts = { phases: 0, arrays: 0 };
   const errors: KernelResult['errors'] = [];
+  let undefinedFound: UndefinedOperations | null = null;
   try {
     // what no inner stage claims is making witnesses and classifying alarms
     counts = await clock.timedAsync('witnesses', run);
+    // the verdict's scope leaves them out; the report names those some launch may reach (a kernel without any asks nothing),
+    // from a canonical model, so that the report is the same whichever solver answers; an operation on values read is
+    // undefined for some contents of memory at every launch (a sum's overflow): the contents decide it, not the launch
+    undefinedFound = await clock.timedAsync('witnesses', () =>
+      undefinedOperations(map, options.launch, onData, async (q) => ask(q, []), (build) => clock.timed('encoding', build)),
+    );
   } catch (e) {
     if (!(e instanceof EncodingLimit)) throw e;
     unknowns.push({ query: map.name, reason: e.message });
@@ -447,6 +455,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     violations: map.violations,
     ...base,
     ...(map.machineIntegers ? { machineIntegers: true } : {}),
+    ...(undefinedFound === null ? {} : { undefinedOperations: undefinedFound }),
     ...(assumed.length > 0 ? { launchAssumptions: assumed } : {}),
     ...(map.source.stated === undefined ? {} : { assumptions: map.source.stated }),
     ...(options.launch.warpSize === undefined ? {} : { warpSize: options.launch.warpSize }),

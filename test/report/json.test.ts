@@ -58,7 +58,7 @@ describe('reportJson for machine integers', () => {
     const result = await verifyKernel(map, { launch: { params: new Map(), blockDim: null, gridDim: null }, timeoutMs: 10_000, maxRaces: 4, solver: z3Wasm });
     const report = reportJson([{ ok: true, path: 'typed.cu', kernels: [result] }]);
     const kernel = report.kernels[0]!;
-    expect(kernel.scope).toBe('assuming no signed overflow, no unsigned product or loop counter wrapping around, no division by zero, shifts in range (undefined behaviour is outside the scope of verification)');
+    expect(kernel.scope).toBe('assuming no signed overflow, no unsigned loop counter wrapping around, no division by zero, shifts in range (undefined behaviour is outside the scope of verification)');
     // core.cu: 4 havoc h, 5 A[h] := 1, 6 havoc n, 7 if (n < 0)
     expect(kernel.approximations).toEqual([{ what: 'a loop bound', why: 'not solved', line: 6, column: 16, endLine: 6, endColumn: 60 }]);
     expect(kernel.violations).toEqual([

@@ -239,10 +239,10 @@ describe('verify --sarif', () => {
     expect(x?.locations?.[0]?.physicalLocation?.artifactLocation?.uriBaseId).toBe('%SRCROOT%');
   });
 
-  it('states the assumption of a grid of at most 2^32 threads along x, which is no CUDA limit, in text, JSON and SARIF', async () => {
+  it('states the assumption of a grid of fewer than 2^32 threads along x, which is no CUDA limit, in text, JSON and SARIF', async () => {
     // a file with no launch of its own (saxpy.cu's host launch fixes every dimension)
     const path = 'examples/cuda/helpers/complex-multiply.cu';
-    const assumed = 'a grid of at most 2^32 threads along x (gridDim.x * blockDim.x <= 4294967296, not a CUDA limit: so that blockIdx.x * blockDim.x + threadIdx.x never wraps around)';
+    const assumed = 'a grid of fewer than 2^32 threads along x (gridDim.x * blockDim.x < 4294967296, not a CUDA limit: so that neither blockIdx.x * blockDim.x + threadIdx.x nor blockDim.x * gridDim.x wraps around)';
     // the kernel uses the grid along x only: the dimensions it does not use are stated after it
     const unused = 'gridDim.y = gridDim.z = 1 and blockDim.y = blockDim.z = 1, dimensions the kernel does not use (--grid-dim and --block-dim verify other launches)';
     const text = (await cliResult(['verify', path])).stdout;
@@ -250,7 +250,7 @@ describe('verify --sarif', () => {
     const json = decoded((await cliResult(['verify', '--json', path])).stdout);
     expect(json.kernels[0]?.scope).toMatch(new RegExp(`; assuming ${assumed.replace(/[()*^.+]/g, '\\$&')}; assuming ${unused.replace(/[()*^.+]/g, '\\$&')}$`));
     const scope = results(logOf((await cliResult(['verify', '--sarif', path])).stdout)).find((x) => x.ruleId === 'faial/scope');
-    expect(scope?.message.text).toMatch(/; assuming a grid of at most 2\^32 threads along x .*\)\.$/);
+    expect(scope?.message.text).toMatch(/; assuming a grid of fewer than 2\^32 threads along x .*\)\.$/);
     expect(scope?.properties?.['launchAssumptions']).toEqual([assumed, unused]);
   });
 
@@ -269,7 +269,7 @@ describe('verify --sarif', () => {
     const scope = byRule.get('faial/scope');
     expect(scope?.level).toBe('note');
     expect(scope?.message.text).toBe(
-      'Kernel typed uses machine integers: its verdict (racy) holds for all parameters and launches, assuming no signed overflow, no unsigned product or loop counter wrapping around, no division by zero, shifts in range; undefined behaviour is outside the scope of verification.',
+      'Kernel typed uses machine integers: its verdict (racy) holds for all parameters and launches, assuming no signed overflow, no unsigned loop counter wrapping around, no division by zero, shifts in range; undefined behaviour is outside the scope of verification.',
     );
     const approximation = byRule.get('faial/approximation');
     expect(approximation?.level).toBe('note');

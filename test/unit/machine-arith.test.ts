@@ -133,7 +133,11 @@ describe('machine arithmetic: interpreter, re-checker and arith.ts', () => {
     expect(machineApply('-', 'u32', 0n, 1n)).toBe(4294967295n);
     expect(machineApply('+', 'u32', 2n, 4294967294n)).toBe(0n);
     expect(machineApply('<<', 'u64', 2n ** 63n, 1n)).toBe(0n);
-    expect(machineUndefined('*', 'u32', 2n, 2n ** 31n)).toMatch(/wrap-around of an unsigned product/);
+    // C defines an unsigned product modulo 2^w, however many times it wraps
+    expect(machineUndefined('*', 'u32', 2n, 2n ** 31n)).toBeNull();
+    expect(machineApply('*', 'u32', 2n, 2n ** 31n)).toBe(0n);
+    expect(machineApply('*', 'u32', 7n, 2654435761n)).toBe((7n * 2654435761n) % 2n ** 32n);
+    expect(loopStepUndefined('*', 'u32', 2n, 2n ** 31n)).toMatch(/wrap-around of a loop counter/);
     expect(machineApply('<<', 'u32', 33n, 27n)).toBe(1n << 27n);
     expect(machineUndefined('<<', 'u32', 1n, 32n)).toMatch(/shift count 32/);
     expect(loopStepUndefined('-', 'u32', 0n, 1n)).toMatch(/wrap-around of a loop counter/);

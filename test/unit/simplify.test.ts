@@ -122,6 +122,29 @@ describe('the simplifier keeps every query equivalent (enumerated on small value
     expectEquivalent(signed, [eq(mop('-', 'i32', v('x'), v('y')), num(3))], -3n, 3n);
   });
 
+  it('cancels a summand shared by two wrapped sums: (b·256 + t1) mod 2^32 = (b·256 + t2) mod 2^32 is t1 = t2 for t1, t2 below 2^32', () => {
+    const ds: Declaration[] = [
+      { name: 't1', bits: 32, type: 'u32' },
+      { name: 't2', bits: 32, type: 'u32' },
+      { name: 'b', bits: 32, type: 'u32' },
+    ];
+    const at = (t: string): Term => castTerm('u32', op('+', castTerm('u32', times(v('b'), num(256))), v(t)));
+    // a block's slot base + tid of an unsigned base that may wrap: distinct threads of one block never meet
+    expect(simplify(ds, [eq(at('t1'), at('t2')), not(eq(v('t1'), v('t2')))]).assertions).toEqual([FALSE]);
+    // a grid-stride slot i = t + d·j below 256 of two threads of a block: decided without the solver
+    const loop: Declaration[] = [...ds, { name: 'd', bits: 32, type: 'u32' }, { name: 'j1', bits: 32, type: 'u32' }, { name: 'j2', bits: 32, type: 'u32' }];
+    const slot = (t: string, j: string): Term => op('+', v(t), op('*', v('d'), v(j)));
+    const base = castTerm('u32', times(v('b'), num(256)));
+    const facts = [cmp('<', slot('t1', 'j1'), num(256)), cmp('<', slot('t2', 'j2'), num(256)), cmp('<', v('t1'), v('d')), cmp('<', v('t2'), v('d')), not(eq(v('t1'), v('t2')))];
+    expect(simplify(loop, [...facts, eq(castTerm('u32', op('+', base, slot('t1', 'j1'))), castTerm('u32', op('+', base, slot('t2', 'j2'))))]).assertions).toEqual([FALSE]);
+    // the summand may sit on either side of either sum, and what is left still wraps
+    const small: Declaration[] = [nat('x'), nat('y'), nat('s')];
+    const wrapped = (a: Term, b: Term): Term => castTerm('u32', op('+', a, b));
+    const f = eq(wrapped(v('s'), v('x')), wrapped(times(v('y'), num(1n << 31n)), v('s')));
+    expect(expectEquivalent(small, [f], 0n, 4n).count).toBeGreaterThan(0);
+    expect(expectEquivalent(small, [f, cmp('<', v('x'), num(1)), cmp('>', v('y'), num(1))], 0n, 4n).count).toBeGreaterThan(0);
+  });
+
   it('writes an equality in normal form where that is smaller: (t1 + 3) − 3 = (t2 + 3) − 3 and 2·t1 = 2·t2 are t1 = t2, which then substitutes', () => {
     const ds: Declaration[] = [
       { name: 't1', bits: 32, type: 'i32' },
@@ -627,6 +650,36 @@ describe('comparisons and ite conditions the bounds decide (enumerated)', () => 
       [cmp('<', times(num(2), x), plus(y, num(3))), cmp('<=', y, op('+', times(num(2), x), num(-2)))],
     ];
     for (const facts of consistent) expect(expectEquivalent(ds, facts, 0n, 7n).count).toBeGreaterThan(0);
+  });
+
+  it("a bound among the facts decides its linear form inside another fact: a loop's i < n in both threads' paths, i < n ∧ ¬(i < n) and i < n ∧ ¬(j < n ∧ n > i) are false", () => {
+    const ds = [nat('i'), nat('j'), nat('n')];
+    const [i, j, n] = [v('i'), v('j'), v('n')];
+    // a divergence query of uniform loops: thread 1 reaches the barrier (i < n ∧ j < n), thread 2 does not
+    expect(expectEquivalent(ds, [cmp('<', i, n), not(cmp('<', i, n))], 0n, 5n).decided).toBe(true);
+    expect(expectEquivalent(ds, [cmp('<', i, n), cmp('<', j, n), not(and([cmp('<', j, n), cmp('>', n, i)]))], 0n, 5n).decided).toBe(true);
+    // 2·i + 1 ≤ 2·n − 1 is i < n too, written otherwise
+    expect(expectEquivalent(ds, [cmp('<', i, n), not(cmp('<=', plus(times(num(2), i), num(1)), op('+', times(num(2), n), num(-1))))], 0n, 5n).decided).toBe(true);
+    // a weaker fact decides nothing it does not imply: i ≤ n leaves i < n open
+    const open = expectEquivalent(ds, [cmp('<=', i, n), or([not(cmp('<', i, n)), eq(j, num(2))]), not(eq(j, num(2)))], 0n, 5n);
+    expect(open.decided).toBe(false);
+    expect(open.count).toBeGreaterThan(0);
+  });
+
+  it("bounds that go round do not loosen a term's interval by the order they are read in: the casts of a cooperative group's thread_rank go, and two threads' ranks are one only where their ids are", () => {
+    // t.x + t.y·bx + t.z·bx·by, u32 (CUDA's thread_block::thread_rank()), for two threads of one block of at most 1024
+    const ds = ['bx', 'by', 'bz', 'x1', 'y1', 'z1', 'x2', 'y2', 'z2'].map((name) => ({ name, bits: 32 }));
+    const [bx, by, bz] = [v('bx'), v('by'), v('bz')];
+    const rank = (t: string, wrap: (x: Term) => Term): Term => wrap(plus(wrap(plus(v(`x${t}`), times(v(`y${t}`), bx))), times(v(`z${t}`), times(bx, by))));
+    const u32 = (x: Term): Term => castTerm('u32', x);
+    const launch = [cmp('<=', bx, num(1024)), cmp('<=', by, num(1024)), cmp('<=', bz, num(64)), cmp('<=', times(times(bx, by), bz), num(1024)), cmp('>=', bx, num(1)), cmp('>=', by, num(1)), cmp('>=', bz, num(1))];
+    const inBlock = ['1', '2'].flatMap((t) => [cmp('<', v(`x${t}`), bx), cmp('<', v(`y${t}`), by), cmp('<', v(`z${t}`), bz)]);
+    const distinct = or(['x', 'y', 'z'].map((a) => not(eq(v(`${a}1`), v(`${a}2`)))));
+    const s = simplify(ds, [...launch, ...inBlock, distinct, eq(rank('1', (x) => x), rank('2', u32))]);
+    expect(s.assertions).toEqual([FALSE]);
+    // a small launch, enumerated: the same facts with the casts, and without the distinct ids (then a model)
+    const small = [cmp('<=', bx, num(2)), cmp('<=', by, num(2)), cmp('<=', bz, num(1)), cmp('>=', bx, num(1)), cmp('>=', by, num(1)), cmp('>=', bz, num(1))];
+    expect(expectEquivalent(ds, [...small, ...inBlock, eq(rank('1', (x) => x), rank('2', u32))], 0n, 2n).count).toBeGreaterThan(0);
   });
 
   it('a fact never proves itself: x ≤ 3 and x < 4 are kept, though each implies the other', () => {

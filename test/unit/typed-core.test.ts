@@ -105,7 +105,7 @@ describe('typing and MAP inference of machine integers', () => {
         '  shared A (1 dimension)',
         '  data-dependent: h: u32 (a texture fetch at 5:16)',
         '  data-dependent: c: i32 (approximated: a counter updated in a while loop, its updates are not a step the front end solves at 6:16)',
-        '  scope: assuming no signed overflow, no unsigned product or loop counter wrapping around, no division by zero, shifts in range',
+        '  scope: assuming no signed overflow, no unsigned loop counter wrapping around, no division by zero, shifts in range',
         '  protocol:',
         '    defined (i32) tid - 1',
         '    havoc h',

@@ -79,11 +79,25 @@ describe('verify with machine integers', () => {
     expect(result.status).toBe('racy');
     expect(result.races.map((r) => [r.confidence, r.index])).toEqual([['confirmed', [0n]]]);
     expect(result.machineIntegers).toBe(true);
-    expect(text(result)).toContain('scope: assuming no signed overflow, no unsigned product or loop counter wrapping around, no division by zero, shifts in range (undefined behaviour is outside the scope of verification)');
+    expect(text(result)).toContain('scope: assuming no signed overflow, no unsigned loop counter wrapping around, no division by zero, shifts in range (undefined behaviour is outside the scope of verification)');
     expect(await replays(map, result)).toBe(1);
     // the interpreter computes the same wrapped indices
     const run = runKernel(map.source, { params: {}, blockDim: [4n, 1n, 1n] });
     expect(run.kind === 'finished' && run.blocks[0]!.phases[0]!.threads.map((t) => t.accesses[0]!.index[0])).toEqual([0n, 2n ** 31n, 0n, 2n ** 31n]);
+  });
+
+  it('wraps an unsigned product modulo 2^32 however many times: encoder, replay and interpreter agree', async () => {
+    // thread t writes A[(t * 3221225472) mod 2^32]; 3221225472 = 3 * 2^30, so
+    // threads 0 and 4 (product 3 * 2^32, wrapped three times) both write A[0]
+    const k = b.kernel('umul', { arrays: [b.shared('A')] }, [b.write('A', [b.bin('*', utid, b.u32(3221225472n))], utid)]);
+    const { map, result } = await verified(k, block(5n));
+    expect(result.status).toBe('racy');
+    expect(result.races.map((r) => [r.confidence, r.index])).toEqual([['confirmed', [0n]]]);
+    expect(await replays(map, result, block(5n))).toBe(1);
+    const run = runKernel(map.source, { params: {}, blockDim: [5n, 1n, 1n] });
+    expect(run.kind === 'finished' && run.blocks[0]!.phases[0]!.threads.map((t) => t.accesses[0]!.index[0])).toEqual([0n, 3221225472n, 2147483648n, 1073741824n, 0n]);
+    // at 4 threads the wrapped products are distinct
+    expect((await verified(k, block(4n))).result.status).toBe('drf');
   });
 
   it('with naturals the same kernel has no such scope line', async () => {

@@ -8,6 +8,9 @@
 __global__ void scan_blelloch_missing_sync(const float *in, float *out)
 {
     __requires(blockDim.x == N / 2);
+    // the unsigned blockIdx.x * N wraps modulo 2^32 beyond 2^32 / N blocks
+    // (blocks would then also race on global memory, as the twin says)
+    __requires(gridDim.x <= 4294967296 / N);
     __shared__ float temp[N];
     unsigned int tid = threadIdx.x;
     unsigned int base = blockIdx.x * N;

@@ -4,12 +4,15 @@
 // a barrier before every level. At stride st, thread t works on
 // idx = 2*st*(t+1) - 1 and idx - st; for two threads these four slots never
 // meet (2*st*(t-u) = -st has no solution). __requires: block b owns
-// in/out[b*N .. b*N + N-1] only if there are exactly N / 2 threads.
+// in/out[b*N .. b*N + N-1] only if there are exactly N / 2 threads, and at
+// most 2^32 / N blocks: the unsigned base = blockIdx.x * N wraps modulo 2^32
+// beyond, and block 2^23 would write block 0's out[] (a real race there).
 #define N 512
 
 __global__ void scan_blelloch(const float *in, float *out)
 {
     __requires(blockDim.x == N / 2);
+    __requires(gridDim.x <= 4294967296 / N);
     __shared__ float temp[N];
     unsigned int tid = threadIdx.x;
     unsigned int base = blockIdx.x * N;

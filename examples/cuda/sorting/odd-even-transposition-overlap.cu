@@ -16,6 +16,9 @@ __device__ void order_pair(int *s, int i)
 __global__ void odd_even_sort_overlap(int *keys)
 {
     __requires(blockDim.x == N / 2);
+    // the unsigned blockIdx.x * N wraps modulo 2^32 beyond 2^32 / N blocks
+    // (blocks would then also race on global memory, as the twin says)
+    __requires(gridDim.x <= 4294967296 / N);
     __shared__ int s[N];
     unsigned int tid = threadIdx.x;
     unsigned int base = blockIdx.x * N;

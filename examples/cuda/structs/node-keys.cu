@@ -11,6 +11,9 @@ struct Node {
 
 __global__ void node_keys(const int *in, int *out)
 {
+    // the unsigned blockIdx.x * 32 wraps modulo 2^32 in grids of more than
+    // 2^27 blocks, where blocks would write each other's out[] (a real race)
+    __requires(gridDim.x <= 4294967296 / 32);
     __shared__ Node s[8];
     unsigned t = threadIdx.x;
     if (t < 32) {

@@ -64,7 +64,7 @@ import { braced, callOperator, construct, memberCall, memberOperator, compoundOp
 import { baseType, declared, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
 import { groupFunctionCall, groupMethod } from './groups.js';
-import { intToFloatPattern } from './int-floats.js';
+import { intervalOf, intToFloatPattern } from './int-floats.js';
 import { arithmetic, bitPattern, floatLiteral, fromInteger, ieeeTypeOf, negated as negatedFloat, patternType, signBit, toType, type FloatConstant, type FloatPattern } from './floats.js';
 import { observed } from './observe.js';
 import { nested } from './nesting.js';
@@ -1084,10 +1084,26 @@ function pureCall(ctx: Ctx, n: Node, visiting: Set<string>): boolean {
 
 // ---------------------------------------------------------------- conversions
 
+/**
+ * An integer converted exactly to a floating type, converted back: C
+ * truncates toward zero, and the value is that integer, so the result is the
+ * integer itself, where it is in the target's range (else the conversion is
+ * undefined, and the value stays unknown): a target of at least 32 bits,
+ * signed, or unsigned where the integer is shown not negative.
+ */
+function exactIntegerBack(pattern: FloatPattern | undefined, to: Extract<CType, { kind: 'int' }>): Value | null {
+  const x = pattern?.integer;
+  if (x === undefined || to.bits < 32) return null;
+  if (!isSigned(machineOf(to)) && (intervalOf(x.expr, x.type)?.min ?? -1n) < 0n) return null;
+  return { kind: 'int', expr: x.expr, type: x.type };
+}
+
 /** C's conversion of a value to a type (assignment, cast, argument passing). */
 export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
   switch (to.kind) {
     case 'int': {
+      const back = v.kind === 'unknown' ? exactIntegerBack(v.pattern, to) : null;
+      if (back !== null) return convert(ctx, back, to, span);
       if (v.kind === 'unknown') return { ...v, ctype: to };
       const x = intOf(ctx, v, span);
       return { kind: 'int', expr: narrowed(castTo(x.expr, to.bits >= 32 ? machineOf(to) : 'i32', span), to, span), type: to.bits >= 32 ? machineOf(to) : 'i32' };
@@ -1102,7 +1118,7 @@ export function convert(ctx: Ctx, v: Value, to: CType, span: Span): Value {
       if (v.kind === 'int' && ieee !== null) {
         // exact where the integer is below 2^24 (2^53) in magnitude (int-floats.ts)
         const bits = intToFloatPattern(v.expr, v.type, ieee, span);
-        if (bits !== null) return { kind: 'unknown', ctype: to, what: `(${typeName(to)}) of an integer`, span, pattern: { type: ieee, bits } };
+        if (bits !== null) return { kind: 'unknown', ctype: to, what: `(${typeName(to)}) of an integer`, span, pattern: { type: ieee, bits, integer: { expr: v.expr, type: v.type } } };
         return { kind: 'unknown', ctype: to, what: `(${typeName(to)}) of an integer not shown below ${ieee === 'float' ? '2^24' : '2^53'} in magnitude (its rounding is not followed)`, span };
       }
       // a conversion to its own type keeps a parameter's pattern; to the other one, C rounds (or widens) what is not followed

@@ -27,6 +27,12 @@ export interface FloatConstant {
 export interface FloatPattern {
   readonly type: IeeeType;
   readonly bits: Expr;
+  /**
+   * the integer the value was converted from exactly (|x| shown below 2^24,
+   * 2^53 for a double): converting the value back to an integer type gives
+   * it back (absent: the value is no such conversion)
+   */
+  readonly integer?: { readonly expr: Expr; readonly type: MachineType };
 }
 
 /** The IEEE type a C floating type names (`half`, `long double`: not followed). */

@@ -11,13 +11,14 @@
  * product is the mathematical one (no wrap-around to hide a big block).
  *
  * One clause is not CUDA's but a stated assumption of every proof: a grid of
- * at most 2^32 threads along x (src/core/scope.ts, where the reason is);
+ * fewer than 2^32 threads along x (src/core/scope.ts, where the reason is);
  * along y and z the limits above imply it.
  */
 import { AXES, type Axis, type BExpr, type BuiltinName, type Expr, type Stmt } from '../../core/ast.js';
 import { bexprBuiltins, exprBuiltins } from '../../core/exprs.js';
 import type { Span } from '../../core/source.js';
 import { assertNever } from '../../util/assert.js';
+import { typeMax } from '../../core/arith.js';
 import { gridThreadsLimit } from '../../core/scope.js';
 
 type Mentioned = Set<`${BuiltinName}.${Axis}`>;
@@ -25,6 +26,33 @@ type Mentioned = Set<`${BuiltinName}.${Axis}`>;
 const BLOCK_LIMIT: Record<Axis, bigint> = { x: 1024n, y: 1024n, z: 64n };
 const GRID_LIMIT: Record<Axis, bigint> = { x: 2n ** 31n - 1n, y: 65535n, z: 65535n };
 const THREADS_PER_BLOCK = 1024n;
+
+/**
+ * The largest value e takes at every launch within the limits above, or null
+ * when it is not a constant or a launch builtin (converted to a type that
+ * holds the limit): every kernel's preconditions state the limit
+ * of each dimension it mentions, so a condition that holds below it holds at
+ * every launch the verdict is about.
+ */
+export function launchMax(e: Expr): bigint | null {
+  switch (e.kind) {
+    case 'nat':
+    case 'int':
+      return e.value;
+    case 'builtin': {
+      // an index is below its dimension
+      const limit = e.name === 'blockDim' || e.name === 'threadIdx' ? BLOCK_LIMIT[e.axis] : GRID_LIMIT[e.axis];
+      return e.name === 'threadIdx' || e.name === 'blockIdx' ? limit - 1n : limit;
+    }
+    case 'cast': {
+      const m = launchMax(e.operand);
+      // the conversion is the identity on values 0 … m when the type holds m
+      return m !== null && m >= 0n && m <= typeMax(e.type) ? m : null;
+    }
+    default:
+      return null;
+  }
+}
 
 function stmtBuiltins(s: Stmt, out: Mentioned): void {
   const all = (body: readonly Stmt[]): void => body.forEach((b) => stmtBuiltins(b, out));

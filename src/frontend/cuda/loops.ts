@@ -16,6 +16,7 @@ import { located, positionAt, type Span } from '../../core/source.js';
 import { and, arith, castTo, compare, constant } from './build.js';
 import { branch, emitIf, FALSE, fresh, havocked, isPointer, mapPointers, slotMachine, spanOf, TRUE, type Ctx, type LoopFrame, type Slot, type Value } from './context.js';
 import { commonType, isInteger, isSigned, leavesOf, partAt, rangeOf, type CType } from './ctypes.js';
+import { launchMax } from './limits.js';
 import { condition, hasEffects, intOf, named, placeType, rvalue, slotValue } from './expr.js';
 import { exitCondition, lowerStatement, lowerStatements, setFlag, withScope } from './stmt.js';
 import { parametersOf } from './calls.js';
@@ -465,6 +466,19 @@ function exactLoop(ctx: Ctx, shape: Shape, body: readonly Node[], n: Node): void
     // unsigned subtraction wraps: below the step, the variable jumps to a huge value and the loop goes on (`i >= 0; i--` never ends)
     guard = compare('>=', to, amount, span);
     why = `its unsigned variable ${shape.slot.name} may wrap around below the step instead of passing the bound`;
+  } else if (shape.op === '*' && !isSigned(t)) {
+    // unsigned multiplication wraps too: a value above max / c times c drops below the bound and the loop goes on
+    // (`i < n; i *= 2` with n > 2^31 reaches 2^31, then 0, forever). Below the bound every value v < to steps to
+    // v · c ≤ (to − 1) · c ≤ max exactly when to ≤ max / c + 1; a step that is no constant is not bounded so.
+    const c = amount.kind === 'int' ? amount.value : null;
+    if (c === null) guard = { kind: 'bool', value: false, span };
+    else if (c >= 2n) {
+      const most = rangeOf(t).max / c + 1n;
+      // `s < blockDim.x; s *= 2`: the launch limits (every kernel's preconditions) keep the bound below it
+      const below = launchMax(to);
+      guard = below !== null && below <= most ? { kind: 'bool', value: true, span } : compare('<=', to, constant(most, t, span), span);
+    }
+    why = `its unsigned variable ${shape.slot.name} may wrap around above the type's maximum when multiplied by the step instead of passing the bound`;
   }
   if (bumped) {
     const below = compare('<', limit, constant(rangeOf(t).max, t, span), span);

@@ -6,6 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { verified } from './lower-helpers.js';
+import { checkedKernels } from '../../../src/api/check.js';
+import { queryListing } from '../../../src/api/stages.js';
+import { frontEndsFor } from '../../../src/cli/cuda.js';
+import type { BExpr, Expr } from '../../../src/core/ast.js';
+import { NO_LAUNCH } from '../../../src/core/launch.js';
+import { gridThreadsLimit, isGridThreadsLimit } from '../../../src/core/scope.js';
+import type { Span } from '../../../src/core/source.js';
+import { z3Wasm } from '../../../src/solve/z3.js';
 
 async function only(text: string): Promise<{ status: string; assumed: readonly string[] }> {
   const { rejected, results } = await verified(text, 4);
@@ -43,5 +51,38 @@ describe('the dimensions taken to be 1 are stated', () => {
     ]);
     const all = await only('__global__ void k(int *a) {\n  a[0] = threadIdx.y + threadIdx.z + blockIdx.x + blockIdx.y + blockIdx.z;\n}\n');
     expect(all.assumed.some((a) => a.includes('does not use'))).toBe(false);
+  });
+});
+
+describe('the grid of fewer than 2^32 threads along x', () => {
+  const gridStride = '__global__ void k(unsigned n, float *y) {\n  unsigned stride = blockDim.x * gridDim.x;\n  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) y[i] = 2.0f * y[i];\n}\n';
+
+  it("makes a grid-stride loop's unsigned stride blockDim.x * gridDim.x a u32 that never wraps: written without a remainder, and DRF", async () => {
+    // at exactly 2^32 threads the stride would be 0: the assumption is strict so that it is not
+    const checked = checkedKernels('k.cu', gridStride, undefined, undefined, await frontEndsFor('k.cu', gridStride, {}));
+    if (!checked.ok) throw new Error(checked.diagnostics.map((d) => d.message).join('; '));
+    const scripts = await queryListing(checked.kernels[0]!, NO_LAUNCH, 60_000, z3Wasm);
+    expect(scripts.length).toBeGreaterThan(1);
+    expect(scripts.join('\n')).toContain('(< (* gridDim.x blockDim.x) 4294967296)');
+    expect(scripts.join('\n')).not.toContain('(mod ');
+    const v = await only(gridStride);
+    expect(v.status).toBe('drf');
+    expect(v.assumed[0]).toBe(
+      'a grid of fewer than 2^32 threads along x (gridDim.x * blockDim.x < 4294967296, not a CUDA limit: so that neither blockIdx.x * blockDim.x + threadIdx.x nor blockDim.x * gridDim.x wraps around)',
+    );
+  });
+
+  it('is what bounds the grid: a non-strict bound at 2^32 does not', async () => {
+    const span: Span = { start: 0, end: 0 };
+    const limit = (op: '<' | '<=', value: bigint): BExpr => {
+      const dim = (name: 'gridDim' | 'blockDim'): Expr => ({ kind: 'builtin', name, axis: 'x', span });
+      return { kind: 'cmp', op, left: { kind: 'binary', op: '*', left: dim('gridDim'), right: dim('blockDim'), span }, right: { kind: 'nat', value, span }, span };
+    };
+    expect(isGridThreadsLimit(gridThreadsLimit(span), 'x')).toBe(true);
+    expect(isGridThreadsLimit(limit('<', 2n ** 32n), 'x')).toBe(true);
+    expect(isGridThreadsLimit(limit('<=', 2n ** 32n - 1n), 'x')).toBe(true);
+    expect(isGridThreadsLimit(limit('<=', 2n ** 32n), 'x')).toBe(false);
+    expect(isGridThreadsLimit(limit('<', 2n ** 32n + 1n), 'x')).toBe(false);
+    expect(isGridThreadsLimit(limit('<', 2n ** 32n), 'y')).toBe(false);
   });
 });

@@ -106,3 +106,21 @@ describe('the benign check compares float patterns', () => {
     expect(await statuses('__global__ void k(float *y, const float *x) {\n  y[0] = x[0];\n}\n')).toEqual(['racy']);
   });
 });
+
+describe('an integer converted to a float exactly and back is the integer', () => {
+  it('(int)(float)threadIdx.x indexes by the thread id: DRF; by half of it: a confirmed race', async () => {
+    const drf = await verified('__global__ void k(int *a) {\n  a[(int)(float)threadIdx.x] = 1;\n}\n', 4);
+    expect(drf.results.map((r) => r.status)).toEqual(['drf']);
+    // through a float local and a functional cast, as kernels write it
+    const racy = await verified('__global__ void k(int *a) {\n  float f = threadIdx.x / 2;\n  a[int(f)] = threadIdx.x;\n}\n', 4);
+    expect(racy.results.map((r) => [r.status, r.races.map((x) => x.confidence)])).toEqual([['racy', ['confirmed']]]);
+    expect(await body('__global__ void k(int *a) {\n  a[(int)(float)threadIdx.x] = 1;\n}\n')).toMatch(/^a\[\(i32\) \(u32\) threadIdx\.x\] := 1;?$/m);
+  });
+
+  it('stays unknown, and says so, where bounds do not show |x| < 2^24, or the target cannot hold a negative integer', async () => {
+    const wide = await body('__global__ void k(int *a, int n) {\n  a[(int)(float)n] = 1;\n}\n');
+    expect(wide).toMatch(/\(float\) of an integer not shown below 2\^24 in magnitude/);
+    const unsigned = await body('__global__ void k(int *a) {\n  a[(unsigned)(float)((int)threadIdx.x - 4)] = 1;\n}\n');
+    expect(unsigned).toMatch(/havoc v(?:_\d+)?: u32 \/\* \(float\) of an integer \*\//);
+  });
+});

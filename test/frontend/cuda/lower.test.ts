@@ -4,7 +4,7 @@
  * comments). Each expectation was read against docs/cuda.md.
  */
 import { describe, expect, it } from 'vitest';
-import { body, core, lowered, rejection } from './lower-helpers.js';
+import { body, core, lowered, rejection, verified } from './lower-helpers.js';
 import { renderedDiagnostic } from '../../../src/diagnostics/render.js';
 import { showBExpr } from '../../../src/core/exprs.js';
 
@@ -145,6 +145,34 @@ __global__ void k(int *A, unsigned n, unsigned m) {
     expect(lines.slice(-3)).toEqual(['for s: u32 in n downto 1 {', '  A[s] := 2', '}']);
     // i >= 0 never fails for an unsigned i: the loop never ends, and is approximated
     expect(await body('__global__ void k(int *A, unsigned n) { for (unsigned i = n; i >= 0; i--) A[i] = 1; }')).toMatch(/^havoc iterations: u32 \/\* approximated/);
+  });
+
+  it('unsigned loop doubling: exact only where multiplying by the step cannot wrap around past the maximum', async () => {
+    // i *= 2, i <<= 1 and i = i * 2 are one loop; past n = 2^31 the counter reaches 2^31, then wraps to 0 and C's loop never ends
+    for (const step of ['i *= 2', 'i <<= 1', 'i = i * 2', 'i = 2 * i']) {
+      const lines = (await body(`__global__ void k(int *A, unsigned n) { for (unsigned i = 1; i < n; ${step}) A[i] = 1; }`)).split('\n');
+      expect(lines.slice(0, 4), step).toEqual(['if (n <= 2147483648) {', '  for i: u32 in 1..n step * 2 {', '    A[i] := 1', '  }']);
+      expect(lines[5], step).toMatch(/^  havoc iterations: u32 \/\* approximated: .*its unsigned variable i may wrap around above the type's maximum when multiplied by the step/);
+    }
+    // <=: n + 1 ≤ 2^32 / 4 keeps every value below n + 1 in range times 4
+    expect((await body('__global__ void k(int *A, unsigned n) { for (unsigned i = 1; i <= n; i *= 4) A[i] = 1; }')).split('\n')[0]).toBe('if (n < 4294967295 && n + 1 <= 1073741824) {');
+    // a constant bound that keeps the product in range is exact outright
+    expect(await body('__global__ void k(int *A) { for (unsigned i = 1; i < 1024; i <<= 1) A[i] = 1; }')).toBe('for i: u32 in 1..1024 step * 2 {\n  A[i] := 1\n}');
+    // nor is a bound that CUDA's launch limits keep below it (blockDim.x ≤ 1024, a precondition of every kernel)
+    expect(await body('__global__ void k(int *A) { for (unsigned s = 1; s < blockDim.x; s *= 2) A[s] = 1; }')).toBe('for s: u32 in 1..(u32) blockDim.x step * 2 {\n  A[s] := 1\n}');
+    // a step that is no constant bounds nothing: approximated
+    expect(await body('__global__ void k(int *A, unsigned n, unsigned c) { for (unsigned i = 1; i < n; i *= c) A[i] = 1; }')).toMatch(/^havoc iterations: u32 \/\* approximated: .*may wrap around above the type's maximum/);
+  });
+
+  it('an unsigned counter that wraps to 0 when doubled is a race C has, not a launch left out of the scope', async () => {
+    // n > 2^31: i reaches 2^31, then 0, and both threads write A[0] (DRF, silently, when the wrap was out of the scope)
+    const cu = (requires: string): string =>
+      `__global__ void k(int *A, unsigned n) {\n  ${requires}\n  for (unsigned i = 1; i < n; i *= 2) {\n    if (i != 0) A[blockDim.x + threadIdx.x] = 1;\n    else A[0] = threadIdx.x;\n  }\n}\n`;
+    const [racy] = (await verified(cu(''), 4)).results;
+    expect(racy?.status).toBe('racy');
+    expect(racy?.races.map((r) => [r.index, r.confidence])).toEqual([[[0n], 'possible']]);
+    const [bounded] = (await verified(cu('__requires(n <= 2147483648);'), 4)).results;
+    expect(bounded?.status).toBe('drf');
   });
 
   it('loop halving', async () => {
@@ -541,7 +569,7 @@ describe('CUDA kernels as a whole', () => {
     expect(await header('__global__ void k(int *A) { A[blockIdx.x * blockDim.x + threadIdx.x] = 1; }')).toEqual([
       '  requires blockDim.x <= 1024',
       '  requires gridDim.x <= 2147483647',
-      '  requires gridDim.x * blockDim.x <= 4294967296',
+      '  requires gridDim.x * blockDim.x < 4294967296',
     ]);
     expect(await header('__global__ void k(int *A) { __requires(gridDim.z == 2); A[threadIdx.z * blockDim.y + threadIdx.x] = 1; }')).toEqual([
       '  requires blockDim.x <= 1024',
