@@ -130,10 +130,10 @@ describe('faial-ts verify (text)', () => {
 
   it('is "unknown" (exit 3) when queries run out of budget and nothing is found', async () => {
     // the simplifier decides most of its queries; a budget of 1 unit leaves the others undecided
-    const r = await cliResult(['verify', 'examples/matmul/matmul-tiled.bcu', '--rlimit', '1']);
+    const r = await cliResult(['verify', 'examples/stencils/stencil1d.bcu', '--rlimit', '1']);
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toContain('unknown — not proved');
-    expect(r.stdout).toMatch(/query matmul_tiled\/\S+: \S/);
+    expect(r.stdout).toMatch(/query stencil_1d\/\S+: \S/);
   });
 
   it('writes no ANSI escape when the output is not a terminal', async () => {
