@@ -203,9 +203,10 @@ __global__ void k(float3 *p, float3 *q, int2 *r) {
       ].join('\n'),
     );
     // the race-free twin writes element i; the racy one also element i + 1, through the operator's result
+    // (one block's index: the grid's (int) of a u32 sum that may exceed INT_MAX leaves z3-wasm alone minutes on the racy twin)
     const twin = `__device__ int2 operator+(int2 a, int2 b) { return make_int2(a.x + b.x, a.y + b.y); }
 __global__ void k(int2 *r) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = threadIdx.x;
   int2 u = make_int2(i, 0);
   int2 one = make_int2(0, 0);
   r[(u + one).x] = u;
