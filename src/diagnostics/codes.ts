@@ -90,7 +90,7 @@ export const CODES = {
   undefinedOperation: {
     code: 'W0801',
     severity: 'warning',
-    what: 'an operation outside the scope of a proof (signed overflow, division by zero, a shift out of range, an unsigned product or loop counter that wraps) that some launch the kernel allows may reach',
+    what: 'an operation outside the scope of a proof (signed overflow, division by zero, a shift out of range, an unsigned loop counter that wraps) that some launch the kernel allows may reach',
   },
   undefinedOperationUndecided: { code: 'N0802', severity: 'note', what: "whether the kernel's operations outside the scope of a proof are reachable was not decided" },
 

@@ -1299,6 +1299,15 @@ function launchFacts(b: Builder, launch: Launch): Formula[] {
 }
 
 /** The two threads: in bounds, and distinct (same block, or different blocks; a warp-level query's are of one block). */
+/** The launch's facts and thread 1's ids within it: the questions about one thread of some launch (scope, undefined operations). */
+function oneThreadFacts(b: Builder, launch: Launch): Formula[] {
+  const facts = launchFacts(b, launch);
+  for (const axis of AXES) {
+    facts.push(cmp('<', b.threadId('threadIdx', axis, 1), b.dim('blockDim', axis)), cmp('<', b.threadId('blockIdx', axis, 1), b.dim('gridDim', axis)));
+  }
+  return facts;
+}
+
 function threadFacts(b: Builder, level: RaceLevel): Formula[] {
   const facts: Formula[] = [];
   for (const t of [1, 2] as const) {
@@ -1799,17 +1808,14 @@ export function scopeQuery(
   assumptionsOnData: 'may-fail' | 'hold' = 'may-fail',
   ignored: (e: Expr) => boolean = () => false,
 ): { query: Query; exitOf: (value: (name: string) => bigint) => ScopeExit | null } | null {
-  const code = codeOf(map.body, 'erase');
+  const code = erasedBody(map.body);
   const isData = (v: string): boolean => isDataDependent(map.vars.get(v));
   const onData = (c: BExpr): boolean => [...bexprVars(c)].some(isData);
   const points = pointsOf(code, 'without-rest').filter((p) => p.target.kind === 'assume' && !(assumptionsOnData === 'hold' && onData(p.target.cond)));
   const sites = evaluationsOf(code).flatMap((s) => withoutIgnored(s, ignored));
   if (points.length === 0 && sites.length === 0) return null;
-  const b = new Builder(map, map.vars, sharedBinders(code), launch);
-  const assertions = launchFacts(b, launch);
-  for (const axis of AXES) {
-    assertions.push(cmp('<', b.threadId('threadIdx', axis, 1), b.dim('blockDim', axis)), cmp('<', b.threadId('blockIdx', axis, 1), b.dim('gridDim', axis)));
-  }
+  const b = new Builder(map, map.vars, bindersOf(code), launch);
+  const assertions = oneThreadFacts(b, launch);
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const scope = new Scope(b, 1, index);
     // the path binds the loop variables the condition may mention
@@ -1861,7 +1867,7 @@ export interface SiteReached {
  * command line allow, satisfying the assumptions it surely reaches, reach
  * one of the kernel's operations whose undefinedness is outside the scope
  * (signed overflow, division by zero, a shift out of range, an unsigned
- * product or loop counter that wraps) with it undefined? One disjunction
+ * loop counter that wraps) with it undefined? One disjunction
  * over every site but the `excluded` ones (by siteKey), so that the sites
  * reachable are enumerated a model at a time; `reached` names every site a
  * model reaches undefined. Reaching is over-approximated as in scopeQuery
@@ -1876,10 +1882,10 @@ export function undefinedOperationsQuery(
   ignored: (e: Expr) => boolean,
   excluded: ReadonlySet<string> = new Set(),
 ): { query: Query; reached: (value: (name: string) => bigint) => SiteReached[] } | null {
-  const code = codeOf(map.body, 'erase');
+  const code = erasedBody(map.body);
   const evaluations = evaluationsOf(code);
   if (evaluations.length === 0) return null;
-  const b = new Builder(map, map.vars, sharedBinders(code), launch);
+  const b = new Builder(map, map.vars, bindersOf(code), launch);
   const found = new Map<string, OperationAt[]>();
   evaluations.forEach((s, i) => {
     const scope = new Scope(b, 1, i);
@@ -1899,10 +1905,7 @@ export function undefinedOperationsQuery(
     }
   });
   if (found.size === 0) return null;
-  const assertions = launchFacts(b, launch);
-  for (const axis of AXES) {
-    assertions.push(cmp('<', b.threadId('threadIdx', axis, 1), b.dim('blockDim', axis)), cmp('<', b.threadId('blockIdx', axis, 1), b.dim('gridDim', axis)));
-  }
+  const assertions = oneThreadFacts(b, launch);
   // a launch in the kernel's assumptions: the thread satisfies those it surely reaches
   assertions.push(...assumptionFacts(b, code, 'pass', [1]));
   const sites = [...found.values()];

@@ -167,7 +167,7 @@ const RULES: readonly Rule[] = [
   {
     id: 'faial/undefined-operation',
     name: 'UndefinedOperation',
-    short: 'Some launch the kernel allows may evaluate an operation outside the scope of the proof (signed overflow, division by zero, a shift out of range, an unsigned product or loop counter that wraps).',
+    short: 'Some launch the kernel allows may evaluate an operation outside the scope of the proof (signed overflow, division by zero, a shift out of range, an unsigned loop counter that wraps).',
     full: `The kernel's verdict holds for the executions in which no thread evaluates an undefined operation (${MACHINE_SCOPE}). This operation may be undefined at some launch that the kernel's requires clauses and the command line allow: the solver found a thread and a launch, named in the message. Executions through it are not covered by the verdict. A note (N0802) says when this was not decided.`,
     level: 'warning',
     help: 'State the launches the kernel is meant for with `__requires(…)` on its parameters (the warning goes once no allowed launch makes the operation undefined), or compute in `unsigned`, whose wrap-around is defined and modelled exactly.',

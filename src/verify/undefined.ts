@@ -1,9 +1,9 @@
 /**
  * Issue 28 §1: signed overflow, division by zero, shifts out of range and
- * unsigned products or loop counters that wrap stay outside the scope of a
- * proof, but where some launch the kernel allows may reach one, the report
- * names the operation and its place (a warning each), not only the generic
- * scope line. One question per round, a disjunction over the sites not yet
+ * unsigned loop counters that wrap stay outside the scope of a proof, but
+ * where some launch the kernel allows may reach one, the report names the
+ * operation and its place (a warning each), not only the generic scope
+ * line. One question per round, a disjunction over the sites not yet
  * found (src/encode/query.ts, undefinedOperationsQuery); each model names
  * every site it reaches undefined, which leave the next round's question.
  * A kernel without such an operation asks nothing.
