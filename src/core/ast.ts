@@ -72,6 +72,11 @@ export type BExpr =
   | { readonly kind: 'and' | 'or'; readonly left: BExpr; readonly right: BExpr; readonly span: Span }
   | { readonly kind: 'not'; readonly operand: BExpr; readonly span: Span };
 
+const BEXPR_KINDS: ReadonlySet<string> = new Set<BExpr['kind']>(['bool', 'cmp', 'and', 'or', 'not']);
+
+/** Whether a node of either kind of expression is a value (an Expr), not a condition. */
+export const isExpr = (e: Expr | BExpr): e is Expr => !BEXPR_KINDS.has(e.kind);
+
 export type UpStep = '+' | '*';
 export type DownStep = '-' | '/';
 

@@ -18,7 +18,7 @@
  * counts as missed only where its operations are defined.
  */
 import type { ArithOp, Axis, BExpr, BuiltinName, Expr, MachineType } from '../core/ast.js';
-import { AXES } from '../core/ast.js';
+import { AXES, isExpr } from '../core/ast.js';
 import { isSigned, loopStepUndefined, machineUndefined, typeMax, typeMin, WIDTH, wrapsAround } from '../core/arith.js';
 import { machineType, mayBeUndefined, operationMayBeUndefined } from '../core/types.js';
 import { isGridThreadsLimit } from '../core/scope.js';
@@ -622,59 +622,92 @@ class Scope {
    * operands' evaluation, so that a report names the one that fails, not
    * every operation above it). Only the branch a conditional takes, and the
    * right side of && and || where it is evaluated, count, as in `defined`.
+   *
+   * A let's value is one object at each of its uses, so `e` is a DAG: a chain
+   * of lets each using the one before twice is exponential as a tree. Each
+   * node is visited once, under the disjunction of the guards it is reached
+   * with (its parents' first: a topological order), and an operation is one
+   * entry however many times it is reached.
    */
-  undefinedOperations(e: Expr, guard: Formula, ignored: (e: Expr) => boolean, out: OperationAt[]): void {
-    if (!mayBeUndefined(e)) return;
-    switch (e.kind) {
-      case 'nat':
-      case 'int':
-      case 'var':
-      case 'builtin':
-        return;
-      case 'binary': {
-        this.undefinedOperations(e.left, guard, ignored, out);
-        this.undefinedOperations(e.right, guard, ignored, out);
-        // an ignored operation's own operands may still hold one that is not (`A[i] + n * m`)
-        if (e.type === undefined || !operationMayBeUndefined(e.op, e.type, e.right) || ignored(e)) return;
-        const [a, b] = [this.term(e.left), this.term(e.right)];
-        const when = and([guard, this.defined(e.left), this.defined(e.right), not(operationDefined(e.op, e.type, a, b))]);
-        out.push({ site: { kind: 'operation', op: e.op, type: e.type, span: e.span }, when, operands: [a, b] });
-        return;
+  undefinedOperations(e: Expr | BExpr, guard: Formula, ignored: (e: Expr) => boolean, out: OperationAt[]): void {
+    const order: (Expr | BExpr)[] = [];
+    const seen = new Set<Expr | BExpr>();
+    const visit = (n: Expr | BExpr): void => {
+      if (seen.has(n) || (isExpr(n) && !mayBeUndefined(n))) return;
+      seen.add(n);
+      for (const [child] of this.evaluatedChildren(n, TRUE)) visit(child);
+      order.push(n);
+    };
+    visit(e);
+    order.reverse();
+    const reachedWith = new Map<Expr | BExpr, Formula[]>([[e, [guard]]]);
+    const reach = new Map<Expr | BExpr, Formula>();
+    for (const n of order) {
+      const g = or([...new Set(reachedWith.get(n) ?? [])]);
+      reach.set(n, g);
+      for (const [child, edge] of this.evaluatedChildren(n, g)) {
+        if (seen.has(child)) reachedWith.set(child, [...(reachedWith.get(child) ?? []), edge]);
       }
-      case 'cast':
-        return this.undefinedOperations(e.operand, guard, ignored, out);
-      case 'ite': {
-        this.undefinedInCond(e.cond, guard, ignored, out);
-        const c = and([guard, this.definedCond(e.cond)]);
-        this.undefinedOperations(e.then, and([c, this.formula(e.cond)]), ignored, out);
-        this.undefinedOperations(e.else, and([c, not(this.formula(e.cond))]), ignored, out);
-        return;
-      }
-      default:
-        return assertNever(e);
+    }
+    // reported in the order of a left-to-right evaluation, operands first
+    for (const n of [...order].reverse()) {
+      if (!isExpr(n) || n.kind !== 'binary') continue;
+      // an ignored operation's own operands may still hold one that is not (`A[i] + n * m`)
+      if (n.type === undefined || !operationMayBeUndefined(n.op, n.type, n.right) || ignored(n)) continue;
+      const [a, b] = [this.term(n.left), this.term(n.right)];
+      const when = and([reach.get(n)!, this.defined(n.left), this.defined(n.right), not(operationDefined(n.op, n.type, a, b))]);
+      out.push({ site: { kind: 'operation', op: n.op, type: n.type, span: n.span }, when, operands: [a, b] });
     }
   }
 
-  /** As undefinedOperations, for a condition. */
-  undefinedInCond(c: BExpr, guard: Formula, ignored: (e: Expr) => boolean, out: OperationAt[]): void {
-    switch (c.kind) {
+  /** What evaluating n evaluates, each with the guard under which it does when n is evaluated under `guard`. */
+  private evaluatedChildren(n: Expr | BExpr, guard: Formula): [Expr | BExpr, Formula][] {
+    if (isExpr(n)) {
+      switch (n.kind) {
+        case 'nat':
+        case 'int':
+        case 'var':
+        case 'builtin':
+          return [];
+        case 'binary':
+          return [
+            [n.left, guard],
+            [n.right, guard],
+          ];
+        case 'cast':
+          return [[n.operand, guard]];
+        case 'ite': {
+          const c = and([guard, this.definedCond(n.cond)]);
+          return [
+            [n.cond, guard],
+            [n.then, and([c, this.formula(n.cond)])],
+            [n.else, and([c, not(this.formula(n.cond))])],
+          ];
+        }
+        default:
+          return assertNever(n);
+      }
+    }
+    switch (n.kind) {
       case 'bool':
-        return;
+        return [];
       case 'cmp':
-        this.undefinedOperations(c.left, guard, ignored, out);
-        this.undefinedOperations(c.right, guard, ignored, out);
-        return;
+        return [
+          [n.left, guard],
+          [n.right, guard],
+        ];
       case 'and':
       case 'or': {
-        this.undefinedInCond(c.left, guard, ignored, out);
-        const left = this.formula(c.left);
-        this.undefinedInCond(c.right, and([guard, this.definedCond(c.left), c.kind === 'and' ? left : not(left)]), ignored, out);
-        return;
+        const left = this.formula(n.left);
+        return [
+          [n.left, guard],
+          [n.right, and([guard, this.definedCond(n.left), n.kind === 'and' ? left : not(left)])],
+        ];
       }
       case 'not':
-        return this.undefinedInCond(c.operand, guard, ignored, out);
+        return [[n.operand, guard]];
       default:
-        return assertNever(c);
+        return assertNever(n);
     }
   }
 
@@ -1893,7 +1926,7 @@ export function undefinedOperationsQuery(
     const path = and(s.path.map((step) => scope.step(step)));
     const ops: OperationAt[] = [];
     for (const e of s.exprs) scope.undefinedOperations(e, TRUE, ignored, ops);
-    for (const c of s.conds) scope.undefinedInCond(c, TRUE, ignored, ops);
+    for (const c of s.conds) scope.undefinedOperations(c, TRUE, ignored, ops);
     if (s.step !== undefined && s.step.range.type !== undefined) {
       const l = scope.loop(s.step.range);
       const x = scope.variable(s.step.var);

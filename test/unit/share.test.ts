@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import * as b from '../support/core.js';
 import type { Expr, Stmt } from '../../src/core/ast.js';
 import { NO_LAUNCH } from '../../src/core/launch.js';
-import { raceQueries, type Query } from '../../src/encode/query.js';
+import { raceQueries, undefinedOperationsQuery, type Query } from '../../src/encode/query.js';
 import { shareSubterms } from '../../src/encode/share.js';
 import { printScript } from '../../src/encode/smtlib.js';
 import { cmp, eq, ite, mop, num, tvar, type Formula, type Term } from '../../src/encode/term.js';
@@ -67,6 +67,18 @@ describe('shared subterms', () => {
     const result = await verifyKernel(b.mapOf(k), { launch: { params: new Map(), blockDim: [4n, 1n, 1n], gridDim: [1n, 1n, 1n] }, timeoutMs: 20_000, maxRaces: 4, solver: z3Wasm });
     expect(result.status).toBe('racy');
     expect(result.races.some((r) => r.confidence === 'confirmed')).toBe(true);
+  });
+
+  it('asks whether an operation of a chain of lets is undefined with a question linear in the chain (each let walked once, not at every use)', () => {
+    const size = (n: number): number => {
+      const found = undefinedOperationsQuery(b.mapOf(chain(n)), NO_LAUNCH, () => false);
+      expect(found).not.toBeNull();
+      const q = found!.query;
+      return tokens(printScript(q.built.declarations, q.built.assertions, q.encoding));
+    };
+    const [s4, s8] = [size(4), size(8)];
+    // walked as a tree, each let triples the walk (a(k-1) is used three times in a(k)): 3^4 times more
+    expect(s8).toBeLessThan(3 * s4);
   });
 
   it('names a large term written twice, with its defining equation, and leaves small or single ones alone', () => {
