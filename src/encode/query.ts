@@ -843,7 +843,9 @@ class Scope {
     if (l.step.k === 'num') {
       const k = l.step.v;
       if (k === 0n) return and([l.continues(l.from), eq(x, l.from)]);
-      return and([going, k > 0n ? multiple(forwards, l.step) : multiple(backwards, num(-k))]);
+      // d ≥ 0 and k > 0: C's truncated remainder is the solver's own `mod`, without the sign split
+      const stepped = (d: Term, by: bigint): Formula => and([cmp('>=', d, num(0)), eq(op('%', d, num(by)), num(0))]);
+      return and([going, k > 0n ? stepped(forwards, k) : stepped(backwards, -k)]);
     }
     if (!this.negated) {
       // x = from ± step * j reads better to the solver than a remainder by a variable

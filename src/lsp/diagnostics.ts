@@ -116,7 +116,7 @@ function raceDiagnostic(r: KernelResult, race: Race, range: Range, uriOf: UriOf)
   const [a1, a2] = race.accesses;
   const other = locationOf(r.file, a2.span, uriOf);
   const where = race.level === 'grid' ? raceScopeText(race) : `${raceScopeText(race)}, ${executionText(r)}`;
-  const confidence = race.confidence === 'confirmed' ? 'confirmed' : `possible: ${reasonText(r.file, race.confidence, race.doubts)}`;
+  const confidence = race.confidence === 'possible' ? `possible: ${reasonText(r.file, race.confidence, race.doubts)}` : race.confirmedBy === 'run' ? 'confirmed by a run, every array zero-filled' : 'confirmed';
   const benign = race.benign === true ? ` Benign: ${BENIGN_TEXT}.` : '';
   const data: AlarmData = { kernel: r.kernel };
   return {

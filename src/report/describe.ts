@@ -46,8 +46,12 @@ export function doubtText(file: SourceFile, d: Doubt): string {
   }
 }
 
+/** Why a race confirmed by a run (src/verify/witness-run.ts) is one. */
+export const RUN_TEXT = "the witness's launch, run with every array zero-filled, makes both accesses to the element in one phase without leaving the scope, so it is a real execution";
+
 /** Why an alarm is (or is not) a proof of a bug. */
-export function reasonText(file: SourceFile, confidence: Confidence, doubts: readonly Doubt[]): string {
+export function reasonText(file: SourceFile, confidence: Confidence, doubts: readonly Doubt[], confirmedBy?: 'run'): string {
+  if (confirmedBy === 'run') return RUN_TEXT;
   if (confidence === 'confirmed' || doubts.length === 0) {
     return 'the witness depends only on parameters, launch, thread ids and loop variables, so it is a real execution';
   }

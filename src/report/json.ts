@@ -75,7 +75,11 @@ export const RaceJson = t.intersection([t.type({
   phase: t.union([t.number, t.null]),
   accesses: t.tuple([AccessJson, AccessJson]),
   witness: WitnessJson,
-}), t.partial({ benign: t.boolean }), ReplayJson]);
+}), t.partial({
+  benign: t.boolean,
+  /** `run`: confirmed by running the witness's launch with every array zero-filled (the verifier alone left it possible) */
+  confirmedBy: t.literal('run'),
+}), ReplayJson]);
 
 export const DivergenceJson = t.intersection([
   Range,
@@ -233,12 +237,13 @@ export function kernelJson(r: KernelResult): KernelJson {
       array: race.array,
       kind: race.kind,
       confidence: race.confidence,
-      reason: reasonText(r.file, race.confidence, race.doubts),
+      reason: reasonText(r.file, race.confidence, race.doubts, race.confirmedBy),
       level: race.level,
       phase: race.phase,
       accesses: [accessJson(r.file, race.accesses[0]), accessJson(r.file, race.accesses[1])],
       witness: witnessJson(race.witness, race.index),
       ...(race.benign === true ? { benign: true } : {}),
+      ...(race.confirmedBy === undefined ? {} : { confirmedBy: race.confirmedBy }),
       ...replayJson(race.replay),
     })),
     divergences: r.divergences.map((d) => ({

@@ -170,8 +170,8 @@ export function raceGroups(races: readonly Race[]): Race[][] {
 
 export function raceText(r: KernelResult, race: Race, c: Colors, colour: boolean): string {
   const [a1, a2] = race.accesses;
-  const confidence = race.confidence === 'confirmed' ? c.red('confirmed') : c.yellow('possible');
-  const why = race.confidence === 'possible' ? `: ${reasonText(r.file, race.confidence, race.doubts)}` : '';
+  const confidence = race.confidence === 'confirmed' ? c.red(race.confirmedBy === 'run' ? 'confirmed by a run' : 'confirmed') : c.yellow('possible');
+  const why = race.confidence === 'possible' ? `: ${reasonText(r.file, race.confidence, race.doubts)}` : race.confirmedBy === 'run' ? ': every array zero-filled' : '';
   const where = raceScopeText(race);
   const head =
     race.benign === true

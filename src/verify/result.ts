@@ -107,6 +107,15 @@ export interface Race {
   readonly witness: Witness;
   readonly replay?: ReplayRecord;
   /**
+   * `run`: confirmed by running its witness's launch with every array
+   * zero-filled (src/verify/witness-run.ts raceShownByRun), though the
+   * verifier alone left it possible (values read from memory, a scope check
+   * undecided); its doubts are what the run decided, and its witness's
+   * locals are left out, as the solver's values read need not be the run's.
+   * Absent: confirmed (or possible) by the verifier alone.
+   */
+  readonly confirmedBy?: 'run';
+  /**
    * A write-write race whose two values are provably equal wherever the pair
    * races (never values read or unknown): still a race by the definition,
    * reported as a warning unless `--strict-races` (absent: not benign)

@@ -32,6 +32,7 @@ import { dataDoubts, selectedPoints, shiftDoubts, valuation, witnessOf } from '.
 import { raceKind, statusOf, VERIFY_STAGES, type AccessSite, type Divergence, type Doubt, type KernelResult, type Race, type UndefinedOperations, type Unknown, type VerifyStage, type Witness } from './result.js';
 import { isSmallWitness, smallModel, type ModelOf } from './shrink.js';
 import { ask as askBackEnd } from './ask.js';
+import { raceShownByRun, type LaunchRuns } from './witness-run.js';
 import { StageClock } from '../util/clock.js';
 import { threadsNamed, vacuityUndecided } from './vacuity.js';
 import { inputOperation } from './inputs.js';
@@ -258,6 +259,24 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
   };
 
   /**
+   * A possible race, confirmed where a run of its (small) witness shows it
+   * (src/verify/witness-run.ts): when every doubt is one a concrete run
+   * decides (values read from memory, the scope at the witness's launch)
+   * and the kernel uses no value it does not determine.
+   */
+  const runs: LaunchRuns = new Map();
+  const confirmedByRun = async (race: Race, smaller: () => Promise<Race | null>): Promise<Race> => {
+    if (race.doubts.length === 0 || !race.doubts.every(runDecides)) return race;
+    // the solver's launch first (a smaller one may not reach the race with the values the run reads), if the interpreter can run it
+    const shown = raceShownByRun(map, race, options.launch.warpSize, runs);
+    if (shown !== null) return { ...race, ...shown, confirmedBy: 'run' };
+    if (isSmallWitness(race.witness)) return race;
+    const small = await smaller();
+    const shownSmall = small === null ? null : raceShownByRun(map, small, options.launch.warpSize, runs);
+    return small === null || shownSmall === null ? race : { ...small, ...shownSmall, confirmedBy: 'run' };
+  };
+
+  /**
    * Whether no launch is in scope: the vacuity check asks for a launch whose
    * first and last thread satisfy what they surely must (and the threads
    * found so far, if the launch has them); none is a proof that no launch is
@@ -370,11 +389,12 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
           witness: witnessOf(q, model, [m1, m2]),
         };
       };
-      // the query speaks of two threads; another may leave the scope (fail an assumption, overflow) and exclude the launch
-      const race = await classify(raceAt(verdict.model), inScopeAlike, async () => {
+      const smaller = async (): Promise<Race | null> => {
         const small = await smallModel(q, modelsOf(q), valuation(verdict.model));
         return small === null ? null : raceAt(small);
-      });
+      };
+      // the query speaks of two threads; another may leave the scope (fail an assumption, overflow) and exclude the launch
+      const race = await confirmedByRun(await classify(raceAt(verdict.model), inScopeAlike, smaller), smaller);
       const isBenign = await benign(spec, q.accesses!);
       const key = pairKey(spec.level, pair);
       const earlier = reported.get(key);
@@ -382,7 +402,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       // the pair's benign race of an earlier phase is not what the pair is: this race takes its place
       if (earlier?.race != null) races.splice(races.indexOf(earlier.race), 1);
       // a benign race past the cap is not listed (the verdict needs only the races that are not benign)
-      const listed = !isBenign || races.length < options.maxRaces ? { ...race, confidence: race.doubts.length === 0 ? ('confirmed' as const) : ('possible' as const), ...(isBenign ? { benign: true as const } : {}) } : null;
+      const listed = !isBenign || races.length < options.maxRaces ? { ...race, confidence: race.doubts.length === 0 || race.confirmedBy === 'run' ? ('confirmed' as const) : ('possible' as const), ...(isBenign ? { benign: true as const } : {}) } : null;
       if (listed !== null) races.push(listed);
       reported.set(key, { benign: isBenign, race: listed });
       return 'sat';
@@ -449,4 +469,22 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
       stages,
     },
   };
+}
+
+/** Whether a concrete run decides the doubt: a value read from memory (the run reads zero), or whether the witness's launch is in scope (the run checks every thread). */
+function runDecides(d: Doubt): boolean {
+  switch (d.kind) {
+    case 'data':
+    case 'assumption':
+    case 'undefined-operation':
+    case 'scope-unknown':
+      return true;
+    case 'unknown':
+    case 'approximated-loop':
+    case 'large-shift':
+    case 'divergence-unknown':
+      return false;
+    default:
+      return assertNever(d);
+  }
 }

@@ -228,6 +228,8 @@ describe('faial-ts verify --json', () => {
     const [k] = decoded(r.stdout).kernels;
     expect(k!.wellTyped).toBe(false);
     expect(k!.violations).toEqual([{ variable: 'y', use: 'index', line: 15, column: 5, readLine: 14, readColumn: 11, array: 'A' }]);
-    expect(k!.races.every((x) => x.confidence === 'possible' && x.reason.includes('depends on y'))).toBe(true);
+    // the type system proves no alarm; the run of each witness with A zero-filled does
+    expect(k!.races.length).toBeGreaterThan(0);
+    expect(k!.races.every((x) => x.confidence === 'confirmed' && x.confirmedBy === 'run' && x.reason.includes('zero-filled'))).toBe(true);
   });
 });

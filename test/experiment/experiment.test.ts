@@ -85,10 +85,10 @@ describe('faial-ts experiment', () => {
   it('classifies kernels by where values read from memory go', () => {
     expect(row('fig3')).toMatchObject({ well_typed: 'true', data_dependent: '', class: 'CI/DI', verdict: 'racy', confirmed_alarms: '2', possible_alarms: '0' });
     expect(row('fig4')).toMatchObject({ class: 'CI/DI', verdict: 'drf', confirmed_alarms: '0', possible_alarms: '0', queries: '1' });
-    expect(row('histogram')).toMatchObject({ well_typed: 'false', data_dependent: 'd:index', class: 'CI/DD', verdict: 'racy', confirmed_alarms: '0' });
+    // data-dependent, and confirmed by a run of the witness with every array zero-filled (every value in bin 0)
+    expect(row('histogram')).toMatchObject({ well_typed: 'false', data_dependent: 'd:index', class: 'CI/DD', verdict: 'racy', confirmed_alarms: '2', possible_alarms: '0' });
     expect(row('early_exit')).toMatchObject({ data_dependent: 'v:control', class: 'CD/DI', verdict: 'divergent', possible_alarms: '1', phases: '0' });
     expect(row('spmv_csr')).toMatchObject({ data_dependent: 'start:control stop:control col:index', class: 'CD/DD', verdict: 'drf' });
-    expect(Number(row('histogram')['possible_alarms'])).toBeGreaterThan(0);
   });
 
   it('counts accesses, phases and queries', () => {
@@ -157,7 +157,7 @@ describe('faial-ts experiment', () => {
     expect(summary).toContain('| CD/DD | 1 | 1 | 0 | 0 | 0 | 0 | 0 | 0 |');
     expect(summary).toContain('| total | 5 | 2 | 2 | 0 | 1 | 0 | 0 | 0 |');
     expect(summary).toContain(`\`${broken}:3:3: error[E0001]`);
-    expect(summary).toMatch(/3 kernels have alarms; 1 of them \(33\.3%\) have only confirmed alarms\./);
+    expect(summary).toMatch(/3 kernels have alarms; 2 of them \(66\.7%\) have only confirmed alarms\./);
     for (const s of STAGES) expect(summary).toMatch(new RegExp(`^\\| ${s} \\| [\\d.]+ \\| [\\d.]+% \\|$`, 'm'));
     expect(summary).toMatch(/Outside the solver: [\d.]+ ms, [\d.]+% of the total\./);
   });

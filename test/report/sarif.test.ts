@@ -172,7 +172,7 @@ describe('verify --sarif', () => {
   shared A;
   global G;
   let v = G[tid] in
-  A[v] := tid
+  A[v + tid] := tid
 }
 `;
     const path = file('possible.bcu');

@@ -107,7 +107,7 @@ describe('barrierVerdictOf', () => {
   shared s;
   global g;
   let v = g[tid] in
-  s[v] := 1;
+  s[v + tid] := 1;
   sync;
   let w = g[tid] in
   let x = s[w] in

@@ -51,7 +51,7 @@ describe('regressions', () => {
   });
 
   it('a later read-bound local of the same name is data-dependent, not the earlier let', async () => {
-    const r = await verify('kernel k(N) { shared A; if (N < 1) { let x = 5 in skip } else { let x = A[0] in A[x] := 1 } }');
+    const r = await verify('kernel k(N) { shared A; if (N < 1) { let x = 5 in skip } else { let x = A[0] in A[x + tid + 1] := tid } }');
     expect(r.wellTyped).toBe(false);
     expect(r.status).toBe('racy');
     expect(r.races.every((race) => race.confidence === 'possible')).toBe(true);
@@ -335,13 +335,18 @@ describe('regressions of issue 15: one meaning for assume (a thread failing one 
     expect(feasible.races.map((x) => x.confidence)).toEqual(['confirmed']);
     expect((await replayAlarms(mapOf(text), feasible, options)).failures).toEqual([]);
     // an assumption on a value read, after the race: whether some thread fails it depends on the array's contents
-    const data = 'kernel k() { shared A, B; A[tid % 2] := tid; sync; let x = B[tid] in assume x = 0 }';
+    // (7, which zero-filled memory fails: the run that confirms such races cannot)
+    const data = 'kernel k() { shared A, B; A[tid % 2] := tid; sync; let x = B[tid] in assume x = 7 }';
     const r = await verifyText('t.bcu', data, { ...options, launch: { params: new Map(), blockDim: [3n, 1n, 1n], gridDim: null } });
     if (!r.ok) throw new Error('does not parse');
     const race = r.kernels[0]!.races[0]!;
     expect(race.confidence).toBe('possible');
     expect(race.doubts).toEqual([expect.objectContaining({ kind: 'assumption', query: 'k/in-scope' })]);
     expect(reasonText(r.kernels[0]!.file, 'possible', race.doubts)).toMatch(/^at the witness's launch, thread [012] of block 0 may fail the assumption at 1:77, which would exclude the launch$/);
+    // where zero-filled memory satisfies it, the run of the witness confirms the race
+    const zero = await verifyText('t.bcu', data.replace('x = 7', 'x = 0'), { ...options, launch: { params: new Map(), blockDim: [3n, 1n, 1n], gridDim: null } });
+    if (!zero.ok) throw new Error('does not parse');
+    expect(zero.kernels[0]!.races.map((x) => [x.confidence, x.confirmedBy])).toEqual([['confirmed', 'run']]);
   });
 
   it('the feasibility check of a witness binds the loop variables an assumption in a loop mentions (found by the campaign)', async () => {

@@ -194,7 +194,7 @@ describe('global arrays', () => {
 
 describe('confirmed and possible alarms', () => {
   it('labels a race on a data-dependent index possible, naming the variable and its read', async () => {
-    const r = await verify('kernel k() { shared A, B; let v = A[tid] in B[v] := 1 }');
+    const r = await verify('kernel k() { shared A, B; let v = A[tid] in B[v + tid] := 1 }');
     expect(r.wellTyped).toBe(false);
     expect(r.violations.map((v) => [v.variable, v.use])).toEqual([['v', 'index']]);
     const [race] = r.races;
@@ -208,11 +208,11 @@ describe('confirmed and possible alarms', () => {
     expect(doubt.origin.array).toBe('A');
     expect(spanText(r.file, doubt.origin.span)).toBe('A[tid]');
     // the witness shows the value each thread read
-    for (const t of race!.witness.threads) expect(t.locals.get('v')).toBe(race!.index[0]);
+    for (const t of race!.witness.threads) expect(t.locals.get('v')! + t.threadIdx[0]!).toBe(race!.index[0]);
   });
 
   it('labels a race whose own accesses do not depend on data confirmed, in an ill-typed kernel', async () => {
-    const r = await verify('kernel k() { shared A, B; let v = A[0] in B[v] := 1; A[tid] := 2 }');
+    const r = await verify('kernel k() { shared A, B; let v = A[0] in B[v + tid] := 1; A[tid] := 2 }');
     expect(r.wellTyped).toBe(false);
     const onA = r.races.find((x) => x.array === 'A')!;
     const onB = r.races.find((x) => x.array === 'B')!;

@@ -1,9 +1,10 @@
-// expect: racy possible
+// expect: racy confirmed
 //--blockDim=256 --gridDim=32
 // Per-block 256-bin byte histogram in shared memory with a plain `+=` (no
 // atomics). Two threads of a block whose bytes are equal both read and write
 // hist[byte] in the same phase: a race, but whether two bytes are equal is
-// data, so it is only possible. Clearing hist[tid] and writing the block's
+// data, so the verifier alone cannot prove it; zero-filled bytes are equal,
+// and the run of the witness shows it: confirmed by a run. Clearing hist[tid] and writing the block's
 // bins out (one slot per thread, after barriers) are race free.
 // Fixed twin: histogram-per-thread-bins.cu.
 #define NBINS 256
