@@ -37,6 +37,14 @@ interface Shape {
   readonly shift: boolean;
   readonly cmp: Cmp;
   readonly bound: Node;
+  /**
+   * The test and the step as written (for a `while`, the expression inside
+   * its parentheses and the body's last statement): where the loop is not
+   * exact after all, the approximation runs these, never the loop node's
+   * fields (a `while` has no update, and its condition field is the clause).
+   */
+  readonly test: Node;
+  readonly step: Node;
 }
 
 const FLIP: Record<string, Cmp> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '!=': '!=' };
@@ -393,7 +401,7 @@ function canonical(ctx: Ctx, cond: Node, update: Node, body: readonly Node[]): S
   const up = step.op === '+' || step.op === '*';
   const fits = up ? cmp === '<' || cmp === '<=' || cmp === '!=' : cmp === '>' || cmp === '>=' || cmp === '!=';
   if (!fits) return null;
-  return { slot: binding.slot, op: step.op, amount: step.amount, shift: step.shift, cmp, bound };
+  return { slot: binding.slot, op: step.op, amount: step.amount, shift: step.shift, cmp, bound, test: cond, step: update };
 }
 
 function stepOf(u: Node): { name: string; op: Op; amount: Node | null; shift: boolean } | null {
@@ -504,7 +512,7 @@ function divides(k: Expr, e: Expr, t: MachineType, span: Span): BExpr {
 }
 
 function approximateFallback(ctx: Ctx, shape: Shape, body: readonly Node[], n: Node, why: string): void {
-  approximateLoop(ctx, { cond: n.childForFieldName('condition'), body, update: n.childForFieldName('update'), first: 'cond', stepOf: shape }, n, why);
+  approximateLoop(ctx, { cond: shape.test, body, update: shape.step, first: 'cond', stepOf: shape }, n, why);
 }
 
 interface ForPlan {
