@@ -19,7 +19,7 @@ import { commonType, isInteger, isSigned, leavesOf, partAt, rangeOf, type CType 
 import { launchMax } from './limits.js';
 import { condition, hasEffects, intOf, named, placeType, rvalue, slotValue } from './expr.js';
 import { exitCondition, lowerStatement, lowerStatements, setFlag, withScope } from './stmt.js';
-import { parametersOf } from './calls.js';
+import { fileFunctions, parametersOf } from './calls.js';
 import { baseType, declared } from './types.js';
 import { not } from './build.js';
 import { cellsNamed } from './locals.js';
@@ -243,8 +243,10 @@ function takesReference(ctx: Ctx, call: Node, i: number): boolean {
   const fn = call.childForFieldName('function');
   if (fn === null) return false;
   if (fn.type === 'template_function') return true;
-  const defs = ctx.unit.functions.get(fn.text) ?? [];
-  return defs.some((d) => {
+  const found = fn.type === 'identifier' || fn.type === 'qualified_identifier' ? fileFunctions(ctx, fn, call) : null;
+  if (found === null) return false;
+  if (found.templateArgs.length > 0) return true;
+  return found.defs.some((d) => {
     const p = parametersOf(d)[i];
     if (p === undefined) return false;
     // a parameter without a type does not parse (the call is rejected where it is inlined): it may be anything
