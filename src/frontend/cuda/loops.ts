@@ -113,6 +113,12 @@ export function whileLoop(ctx: Ctx, n: Node): void {
 
 export function doLoop(ctx: Ctx, n: Node): void {
   const cond = n.childForFieldName('condition')!;
+  const body = n.childForFieldName('body')!;
+  // `do { … } while (0)`, the statement-like macro's idiom (`#define SYNC() do { __syncthreads(); } while (0)`), runs
+  // its body once: approximated, a barrier in it was a possible divergence; with a break or continue it stays a loop
+  const test = bare(named(cond)[0] ?? cond);
+  const once = (test.type === 'number_literal' && /^0+[uUlL]*$/.test(test.text)) || test.type === 'false';
+  if (once && !contains(body, 'break_statement') && !contains(body, 'continue_statement')) return withScope(ctx, () => lowerStatement(ctx, body));
   approximateLoop(ctx, { cond: named(cond)[0] ?? cond, body: [n.childForFieldName('body')!], update: null, first: 'body' }, n, 'faial-ts does not make do-while loops exact');
 }
 

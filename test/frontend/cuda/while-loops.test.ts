@@ -6,7 +6,8 @@
  * approximation runs the loop's own test and step: a `while` node has no
  * update field and its condition field is the parenthesised clause, so
  * reading them from the node rejected every such loop (E0602 "the expression
- * condition clause") and would have left the variable unchanged.
+ * condition clause") and would have left the variable unchanged. And
+ * `do { … } while (0)`, the statement-like macro's idiom, is its body once.
  */
 import { describe, expect, it } from 'vitest';
 import { body, verified } from './lower-helpers.js';
@@ -40,5 +41,25 @@ describe('while loops ending with their step', () => {
     const { rejected, results } = await verified(text, 4);
     expect(rejected).toEqual([]);
     expect(results.map((r) => [r.status, r.races.every((race) => race.confidence === 'possible')])).toEqual([['racy', true]]);
+  });
+});
+
+describe('do { … } while (0)', () => {
+  it('is its body once: a barrier in it is the block barrier, not a possible divergence', async () => {
+    const text = `#define SYNC() do { __syncthreads(); } while (0)
+__global__ void k(int *a) {
+  a[threadIdx.x] = 1;
+  SYNC();
+  do { a[threadIdx.x + 1] = 2; } while (false);
+}
+`;
+    expect(await body(text)).toBe(['a[(u32) threadIdx.x] := 1;', 'sync;', 'a[(u32) threadIdx.x + 1] := 2'].join('\n'));
+  });
+
+  it('with a break or continue inside, or another condition, stays an approximated loop', async () => {
+    const loop = async (text: string): Promise<boolean> => (await body(`__global__ void k(int *a, int n) {\n  ${text}\n}\n`)).includes('havoc iterations');
+    expect(await loop('do { if (n) break; a[0] = 1; } while (0);')).toBe(true);
+    expect(await loop('do { a[0] = 1; } while (n);')).toBe(true);
+    expect(await loop('do { a[0] = 1; } while (0);')).toBe(false);
   });
 });
