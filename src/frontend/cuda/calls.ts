@@ -114,7 +114,9 @@ function enclosingNamespaces(n: Node): string[] {
  * as C++'s overload resolution would where faial-ts can tell: those whose
  * parameter count fits the arguments (an exact count first), then those whose
  * parameter types take the arguments' declared types, the most exact matches
- * winning. Picking the first that fits by count alone inlined
+ * winning (an explicit specialisation competes with its own parameter
+ * types, so `f<float>` runs it, `f<int>` the primary template). Picking the
+ * first that fits by count alone inlined
  * `store(int *, int)` for a `float *` argument, another body than the one the
  * program runs, and proved racy kernels DRF. Overloads it cannot tell apart
  * are rejected; definitions alike (one function in both branches of an `#if`)
@@ -165,10 +167,11 @@ function argumentType(ctx: Ctx, a: Node | GivenArg): CType | null {
  * How well a function's parameters take the arguments' types: -1 when one
  * cannot (a pointer for a number, pointers to different element types other
  * than void, structs of different names), else how many match exactly. A
- * template's parameters take anything.
+ * template's parameters take anything (but an explicit specialisation's).
  */
 function fitScore(ctx: Ctx, def: FunctionDef, given: readonly (CType | null)[]): number {
-  if (def.template !== null) return 0;
+  // an explicit specialisation (`template <> void f<float>(float *)`) has the types it is written with
+  if (def.template !== null && named(def.template).length > 0) return 0;
   let score = 0;
   for (const [i, p] of parametersOf(def).entries()) {
     const a = given[i];

@@ -74,6 +74,18 @@ __global__ void k(float *f, int *n) {
     expect(lowered.split('\n').filter((l) => l.includes(':='))).toEqual(['f[0] := 1073741824;', 'n[i_1] := 1;', 'n[3] := 0;', 'n[0] := 0;', 'n[s / 2] := 0']);
   });
 
+  it('an explicit specialisation runs where its parameter types take the arguments, the primary template elsewhere', async () => {
+    const text = `template <typename T> __device__ void put(T *p, int i) { p[i] = 1; }
+template <> __device__ void put<float>(float *p, int i) { p[0] = 2; }
+__global__ void k(float *f, int *n) {
+  put<float>(f, threadIdx.x);
+  put(f, threadIdx.x);
+  put<int>(n, threadIdx.x);
+}
+`;
+    expect((await body(text)).split('\n').filter((l) => l.includes(':='))).toEqual(['f[0] := 1073741824;', 'f[0] := 1073741824;', 'n[i_2] := 1']);
+  });
+
   it('that faial-ts cannot tell apart are rejected by name', async () => {
     const text = `__device__ void put(int *p, long i) { p[i] = 1; }
 __device__ void put(int *p, double i) { p[0] = 1; }
