@@ -23,7 +23,7 @@ __global__ void transpose(float *out, const float *in, int width) {
 int main() {
   float *out, *in;
   dim3 block(TILE, ROWS);
-  dim3 grid(1024 / TILE, 1024 / TILE);
-  transpose<<<grid, block>>>(out, in, 1024);
+  dim3 grid(128 / TILE, 128 / TILE);
+  transpose<<<grid, block>>>(out, in, 128);
   return 0;
 }
