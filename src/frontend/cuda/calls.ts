@@ -8,7 +8,7 @@ import type { Node } from './parse.js';
 import type { Span } from '../../core/source.js';
 import { KernelRejected, cudaDiagnostic } from './codes.js';
 import { FALSE, isPointer, reject, Scope, spanOf, unsupported, type Binding, type Ctx, type FnFrame, type Slot, type Value } from './context.js';
-import { convert, elementOf, load, named, nameValue, placeType, referent, rvalue, staticType, type Place, type Referent } from './expr.js';
+import { child, convert, elementOf, load, named, nameValue, placeType, referent, rvalue, staticType, valueType, type Place, type Referent } from './expr.js';
 import { constant } from './build.js';
 import { classOf } from './classes.js';
 import { initialiseMembers, objectScope, usable } from './members.js';
@@ -16,7 +16,7 @@ import { syntaxErrorIn } from './parse.js';
 import { bindsValues, dynamicShared, lowerStatements, setFlag, unresolvedType } from './stmt.js';
 import { baseType, declared, isUnresolved, typeOfDescriptor } from './types.js';
 import type { FunctionDef } from './unit.js';
-import { INT, VOID, type CType, type StructCType } from './ctypes.js';
+import { FLOAT, INT, LONG, typeName, UINT, VOID, type CType, type StructCType } from './ctypes.js';
 
 /** The parameters of a function definition: declarations with a name (or none), and default values. */
 export function parametersOf(def: FunctionDef): Node[] {
@@ -28,17 +28,176 @@ export function parametersOf(def: FunctionDef): Node[] {
   return list === null || list === undefined ? [] : named(list).filter((p) => p.type !== 'variadic_parameter_declaration' && p.text !== 'void');
 }
 
-/** The function called: the definition whose parameter count fits the arguments. */
-function chosen(defs: readonly FunctionDef[], args: number): FunctionDef | null {
-  return (
-    defs.find((d) => parametersOf(d).length === args) ??
-    defs.find((d) => {
-      const ps = parametersOf(d);
-      const required = ps.filter((p) => p.type !== 'optional_parameter_declaration').length;
-      return args >= required && args <= ps.length;
-    }) ??
-    null
-  );
+/** The definitions a call finds by name, with the name's last part and the template arguments it gives. */
+export interface Found {
+  readonly name: string;
+  readonly defs: readonly FunctionDef[];
+  readonly templateArgs: readonly Node[];
+}
+
+/**
+ * The file's functions a call names (`f`, `f<T>`, `detail::f`, `::f`,
+ * `a::b::f<T>`), looked up as C++ does: in the namespaces the call is written
+ * in, innermost first, the first that declares the name winning; failing
+ * that (a using-directive), every namespace declaring it. Null when the file
+ * defines no function of the name's last part, so it is a builtin, a
+ * cooperative-groups call or a function without a body. A qualified name
+ * that finds none of the file's functions of that name is rejected, since it
+ * may be one of them by a path faial-ts does not follow (a namespace alias).
+ * Before, `detail::f()` was taken for a function without a body: its
+ * barriers and accesses were dropped.
+ */
+export function fileFunctions(ctx: Ctx, fn: Node, n: Node): Found | null {
+  const path: string[] = [];
+  let global = false;
+  let last: Node = fn;
+  while (last.type === 'qualified_identifier') {
+    const scope = last.childForFieldName('scope');
+    if (scope === null) global = true;
+    else path.push(scope.text.replace(/\s+/g, ''));
+    const inner = last.childForFieldName('name');
+    if (inner === null) return null;
+    last = inner;
+  }
+  if (last.type !== 'identifier' && last.type !== 'template_function') return null;
+  const name = last.type === 'template_function' ? child(last, 'name').text : last.text;
+  const templateArgs = last.type === 'template_function' ? named(child(last, 'arguments')) : [];
+  const all = [...ctx.unit.functions.values()].flat().filter((d) => d.qualified === name || d.qualified.endsWith(`::${name}`));
+  if (all.length === 0) return null;
+  const target = [...path, name].join('::');
+  const written = fn.text.replace(/\s+/g, '');
+  const named_ = (defs: readonly FunctionDef[]): Found => ({ name, defs, templateArgs });
+  if (global) {
+    const defs = all.filter((d) => d.qualified === target);
+    return defs.length > 0 ? named_(defs) : unfound(ctx, fn, written, name);
+  }
+  for (const prefix of enclosingNamespaces(n)) {
+    const defs = all.filter((d) => d.qualified === `${prefix}${target}`);
+    if (defs.length > 0) return named_(defs);
+  }
+  const anywhere = all.filter((d) => d.qualified === target || d.qualified.endsWith(`::${target}`));
+  return anywhere.length > 0 ? named_(anywhere) : unfound(ctx, fn, written, name);
+}
+
+function unfound(ctx: Ctx, fn: Node, written: string, name: string): never {
+  return unsupported(ctx, fn, `a call of ${written}: the file defines functions named ${name}, but none that this name finds`, [
+    'faial-ts looks a qualified name up in the namespaces the call is written in; a namespace alias or a function declared elsewhere is not followed',
+  ]);
+}
+
+/**
+ * The prefixes of the qualified names of the namespaces a node is written in,
+ * innermost first and ending with the file's (``): `a::b::`, `a::`, ``. A
+ * function defined outside its namespace (`void ns::f() {…}`) is in `ns`.
+ */
+function enclosingNamespaces(n: Node): string[] {
+  const names: string[] = [];
+  for (let p = n.parent; p !== null; p = p.parent) {
+    if (p.type === 'namespace_definition') {
+      const name = p.childForFieldName('name')?.text.replace(/\s+/g, '');
+      if (name !== undefined) names.unshift(name);
+    } else if (p.type === 'function_definition') {
+      let d = p.childForFieldName('declarator');
+      while (d !== null && d.type !== 'function_declarator') d = d.childForFieldName('declarator');
+      const declName = d?.childForFieldName('declarator');
+      const scope = declName?.type === 'qualified_identifier' ? declName.childForFieldName('scope') : null;
+      if (scope !== null && scope !== undefined) names.unshift(scope.text.replace(/\s+/g, ''));
+    }
+  }
+  const prefixes: string[] = [];
+  for (let k = names.length; k >= 0; k--) prefixes.push(names.slice(0, k).map((x) => `${x}::`).join(''));
+  return prefixes;
+}
+
+/**
+ * The function called among `defs` (the definitions its name finds), chosen
+ * as C++'s overload resolution would where faial-ts can tell: those whose
+ * parameter count fits the arguments (an exact count first), then those whose
+ * parameter types take the arguments' declared types, the most exact matches
+ * winning (an explicit specialisation competes with its own parameter
+ * types, so `f<float>` runs it, `f<int>` the primary template). Picking the
+ * first that fits by count alone inlined
+ * `store(int *, int)` for a `float *` argument, another body than the one the
+ * program runs, and proved racy kernels DRF. Overloads it cannot tell apart
+ * are rejected; definitions alike (one function in both branches of an `#if`)
+ * are one.
+ */
+function chosen(ctx: Ctx, name: string, defs: readonly FunctionDef[], args: readonly (Node | GivenArg)[], n: Node): FunctionDef {
+  const exact = defs.filter((d) => parametersOf(d).length === args.length);
+  const fits =
+    exact.length > 0
+      ? exact
+      : defs.filter((d) => {
+          const ps = parametersOf(d);
+          const required = ps.filter((p) => p.type !== 'optional_parameter_declaration').length;
+          return args.length >= required && args.length <= ps.length;
+        });
+  if (fits.length === 0) return reject(ctx, 'misuse', n, `no definition of ${name} takes ${args.length} arguments`);
+  if (fits.length === 1) return fits[0]!;
+  const given = args.map((a) => argumentType(ctx, a));
+  const scored = fits.map((def) => ({ def, score: fitScore(ctx, def, given) })).filter((x) => x.score >= 0);
+  const best = Math.max(...scored.map((x) => x.score));
+  const top = scored.filter((x) => x.score === best).map((x) => x.def);
+  if (top.length === 1) return top[0]!;
+  if (top.length > 1 && new Set(top.map((d) => d.node.text.replace(/\s+/g, ' '))).size === 1) return top[0]!;
+  return unsupported(ctx, n, `the call of ${name}: ${top.length === 0 ? 'no definition' : 'several definitions'} faial-ts can tell apart take these arguments`, [
+    'faial-ts chooses among overloads by the number of arguments and the declared types of the arguments that are names, literals or casts; cast the arguments to the parameter types, or give the functions different names',
+  ]);
+}
+
+/** An argument's declared type where it shows: a name (an array or pointer parameter is a pointer to its element), a literal, a cast; null otherwise. */
+function argumentType(ctx: Ctx, a: Node | GivenArg): CType | null {
+  if (isGiven(a)) return a.kind === 'given' ? valueType(a.value) : placeType(a.place);
+  const known = staticType(ctx, a);
+  if (known !== null) return known;
+  if (a.type === 'identifier') {
+    const b = ctx.scope.lookup(a.text);
+    return b?.kind === 'array' && !b.scalar ? { kind: 'pointer', to: b.array.elem } : null;
+  }
+  if (a.type === 'number_literal') {
+    const text = a.text.toLowerCase();
+    if (!text.startsWith('0x') && /[.e]/.test(text)) return text.endsWith('f') ? FLOAT : { kind: 'float', name: 'double' };
+    return /u/.test(text) ? UINT : /l/.test(text) ? LONG : INT;
+  }
+  if (a.type === 'cast_expression') return typeOfDescriptor(ctx, a.childForFieldName('type')!);
+  return null;
+}
+
+/**
+ * How well a function's parameters take the arguments' types: -1 when one
+ * cannot (a pointer for a number, pointers to different element types other
+ * than void, structs of different names), else how many match exactly. A
+ * template's parameters take anything (but an explicit specialisation's).
+ */
+function fitScore(ctx: Ctx, def: FunctionDef, given: readonly (CType | null)[]): number {
+  // an explicit specialisation (`template <> void f<float>(float *)`) has the types it is written with
+  if (def.template !== null && named(def.template).length > 0) return 0;
+  let score = 0;
+  for (const [i, p] of parametersOf(def).entries()) {
+    const a = given[i];
+    const typeNode = p.childForFieldName('type');
+    if (a === undefined || a === null || typeNode === null) continue;
+    const d = declared(baseType({ unit: ctx.unit, scope: ctx.k.root }, typeNode), p.childForFieldName('declarator'));
+    const want: CType = d.dims.length > 0 ? { kind: 'pointer', to: d.ctype } : d.ctype.kind === 'reference' ? d.ctype.to : d.ctype;
+    const have = a.kind === 'reference' ? a.to : a;
+    const fit = typeFit(want, have);
+    if (fit < 0) return -1;
+    score += fit;
+  }
+  return score;
+}
+
+/** 1 for the same type, 0 for a conversion (or a type faial-ts does not follow), -1 for none. */
+function typeFit(want: CType, have: CType): number {
+  if (want.kind === 'opaque' || have.kind === 'opaque') return 0;
+  const shape = (x: CType): string => (x.kind === 'struct' ? `struct ${x.name}` : x.kind === 'int' || x.kind === 'bool' || x.kind === 'float' ? 'number' : x.kind);
+  if (shape(want) !== shape(have)) return -1;
+  if (want.kind === 'pointer' && have.kind === 'pointer') {
+    if (want.to.kind === 'void') return have.to.kind === 'void' ? 1 : 0;
+    if (have.to.kind === 'void' || want.to.kind === 'opaque' || have.to.kind === 'opaque') return 0;
+    return typeName(want.to) === typeName(have.to) ? 1 : -1;
+  }
+  return typeName(want) === typeName(have) ? 1 : 0;
 }
 
 export function checkSyntax(ctx: { readonly file: import('../../core/source.js').SourceFile }, def: FunctionDef): void {
@@ -89,8 +248,7 @@ export function inlineCall(ctx: Ctx, name: string, defs: readonly FunctionDef[],
  */
 export function inlined(ctx: Ctx, name: string, defs: readonly FunctionDef[], templateArgs: readonly Node[], args: readonly (Node | GivenArg)[], n: Node, options: InlineOptions = {}): CallResult {
   const span = spanOf(n);
-  const def = chosen(defs, args.length);
-  if (def === null) return reject(ctx, 'misuse', n, `no definition of ${name} takes ${args.length} arguments`);
+  const def = chosen(ctx, name, defs, args, n);
   if (def.attributes.has('global')) return unsupported(ctx, n, 'a kernel launched from a kernel (dynamic parallelism)');
   if (ctx.k.calls.includes(def.qualified)) return unsupported(ctx, n, `recursion (${name} calls itself)`);
   checkSyntax(ctx, def);

@@ -59,7 +59,7 @@ import {
   vectorType,
   VOID,
 } from './ctypes.js';
-import { inlineCall, inlined, isPlace, parametersOf, sharedMemoryOf, type CallResult } from './calls.js';
+import { fileFunctions, inlineCall, inlined, isPlace, parametersOf, sharedMemoryOf, type CallResult } from './calls.js';
 import { braced, callOperator, construct, memberCall, memberOperator, compoundOperator, objectOf, siblingCall, staticMemberCall, subscriptOperator, temporary, thisPlace, isThis, type ClassType } from './members.js';
 import { baseType, declared, typeOfDescriptor } from './types.js';
 import { launchOnlyCond } from './launch.js';
@@ -1634,8 +1634,8 @@ function callOf(ctx: Ctx, n: Node): CallResult {
     const cls = classOf(typeCall);
     return cls !== null ? construct(ctx, cls, { kind: 'args', args, braces: false }, n) : constructed(ctx, typeCall, args, n);
   }
-  const defs = ctx.unit.functions.get(name);
-  if (defs !== undefined) return inlined(ctx, name, defs, templateArgs, args, n);
+  const found = fn.type === 'identifier' || fn.type === 'template_function' || fn.type === 'qualified_identifier' ? fileFunctions(ctx, fn, n) : null;
+  if (found !== null) return inlined(ctx, found.name, found.defs, found.templateArgs, args, n);
   const grouped = groupFunctionCall(ctx, fn, args, n);
   if (grouped !== null) return grouped;
   if (MEMORY_CALLS.has(name)) return memoryCall(ctx, name, args, n);

@@ -40,6 +40,26 @@ function skipped(text: string, i: number): number {
   return i;
 }
 
+/** The text with each comment replaced by spaces, its newlines kept: offsets and lines unchanged, literals kept. */
+export function commentsBlanked(text: string): string {
+  let out = '';
+  let from = 0;
+  let i = 0;
+  while (i < text.length) {
+    const past = skipped(text, i);
+    if (past === i) {
+      i++;
+      continue;
+    }
+    if (text[i] === '/') {
+      out += text.slice(from, i) + text.slice(i, past).replace(/[^\n]/g, ' ');
+      from = past;
+    }
+    i = past;
+  }
+  return out + text.slice(from);
+}
+
 const isIdentifierStart = (c: string): boolean => /[A-Za-z_$]/.test(c);
 const isIdentifierPart = (c: string): boolean => /[\w$]/.test(c);
 

@@ -14,6 +14,7 @@
 import { AXES, type BExpr } from '../../core/ast.js';
 import type { Span } from '../../core/source.js';
 import { compare, constant } from './build.js';
+import { commentsBlanked } from './heads.js';
 
 export type Dims = readonly [bigint, bigint, bigint];
 
@@ -40,8 +41,14 @@ const MAX_DIM = 1n << 31n;
 
 const LAUNCH = /([A-Za-z_]\w*)\s*(?:<[^<>;(){}]*>\s*)?<<<([^;]*?)>>>/g;
 
-/** Every launch site of `text` (a preprocessed translation unit). */
-export function launchSitesOf(text: string): LaunchSite[] {
+/**
+ * Every launch site of `source` (a preprocessed translation unit, which keeps
+ * its comments): read with the comments blanked, so that a comment quoting a
+ * declaration (`// dim3 block(TILE, ROWS)`) is not a second one making the
+ * name ambiguous, nor a launch written in a comment a launch.
+ */
+export function launchSitesOf(source: string): LaunchSite[] {
+  const text = commentsBlanked(source);
   const symbols = new Symbols(text);
   const sites: LaunchSite[] = [];
   for (const m of text.matchAll(LAUNCH)) {
@@ -201,7 +208,7 @@ class Symbols {
     }
     // any other declaration of the name (a parameter, another type, a second variable) makes it ambiguous: a type and the
     // name at the start of a declaration or parameter, or a later declarator of a list (not `size_x * size_y;` in an expression)
-    const declaredAnyway = [...this.text.matchAll(new RegExp(`(?:(?:^|[;{}(,])\\s*(?:(?:const|static|volatile|unsigned|signed|struct|class)\\s+)*[A-Za-z_][\\w:]*(?:\\s*<[^;<>]*>)?[\\s*&]+|,\\s*)${n}\\s*(?:[,)\\[;=({])`, 'g'))].filter((m) => !/^,\s*\w+\s*[,)]/.test(m[0]) && !this.inDeviceHead(m.index)).length;
+    const declaredAnyway = [...this.text.matchAll(new RegExp(`(?:(?:^|[;{}(,])\\s*(?:(?:const|constexpr|static|volatile|unsigned|signed|struct|class)\\s+)*[A-Za-z_][\\w:]*(?:\\s*<[^;<>]*>)?[\\s*&]+|,\\s*)${n}\\s*(?:[,)\\[;=({])`, 'g'))].filter((m) => !/^,\s*\w+\s*[,)]/.test(m[0]) && !this.inDeviceHead(m.index)).length;
     if (found.length !== 1 || declaredAnyway !== 1) return null;
     const init = found[0]!;
     const written = new RegExp(`(?:\\b${n}\\s*(?:\\.\\s*[xyz]\\s*)?(?:[-+*/%&|^]|<<|>>)?=(?!=)|(?:\\+\\+|--)\\s*${n}\\b|\\b${n}\\s*(?:\\+\\+|--)|&\\s*${n}\\b)`, 'g');

@@ -19,7 +19,7 @@ import { commonType, isInteger, isSigned, leavesOf, partAt, rangeOf, type CType 
 import { launchMax } from './limits.js';
 import { condition, hasEffects, intOf, named, placeType, rvalue, slotValue } from './expr.js';
 import { exitCondition, lowerStatement, lowerStatements, setFlag, withScope } from './stmt.js';
-import { parametersOf } from './calls.js';
+import { fileFunctions, parametersOf } from './calls.js';
 import { baseType, declared } from './types.js';
 import { not } from './build.js';
 import { cellsNamed } from './locals.js';
@@ -37,6 +37,14 @@ interface Shape {
   readonly shift: boolean;
   readonly cmp: Cmp;
   readonly bound: Node;
+  /**
+   * The test and the step as written (for a `while`, the expression inside
+   * its parentheses and the body's last statement): where the loop is not
+   * exact after all, the approximation runs these, never the loop node's
+   * fields (a `while` has no update, and its condition field is the clause).
+   */
+  readonly test: Node;
+  readonly step: Node;
 }
 
 const FLIP: Record<string, Cmp> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '!=': '!=' };
@@ -105,6 +113,12 @@ export function whileLoop(ctx: Ctx, n: Node): void {
 
 export function doLoop(ctx: Ctx, n: Node): void {
   const cond = n.childForFieldName('condition')!;
+  const body = n.childForFieldName('body')!;
+  // `do { … } while (0)`, the statement-like macro's idiom (`#define SYNC() do { __syncthreads(); } while (0)`), runs
+  // its body once: approximated, a barrier in it was a possible divergence; with a break or continue it stays a loop
+  const test = bare(named(cond)[0] ?? cond);
+  const once = (test.type === 'number_literal' && /^0+[uUlL]*$/.test(test.text)) || test.type === 'false';
+  if (once && !contains(body, 'break_statement') && !contains(body, 'continue_statement')) return withScope(ctx, () => lowerStatement(ctx, body));
   approximateLoop(ctx, { cond: named(cond)[0] ?? cond, body: [n.childForFieldName('body')!], update: null, first: 'body' }, n, 'faial-ts does not make do-while loops exact');
 }
 
@@ -235,8 +249,10 @@ function takesReference(ctx: Ctx, call: Node, i: number): boolean {
   const fn = call.childForFieldName('function');
   if (fn === null) return false;
   if (fn.type === 'template_function') return true;
-  const defs = ctx.unit.functions.get(fn.text) ?? [];
-  return defs.some((d) => {
+  const found = fn.type === 'identifier' || fn.type === 'qualified_identifier' ? fileFunctions(ctx, fn, call) : null;
+  if (found === null) return false;
+  if (found.templateArgs.length > 0) return true;
+  return found.defs.some((d) => {
     const p = parametersOf(d)[i];
     if (p === undefined) return false;
     // a parameter without a type does not parse (the call is rejected where it is inlined): it may be anything
@@ -393,7 +409,7 @@ function canonical(ctx: Ctx, cond: Node, update: Node, body: readonly Node[]): S
   const up = step.op === '+' || step.op === '*';
   const fits = up ? cmp === '<' || cmp === '<=' || cmp === '!=' : cmp === '>' || cmp === '>=' || cmp === '!=';
   if (!fits) return null;
-  return { slot: binding.slot, op: step.op, amount: step.amount, shift: step.shift, cmp, bound };
+  return { slot: binding.slot, op: step.op, amount: step.amount, shift: step.shift, cmp, bound, test: cond, step: update };
 }
 
 function stepOf(u: Node): { name: string; op: Op; amount: Node | null; shift: boolean } | null {
@@ -504,7 +520,7 @@ function divides(k: Expr, e: Expr, t: MachineType, span: Span): BExpr {
 }
 
 function approximateFallback(ctx: Ctx, shape: Shape, body: readonly Node[], n: Node, why: string): void {
-  approximateLoop(ctx, { cond: n.childForFieldName('condition'), body, update: n.childForFieldName('update'), first: 'cond', stepOf: shape }, n, why);
+  approximateLoop(ctx, { cond: shape.test, body, update: shape.step, first: 'cond', stepOf: shape }, n, why);
 }
 
 interface ForPlan {

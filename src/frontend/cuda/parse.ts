@@ -90,6 +90,8 @@ export class Node {
   readonly children: Node[] = [];
   readonly namedChildren: Node[] = [];
   readonly fields: (string | null)[] = [];
+  /** the node this one is a child of (null for the root): the namespaces a call is written in (calls.ts) */
+  parent: Node | null = null;
   hasError = false;
   constructor(
     readonly type: string,
@@ -155,6 +157,7 @@ function copied(cursor: TreeCursor, source: string): Node | { readonly tooDeep: 
   const path: Node[] = [root];
   const enter = (parent: Node): void => {
     const c = nodeAt(cursor, source);
+    c.parent = parent;
     parent.children.push(c);
     parent.fields.push(cursor.currentFieldName);
     if (c.isNamed) parent.namedChildren.push(c);

@@ -29,10 +29,10 @@ import {
 } from './context.js';
 import { cudaAttributes } from './parse.js';
 import { condition, convert, intOf, load, named, nameValue, placeOrPointer, referencePointer, referent, rvalue, structOfUnknown } from './expr.js';
-import { leavesOf, typeName, type CType } from './ctypes.js';
+import { leavesOf, sizeOf, typeName, type CType } from './ctypes.js';
 import { classOf } from './classes.js';
 import { braced, construct } from './members.js';
-import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor, type Declared } from './types.js';
+import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor, type Declared, type TypeEnv } from './types.js';
 import { doLoop, forLoop, whileLoop } from './loops.js';
 import { launchOnlyExpr } from './launch.js';
 import { groupCType } from './groups.js';
@@ -374,7 +374,7 @@ function sharedDeclaration(ctx: Ctx, decl: Declared, external: boolean, d: Node)
   const site = `${d.startIndex}`;
   let array = ctx.k.arrayRefs.get(site);
   if (array === undefined) {
-    array = external ? dynamicShared(ctx, decl.name!.text, decl.ctype, spanOf(decl.name!)) : staticShared(ctx, decl);
+    array = external ? dynamicShared(ctx, decl.name!.text, dynamicSharedView(ctx, enclosingBody(d), decl.name!.text, decl.name!.startIndex, decl.ctype), spanOf(decl.name!)) : staticShared(ctx, decl);
     ctx.k.arrayRefs.set(site, array);
   }
   if (decl.init !== null) return unsupported(ctx, decl.init, 'an initialiser on a __shared__ variable');
@@ -415,6 +415,51 @@ export function dynamicShared(ctx: Ctx, name: string, elem: CType, span: import(
   const array: ArrayRef = { name: core, space: 'shared', elem, dims: 1, readOnly: false, span };
   ctx.k.arrayRefs.set('extern shared', array);
   return array;
+}
+
+/**
+ * The element type of `extern __shared__ char smem[]` (any one-byte element)
+ * when the code only ever uses it cast to pointers to elements of one larger
+ * size (`float *s = (float *)smem;`, `reinterpret_cast<int2 *>(smem)`): the
+ * dynamic shared memory is then an array of those elements, its indices
+ * counting them, as if declared `extern __shared__ float smem[]`. Any other
+ * use (an access as bytes, `smem + 16`, casts to different sizes) keeps the
+ * declared type, whose casts to larger elements are rejected. `region` holds
+ * every use: the function body for a local declaration, the file for one at
+ * file scope; `declared` is the offset of the declaration's own name.
+ */
+/** The body of the function a node is written in (the node itself outside any). */
+function enclosingBody(n: Node): Node {
+  for (let p = n.parent; p !== null; p = p.parent) if (p.type === 'function_definition') return p.childForFieldName('body') ?? p;
+  return n;
+}
+
+export function dynamicSharedView(env: TypeEnv, region: Node, name: string, declared: number, ctype: CType): CType {
+  if (sizeOf(ctype) !== 1) return ctype;
+  let view: CType | null = null;
+  for (const use of region.descendantsOfType('identifier')) {
+    if (use.text !== name || use.startIndex === declared) continue;
+    const target = castTarget(env, use);
+    if (target?.kind !== 'pointer') return ctype;
+    const size = sizeOf(target.to);
+    if (size === null || size <= 1 || (view !== null && sizeOf(view) !== size)) return ctype;
+    view ??= target.to;
+  }
+  return view ?? ctype;
+}
+
+/** The type a bare name is cast to, C's `(T *)x` or a named cast `reinterpret_cast<T *>(x)`; null for any other use. */
+function castTarget(env: TypeEnv, use: Node): CType | null {
+  let at = use;
+  while (at.parent?.type === 'parenthesized_expression') at = at.parent;
+  const parent = at.parent;
+  if (parent?.type === 'cast_expression' && parent.childForFieldName('value') === at) return typeOfDescriptor(env, parent.childForFieldName('type')!);
+  const call = parent?.type === 'argument_list' ? parent.parent : null;
+  const fn = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
+  if (fn?.type !== 'template_function' || named(parent!).length !== 1) return null;
+  const castName = fn.childForFieldName('name')?.text;
+  const types = named(fn.childForFieldName('arguments')!);
+  return (castName === 'reinterpret_cast' || castName === 'static_cast') && types.length === 1 ? typeOfDescriptor(env, types[0]!) : null;
 }
 
 function sizeOfOrNull(t: CType): number | null {

@@ -18,7 +18,7 @@ import { convert, named, rvalue } from './expr.js';
 import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
 import { kernelHeads } from './heads.js';
 import { ieeeTypeOf, patternType } from './floats.js';
-import { lowerStatements, setFlag, unresolvedType, withScope } from './stmt.js';
+import { dynamicSharedView, lowerStatements, setFlag, unresolvedType, withScope } from './stmt.js';
 import { launchLimits } from './limits.js';
 import { observedDeclaration, type Observer } from './observe.js';
 import { excessRejection } from './nesting.js';
@@ -487,7 +487,9 @@ function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): { rea
   const returned: Slot = { name: 'return', ctype: { kind: 'bool' }, span };
   const ctx: Ctx = { file: unit.file, unit, k, b: new Builder(), scope: root, values: new Map(), fn: { name: def.name, returned, result: null }, loop: null };
   checkSyntax(ctx, def);
-  for (const g of unit.globals) declareGlobal(ctx, g);
+  let file: Node = def.node;
+  while (file.parent !== null) file = file.parent;
+  for (const g of unit.globals) declareGlobal(ctx, g, file);
   const scope = new Scope(root);
   ctx.scope = scope;
   templateParameters(ctx, def, scope);
@@ -501,9 +503,10 @@ function lowerKernel(unit: Unit, def: FunctionDef, notices: Diagnostic[]): { rea
   return { kernel, args };
 }
 
-function declareGlobal(ctx: Ctx, g: GlobalVar): void {
+/** A file-scope variable in the kernel's names; `file` is the translation unit's tree, which holds every use of it. */
+function declareGlobal(ctx: Ctx, g: GlobalVar, file: Node): void {
   if (g.space === 'shared' && g.external) {
-    ctx.k.root.define(g.name, { kind: 'array', array: lazyDynamic(ctx, g), scalar: false });
+    ctx.k.root.define(g.name, { kind: 'array', array: lazyDynamic(ctx, g, dynamicSharedView(ctx, file, g.name, g.span.start, g.ctype)), scalar: false });
     return;
   }
   const name = fresh(ctx, g.name);
@@ -519,10 +522,10 @@ function declareGlobal(ctx: Ctx, g: GlobalVar): void {
   ctx.k.root.define(g.name, { kind: 'array', array, scalar: g.dims.length === 0 });
 }
 
-function lazyDynamic(ctx: Ctx, g: GlobalVar): ArrayRef {
+function lazyDynamic(ctx: Ctx, g: GlobalVar, elem: CType): ArrayRef {
   const name = fresh(ctx, g.name);
   ctx.k.arrays.push({ name: { text: name, span: g.span }, scope: 'shared', sizes: [], span: g.span });
-  const array: ArrayRef = { name, space: 'shared', elem: g.ctype, dims: 1, readOnly: false, span: g.span };
+  const array: ArrayRef = { name, space: 'shared', elem, dims: 1, readOnly: false, span: g.span };
   ctx.k.arrayRefs.set('extern shared', array);
   return array;
 }

@@ -21,6 +21,10 @@ describe('launch sites', () => {
   it('follows variables declared once with a constant initializer and never written again', () => {
     expect(site('const int threads = 128; dim3 grid(2 * 2, threads / 64); k<<<grid, threads>>>(a);')).toEqual({ grid: [4n, 2n, 1n], block: [128n, 1n, 1n] });
     expect(site('int t{64}; dim3 b = dim3(t, 2); k<<<1, b>>>(a);')).toEqual({ grid: [1n, 1n, 1n], block: [64n, 2n, 1n] });
+    // a constexpr one too: the declaration was not recognised as the name's one declaration, so the launch stayed symbolic
+    // a comment quoting a declaration is no second declaration, nor one in a comment a launch
+    expect(site('// int threads = 64, dim3 grid(2)\n/* k<<<1, 1>>>(a); */ const int threads = 128; dim3 grid(4); k<<<grid, threads>>>(a);')).toEqual({ grid: [4n, 1n, 1n], block: [128n, 1n, 1n] });
+    expect(site('constexpr int TILE = 32;\nstatic constexpr unsigned ROWS = 8;\nint main() { dim3 b(TILE, ROWS); k<<<1, b>>>(a); }')).toEqual({ grid: [1n, 1n, 1n], block: [32n, 8n, 1n] });
   });
 
   it('reads a declaration of several names (`dim3 grid(…), threads(…);`, `const int w = 2048, h = 1024;`), also after a function head', () => {

@@ -145,3 +145,35 @@ describe('pointer casts between element sizes', () => {
     expect((await rejection('__global__ void k(float *a) {\n  char *c = (char *)a;\n  c[threadIdx.x] = 0;\n}\n')).split('\n')[0]).toMatch(/E0602.*a pointer cast from float to char \(elements of different sizes\)/);
   });
 });
+
+describe('extern __shared__ bytes used as another type', () => {
+  it('a byte array only ever cast to one larger element (C or named cast, local or file scope) is the dynamic shared memory of that element', async () => {
+    const local = `__global__ void k(const float *in, float *out) {
+  extern __shared__ char smem[];
+  float *s = (float *)smem;
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = reinterpret_cast<float *>(smem)[blockDim.x - 1 - threadIdx.x];
+}
+`;
+    expect(await body(local)).toBe(
+      ['let in_v = in[(u32) threadIdx.x] in', 'smem[(u32) threadIdx.x] := in_v;', 'sync;', 'let smem_v = smem[(u32) blockDim.x - 1 - (u32) threadIdx.x] in', 'out[(u32) threadIdx.x] := smem_v'].join('\n'),
+    );
+    expect(await verdict(local)).toEqual({ status: 'drf', races: [] });
+    const racy = `extern __shared__ unsigned char pool[];
+__global__ void k(const float *in) {
+  float *s = (float *)pool;
+  s[threadIdx.x / 2] = in[threadIdx.x];
+}
+`;
+    expect(await verdict(racy)).toEqual({ status: 'racy', races: ['pool:confirmed'] });
+  });
+
+  it('any other use keeps the bytes, and the cast to a larger element is rejected as before', async () => {
+    const first = async (uses: string): Promise<string> => (await rejection(`__global__ void k(float *o) {\n  extern __shared__ char smem[];\n  ${uses}\n}\n`)).split('\n')[0]!;
+    const bytes = 'error[E0602]: unsupported: a pointer cast from char to float (elements of different sizes)';
+    expect(await first('float *s = (float *)smem;\n  smem[threadIdx.x] = 0;\n  s[0] = 1.0f;')).toBe(bytes);
+    expect(await first('float *s = (float *)(smem + 16);\n  s[0] = 1.0f;')).toBe(bytes);
+    expect(await first('float *s = (float *)smem;\n  double *d = (double *)smem;\n  s[0] = 1.0f;')).toBe(bytes);
+  });
+});
