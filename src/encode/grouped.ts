@@ -19,10 +19,17 @@
  *
  * Telling two accesses alike costs one encoding of each, in a builder of its
  * own: linear in the accesses, where the pairs are quadratic.
+ *
+ * Before any pair, the group's one question is asked where there are two
+ * classes or more (src/encode/query.ts, arrayQuery): some two threads at
+ * any two conflicting accesses of the array, on one element. Every pair
+ * query implies it, so where it is unsat no pair is built or asked; where it
+ * is sat or undecided, the pairs are asked as above.
  */
 import { conflicting, type Range } from '../map/map.js';
 import { sharedBinders } from './paths.js';
-import { accessLabels, accessPointsOf, Builder, constantlyApart, encodedPoint, pairQuery, type AccessPoints, type Query, type RaceQuerySpec } from './query.js';
+import { EncodingLimit } from './smtlib.js';
+import { accessLabels, accessPointsOf, arrayQuery, Builder, constantlyApart, encodedPoint, pairQuery, type AccessPoints, type Query, type RaceQuerySpec } from './query.js';
 
 export interface RacePair {
   readonly first: AccessPoints;
@@ -40,6 +47,13 @@ export interface RaceGroup {
   readonly classOf: readonly number[];
   /** the pair's race query, as raceQueries builds it */
   readonly pairQuery: (pair: RacePair) => Query;
+  /**
+   * the question of every pair at once (arrayQuery), asked first: unsat, no
+   * pair is asked. Null where it is not asked: fewer than two classes (one
+   * class's first pair is one question already), where arrayQuery has none,
+   * or where its encoding is too wide.
+   */
+  readonly question: () => Query | null;
 }
 
 /**
@@ -59,7 +73,26 @@ export function raceGroup(spec: RaceQuerySpec): RaceGroup {
       if (conflicting(first.access.mode, second.access.mode) && !constantlyApart(first.access, second.access, dims)) pairs.push({ first, second });
     }
   });
-  return { spec, pairs, classOf: classesOf(spec, pairs), pairQuery: (pair) => pairQuery(spec, pair.first, pair.second, labels, false) };
+  const classOf = classesOf(spec, pairs);
+  const paired = new Set(pairs.flatMap((p) => [p.first.access.id, p.second.access.id]));
+  const classes = new Set(classOf).size;
+  return {
+    spec,
+    pairs,
+    classOf,
+    pairQuery: (pair) => pairQuery(spec, pair.first, pair.second, labels, false),
+    question: () => {
+      if (classes < 2) return null;
+      try {
+        // the accesses of some pair: another (a read where every access reads) races with none
+        return arrayQuery(spec, accesses.filter((a) => paired.has(a.access.id)));
+      } catch (e) {
+        // too wide to encode: no question, the pairs answer for themselves
+        if (e instanceof EncodingLimit) return null;
+        throw e;
+      }
+    },
+  };
 }
 
 /**

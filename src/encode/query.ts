@@ -26,7 +26,7 @@ import { bexprOperands, bexprVars, exprBuiltins, exprVars } from '../core/exprs.
 import { evalFormula, evalTerm } from './evaluate.js';
 import { DEFAULT_WARP_SIZE, type Launch } from '../core/launch.js';
 import { lockstepRelations } from '../map/lockstep.js';
-import { conflicting, hasSyncwarp, isDataDependent, type Access, type KernelMap, type Proto, type Range, type SyncSite, type VarInfo } from '../map/map.js';
+import { conflicting, hasSyncwarp, isDataDependent, type Access, type KernelMap, type Mode, type Proto, type Range, type SyncSite, type VarInfo } from '../map/map.js';
 import { memoizedPerObject } from '../util/memo.js';
 import { codeChildren, type Code, type Relation } from '../phases/code.js';
 import { codeOf } from '../phases/split.js';
@@ -1478,30 +1478,14 @@ export function accessLabels(map: KernelMap): ReadonlyMap<number, string> {
 export function pairQuery(spec: RaceQuerySpec, first: AccessPoints, second: AccessPoints, labels: ReadonlyMap<number, string>, valuesDiffer: boolean): Query {
   // a warp-level query's threads are of one block too: one block id
   const b = new Builder(spec.map, spec.vars, bindersOf(spec.code), spec.launch, spec.level !== 'grid');
-  // both threads in scope: an execution in which one evaluates an undefined operation is no race the proof speaks of
-  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, erasedBody(spec.map.body), 'pass', [1, 2], 'scope')];
-  const warps = warpsRelated(b, spec);
-  if (warps !== null) assertions.push(warps);
-  const dims = spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
+  const assertions = raceContext(b, spec);
+  const dims = arrayDims(spec);
   const same = first.access.id === second.access.id;
   const sides: readonly (readonly Thread[])[] = same ? first.points.map(() => [1, 2]) : [...first.points.map(() => [1]), ...second.points.map(() => [2])];
   const points = same ? first.points : [...first.points, ...second.points];
   const qpoints = points.map((point, index) => encodedPoint(b, point, index, sides[index]!));
   const choices = ([1, 2] as const).map((t) => qpoints.filter((_, i) => sides[i]!.includes(t)).map((q) => q.index));
-  choices.forEach((indices, i) => {
-    const t = (i + 1) as Thread;
-    const candidates = indices.map((k) => qpoints[k]!);
-    const indexVars = Array.from({ length: dims }, (_, d) => {
-      const terms = candidates.map((q) => q.element[t - 1]![d] ?? num(0));
-      // machine-integer indices may be negative
-      const signed = terms.some((x) => b.mayBeNegative(x)) ? 'int' : undefined;
-      return b.declare(`t${t}.index.${d}`, Math.max(...terms.map((x) => b.bits(x))), { role: 'index', thread: t, dim: d }, signed);
-    });
-    const at = (q: QueryPoint): Formula => and([q.path[t - 1]!, ...indexVars.map((v, d) => eq(v, q.element[t - 1]![d] ?? num(0)))]);
-    // a selector only when the thread has a choice
-    if (candidates.length === 1) assertions.push(at(candidates[0]!));
-    else assertions.push(or(candidates.map((q) => and([eq(selector(b, t, qpoints.length), num(q.index)), at(q)]))));
-  });
+  choices.forEach((indices, i) => assertions.push(threadAt(b, (i + 1) as Thread, indices.map((k) => qpoints[k]!), qpoints.length, dims)));
   for (let d = 0; d < dims; d++) assertions.push(eq(tvar(`t1.index.${d}`), tvar(`t2.index.${d}`)));
   const [choices1, choices2] = [choices[0]!, choices[1]!];
   if (spec.launch.warpSize !== undefined && spec.level === 'block') assertions.push(lockstepRace(b, spec.map, qpoints, [choices1, choices2], spec.launch.warpSize));
@@ -1516,20 +1500,97 @@ export function pairQuery(spec: RaceQuerySpec, first: AccessPoints, second: Acce
       }, num(0));
     assertions.push(not(eq(written(1, choices1), written(2, choices2))));
   }
+  return finishRace(b, spec, `${raceScope(spec)}/${labels.get(first.access.id)}-${labels.get(second.access.id)}`, qpoints, [choices1, choices2], assertions, [first.access.id, second.access.id]);
+}
+
+/**
+ * The question of one array in one phase (issue 29): thread 1 at some point
+ * of some access of the array, thread 2 at some point of some access, the
+ * two accesses conflicting (one writes, not both atomic), on the same
+ * element. Each pair query is this question with the two threads' points
+ * fixed (and its accesses' other points the only choices), so where this
+ * is unsat every pair query is: none need be built. Its size is linear in
+ * the points (each encoded once per thread, one selector per thread), where
+ * the pairs are quadratic.
+ *
+ * Null where the over-approximation would not hold or not pay: in lockstep
+ * warps a pair's race also depends on where its two accesses are in the
+ * code (lockstepRace, quadratic in the points); and a shared binder whose
+ * range depends on the thread defines each point's value of it
+ * unconditionally (valueAtIteration, over the binder's type), so the points
+ * of other pairs would constrain the shared iteration a pair query leaves
+ * free.
+ */
+export function arrayQuery(spec: RaceQuerySpec, accesses: readonly AccessPoints[]): Query | null {
+  if (spec.launch.warpSize !== undefined && spec.level === 'block') return null;
+  const b = new Builder(spec.map, spec.vars, bindersOf(spec.code), spec.launch, spec.level !== 'grid');
+  if ([...b.shared.keys()].some((name) => !b.isUniform(name))) return null;
+  const assertions = raceContext(b, spec);
+  const dims = arrayDims(spec);
+  const qpoints = accesses.flatMap((a) => a.points).map((point, index) => encodedPoint(b, point, index, [1, 2]));
+  for (const t of [1, 2] as const) assertions.push(threadAt(b, t, qpoints, qpoints.length, dims));
+  for (let d = 0; d < dims; d++) assertions.push(eq(tvar(`t1.index.${d}`), tvar(`t2.index.${d}`)));
+  // thread t at an access of the mode (a thread with one point to be at has no selector, and that point's mode)
+  const atMode = (t: Thread, mode: Mode): Formula =>
+    or(qpoints.filter((q) => q.point.target.kind === 'access' && q.point.target.access.mode === mode).map((q) => (qpoints.length === 1 ? TRUE : eq(selector(b, t, qpoints.length), num(q.index)))));
+  // conflicting(m1, m2): not both reads, not both atomics
+  assertions.push(or([atMode(1, 'write'), atMode(2, 'write'), and([atMode(1, 'atomic'), atMode(2, 'read')]), and([atMode(1, 'read'), atMode(2, 'atomic')])]));
+  const all = qpoints.map((q) => q.index);
+  return finishRace(b, spec, raceScope(spec), qpoints, [all, all], assertions);
+}
+
+/** A race query of the spec, finished; `accesses`: a pair query's two accesses. */
+function finishRace(
+  b: Builder,
+  spec: RaceQuerySpec,
+  id: string,
+  points: readonly QueryPoint[],
+  choices: readonly [readonly number[], readonly number[]],
+  assertions: readonly Formula[],
+  accesses?: readonly [number, number],
+): Query {
+  // a question of the whole array has one disjunction of points per thread, each case with that point's index: factored (simplify.ts)
+  return finish(b, { id, kernel: spec.map.name, kind: 'race', level: spec.level, phase: spec.phase, array: spec.array, sync: null, points, choices, ...(accesses === undefined ? {} : { accesses }), assertions }, accesses === undefined);
+}
+
+/**
+ * What every race query of the spec asserts of its two threads, whichever
+ * accesses they are at: the launch, the threads in it and distinct, both in
+ * scope (an execution in which one evaluates an undefined operation is no
+ * race the proof speaks of), and their warps where warps matter.
+ */
+function raceContext(b: Builder, spec: RaceQuerySpec): Formula[] {
+  const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, spec.level), ...assumptionFacts(b, erasedBody(spec.map.body), 'pass', [1, 2], 'scope')];
+  const warps = warpsRelated(b, spec);
+  if (warps !== null) assertions.push(warps);
+  return assertions;
+}
+
+function arrayDims(spec: RaceQuerySpec): number {
+  return spec.map.arrays.find((a) => a.name === spec.array)?.dims ?? 1;
+}
+
+/** A race query's id up to its pair: kernel, phase (or grid) and array. */
+function raceScope(spec: RaceQuerySpec): string {
   const scope = spec.level === 'grid' ? 'grid' : `${spec.level === 'warp' ? 'warpphase' : 'phase'}${spec.phase}`;
-  return finish(b, {
-    id: `${spec.map.name}/${scope}/${spec.array}/${labels.get(first.access.id)}-${labels.get(second.access.id)}`,
-    kernel: spec.map.name,
-    kind: 'race',
-    level: spec.level,
-    phase: spec.phase,
-    array: spec.array,
-    sync: null,
-    points: qpoints,
-    choices: [choices[0]!, choices[1]!],
-    accesses: [first.access.id, second.access.id],
-    assertions,
+  return `${spec.map.name}/${scope}/${spec.array}`;
+}
+
+/**
+ * Thread t at one of the candidate points, its index `tN.index.d` that
+ * point's: a selector `tN.point` (over `count` points) only when the thread
+ * has a choice.
+ */
+function threadAt(b: Builder, t: Thread, candidates: readonly QueryPoint[], count: number, dims: number): Formula {
+  const indexVars = Array.from({ length: dims }, (_, d) => {
+    const terms = candidates.map((q) => q.element[t - 1]![d] ?? num(0));
+    // machine-integer indices may be negative
+    const signed = terms.some((x) => b.mayBeNegative(x)) ? 'int' : undefined;
+    return b.declare(`t${t}.index.${d}`, Math.max(...terms.map((x) => b.bits(x))), { role: 'index', thread: t, dim: d }, signed);
   });
+  const at = (q: QueryPoint): Formula => and([q.path[t - 1]!, ...indexVars.map((v, d) => eq(v, q.element[t - 1]![d] ?? num(0)))]);
+  if (candidates.length === 1) return at(candidates[0]!);
+  return or(candidates.map((q) => and([eq(selector(b, t, count), num(q.index)), at(q)])));
 }
 
 /** A written value that mentions no data-dependent variable (values read, atomics' old values, unknowns). */
@@ -1677,7 +1738,7 @@ export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
 }
 
 /** The query as built, then simplified (src/encode/simplify.ts): what is printed and solved. */
-function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding' | 'havocs' | 'eliminated' | 'built'>): Query {
+function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding' | 'havocs' | 'eliminated' | 'built'>, factor = false): Query {
   const declarations = [...b.declarations].map(([name, bits]) => {
     const type = b.types.get(name);
     return type === undefined ? { name, bits } : { name, bits, type };
@@ -1690,7 +1751,7 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
   for (const name of shared.names) b.roles.set(name, { role: 'aux' });
   declarations.push(...shared.declarations);
   const assertions = shared.assertions;
-  const s = simplifyByCases(declarations, assertions);
+  const s = simplifyByCases(declarations, assertions, factor);
   return {
     ...q,
     assertions: s.assertions,

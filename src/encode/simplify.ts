@@ -72,7 +72,13 @@ const DEFINITION_ROUNDS = 4;
 /** and while it is at most this many nodes (decidedByDefinitions) */
 const MAX_DECIDED_SIZE = 256;
 
-export function simplify(declarations: readonly Declaration[], assertions: readonly Formula[]): Simplified {
+/**
+ * @param factor take the common conjuncts out of disjunctions (factored): a
+ * question of one array in one phase needs it, and the other queries keep
+ * the forms (and so the solvers' models) they had without it
+ */
+export function simplify(declarations: readonly Declaration[], assertions: readonly Formula[], factor = false): Simplified {
+  factoring = factor;
   interner = new Interner();
   factorsOf = new Map();
   // a polynomial's monomials name atoms by their number in the interner
@@ -149,13 +155,13 @@ const MAX_CASES = 40;
  * one query, not its cases). With the variable a number, an index such as
  * `t mod 2s` becomes linear, and the rewrites decide what they could not.
  */
-export function simplifyByCases(declarations: readonly Declaration[], assertions: readonly Formula[]): Simplified {
-  const s = simplify(declarations, assertions);
+export function simplifyByCases(declarations: readonly Declaration[], assertions: readonly Formula[], factor = false): Simplified {
+  const s = simplify(declarations, assertions, factor);
   const split = s.assertions.find((f) => f.k === 'or' && f.args.length <= MAX_CASES && fixedInEveryCase(f.args) !== null);
   if (split === undefined || split.k !== 'or') return s;
   const rest = s.assertions.filter((f) => f !== split);
   for (const c of split.args) {
-    if (!foldsToFalse(simplify(s.declarations, [...rest, c]))) return s;
+    if (!foldsToFalse(simplify(s.declarations, [...rest, c], factor))) return s;
   }
   return { declarations: [], assertions: [FALSE], eliminated: s.eliminated };
 }
@@ -206,6 +212,8 @@ function conjuncts(fs: readonly Formula[]): Formula[] {
  * simplification, so that it does not outlive the query.
  */
 let interner = new Interner();
+/** whether this simplification takes common conjuncts out of disjunctions (simplify's `factor`) */
+let factoring = false;
 const sameFormula = (f: Formula, g: Formula): boolean => interner.formula(f) === interner.formula(g);
 const sameTerm = (t: Term, u: Term): boolean => interner.term(t) === interner.term(u);
 
@@ -1288,10 +1296,28 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
     case 'and':
       return and(f.args.map((g) => rewrite(g, bounds)));
     case 'or':
-      return or(f.args.map((g) => rewrite(g, bounds)));
+      return factoring ? factored(or(f.args.map((g) => rewrite(g, bounds)))) : or(f.args.map((g) => rewrite(g, bounds)));
     case 'not':
       return not(rewrite(f.arg, bounds));
   }
+}
+
+/**
+ * A disjunction with the conjuncts common to all its cases taken out:
+ * `(x ∧ A) ∨ (x ∧ B)` is `x ∧ (A ∨ B)`. A race query's thread at one of
+ * several points has its index equal to that point's in each case
+ * (`t1.point = k ∧ path_k ∧ t1.index = e_k`); where every e_k is the same
+ * (`s[tid]` written and read back), the equality comes out, and the
+ * substitution then reads it (src/encode/query.ts, arrayQuery).
+ */
+function factored(f: Formula): Formula {
+  if (f.k !== 'or') return f;
+  const cases = f.args.map((c) => (c.k === 'and' ? c.args : [c]));
+  const ids = cases.map((c) => new Set(c.map((g) => interner.formula(g))));
+  const common = cases[0]!.filter((g, i) => ids.every((set) => set.has(interner.formula(g))) && cases[0]!.findIndex((h) => sameFormula(h, g)) === i);
+  if (common.length === 0) return f;
+  const taken = new Set(common.map((g) => interner.formula(g)));
+  return and([...common, or(cases.map((c) => and(c.filter((g) => !taken.has(interner.formula(g))))))]);
 }
 
 /**

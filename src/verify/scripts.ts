@@ -3,8 +3,11 @@
  * whether some launch can be in scope (fig3.assumptions, when the kernel has
  * an assumption or an operation that may be undefined), the loop-completion
  * checks the phase split asks, and the race checks (one per pair of
- * accesses, but none for the pairs of a class whose first pair is unsat:
- * src/encode/grouped.ts; as in verify, that first pair is asked for it). `faial-ts smt --out` writes them and the solver agreement test
+ * accesses, but none for the pairs of a class whose first pair is unsat,
+ * and none at all where the simplifier decides the question of every pair
+ * of the array and phase unsat, which is printed instead:
+ * src/encode/grouped.ts; as in verify, the first pairs of classes are
+ * asked for it; fig3.phase0.A is the question of array A in phase 0). `faial-ts smt --out` writes them and the solver agreement test
  * runs them. Names are the query ids with `.` for `/`
  * (fig3.phase0.A.11.13-12.5: the pair of accesses at 11:13 and 12:5;
  * fig3.grid.g.…, fig3.sync0); the completion checks, which have no place of
@@ -62,13 +65,20 @@ export async function queryScripts(map: KernelMap, launch: Launch, timeoutMs: nu
 }
 
 /**
- * The race checks as verify asks them: the first pair of a class of alike
+ * The race checks as verify asks them: the group's question of all its
+ * pairs alone where the simplifier decides it; else the first pair of a class of alike
  * pairs says for how many it stands, and the others follow only where it is
  * not unsat (it is asked as verify asks it).
  */
 async function raceScripts(map: KernelMap, split: PhaseSplit, launch: Launch, timeoutMs: number, solver: Solver): Promise<NamedScript[]> {
   const out: NamedScript[] = [];
   for (const { group } of raceGroups(map, split, launch)) {
+    // the question of all the pairs, asked of the simplifier alone: printed where it decides it (the pairs then are not asked)
+    const question = group.question();
+    if (question !== null && decidedUnsat(question)) {
+      out.push({ ...namedScript(question), script: `; the question of all ${group.pairs.length} pairs of ${group.spec.array} here: unsat, so none of them is asked\n${queryText(question)}` });
+      continue;
+    }
     const size = new Map<number, number>();
     for (const c of group.classOf) size.set(c, (size.get(c) ?? 0) + 1);
     const unsat = new Set<number>();

@@ -1,8 +1,9 @@
 /**
  * The verify pipeline for one kernel: MAP inference, the divergence check of
- * every barrier, the phase split, one race query per phase, array and pair of
- * accesses (and per global array and pair across blocks; with `syncwarp`, per
- * warp phase, array and pair too), and classification of every alarm.
+ * every barrier, the phase split, one race query per phase and array (per
+ * global array across blocks; with `syncwarp`, per warp phase and array too)
+ * and, where it is not unsat, one per pair of accesses, and classification
+ * of every alarm.
  */
 import type { Launch } from '../core/launch.js';
 import { AXES, type Expr } from '../core/ast.js';
@@ -15,6 +16,7 @@ import { containsErased, pointVars } from '../encode/paths.js';
 import {
   assumptionsQuery,
   completionQuery,
+  decidedUnsat,
   divergenceQuery,
   evaluationsOf,
   scopeQuery,
@@ -409,7 +411,28 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
     };
     // Benign races alone never end the search: a pair not yet asked may race with different values and make the kernel racy, not benign.
     const enoughRaces = (): boolean => races.length >= options.maxRaces && races.some((r) => r.benign !== true);
+    /**
+     * The group's question of every pair at once (src/encode/grouped.ts),
+     * asked of the simplifier before its pairs: unsat, none of them races.
+     * No solver is given it: a solver may take its whole budget on a
+     * disjunction of many pairs (a grid-stride loop's products) where each
+     * pair alone is quick, and a sat answer would still leave every pair to
+     * ask. Not asked where the pairs left to ask (those not reported racy in
+     * an earlier phase) are of fewer than two classes: the question would
+     * then save no query.
+     */
+    const questionUnsat = (group: RaceGroup): boolean => {
+      const left = new Set(group.pairs.flatMap((pair, i) => (reported.get(pairKey(group.spec.level, pair))?.benign === false ? [] : [group.classOf[i]!])));
+      if (left.size < 2) return false;
+      const q = clock.timed('encoding', group.question);
+      if (q === null) return false;
+      queries++;
+      withoutSolver++;
+      return decidedUnsat(q);
+    };
     for (const { group, erased } of groups) {
+      if (enoughRaces()) break;
+      if (questionUnsat(group)) continue;
       // the pairs found unsat, by position: the other pairs of their classes are unsat too (src/encode/grouped.ts)
       const unsat = new Set<number>();
       for (const [i, pair] of group.pairs.entries()) {

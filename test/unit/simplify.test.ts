@@ -32,8 +32,8 @@ const between = (lo: bigint, hi: bigint): bigint[] => Array.from({ length: Numbe
  * gives the eliminated variables the values of their terms; every model of
  * the simplified query, completed, is a model of the original.
  */
-function expectEquivalent(ds: readonly Declaration[], fs: readonly Formula[], lo = 0n, hi = 5n, values = between(lo, hi)): { decided: boolean; count: number } {
-  const s = simplify(ds, fs);
+function expectEquivalent(ds: readonly Declaration[], fs: readonly Formula[], lo = 0n, hi = 5n, values = between(lo, hi), factor = false): { decided: boolean; count: number } {
+  const s = simplify(ds, fs, factor);
   const inRange = (m: Map<string, bigint>, d: Declaration): boolean => {
     const r = declaredRange(d);
     const x = m.get(d.name) ?? 0n;
@@ -687,5 +687,22 @@ describe('comparisons and ite conditions the bounds decide (enumerated)', () => 
     const r = expectEquivalent(ds, [cmp('<=', v('x'), num(3)), cmp('<', v('x'), num(4))], 0n, 7n);
     expect(r.count).toBe(4);
     expect(simplify(ds, [cmp('<=', v('x'), num(3)), cmp('<', v('x'), num(4))]).assertions.length).toBeGreaterThan(0);
+  });
+  it("with `factor`, a disjunction's common conjuncts come out: a thread at one of several points whose index is its id, and two such threads with distinct ids, never meet", () => {
+    // t·.point = k ∧ (path) ∧ t·.index = t·.id for k = 0, 1, 2 (the question of one array in one phase), and t1.id ≠ t2.id
+    const ds = [nat('p1', 2), nat('p2', 2), nat('i'), nat('t1'), nat('t2'), nat('c')];
+    const at = (t: string, index: Term): Formula => or([0, 1, 2].map((k) => and([eq(v(`p${t}`), num(k)), ...(k === 2 ? [cmp('<', v(t === '1' ? 't1' : 't2'), v('c'))] : []), eq(v('i'), index)])));
+    const drf = [at('1', v('t1')), at('2', v('t2')), not(eq(v('t1'), v('t2')))];
+    const small = between(0n, 3n);
+    expect(expectEquivalent(ds, drf, 0n, 3n, small, true).decided).toBe(true);
+    // without it (every other query), the disjunctions stay as written
+    expect(expectEquivalent(ds, drf, 0n, 3n, small).decided).toBe(false);
+    // one point reads the neighbour's element: the equality is not common, a model is kept
+    const neighbour = (t: string): Formula => or([and([eq(v(`p${t}`), num(0)), eq(v('i'), v(`t${t}`))]), and([eq(v(`p${t}`), num(1)), eq(v('i'), plus(v(`t${t}`), num(1)))])]);
+    const racy = expectEquivalent(ds, [neighbour('1'), neighbour('2'), not(eq(v('t1'), v('t2')))], 0n, 3n, small, true);
+    expect(racy.decided).toBe(false);
+    expect(racy.count).toBeGreaterThan(0);
+    // a case that is the common part alone makes the rest true: x ∨ (x ∧ A) is x
+    expect(simplify([nat('x'), nat('y')], [or([cmp('<', v('x'), num(2)), and([cmp('<', v('x'), num(2)), eq(v('y'), num(1))])])], true).assertions).toEqual([cmp('<', v('x'), num(2))]);
   });
 });
