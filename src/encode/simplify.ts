@@ -1210,6 +1210,48 @@ function unwrapped(a: Term, b: Term, bounds: Bounds): Formula | null {
 }
 
 /**
+ * `W(x) + P = W(y) + Q`, W one one-wrap case split `ite(t ⋈ K, t, t ∓ M)`
+ * (the same K and M for both: `(int) g1 + m1 = (int) g2 + m2`, two threads'
+ * wrapped global index plus a small offset), as `x + P = y + Q ∧ (x ⋈ K ⇔
+ * y ⋈ K)` where the bounds prove |x + P − (y + Q)| < M. Exact: W(t) is t
+ * ∓ M·[¬(t ⋈ K)], so the two sides differ by x + P − (y + Q) ∓ M·([¬(x ⋈
+ * K)] − [¬(y ⋈ K)]), a multiple of M off a value below M in magnitude: zero
+ * exactly when both parts are. The sides are polynomials over their atoms:
+ * W(x) and W(y) must be two of them, with coefficients 1 and −1. What is left
+ * is linear in the atoms and has no case split, where z3 (the WebAssembly
+ * build, alone) spent minutes on some of these equalities with nonlinear x
+ * and y (`blockIdx.x * blockDim.x + threadIdx.x` in two blocks). Null when
+ * not of that shape or not proved.
+ */
+function unwrappedSums(a: Term, b: Term, bounds: Bounds): Formula | null {
+  const d = add(poly(a), poly(b), -1n);
+  const found = new Map<bigint, { t: Extract<Term, { k: 'ite' }>; w: Wrapped }>();
+  for (const [m, c] of d.terms) {
+    const fs = factors(m);
+    if (fs.length !== 1) continue;
+    const t = atomOf(fs[0]!);
+    const w = t.k === 'ite' ? wrapped(t) : null;
+    if (t.k !== 'ite' || w === null) continue;
+    // a third wrapped atom, or one with another coefficient: not this shape
+    if ((c !== 1n && c !== -1n) || found.has(c)) return null;
+    found.set(c, { t, w });
+  }
+  const [u, v] = [found.get(1n), found.get(-1n)];
+  if (u === undefined || v === undefined || u.w.shape !== v.w.shape) return null;
+  const rest = add(add(d, atom(u.t), -1n), atom(v.t), 1n);
+  const unwrappedDifference = add(add(rest, poly(u.w.x), 1n), poly(v.w.x), -1n);
+  const m = u.w.modulus;
+  const below = (i: Interval): boolean => i.lo !== null && i.hi !== null && i.lo > -m && i.hi < m;
+  // from the difference's polynomial (common parts cancel), or from x's and y's own intervals (their bounds as terms)
+  const within =
+    below(polyInterval(unwrappedDifference, bounds)) || below(sumOf(polyInterval(rest, bounds), sumOf(interval(u.w.x, bounds), negated(interval(v.w.x, bounds)))));
+  if (!within) return null;
+  const [cx, cy] = [u.t.c, v.t.c];
+  const sameBranch = or([and([cx, cy]), and([not(cx), not(cy)])]);
+  return and([compare('==', termOf(positivePart(unwrappedDifference, 1n)), termOf(positivePart(unwrappedDifference, -1n))), sameBranch]);
+}
+
+/**
  * `W(x) = c` for a number c: W(x) differs from x by a multiple of the
  * modulus M, so x is one of c + k·M. Where the bounds leave x one such value
  * v, it is `x = v` if W(v) = c and false otherwise; where they leave none,
@@ -1270,7 +1312,7 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
         const same = rewrite(cancelled, bounds);
         return f.op === '==' ? same : not(same);
       }
-      const unwrap = unwrapped(a, b, bounds) ?? unwrappedNumber(a, b, bounds);
+      const unwrap = unwrapped(a, b, bounds) ?? unwrappedNumber(a, b, bounds) ?? unwrappedSums(a, b, bounds);
       if (unwrap !== null) {
         const same = rewrite(unwrap, bounds);
         return f.op === '==' ? same : not(same);
