@@ -242,12 +242,10 @@ export class Builder {
         return a === null || b === null ? null : hull([a.min, a.max, b.min, b.max]);
       }
       case 'mop': {
-        const global = this.globalIndex(t);
-        if (global !== null) {
+        if (this.isGlobalIndex(t)) {
           // implied by the facts every query asserts; stated, so that the simplifier bounds the index as definedness did
-          const max = global === 'stride' ? typeMax('u32') : typeMax('u32') - 1n;
-          this.definitions.push(cmp('<=', t, num(max)));
-          return { min: 0n, max };
+          this.definitions.push(cmp('<=', t, num(typeMax('u32'))));
+          return { min: 0n, max: typeMax('u32') };
         }
         const a = this.range(t.a);
         const b = this.range(t.b);
@@ -258,32 +256,27 @@ export class Builder {
 
   /**
    * Whether t is an unsigned `blockIdx.a * blockDim.a`, `blockIdx.a *
-   * blockDim.a + threadIdx.a` (an `index`) or `blockDim.a * gridDim.a` (the
-   * `stride`), either way round, of a kernel whose preconditions bound the
-   * grid's threads along a below 2^32 (the CUDA front end's launch scope):
-   * the count of threads, the stride, is < 2^32 and an index is below it,
-   * so at most 2^32 − 2; u32s that never wrap around in any query (they all
-   * assert the preconditions, blockIdx < gridDim and threadIdx < blockDim),
-   * and written without a remainder. The stride is a grid-stride loop's.
-   * An index's bound is the tight one, not the type's: two threads'
-   * `(int)` of it plus 0 or 1 then differ by less than 2^32, which the
-   * simplifier needs to take their wrap-arounds apart (unwrappedSums).
+   * blockDim.a + threadIdx.a` or `blockDim.a * gridDim.a` (either way round)
+   * of a kernel whose preconditions bound the grid's threads along a below
+   * 2^32 (the CUDA front end's launch scope): the first two are below
+   * (gridDim.a − 1) · blockDim.a + blockDim.a, the last is that count, all
+   * < 2^32, u32s that never wrap around in any query (they all assert the
+   * preconditions, blockIdx < gridDim and threadIdx < blockDim), and written
+   * without a remainder. The last is a grid-stride loop's stride.
    */
-  private globalIndex(t: Extract<Term, { k: 'mop' }>): 'index' | 'stride' | null {
-    if (t.type !== 'u32' || (t.op !== '*' && t.op !== '+')) return null;
+  private isGlobalIndex(t: Extract<Term, { k: 'mop' }>): boolean {
+    if (t.type !== 'u32' || (t.op !== '*' && t.op !== '+')) return false;
     const source = (u: Term): string | null => (u.k === 'var' ? ((r) => (r !== undefined && r.role !== 'aux' && 'source' in r ? r.source : null))(this.roles.get(u.name)) : null);
     const product = (u: Term, axis: string, other: 'blockIdx' | 'gridDim'): boolean => {
       if (u.k !== 'mop' || u.op !== '*' || u.type !== 'u32') return false;
       const names = [source(u.a), source(u.b)].sort();
       return names[0] === `blockDim.${axis}` && names[1] === `${other}.${axis}`;
     };
-    for (const axis of AXES) {
-      if (!this.map.preconditions.some((c) => isGridThreadsLimit(c, axis))) continue;
-      if (t.op === '*' && product(t, axis, 'blockIdx')) return 'index';
-      if (t.op === '*' && product(t, axis, 'gridDim')) return 'stride';
-      if (t.op === '+' && ((product(t.a, axis, 'blockIdx') && source(t.b) === `threadIdx.${axis}`) || (product(t.b, axis, 'blockIdx') && source(t.a) === `threadIdx.${axis}`))) return 'index';
-    }
-    return null;
+    return AXES.some((axis) => {
+      if (!this.map.preconditions.some((c) => isGridThreadsLimit(c, axis))) return false;
+      if (t.op === '*') return product(t, axis, 'blockIdx') || product(t, axis, 'gridDim');
+      return (product(t.a, axis, 'blockIdx') && source(t.b) === `threadIdx.${axis}`) || (product(t.b, axis, 'blockIdx') && source(t.a) === `threadIdx.${axis}`);
+    });
   }
 
   /**

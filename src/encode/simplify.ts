@@ -1212,16 +1212,18 @@ function unwrapped(a: Term, b: Term, bounds: Bounds): Formula | null {
 /**
  * `W(x) + P = W(y) + Q`, W one one-wrap case split `ite(t ⋈ K, t, t ∓ M)`
  * (the same K and M for both: `(int) g1 + m1 = (int) g2 + m2`, two threads'
- * wrapped global index plus a small offset), as `x + P = y + Q ∧ (x ⋈ K ⇔
- * y ⋈ K)` where the bounds prove |x + P − (y + Q)| < M. Exact: W(t) is t
- * ∓ M·[¬(t ⋈ K)], so the two sides differ by x + P − (y + Q) ∓ M·([¬(x ⋈
- * K)] − [¬(y ⋈ K)]), a multiple of M off a value below M in magnitude: zero
- * exactly when both parts are. The sides are polynomials over their atoms:
- * W(x) and W(y) must be two of them, with coefficients 1 and −1. What is left
- * is linear in the atoms and has no case split, where z3 (the WebAssembly
- * build, alone) spent minutes on some of these equalities with nonlinear x
- * and y (`blockIdx.x * blockDim.x + threadIdx.x` in two blocks). Null when
- * not of that shape or not proved.
+ * wrapped global index plus a small offset, as Builder.cast writes them),
+ * as a disjunction of linear cases on whether x and y wrap: W(t) is
+ * t ∓ M·[¬(t ⋈ K)], so with D = x + P − (y + Q) the equality is
+ * `D = 0 ∧ (x ⋈ K ⇔ y ⋈ K)`, or `D = ±M` with x wrapped and y not, or
+ * `D = ∓M` the other way round; a case whose D the bounds exclude is left
+ * out (where they prove |D| < M, only the first is left). The sides are
+ * polynomials over their atoms: W(x) and W(y) must be two of them, with
+ * coefficients 1 and −1. What is left has no case split inside a term and
+ * is linear in the atoms, where z3 (the WebAssembly build, alone) spent
+ * minutes on some of these equalities with nonlinear x and y
+ * (`blockIdx.x * blockDim.x + threadIdx.x` in two blocks, issue 29). Null
+ * when not of that shape.
  */
 function unwrappedSums(a: Term, b: Term, bounds: Bounds): Formula | null {
   const d = add(poly(a), poly(b), -1n);
@@ -1239,16 +1241,25 @@ function unwrappedSums(a: Term, b: Term, bounds: Bounds): Formula | null {
   const [u, v] = [found.get(1n), found.get(-1n)];
   if (u === undefined || v === undefined || u.w.shape !== v.w.shape) return null;
   const rest = add(add(d, atom(u.t), -1n), atom(v.t), 1n);
-  const unwrappedDifference = add(add(rest, poly(u.w.x), 1n), poly(v.w.x), -1n);
-  const m = u.w.modulus;
-  const below = (i: Interval): boolean => i.lo !== null && i.hi !== null && i.lo > -m && i.hi < m;
-  // from the difference's polynomial (common parts cancel), or from x's and y's own intervals (their bounds as terms)
-  const within =
-    below(polyInterval(unwrappedDifference, bounds)) || below(sumOf(polyInterval(rest, bounds), sumOf(interval(u.w.x, bounds), negated(interval(v.w.x, bounds)))));
-  if (!within) return null;
+  const difference = add(add(rest, poly(u.w.x), 1n), poly(v.w.x), -1n);
+  // D's interval from its polynomial (common parts cancel) and from x's and y's own intervals (their bounds as terms)
+  const [i, j] = [polyInterval(difference, bounds), sumOf(polyInterval(rest, bounds), sumOf(interval(u.w.x, bounds), negated(interval(v.w.x, bounds))))];
+  const lo = tighter(i.lo, j.lo, true);
+  const hi = tighter(i.hi, j.hi, false);
+  const possible = (value: bigint): boolean => (lo === null || lo <= value) && (hi === null || value <= hi);
+  const is = (value: bigint): Formula => {
+    const e = add(difference, constant(value), -1n);
+    return compare('==', termOf(positivePart(e, 1n)), termOf(positivePart(e, -1n)));
+  };
+  // W(t) = t + s·M·[¬(t ⋈ K)]: s is −1 for `t − M`, 1 for `t + M`; A − B = D + s·M·([¬(x ⋈ K)] − [¬(y ⋈ K)])
+  const e = u.t.b;
+  const sM = (e.k === 'op' || e.k === 'mop') && e.op === '-' ? -u.w.modulus : u.w.modulus;
   const [cx, cy] = [u.t.c, v.t.c];
-  const sameBranch = or([and([cx, cy]), and([not(cx), not(cy)])]);
-  return and([compare('==', termOf(positivePart(unwrappedDifference, 1n)), termOf(positivePart(unwrappedDifference, -1n))), sameBranch]);
+  const cases: Formula[] = [];
+  if (possible(0n)) cases.push(and([is(0n), or([and([cx, cy]), and([not(cx), not(cy)])])]));
+  if (possible(-sM)) cases.push(and([is(-sM), not(cx), cy]));
+  if (possible(sM)) cases.push(and([is(sM), cx, not(cy)]));
+  return or(cases);
 }
 
 /**
