@@ -21,6 +21,9 @@
  *   Builder.cast writes), is `x = y` where the facts prove |x − y| < 2^w
  *   (both in one window of 2^w values, or their difference small): W(x)
  *   and x differ by a multiple of 2^w;
+ * * two wrapped sums: `W(x) + P = W(y) + Q`, W a one-wrap case split, is
+ *   `x + P = y + Q` with x and y on one side of the wrap, or `x + P = y + Q
+ *   ± 2^w` with one on each, the cases the bounds exclude left out;
  * * two values of one variable compared: `v = A ∧ v = B` is
  *   `v = A ∧ A = B` where the rewrites decide or change `A = B` (a
  *   variable used too often to be substituted, e.g. an index both threads'
@@ -72,9 +75,11 @@ const DEFINITION_ROUNDS = 4;
 /** and while it is at most this many nodes (decidedByDefinitions) */
 const MAX_DECIDED_SIZE = 256;
 
-export function simplify(declarations: readonly Declaration[], assertions: readonly Formula[]): Simplified {
+/** `splitWraps`: at the fixpoint, split the wrapped sums left into cases (unwrappedSums) and go on. */
+export function simplify(declarations: readonly Declaration[], assertions: readonly Formula[], splitWraps = false): Simplified {
   interner = new Interner();
   factorsOf = new Map();
+  splittingWraps = false;
   // a polynomial's monomials name atoms by their number in the interner
   poly = memoizedPerObject(polyOf);
   boundOf = memoizedPerObject(boundOfFact);
@@ -128,7 +133,12 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
         return known === null ? rewrite(f, plain) : { k: 'const', v: known };
       }),
     );
-    if (next.length === facts.length && next.every((f, i) => sameFormula(f, facts[i]!))) break;
+    if (next.length === facts.length && next.every((f, i) => sameFormula(f, facts[i]!))) {
+      if (splittingWraps || !splitWraps) break;
+      // the rewrites have done what they can: now the wrapped sums they left are split into cases, and the rounds go on
+      splittingWraps = true;
+      continue;
+    }
     facts = next;
   }
   if (contradictory(facts)) return { declarations: [], assertions: [FALSE], eliminated };
@@ -152,12 +162,20 @@ const MAX_CASES = 40;
 export function simplifyByCases(declarations: readonly Declaration[], assertions: readonly Formula[]): Simplified {
   const s = simplify(declarations, assertions);
   const split = s.assertions.find((f) => f.k === 'or' && f.args.length <= MAX_CASES && fixedInEveryCase(f.args) !== null);
-  if (split === undefined || split.k !== 'or') return s;
+  if (split === undefined || split.k !== 'or') return withWrapsSplit(s);
   const rest = s.assertions.filter((f) => f !== split);
   for (const c of split.args) {
-    if (!foldsToFalse(simplify(s.declarations, [...rest, c]))) return s;
+    if (!foldsToFalse(simplify(s.declarations, [...rest, c]))) return withWrapsSplit(s);
   }
   return { declarations: [], assertions: [FALSE], eliminated: s.eliminated };
+}
+
+/** The simplified query with its wrapped sums split into cases (unwrappedSums), where an equality of it has an ite to split. */
+function withWrapsSplit(s: Simplified): Simplified {
+  if (!s.assertions.some((f) => f.k === 'cmp' && (f.op === '==' || f.op === '!=') && mentionsIte(f))) return s;
+  const t = simplify(s.declarations, s.assertions, true);
+  // t's eliminated variables are among s's declared ones: after s's, each term still mentions only later ones
+  return { declarations: t.declarations, assertions: t.assertions, eliminated: [...s.eliminated, ...t.eliminated] };
 }
 
 /** A variable every case sets to a number (`x = 4` among its conjuncts), or null. */
@@ -206,6 +224,14 @@ function conjuncts(fs: readonly Formula[]): Formula[] {
  * simplification, so that it does not outlive the query.
  */
 let interner = new Interner();
+/**
+ * Whether `W(x) + P = W(y) + Q` is split into cases (unwrappedSums): only
+ * once the other rewrites have reached their fixpoint, and after the case
+ * analysis of simplifyByCases, so that the split never takes the place of a
+ * rewrite that would have decided the equality (a parity, a definition or a
+ * loop's value put in), which its cases hide.
+ */
+let splittingWraps = false;
 const sameFormula = (f: Formula, g: Formula): boolean => interner.formula(f) === interner.formula(g);
 const sameTerm = (t: Term, u: Term): boolean => interner.term(t) === interner.term(u);
 
@@ -1323,7 +1349,7 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
         const same = rewrite(cancelled, bounds);
         return f.op === '==' ? same : not(same);
       }
-      const unwrap = unwrapped(a, b, bounds) ?? unwrappedNumber(a, b, bounds) ?? unwrappedSums(a, b, bounds);
+      const unwrap = unwrapped(a, b, bounds) ?? unwrappedNumber(a, b, bounds) ?? (splittingWraps ? unwrappedSums(a, b, bounds) : null);
       if (unwrap !== null) {
         const same = rewrite(unwrap, bounds);
         return f.op === '==' ? same : not(same);
