@@ -21,6 +21,9 @@
  *   Builder.cast writes), is `x = y` where the facts prove |x − y| < 2^w
  *   (both in one window of 2^w values, or their difference small): W(x)
  *   and x differ by a multiple of 2^w;
+ * * two wrapped sums: `W(x) + P = W(y) + Q`, W a one-wrap case split, is
+ *   `x + P = y + Q` with x and y on one side of the wrap, or `x + P = y + Q
+ *   ± 2^w` with one on each, the cases the bounds exclude left out;
  * * two values of one variable compared: `v = A ∧ v = B` is
  *   `v = A ∧ A = B` where the rewrites decide or change `A = B` (a
  *   variable used too often to be substituted, e.g. an index both threads'
@@ -72,15 +75,23 @@ const DEFINITION_ROUNDS = 4;
 /** and while it is at most this many nodes (decidedByDefinitions) */
 const MAX_DECIDED_SIZE = 256;
 
-/**
- * @param factor take the common conjuncts out of disjunctions (factored): a
- * question of one array in one phase needs it, and the other queries keep
- * the forms (and so the solvers' models) they had without it
- */
-export function simplify(declarations: readonly Declaration[], assertions: readonly Formula[], factor = false): Simplified {
-  factoring = factor;
+export interface SimplifyOptions {
+  /**
+   * take the common conjuncts out of disjunctions (factored): a question of
+   * one array in one phase needs it, and the other queries keep the forms
+   * (and so the solvers' models) they had without it
+   */
+  readonly factor?: boolean;
+  /** at the fixpoint, split the wrapped sums left into cases (unwrappedSums) and go on */
+  readonly splitWraps?: boolean;
+}
+
+export function simplify(declarations: readonly Declaration[], assertions: readonly Formula[], options: SimplifyOptions = {}): Simplified {
+  const splitWraps = options.splitWraps ?? false;
+  factoring = options.factor ?? false;
   interner = new Interner();
   factorsOf = new Map();
+  splittingWraps = false;
   // a polynomial's monomials name atoms by their number in the interner
   poly = memoizedPerObject(polyOf);
   boundOf = memoizedPerObject(boundOfFact);
@@ -134,7 +145,12 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
         return known === null ? rewrite(f, plain) : { k: 'const', v: known };
       }),
     );
-    if (next.length === facts.length && next.every((f, i) => sameFormula(f, facts[i]!))) break;
+    if (next.length === facts.length && next.every((f, i) => sameFormula(f, facts[i]!))) {
+      if (splittingWraps || !splitWraps) break;
+      // the rewrites have done what they can: now the wrapped sums they left are split into cases, and the rounds go on
+      splittingWraps = true;
+      continue;
+    }
     facts = next;
   }
   if (contradictory(facts)) return { declarations: [], assertions: [FALSE], eliminated };
@@ -156,14 +172,22 @@ const MAX_CASES = 40;
  * `t mod 2s` becomes linear, and the rewrites decide what they could not.
  */
 export function simplifyByCases(declarations: readonly Declaration[], assertions: readonly Formula[], factor = false): Simplified {
-  const s = simplify(declarations, assertions, factor);
+  const s = simplify(declarations, assertions, { factor });
   const split = s.assertions.find((f) => f.k === 'or' && f.args.length <= MAX_CASES && fixedInEveryCase(f.args) !== null);
-  if (split === undefined || split.k !== 'or') return s;
+  if (split === undefined || split.k !== 'or') return withWrapsSplit(s, factor);
   const rest = s.assertions.filter((f) => f !== split);
   for (const c of split.args) {
-    if (!foldsToFalse(simplify(s.declarations, [...rest, c], factor))) return s;
+    if (!foldsToFalse(simplify(s.declarations, [...rest, c], { factor }))) return withWrapsSplit(s, factor);
   }
   return { declarations: [], assertions: [FALSE], eliminated: s.eliminated };
+}
+
+/** The simplified query with its wrapped sums split into cases (unwrappedSums), where an equality of it has an ite to split. */
+function withWrapsSplit(s: Simplified, factor: boolean): Simplified {
+  if (!s.assertions.some((f) => f.k === 'cmp' && (f.op === '==' || f.op === '!=') && mentionsIte(f))) return s;
+  const t = simplify(s.declarations, s.assertions, { factor, splitWraps: true });
+  // t's eliminated variables are among s's declared ones: after s's, each term still mentions only later ones
+  return { declarations: t.declarations, assertions: t.assertions, eliminated: [...s.eliminated, ...t.eliminated] };
 }
 
 /** A variable every case sets to a number (`x = 4` among its conjuncts), or null. */
@@ -214,6 +238,14 @@ function conjuncts(fs: readonly Formula[]): Formula[] {
 let interner = new Interner();
 /** whether this simplification takes common conjuncts out of disjunctions (simplify's `factor`) */
 let factoring = false;
+/**
+ * Whether `W(x) + P = W(y) + Q` is split into cases (unwrappedSums): only
+ * once the other rewrites have reached their fixpoint, and after the case
+ * analysis of simplifyByCases, so that the split never takes the place of a
+ * rewrite that would have decided the equality (a parity, a definition or a
+ * loop's value put in), which its cases hide.
+ */
+let splittingWraps = false;
 const sameFormula = (f: Formula, g: Formula): boolean => interner.formula(f) === interner.formula(g);
 const sameTerm = (t: Term, u: Term): boolean => interner.term(t) === interner.term(u);
 
@@ -1218,6 +1250,59 @@ function unwrapped(a: Term, b: Term, bounds: Bounds): Formula | null {
 }
 
 /**
+ * `W(x) + P = W(y) + Q`, W one one-wrap case split `ite(t ⋈ K, t, t ∓ M)`
+ * (the same K and M for both: `(int) g1 + m1 = (int) g2 + m2`, two threads'
+ * wrapped global index plus a small offset, as Builder.cast writes them),
+ * as a disjunction of linear cases on whether x and y wrap: W(t) is
+ * t ∓ M·[¬(t ⋈ K)], so with D = x + P − (y + Q) the equality is
+ * `D = 0 ∧ (x ⋈ K ⇔ y ⋈ K)`, or `D = ±M` with x wrapped and y not, or
+ * `D = ∓M` the other way round; a case whose D the bounds exclude is left
+ * out (where they prove |D| < M, only the first is left). The sides are
+ * polynomials over their atoms: W(x) and W(y) must be two of them, with
+ * coefficients 1 and −1. What is left has no case split inside a term and
+ * is linear in the atoms, where z3 (the WebAssembly build, alone) spent
+ * minutes on some of these equalities with nonlinear x and y
+ * (`blockIdx.x * blockDim.x + threadIdx.x` in two blocks, issue 29). Null
+ * when not of that shape.
+ */
+function unwrappedSums(a: Term, b: Term, bounds: Bounds): Formula | null {
+  const d = add(poly(a), poly(b), -1n);
+  const found = new Map<bigint, { t: Extract<Term, { k: 'ite' }>; w: Wrapped }>();
+  for (const [m, c] of d.terms) {
+    const fs = factors(m);
+    if (fs.length !== 1) continue;
+    const t = atomOf(fs[0]!);
+    const w = t.k === 'ite' ? wrapped(t) : null;
+    if (t.k !== 'ite' || w === null) continue;
+    // a third wrapped atom, or one with another coefficient: not this shape
+    if ((c !== 1n && c !== -1n) || found.has(c)) return null;
+    found.set(c, { t, w });
+  }
+  const [u, v] = [found.get(1n), found.get(-1n)];
+  if (u === undefined || v === undefined || u.w.shape !== v.w.shape) return null;
+  const rest = add(add(d, atom(u.t), -1n), atom(v.t), 1n);
+  const difference = add(add(rest, poly(u.w.x), 1n), poly(v.w.x), -1n);
+  // D's interval from its polynomial (common parts cancel) and from x's and y's own intervals (their bounds as terms)
+  const [i, j] = [polyInterval(difference, bounds), sumOf(polyInterval(rest, bounds), sumOf(interval(u.w.x, bounds), negated(interval(v.w.x, bounds))))];
+  const lo = tighter(i.lo, j.lo, true);
+  const hi = tighter(i.hi, j.hi, false);
+  const possible = (value: bigint): boolean => (lo === null || lo <= value) && (hi === null || value <= hi);
+  const is = (value: bigint): Formula => {
+    const e = add(difference, constant(value), -1n);
+    return compare('==', termOf(positivePart(e, 1n)), termOf(positivePart(e, -1n)));
+  };
+  // W(t) = t + s·M·[¬(t ⋈ K)]: s is −1 for `t − M`, 1 for `t + M`; A − B = D + s·M·([¬(x ⋈ K)] − [¬(y ⋈ K)])
+  const e = u.t.b;
+  const sM = (e.k === 'op' || e.k === 'mop') && e.op === '-' ? -u.w.modulus : u.w.modulus;
+  const [cx, cy] = [u.t.c, v.t.c];
+  const cases: Formula[] = [];
+  if (possible(0n)) cases.push(and([is(0n), or([and([cx, cy]), and([not(cx), not(cy)])])]));
+  if (possible(-sM)) cases.push(and([is(-sM), not(cx), cy]));
+  if (possible(sM)) cases.push(and([is(sM), cx, not(cy)]));
+  return or(cases);
+}
+
+/**
  * `W(x) = c` for a number c: W(x) differs from x by a multiple of the
  * modulus M, so x is one of c + k·M. Where the bounds leave x one such value
  * v, it is `x = v` if W(v) = c and false otherwise; where they leave none,
@@ -1278,7 +1363,7 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
         const same = rewrite(cancelled, bounds);
         return f.op === '==' ? same : not(same);
       }
-      const unwrap = unwrapped(a, b, bounds) ?? unwrappedNumber(a, b, bounds);
+      const unwrap = unwrapped(a, b, bounds) ?? unwrappedNumber(a, b, bounds) ?? (splittingWraps ? unwrappedSums(a, b, bounds) : null);
       if (unwrap !== null) {
         const same = rewrite(unwrap, bounds);
         return f.op === '==' ? same : not(same);

@@ -72,6 +72,31 @@ describe('the grid of fewer than 2^32 threads along x', () => {
     );
   });
 
+  it("takes two blocks' (int) of the global index plus 0 or 1 compared apart: linear cases on which of them wraps, no case split inside a term", async () => {
+    // the struct-operator kernel of issue 29: z3-wasm alone took minutes on the grid query's (int) g1 + m1 = (int) g2 + m2
+    const text = `__device__ int2 operator+(int2 a, int2 b) { return make_int2(a.x + b.x, a.y + b.y); }
+__global__ void k(int2 *r) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int2 u = make_int2(i, 0);
+  int2 one = make_int2(threadIdx.x % 2, 0);
+  r[(u + one).x] = u;
+}
+`;
+    const checked = checkedKernels('k.cu', text, undefined, undefined, await frontEndsFor('k.cu', text, {}));
+    if (!checked.ok) throw new Error(checked.diagnostics.map((d) => d.message).join('; '));
+    const grid = (await queryListing(checked.kernels[0]!, NO_LAUNCH, 60_000, z3Wasm)).filter((s) => s.startsWith('; query k/grid/'));
+    expect(grid.length).toBeGreaterThan(0);
+    for (const script of grid) {
+      const lines = script.split('\n');
+      // the two indices compared as g1 + m1 = g2 + m2 (+ 2^32 on the side that wraps), never as the wrapped values
+      const cases = lines.filter((l) => l.startsWith('(assert (or (and (= ') && l.includes('(mod t1.threadIdx.x 2)') && l.includes('(mod t2.threadIdx.x 2)'));
+      expect(cases).toHaveLength(1);
+      expect(cases[0]).toContain('4294967296)');
+      expect(cases[0]).not.toContain('(ite ');
+      expect(lines.filter((l) => /\(= [^\n]*\(ite /.test(l))).toEqual([]);
+    }
+  });
+
   it('is what bounds the grid: a non-strict bound at 2^32 does not', async () => {
     const span: Span = { start: 0, end: 0 };
     const limit = (op: '<' | '<=', value: bigint): BExpr => {
