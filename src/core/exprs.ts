@@ -2,6 +2,30 @@
 import type { BExpr, BuiltinName, Axis, Expr } from './ast.js';
 import { assertNever } from '../util/assert.js';
 
+/** What an expression or a condition evaluates directly, in order (a conditional's condition first). */
+export function operandsOf(n: Expr | BExpr): (Expr | BExpr)[] {
+  switch (n.kind) {
+    case 'nat':
+    case 'int':
+    case 'var':
+    case 'builtin':
+    case 'bool':
+      return [];
+    case 'binary':
+    case 'cmp':
+    case 'and':
+    case 'or':
+      return [n.left, n.right];
+    case 'cast':
+    case 'not':
+      return [n.operand];
+    case 'ite':
+      return [n.cond, n.then, n.else];
+    default:
+      return assertNever(n);
+  }
+}
+
 /** The leaves of an expression: numbers, variables and builtins, those of a conditional's condition included. */
 export function exprLeaves(e: Expr): Expr[] {
   switch (e.kind) {

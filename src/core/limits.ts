@@ -8,7 +8,8 @@
  * once, with loops over explicit stacks, before anything else walks the IR.
  * The stages were measured to cope with twice these limits.
  */
-import type { BExpr, Expr, Kernel, Stmt } from './ast.js';
+import { isExpr, type BExpr, type Expr, type Kernel, type Stmt } from './ast.js';
+import { operandsOf } from './exprs.js';
 import type { Span } from './source.js';
 import { assertNever } from '../util/assert.js';
 
@@ -35,38 +36,7 @@ const LEAF: Extent = { depth: 1, size: 1 };
 type Node = { readonly expr: Expr } | { readonly cond: BExpr };
 
 function childrenOf(n: Node): Node[] {
-  if ('expr' in n) {
-    const e = n.expr;
-    switch (e.kind) {
-      case 'nat':
-      case 'int':
-      case 'var':
-      case 'builtin':
-        return [];
-      case 'binary':
-        return [{ expr: e.left }, { expr: e.right }];
-      case 'cast':
-        return [{ expr: e.operand }];
-      case 'ite':
-        return [{ cond: e.cond }, { expr: e.then }, { expr: e.else }];
-      default:
-        return assertNever(e);
-    }
-  }
-  const c = n.cond;
-  switch (c.kind) {
-    case 'bool':
-      return [];
-    case 'cmp':
-      return [{ expr: c.left }, { expr: c.right }];
-    case 'and':
-    case 'or':
-      return [{ cond: c.left }, { cond: c.right }];
-    case 'not':
-      return [{ cond: c.operand }];
-    default:
-      return assertNever(c);
-  }
+  return operandsOf('expr' in n ? n.expr : n.cond).map((c) => (isExpr(c) ? { expr: c } : { cond: c }));
 }
 
 /** Depth and size of an expression with each let-bound name counted as its value, without recursion. */

@@ -22,7 +22,7 @@ import { AXES, isExpr } from '../core/ast.js';
 import { isSigned, loopStepUndefined, machineUndefined, typeMax, typeMin, WIDTH, wrapsAround } from '../core/arith.js';
 import { machineType, mayBeUndefined, operationMayBeUndefined } from '../core/types.js';
 import { isGridThreadsLimit } from '../core/scope.js';
-import { bexprOperands, bexprVars, exprBuiltins, exprVars } from '../core/exprs.js';
+import { bexprOperands, bexprVars, exprBuiltins, exprVars, operandsOf } from '../core/exprs.js';
 import { evalFormula, evalTerm } from './evaluate.js';
 import { DEFAULT_WARP_SIZE, type Launch } from '../core/launch.js';
 import { lockstepRelations } from '../map/lockstep.js';
@@ -635,7 +635,7 @@ class Scope {
     const visit = (n: Expr | BExpr): void => {
       if (seen.has(n) || (isExpr(n) && !mayBeUndefined(n))) return;
       seen.add(n);
-      for (const [child] of this.evaluatedChildren(n, TRUE)) visit(child);
+      for (const child of operandsOf(n)) visit(child);
       order.push(n);
     };
     visit(e);
@@ -646,7 +646,10 @@ class Scope {
       const g = or([...new Set(reachedWith.get(n) ?? [])]);
       reach.set(n, g);
       for (const [child, edge] of this.evaluatedChildren(n, g)) {
-        if (seen.has(child)) reachedWith.set(child, [...(reachedWith.get(child) ?? []), edge]);
+        if (!seen.has(child)) continue;
+        const guards = reachedWith.get(child);
+        if (guards === undefined) reachedWith.set(child, [edge]);
+        else guards.push(edge);
       }
     }
     // reported in the order of a left-to-right evaluation, operands first
@@ -1331,7 +1334,6 @@ function launchFacts(b: Builder, launch: Launch): Formula[] {
   return facts;
 }
 
-/** The two threads: in bounds, and distinct (same block, or different blocks; a warp-level query's are of one block). */
 /** The launch's facts and thread 1's ids within it: the questions about one thread of some launch (scope, undefined operations). */
 function oneThreadFacts(b: Builder, launch: Launch): Formula[] {
   const facts = launchFacts(b, launch);
@@ -1341,6 +1343,7 @@ function oneThreadFacts(b: Builder, launch: Launch): Formula[] {
   return facts;
 }
 
+/** The two threads: in bounds, and distinct (same block, or different blocks; a warp-level query's are of one block). */
 function threadFacts(b: Builder, level: RaceLevel): Formula[] {
   const facts: Formula[] = [];
   for (const t of [1, 2] as const) {
