@@ -91,7 +91,7 @@ function raceView(r: KernelResult, race: Race, editorPath: string): AlarmView {
       ];
   return {
     kind: 'race',
-    title: `data race on ${elementText(race.array, race.index)} (${race.kind}, ${raceScopeText(race)})`,
+    title: `data race on ${elementText(race)} (${race.kind}, ${raceScopeText(race)})`,
     label: race.confidence,
     reason: reasonText(r.file, race.confidence, race.doubts),
     marks: marks(r, spans, editorPath),

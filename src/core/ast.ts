@@ -188,6 +188,12 @@ export interface ArrayDecl {
   readonly scope: Scope;
   /** one per declared dimension; empty when the sizes are not given */
   readonly sizes: readonly Expr[];
+  /**
+   * A struct element's leaves in order (`count`, `keys[0]`, …): the last
+   * index component picks one, so reports name an element `s[0].keys[1]`
+   * rather than `s[0][2]`; absent for scalar elements
+   */
+  readonly fields?: readonly string[];
   readonly span: Span;
 }
 

@@ -125,7 +125,7 @@ function raceDiagnostic(r: KernelResult, race: Race, range: Range, uriOf: UriOf)
     source: SOURCE,
     code: 'faial/data-race',
     message:
-      `data race on ${elementText(race.array, race.index)} in kernel ${r.kernel} (${race.kind}, ${confidence}): ` +
+      `data race on ${elementText(race)} in kernel ${r.kernel} (${race.kind}, ${confidence}): ` +
       `thread 1 ${accessVerb(a1)} here, thread 2 ${accessVerb(a2)} at ${other.range.start.line + 1}:${other.range.start.character + 1} (${where}).${benign}\n${witnessLine(race.witness)}`,
     relatedInformation: [{ location: { uri: other.uri, range: other.range }, message: `${accessNoun(a2)} by thread 2 (the other access of the race on ${race.array})` }],
     data,

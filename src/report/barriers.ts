@@ -16,7 +16,7 @@ export function withoutText(r: KernelResult, without: KernelResult): string {
     const more = without.races.length > 1 ? ' (and more)' : '';
     const [t1, t2] = race.witness.threads;
     const threads = `threads ${idText(t1.threadIdx, race.witness.blockDim)} and ${idText(t2.threadIdx, race.witness.blockDim)} of a block of ${dimText(race.witness.blockDim)}`;
-    return `data race on ${elementText(race.array, race.index)} (${race.kind}, ${race.confidence}) between the ${accessNoun(a1)} at ${lineColOf(r.file, a1.span)} and the ${accessNoun(a2)} at ${lineColOf(r.file, a2.span)}, ${threads}${more}`;
+    return `data race on ${elementText(race)} (${race.kind}, ${race.confidence}) between the ${accessNoun(a1)} at ${lineColOf(r.file, a1.span)} and the ${accessNoun(a2)} at ${lineColOf(r.file, a2.span)}, ${threads}${more}`;
   }
   const d = without.divergences[0];
   if (d !== undefined) return `barrier divergence at ${lineColOf(r.file, d.sync.span)} (${d.confidence})`;

@@ -175,8 +175,10 @@ export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
 
-export function elementText(array: string, index: readonly bigint[]): string {
-  return `${array}${index.map((i) => `[${i}]`).join('')}`;
+/** The element a race is on, a struct element's leaf by its field (`s[0].keys[1]`). */
+export function elementText(race: Pick<Race, 'array' | 'index' | 'field'>): string {
+  const indices = race.field === undefined ? race.index : race.index.slice(0, -1);
+  return `${race.array}${indices.map((i) => `[${i}]`).join('')}${race.field === undefined ? '' : `.${race.field}`}`;
 }
 
 /** Every verdict, in the order reports list them. */

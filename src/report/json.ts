@@ -76,6 +76,8 @@ export const RaceJson = t.intersection([t.type({
   accesses: t.tuple([AccessJson, AccessJson]),
   witness: WitnessJson,
 }), t.partial({
+  /** the struct field the witness's last index component picks (`keys[1]` of `s[0].keys[1]`) */
+  field: t.string,
   benign: t.boolean,
   /** `run`: confirmed by running the witness's launch with every array zero-filled (the verifier alone left it possible) */
   confirmedBy: t.literal('run'),
@@ -242,6 +244,7 @@ export function kernelJson(r: KernelResult): KernelJson {
       phase: race.phase,
       accesses: [accessJson(r.file, race.accesses[0]), accessJson(r.file, race.accesses[1])],
       witness: witnessJson(race.witness, race.index),
+      ...(race.field === undefined ? {} : { field: race.field }),
       ...(race.benign === true ? { benign: true } : {}),
       ...(race.confirmedBy === undefined ? {} : { confirmedBy: race.confirmedBy }),
       ...replayJson(race.replay),

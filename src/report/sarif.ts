@@ -401,7 +401,7 @@ function raceResult(r: KernelResult, race: Race, json: KernelJson['races'][numbe
   const where = race.level === 'grid' ? raceScopeText(race) : `${raceScopeText(race)} (${executionText(r)})`;
   // link texts hold no brackets, which SARIF would need escaped
   const message =
-    `Data race on ${elementText(race.array, race.index)} in kernel ${r.kernel} (${race.kind}): ` +
+    `Data race on ${elementText(race)} in kernel ${r.kernel} (${race.kind}): ` +
     `thread 1 [${accessVerb(a1)}](1) ${userSpan(r.file, a1.span).text} and thread 2 [${accessVerb(a2)}](2) ${userSpan(r.file, a2.span).text}, ${where}. ` +
     `${confidenceText(race.confidence, json.reason)}`;
   const { accesses: _accesses, ...properties } = json;

@@ -175,8 +175,8 @@ export function raceText(r: KernelResult, race: Race, c: Colors, colour: boolean
   const where = raceScopeText(race);
   const head =
     race.benign === true
-      ? `${c.yellow('⚠')} data race on ${c.bold(elementText(race.array, race.index))} (${race.kind}, ${confidence}${why}, ${c.yellow('benign')}: ${BENIGN_TEXT})`
-      : `${c.red('✗')} data race on ${c.bold(elementText(race.array, race.index))} (${race.kind}, ${confidence}${why})`;
+      ? `${c.yellow('⚠')} data race on ${c.bold(elementText(race))} (${race.kind}, ${confidence}${why}, ${c.yellow('benign')}: ${BENIGN_TEXT})`
+      : `${c.red('✗')} data race on ${c.bold(elementText(race))} (${race.kind}, ${confidence}${why})`;
   const accesses = `  ${where}: thread 1 ${accessVerb(a1)} at ${lineColOf(r.file, a1.span)}, thread 2 ${accessVerb(a2)} at ${lineColOf(r.file, a2.span)}`;
   const marks =
     a1.span.start === a2.span.start && a1.span.end === a2.span.end

@@ -104,6 +104,8 @@ export interface Race {
   readonly doubts: readonly Doubt[];
   readonly accesses: readonly [AccessSite, AccessSite];
   readonly index: readonly bigint[];
+  /** the struct field the index's last component picks (core/ast.ts ArrayDecl `fields`), absent for scalar elements */
+  readonly field?: string;
   readonly witness: Witness;
   readonly replay?: ReplayRecord;
   /**

@@ -173,6 +173,14 @@ function assumptionsAlike(map: KernelMap): boolean {
 }
 
 /** The launch of a witness, every parameter fixed (those it leaves free are 0, as replay runs them). */
+/** The struct field an element's last index component picks, where the array's elements are structs. */
+function fieldAt(map: KernelMap, array: string, index: readonly bigint[]): { field?: string } {
+  const fields = map.source.arrays.find((a) => a.name.text === array)?.fields;
+  const leaf = index.at(-1);
+  const field = fields === undefined || leaf === undefined || index.length < 2 ? undefined : fields[Number(leaf)];
+  return field === undefined ? {} : { field };
+}
+
 function witnessLaunch(map: KernelMap, w: Witness): Launch {
   return { params: new Map(map.params.map((p) => [p, w.parameters.get(p) ?? 0n])), blockDim: [...w.blockDim], gridDim: [...w.gridDim] };
 }
@@ -379,6 +387,7 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
         const b1 = m1.point.target.access;
         const b2 = m2.point.target.access;
         const doubts = [...dataDoubts(split.vars, [...pointVars(m1.point, decides), ...pointVars(m2.point, decides)]), ...erased, ...shiftDoubts(q, model), ...undecided];
+        const index = Array.from({ length: m1.element[0].length }, (_, d) => model.get(`t1.index.${d}`) ?? 0n);
         return {
           array: q.array!,
           kind: raceKind(b1.mode, b2.mode),
@@ -387,7 +396,8 @@ export async function verifyKernel(map: KernelMap, options: VerifyOptions): Prom
           confidence: 'possible',
           doubts,
           accesses: [accessSite(b1), accessSite(b2)],
-          index: Array.from({ length: m1.element[0].length }, (_, d) => model.get(`t1.index.${d}`) ?? 0n),
+          index,
+          ...fieldAt(map, q.array!, index),
           witness: witnessOf(q, model, [m1, m2]),
         };
       };

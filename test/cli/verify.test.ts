@@ -181,6 +181,22 @@ describe('faial-ts verify --json', () => {
     expect(typeof race.witness.parameters['N']).toBe('number');
   });
 
+  it('names a race on an array of structs by its field, in text and JSON', async () => {
+    // thread t writes key t % 4 of node t / 4 and reads key (t + 1) % 4: the neighbour's
+    const kernel = 'struct Node { int count; int keys[4]; };\n__global__ void k(int *out) {\n  __shared__ Node s[8];\n  unsigned t = threadIdx.x;\n  if (t < 32) s[t / 4].keys[t % 4] = t;\n  if (t < 32) out[t] = s[t / 4].keys[(t + 1) % 4];\n}\n';
+    await writeFile(file('node-keys.cu'), kernel);
+    const text = await cliResult(['verify', file('node-keys.cu'), '--block-dim', '32']);
+    expect(text.exitCode).toBe(1);
+    const named = /data race on s\[(\d)\]\.keys\[(\d)\] \(read-write, confirmed\)/.exec(text.stdout);
+    expect(named).not.toBeNull();
+    const [k] = decoded((await cliResult(['verify', '--json', file('node-keys.cu'), '--block-dim', '32'])).stdout).kernels;
+    const race = k!.races[0]!;
+    // leaf 0 is count, leaves 1..4 are keys[0..3]
+    const [node, leaf] = race.witness.index.map(bigintOf);
+    expect(race.field).toBe(`keys[${Number(leaf) - 1}]`);
+    expect(node! < 8n && leaf! >= 1n && leaf! <= 4n).toBe(true);
+  });
+
   it('gives a DRF kernel no alarm and its stats', async () => {
     const r = await cliResult(['verify', '--json', file('drf.bcu')]);
     expect(r.exitCode).toBe(0);

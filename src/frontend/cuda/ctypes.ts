@@ -191,6 +191,11 @@ export function leavesOf(t: CType): readonly { readonly path: string; readonly t
   );
 }
 
+/** A core array's `fields` for elements of type `t` (core/ast.ts ArrayDecl): a struct's leaf paths, nothing for a scalar. */
+export function leafNames(t: CType): { readonly fields?: readonly string[] } {
+  return t.kind === 'struct' ? { fields: leavesOf(t).map((l) => l.path) } : {};
+}
+
 /** What a path of fields and constant indices (`in.b`, `keys[2].a`, `keys`) names in a struct: its first leaf and its type; `length` when it is a whole array field. */
 export interface Part {
   readonly first: number;

@@ -42,6 +42,7 @@ import {
   inRange,
   isInteger,
   isSigned,
+  leafNames,
   leavesOf,
   partAt,
   LONG,
@@ -841,7 +842,7 @@ function pointeeMemory(ctx: Ctx, elem: CType, span: Span): ArrayRef {
   const known = ctx.k.arrayRefs.get(key);
   if (known !== undefined) return known;
   const name = fresh(ctx, `${typeName(elem).replace(/\W+/g, '_')}_mem`);
-  ctx.k.arrays.push({ name: { text: name, span }, scope: 'global', sizes: [], span });
+  ctx.k.arrays.push({ name: { text: name, span }, scope: 'global', sizes: [], ...leafNames(elem), span });
   const array: ArrayRef = { name, space: 'global', elem, dims: 1, readOnly: false, span, mayBeNull: 'unknown' };
   ctx.k.arrayRefs.set(key, array);
   return array;

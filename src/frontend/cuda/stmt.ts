@@ -29,7 +29,7 @@ import {
 } from './context.js';
 import { cudaAttributes } from './parse.js';
 import { condition, convert, intOf, load, named, nameValue, placeOrPointer, referencePointer, referent, rvalue, structOfUnknown } from './expr.js';
-import { leavesOf, sizeOf, typeName, type CType } from './ctypes.js';
+import { leafNames, leavesOf, sizeOf, typeName, type CType } from './ctypes.js';
 import { classOf } from './classes.js';
 import { braced, construct } from './members.js';
 import { baseType, declared, isUnresolved, typedefType, typeOfDescriptor, type Declared, type TypeEnv } from './types.js';
@@ -393,7 +393,7 @@ function staticShared(ctx: Ctx, decl: Declared): ArrayRef {
   const leaves = decl.ctype.kind === 'struct' ? leavesOf(decl.ctype).length : 0;
   const complete = sizes.length === decl.dims.length;
   const declSizes = decl.dims.length === 0 ? [constant(1n, 'i64', span)] : complete ? sizes : [];
-  ctx.k.arrays.push({ name: { text: name, span }, scope: 'shared', sizes: leaves > 0 && declSizes.length > 0 ? [...declSizes, constant(BigInt(leaves), 'i64', span)] : declSizes, span });
+  ctx.k.arrays.push({ name: { text: name, span }, scope: 'shared', sizes: leaves > 0 && declSizes.length > 0 ? [...declSizes, constant(BigInt(leaves), 'i64', span)] : declSizes, ...leafNames(decl.ctype), span });
   return { name, space: 'shared', elem: decl.ctype, dims, readOnly: false, span };
 }
 
@@ -411,7 +411,7 @@ export function dynamicShared(ctx: Ctx, name: string, elem: CType, span: import(
     return { ...existing, elem };
   }
   const core = fresh(ctx, name);
-  ctx.k.arrays.push({ name: { text: core, span }, scope: 'shared', sizes: [], span });
+  ctx.k.arrays.push({ name: { text: core, span }, scope: 'shared', sizes: [], ...leafNames(elem), span });
   const array: ArrayRef = { name: core, space: 'shared', elem, dims: 1, readOnly: false, span };
   ctx.k.arrayRefs.set('extern shared', array);
   return array;

@@ -13,7 +13,7 @@ import { compare, constant, or } from './build.js';
 import { checkSyntax, parametersOf } from './calls.js';
 import { cudaDiagnostic, KernelRejected } from './codes.js';
 import { Builder, FALSE, fresh, notice, Scope, spanOf, unsupported, type ArrayRef, type Ctx, type KernelState, type Slot, type Value } from './context.js';
-import { INT, isInteger, leavesOf, LONG, machineOf, typeName, type CType, type StructField } from './ctypes.js';
+import { INT, isInteger, leafNames, leavesOf, LONG, machineOf, typeName, type CType, type StructField } from './ctypes.js';
 import { convert, named, rvalue } from './expr.js';
 import { cudaAttributes, syntaxErrorIn, type CudaAttribute } from './parse.js';
 import { kernelHeads } from './heads.js';
@@ -513,7 +513,7 @@ function declareGlobal(ctx: Ctx, g: GlobalVar, file: Node): void {
   const scope = g.space === 'shared' ? 'shared' : 'global';
   const leaves = g.ctype.kind === 'struct' ? leavesOf(g.ctype).length : 0;
   const sizes = g.dims.length === 0 ? [constant(1n, 'i64', g.span)] : [];
-  ctx.k.arrays.push({ name: { text: name, span: g.span }, scope, sizes: leaves > 0 && sizes.length > 0 ? [...sizes, constant(BigInt(leaves), 'i64', g.span)] : sizes, span: g.span });
+  ctx.k.arrays.push({ name: { text: name, span: g.span }, scope, sizes: leaves > 0 && sizes.length > 0 ? [...sizes, constant(BigInt(leaves), 'i64', g.span)] : sizes, ...leafNames(g.ctype), span: g.span });
   const names = g.init === null ? null : functionNames(ctx.unit, g.init);
   // a table of functions is read-only to the device: a write to it would change the calls through it
   const functions = names === null ? {} : { functions: { names, constant: g.constant } };
@@ -524,7 +524,7 @@ function declareGlobal(ctx: Ctx, g: GlobalVar, file: Node): void {
 
 function lazyDynamic(ctx: Ctx, g: GlobalVar, elem: CType): ArrayRef {
   const name = fresh(ctx, g.name);
-  ctx.k.arrays.push({ name: { text: name, span: g.span }, scope: 'shared', sizes: [], span: g.span });
+  ctx.k.arrays.push({ name: { text: name, span: g.span }, scope: 'shared', sizes: [], ...leafNames(elem), span: g.span });
   const array: ArrayRef = { name, space: 'shared', elem, dims: 1, readOnly: false, span: g.span };
   ctx.k.arrayRefs.set('extern shared', array);
   return array;
@@ -613,7 +613,7 @@ function kernelParameter(ctx: Ctx, p: Node, scope: Scope): Param | null {
 function parameterValue(ctx: Ctx, name: string, ctype: CType, span: Span): Value {
   if (ctype.kind === 'pointer') {
     const core = fresh(ctx, name);
-    ctx.k.arrays.push({ name: { text: core, span }, scope: 'global', sizes: [], span });
+    ctx.k.arrays.push({ name: { text: core, span }, scope: 'global', sizes: [], ...leafNames(ctype.to), span });
     const array: ArrayRef = { name: core, space: 'global', elem: ctype.to, dims: 1, readOnly: false, span, mayBeNull: 'launch' };
     ctx.k.arrayRefs.set(`parameter ${core}`, array);
     return { kind: 'pointer', target: array, prefix: [], offset: null, elem: ctype.to, leaf: null };
