@@ -6,15 +6,23 @@
 // through src/cli/load.ts with V8's code cache (made last, by
 // scripts/code-cache.js): Node 20 takes a code cache only for a classic
 // script. Its dynamic imports (the JSON and SARIF reports, `gen`, the
-// language server) become lazily run parts of the file, and those of the
-// packages it keeps external become `require`s (a script run by vm has no
-// import()). The loader, `--version` and the three worker entries stay ES
-// modules, which src/cli/jobs.ts, src/solve/wasm-process.ts and
-// src/cli/lsp/workers.ts find next to the bundle. Z3 and tree-sitter stay packages: each finds its WebAssembly
-// file next to its own code.
+// language server, web-tree-sitter) become lazily run parts of the file, and
+// those of the packages it keeps external become `require`s (a script run by
+// vm has no import()). web-tree-sitter's JavaScript is bundled in, so that it
+// too is compiled from the cache; its WebAssembly and tree-sitter-cpp's are
+// read from their packages (src/cli/cuda.ts). Z3 stays a package: it finds
+// its WebAssembly file next to its own code.
+//
+// bin/faial-ts.js is CommonJS and requires load.cjs (and version.cjs for
+// `--version`), the loader built again as CommonJS. The ES module loader,
+// load.js, and the three worker entries stay ES modules: scripts/code-cache.js
+// and the tests import the loader, and src/cli/jobs.ts,
+// src/solve/wasm-process.ts and src/cli/lsp/workers.ts find the workers next
+// to the bundle.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,9 +30,17 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'bundle');
 const external = ['z3-solver', 'web-tree-sitter', 'tree-sitter-cpp'];
 
+/** web-tree-sitter's CommonJS build, which the bundle takes in (its ES build reads import.meta). */
+const treeSitterAsCommonJs = {
+  name: 'web-tree-sitter-cjs',
+  setup(b) {
+    b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: createRequire(import.meta.url).resolve('web-tree-sitter') }));
+  },
+};
+
 await rm(out, { recursive: true, force: true });
 await build({
-  entryPoints: ['src/cli/load.ts', 'src/cli/version.ts', 'src/cli/worker.ts', 'src/solve/wasm-worker.ts', 'src/cli/lsp/lsp-worker.ts'].map((p) => join(root, p)),
+  entryPoints: ['src/cli/load.ts', 'src/cli/worker.ts', 'src/solve/wasm-worker.ts', 'src/cli/lsp/lsp-worker.ts'].map((p) => join(root, p)),
   outdir: out,
   entryNames: '[name]',
   bundle: true,
@@ -44,11 +60,26 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external,
+  external: external.filter((p) => p !== 'web-tree-sitter'),
+  plugins: [treeSitterAsCommonJs],
   supported: { 'dynamic-import': false },
   // the loader passes the bundle's URL, where the modules of dist/ read import.meta.url;
   // import.meta.resolve finds tsx only when run from the sources, never from the bundle
   define: { 'import.meta.url': '__faialUrl', 'import.meta.resolve': 'undefined' },
+  logLevel: 'warning',
+});
+// the loader and `--version` again as CommonJS, which bin/faial-ts.js requires: a CommonJS entry
+// runs without Node's ES module loader, whose start is a part of a small run worth saving
+await build({
+  entryPoints: ['src/cli/load.ts', 'src/cli/version.ts'].map((p) => join(root, p)),
+  outdir: out,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  define: { 'import.meta.url': '__faialUrl' },
+  banner: { js: "'use strict'; const __faialUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
 await asciiOnly(join(out, 'cli.cjs'));

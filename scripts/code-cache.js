@@ -20,8 +20,10 @@ const KERNELS = {
   'racy.bcu': 'kernel racy(n) {\n  shared A;\n  for i in 0..n {\n    let v = A[i] in\n    A[i] := v + 1\n  }\n}\n',
   'drf.bcu': 'kernel drf() <<<1, 64>>> {\n  shared s;\n  s[tid] := tid;\n  sync;\n  if (tid < 32) { let v = s[tid + 32] in s[tid] := v } else { skip }\n}\n',
   'racy.cu': '__global__ void shift(float *a, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i + 1 < n) a[i] = a[i + 1];\n}\n',
+  // with host code that launches it, as most .cu files have: the launch is what the kernel is verified at
   'drf.cu':
-    '__global__ void saxpy(int n, float a, const float *x, float *y) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = a * x[i] + y[i];\n}\n',
+    '__global__ void saxpy(int n, float a, const float *x, float *y) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = a * x[i] + y[i];\n}\n' +
+    'int main(void) {\n  const int n = 1 << 20;\n  float *x, *y;\n  cudaMalloc(&x, n * sizeof(float));\n  cudaMalloc(&y, n * sizeof(float));\n  saxpy<<<(n + 255) / 256, 256>>>(n, 2.0f, x, y);\n  return 0;\n}\n',
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'faial-code-cache-'));

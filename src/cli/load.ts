@@ -11,6 +11,11 @@
  * an old or foreign cache costs time, never correctness. Only a classic
  * script takes a cache in Node 20 (an ES module does not), hence one
  * CommonJS bundle run in a function wrapper, as Node runs a CommonJS module.
+ *
+ * The build makes this module twice: dist/bundle/load.cjs, which
+ * bin/faial-ts.js requires (a CommonJS entry spares Node its ES module
+ * loader), and dist/bundle/load.js, which scripts/code-cache.js and the tests
+ * import.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

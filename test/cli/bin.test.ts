@@ -134,9 +134,8 @@ describe('bin/faial-ts.js', () => {
     // a module hook in the child that says on stderr whenever something asks for z3-solver
     const dir = await mkdtemp(join(tmpdir(), 'faial-z3-hook-'));
     try {
-      await writeFile(join(dir, 'hooks.mjs'), "export async function resolve(s, c, next) { if (s.endsWith('/load.js')) process.stderr.write(`${s} requested\\n`); return next(s, c); }\n");
-      // the bundle is a CommonJS script: it asks for Z3 through require
-      await writeFile(join(dir, 'register.mjs'), "import Module, { register } from 'node:module'; register('./hooks.mjs', import.meta.url); const load = Module._load; Module._load = function (s, ...rest) { if (s === 'z3-solver') process.stderr.write(`${s} requested\\n`); return load.call(this, s, ...rest); };\n");
+      // bin/faial-ts.js and the bundle are CommonJS: they ask for the command line's loader and for Z3 through require
+      await writeFile(join(dir, 'register.mjs'), "import Module from 'node:module'; const load = Module._load; Module._load = function (s, ...rest) { if (s === 'z3-solver' || s.endsWith('/load.cjs')) process.stderr.write(`${s} requested\\n`); return load.call(this, s, ...rest); };\n");
       const env = { NODE_OPTIONS: `--import ${join(dir, 'register.mjs')}` };
       const decidedWithoutSolver = await bin(['verify', '--json', 'examples/paper/figure3.bcu'], env);
       const stats = (JSON.parse(decidedWithoutSolver.stdout) as { kernels: { stats: { queries: number; withoutSolver: number } }[] }).kernels[0]!.stats;
@@ -144,7 +143,7 @@ describe('bin/faial-ts.js', () => {
       expect(decidedWithoutSolver.stderr).not.toContain('z3-solver requested');
       // nor the command line itself: --version alone is answered before it is loaded
       expect((await bin(['--version'], env)).stderr).toBe('');
-      expect((await bin(['--help'], env)).stderr).toBe('../dist/bundle/load.js requested\n');
+      expect((await bin(['--help'], env)).stderr).toBe('../dist/bundle/load.cjs requested\n');
       // morton's tile index leaves one query to the solver
       const needsSolver = await bin(['verify', '--json', 'examples/bitwise/morton.bcu'], env);
       const left = (JSON.parse(needsSolver.stdout) as { kernels: { stats: { queries: number; withoutSolver: number } }[] }).kernels[0]!.stats;

@@ -65,7 +65,7 @@ afterAll(async () => {
 
 describe('the npm package', () => {
   it('ships the CLI and its bundled code (the grammar inside it), and no sources, tests, proofs, unbundled modules or source maps', () => {
-    for (const needed of ['package.json', 'README.md', 'bin/faial-ts.js', 'dist/bundle/load.js', 'dist/bundle/cli.cjs', 'dist/bundle/cli.cjs.cache', 'dist/bundle/worker.js', 'dist/bundle/wasm-worker.js']) {
+    for (const needed of ['package.json', 'README.md', 'bin/faial-ts.js', 'bin/package.json', 'dist/bundle/load.cjs', 'dist/bundle/version.cjs', 'dist/bundle/cli.cjs', 'dist/bundle/cli.cjs.cache', 'dist/bundle/worker.js', 'dist/bundle/wasm-worker.js']) {
       expect(packed).toContain(needed);
     }
     expect(packed.filter((p) => /^(src|test|proofs|bench|scripts|examples|node_modules|grammar)\//.test(p) || /^dist\/(?!bundle\/)/.test(p) || /\.(map|ts)$/.test(p))).toEqual([]);
