@@ -16,7 +16,11 @@ export interface GenFlags {
   output?: string;
 }
 
-const familyList = (): string => FAMILIES.map((f) => `${f.padEnd(13)} ${familyDescription(f)}; racy: ${racyDefect(f)}`).join('\n');
+// the descriptions in one column, after the longest name
+const familyList = (): string => {
+  const width = Math.max(...FAMILIES.map((f) => f.length));
+  return FAMILIES.map((f) => `${f.padEnd(width)} ${familyDescription(f)}; racy: ${racyDefect(f)}`).join('\n');
+};
 
 export async function genCommand(family: string | undefined, flags: GenFlags, io: CliIO): Promise<number> {
   if (flags.list) {

@@ -92,6 +92,11 @@ describe('faial-ts gen', () => {
     const r = await cliResult(['gen', '--list']);
     expect(r.exitCode).toBe(0);
     for (const f of FAMILIES) expect(r.stdout).toContain(f);
+    // one line per family, the descriptions in one column
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(FAMILIES.length);
+    // (every description starts "n …", after the padded name)
+    expect(new Set(lines.map((l) => l.indexOf(' n '))).size).toBe(1);
   });
 
   it('rejects an unknown family, a missing size and a bad size with exit 2', async () => {
