@@ -1229,10 +1229,8 @@ function assumptionFacts(b: Builder, code: Code, barriers: 'pass' | 'may-stop', 
 const erasedBody = memoizedPerObject((body: Proto): Code => codeOf(body, 'erase'));
 const bindersOf = memoizedPerObject((code: Code): ReadonlyMap<string, Range> => sharedBinders(code));
 const hasEvaluations = memoizedPerObject((code: Code): boolean => evaluationsOf(code).length > 0);
-
-function hasAssume(c: Code): boolean {
-  return c.kind === 'assume' || codeChildren(c).some(hasAssume);
-}
+// (asked of the whole code by each barrier's divergence query too)
+const hasAssume: (c: Code) => boolean = memoizedPerObject((c: Code): boolean => c.kind === 'assume' || codeChildren(c).some(hasAssume));
 
 /** Whether the code has something `Scope.assumed` states: an assumption, or with `scope` an operation that may be undefined. */
 function hasFacts(c: Code, facts: ScopeFacts): boolean {
@@ -1773,16 +1771,18 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
     const type = b.types.get(name);
     return type === undefined ? { name, bits } : { name, bits, type };
   });
+  const facts = [...b.definitions, ...q.assertions].filter((f) => !(f.k === 'const' && f.v));
+  if (facts.some((f) => f.k === 'const' && !f.v)) {
+    // false as built (a divergence query's barrier both threads reach alike): what the simplifier would make of it at its
+    // first round, without naming subterms or rewriting the other facts; no model ever has to satisfy it
+    return { ...q, assertions: [FALSE], declarations: [], eliminated: [], built: { declarations, assertions: [FALSE] }, roles: b.roles, havocs: b.havocs, encoding: chooseEncoding([], [FALSE]) };
+  }
   // the query as built is its large repeated subterms named once (src/encode/share.ts): it is what a model must satisfy
-  const shared = shareSubterms(
-    declarations,
-    [...b.definitions, ...q.assertions].filter((f) => !(f.k === 'const' && f.v)),
-  );
+  const shared = shareSubterms(declarations, facts);
   for (const name of shared.names) b.roles.set(name, { role: 'aux' });
   declarations.push(...shared.declarations);
   const assertions = shared.assertions;
-  // a query false as built is what the simplifier would make of it at its first round, without rewriting the rest
-  const s = assertions.some((f) => f.k === 'const' && !f.v) ? { declarations: [], assertions: [FALSE], eliminated: [] } : simplifyByCases(declarations, assertions, factor);
+  const s = simplifyByCases(declarations, assertions, factor);
   return {
     ...q,
     assertions: s.assertions,
