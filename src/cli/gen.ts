@@ -16,7 +16,11 @@ export interface GenFlags {
   output?: string;
 }
 
-const familyList = (): string => FAMILIES.map((f) => `${f.padEnd(13)} ${familyDescription(f)}; racy: ${racyDefect(f)}`).join('\n');
+// the descriptions in one column, after the longest name
+const familyList = (): string => {
+  const width = Math.max(...FAMILIES.map((f) => f.length));
+  return FAMILIES.map((f) => `${f.padEnd(width)} ${familyDescription(f)}; racy: ${racyDefect(f)}`).join('\n');
+};
 
 export async function genCommand(family: string | undefined, flags: GenFlags, io: CliIO): Promise<number> {
   if (flags.list) {
@@ -26,7 +30,7 @@ export async function genCommand(family: string | undefined, flags: GenFlags, io
   const hint = `the families are: ${FAMILIES.join(', ')} (gen --list describes them)`;
   if (family === undefined) throw new UsageError('gen: which family? name one', [hint]);
   if (!isFamily(family)) throw new UsageError(`gen: no family named '${family}'`, [hint]);
-  if (flags.size === undefined) throw new UsageError('gen: --size N is required', ['N is the number of accesses, barriers, conditionals or nested loops, at least 1']);
+  if (flags.size === undefined) throw new UsageError('gen: --size N is required', ['N is the number of accesses, barriers, conditionals or loops, at least 1']);
   const size = naturalOf(flags.size, '--size', 1);
   const { source } = generatedKernel(family, size, flags.racy === true);
   if (flags.output === undefined) {

@@ -205,7 +205,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .command('gen')
     .description('print a kernel of a synthetic family of the scalability benchmark (DRF by construction, or with one race)')
     .argument('[FAMILY]', FAMILIES.join(', '))
-    .option('--size <N>', 'number of accesses, barriers, conditionals or nested loops (at least 1)')
+    .option('--size <N>', 'number of accesses, barriers, conditionals or loops (at least 1)')
     .option('--racy', 'the variant with exactly one racing pair of accesses')
     .option('-o, --output <FILE>', 'write the kernel to FILE')
     .option('--list', 'list the families')

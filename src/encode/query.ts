@@ -1229,10 +1229,8 @@ function assumptionFacts(b: Builder, code: Code, barriers: 'pass' | 'may-stop', 
 const erasedBody = memoizedPerObject((body: Proto): Code => codeOf(body, 'erase'));
 const bindersOf = memoizedPerObject((code: Code): ReadonlyMap<string, Range> => sharedBinders(code));
 const hasEvaluations = memoizedPerObject((code: Code): boolean => evaluationsOf(code).length > 0);
-
-function hasAssume(c: Code): boolean {
-  return c.kind === 'assume' || codeChildren(c).some(hasAssume);
-}
+// (asked of the whole code by each barrier's divergence query too)
+const hasAssume: (c: Code) => boolean = memoizedPerObject((c: Code): boolean => c.kind === 'assume' || codeChildren(c).some(hasAssume));
 
 /** Whether the code has something `Scope.assumed` states: an assumption, or with `scope` an operation that may be undefined. */
 function hasFacts(c: Code, facts: ScopeFacts): boolean {
@@ -1705,6 +1703,28 @@ export interface DivergenceQuerySpec {
 }
 
 /**
+ * The divergence queries of the barriers `syncs` of `code`, in their order
+ * (those the code does not reach have none): the code's points and shared
+ * binders found once for all, where a walk of the whole code per barrier
+ * made the queries' building quadratic in the barriers (issue 29).
+ */
+export function divergenceQueriesOf(map: KernelMap, launch: Launch, code: Code, syncs: readonly SyncSite[]): Query[] {
+  const marks = new Map<number, Point[]>();
+  for (const p of pointsOf(code, 'without-rest')) {
+    if (p.target.kind !== 'mark') continue;
+    const id = p.target.sync.id;
+    const list = marks.get(id);
+    if (list === undefined) marks.set(id, [p]);
+    else list.push(p);
+  }
+  const binders = sharedBinders(code);
+  return syncs.flatMap((sync) => {
+    const points = marks.get(sync.id);
+    return points === undefined ? [] : [divergenceQuery({ map, launch, code, sync }, points, binders)];
+  });
+}
+
+/**
  * Thread 1 reaches the barrier and thread 2, of the same block (a `syncwarp`:
  * of the same warp), does not, in the same iteration of every loop around it. Only control can keep thread 2 away:
  * an assumption restricts the executions, it does not steer threads, so in
@@ -1712,21 +1732,26 @@ export interface DivergenceQuerySpec {
  * the assumptions they surely reach before any barrier could stop the block
  * (an assumption after a diverging barrier is never reached).
  */
-export function divergenceQuery(spec: DivergenceQuerySpec): Query | null {
-  const points = pointsOf(spec.code, 'without-rest').filter((p) => p.target.kind === 'mark' && p.target.sync.id === spec.sync.id);
-  if (points.length === 0) return null;
-  const b = new Builder(spec.map, spec.map.vars, sharedBinders(spec.code), spec.launch, true);
+function divergenceQuery(spec: DivergenceQuerySpec, points: readonly Point[], binders: ReadonlyMap<string, Range>): Query {
+  const b = new Builder(spec.map, spec.map.vars, binders, spec.launch, true);
   const assertions = [...launchFacts(b, spec.launch), ...threadFacts(b, 'block'), ...assumptionFacts(b, spec.code, 'may-stop')];
   if (spec.sync.scope === 'warp') {
     const size = spec.launch.warpSize ?? DEFAULT_WARP_SIZE;
     assertions.push(eq(warpTerm(b, 1, size), warpTerm(b, 2, size)));
   }
+  // where the two threads' paths are one formula (the barrier's conditions and loops are uniform, and no assumption
+  // on the way), thread 1 reaching it and thread 2 not is `P ∧ ¬P`: false without the simplifier's rounds over the
+  // whole query, which made every barrier of the loop families cost as much as a race question (issue 29)
+  const interner = new Interner();
+  const cases: Formula[] = [];
   const qpoints: QueryPoint[] = points.map((point, index) => {
     const reach = pathOf(new Scope(b, 1, index), point);
-    const missed = not(pathOf(new Scope(b, 2, index, true), point));
+    const other = pathOf(new Scope(b, 2, index, true), point);
+    const missed = not(other);
+    cases.push(interner.formula(reach) === interner.formula(other) ? FALSE : and([reach, missed]));
     return { index, point, path: [reach, missed], element: [[], []], locals: [[], []] };
   });
-  assertions.push(or(qpoints.map((q) => and([q.path[0], q.path[1]]))));
+  assertions.push(or(cases));
   return finish(b, {
     id: `${spec.map.name}/${spec.sync.scope === 'warp' ? 'syncwarp' : 'sync'}${spec.sync.id}`,
     kernel: spec.map.name,
@@ -1746,11 +1771,14 @@ function finish(b: Builder, q: Omit<Query, 'declarations' | 'roles' | 'encoding'
     const type = b.types.get(name);
     return type === undefined ? { name, bits } : { name, bits, type };
   });
+  const facts = [...b.definitions, ...q.assertions].filter((f) => !(f.k === 'const' && f.v));
+  if (facts.some((f) => f.k === 'const' && !f.v)) {
+    // false as built (a divergence query's barrier both threads reach alike): what the simplifier would make of it at its
+    // first round, without naming subterms or rewriting the other facts; no model ever has to satisfy it
+    return { ...q, assertions: [FALSE], declarations: [], eliminated: [], built: { declarations, assertions: [FALSE] }, roles: b.roles, havocs: b.havocs, encoding: chooseEncoding([], [FALSE]) };
+  }
   // the query as built is its large repeated subterms named once (src/encode/share.ts): it is what a model must satisfy
-  const shared = shareSubterms(
-    declarations,
-    [...b.definitions, ...q.assertions].filter((f) => !(f.k === 'const' && f.v)),
-  );
+  const shared = shareSubterms(declarations, facts);
   for (const name of shared.names) b.roles.set(name, { role: 'aux' });
   declarations.push(...shared.declarations);
   const assertions = shared.assertions;

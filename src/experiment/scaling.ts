@@ -18,6 +18,7 @@ import { percent } from './results.js';
 import { STAGES, diagnosticLines, experimentRows, type StageTimes } from './rows.js';
 import { lineChartSvg } from './svg.js';
 import { htmlPage, markdownHtml } from './html.js';
+import { GOAL_SLACK_MS, V1_REFERENCE, goalMs, v1Reference } from './reference.js';
 
 export interface ScalingPoint {
   readonly family: Family;
@@ -28,6 +29,8 @@ export interface ScalingPoint {
   readonly queries: number;
   readonly times: StageTimes;
   readonly totalMs: number;
+  /** with the benchmark's --process: the wall time of a whole `faial-ts verify` process on the kernel's file (ms), as issue 29's goal 1 is stated */
+  readonly processMs?: number;
 }
 
 export interface ScalingRun {
@@ -39,6 +42,8 @@ export interface ScalingRun {
   readonly runs: number;
   /** the benchmark's own wall time */
   readonly wallMs: number;
+  /** with --process: the median time of `node -e 0` here, goal 1's allowance for Node's own start */
+  readonly nodeStartMs?: number;
 }
 
 const MODELS: readonly Model[] = ['linear', 'quadratic', 'power', 'exponential'];
@@ -63,8 +68,8 @@ export async function scalingPoint(family: Family, size: number, options: { read
 
 export function scalingCsv(points: readonly ScalingPoint[]): string {
   return csvText(
-    ['family', 'size', 'verdict', 'accesses', 'phases', 'queries', ...STAGES.map((s) => `${s}_ms`), 'total_ms', 'outside_solver'],
-    points.map((p) => [p.family, p.size, p.verdict, p.accesses, p.phases, p.queries, ...STAGES.map((s) => p.times[s]), p.totalMs, Number(outsideSolver(p).toFixed(4))]),
+    ['family', 'size', 'verdict', 'accesses', 'phases', 'queries', ...STAGES.map((s) => `${s}_ms`), 'total_ms', 'outside_solver', 'process_ms', 'v1_ms'],
+    points.map((p) => [p.family, p.size, p.verdict, p.accesses, p.phases, p.queries, ...STAGES.map((s) => p.times[s]), p.totalMs, Number(outsideSolver(p).toFixed(4)), p.processMs ?? null, v1Reference(p.family, p.size)]),
   );
 }
 
@@ -73,7 +78,7 @@ const familiesOf = (points: readonly ScalingPoint[]): Family[] => [...new Set(po
 export function scalingSvg(points: readonly ScalingPoint[]): string {
   return lineChartSvg({
     title: 'Verification time against size, per synthetic family',
-    xLabel: 'size n (accesses, barriers, conditionals or nested loops)',
+    xLabel: 'size n (accesses, barriers, conditionals or loops)',
     yLabel: 'time (ms)',
     series: familiesOf(points).map((f) => ({ name: f, points: points.filter((p) => p.family === f).map((p) => ({ x: p.size, y: p.totalMs })) })),
   });
@@ -163,14 +168,61 @@ export function racyTwinsReport(twins: readonly ScalingPoint[]): string {
     '',
     'Each family\'s racy variant (`faial-ts gen FAMILY --size N --racy`: one pair of accesses races), measured like the DRF kernels.',
     '',
-    '| family | n | verdict | queries | ms | outside the solver |',
-    '|---|---:|---|---:|---:|---:|',
-    ...twins.map((p) => `| ${p.family} | ${p.size} | ${p.verdict} | ${p.queries} | ${p.totalMs.toFixed(1)} | ${percent(outsideSolver(p))} |`),
+    '| family | n | verdict | queries | ms | outside the solver | process ms |',
+    '|---|---:|---|---:|---:|---:|---:|',
+    ...twins.map((p) => `| ${p.family} | ${p.size} | ${p.verdict} | ${p.queries} | ${p.totalMs.toFixed(1)} | ${percent(outsideSolver(p))} | ${p.processMs?.toFixed(0) ?? '—'} |`),
+    '',
+  ].join('\n');
+}
+
+/**
+ * Issue 29's goal 1 beside the measurements: per family, at the sizes the
+ * report shows and those the issue measured Faial v1 at, faial-ts's time (in
+ * this process, and as a whole process with --process), v1's time from the
+ * issue's table, their ratio (of the process time when measured, else of the
+ * in-process time, which leaves out Node's start and the bundle's load), and
+ * the goal, v1 + `node -e 0` + 50 ms, met or not (only a process time can
+ * meet it).
+ */
+export function v1Report(points: readonly ScalingPoint[], run: Pick<ScalingRun, 'sizes' | 'nodeStartMs'>): string {
+  const families = familiesOf(points);
+  const shown = new Set([run.sizes[0]!, 10, run.sizes.at(-1)!]);
+  const rows: string[] = [];
+  let met = 0;
+  let checked = 0;
+  for (const f of families) {
+    const sizes = [...new Set([...shown, ...V1_REFERENCE.filter((r) => r.family === f).map((r) => r.size)])].filter((n) => run.sizes.includes(n)).sort((a, b) => a - b);
+    for (const n of sizes) {
+      const p = points.find((q) => q.family === f && q.size === n);
+      if (p === undefined) continue;
+      const v1 = v1Reference(f, n);
+      const ours = p.processMs ?? p.totalMs;
+      const goal = v1 === null || run.nodeStartMs === undefined ? null : goalMs(v1, run.nodeStartMs);
+      const verdict = goal === null || p.processMs === undefined ? '—' : p.processMs <= goal ? 'yes' : 'no';
+      if (verdict !== '—') {
+        checked++;
+        if (verdict === 'yes') met++;
+      }
+      const cells = [f, n, p.totalMs.toFixed(1), p.processMs?.toFixed(0) ?? '—', v1 ?? '—', v1 === null ? '—' : `${(ours / v1).toFixed(1)}×`, goal?.toFixed(0) ?? '—', verdict];
+      rows.push(`| ${cells.join(' | ')} |`);
+    }
+  }
+  const allowance = run.nodeStartMs === undefined ? '`node -e 0` (measured with --process)' : `\`node -e 0\` (${run.nodeStartMs.toFixed(0)} ms here)`;
+  return [
+    '## Against Faial v1 (issue 29, goal 1)',
+    '',
+    `Faial v1's times are issue 29's reference points (its goals' table: whole processes on a quiet 2-core machine, median of 3), not measured here. Goal 1: as a process, faial-ts ≤ v1 + ${allowance} + ${GOAL_SLACK_MS} ms, with linear growth (the fits above). The ratio is faial-ts's process time over v1's where measured (--process), else its in-process time's.`,
+    '',
+    '| family | n | faial-ts in process (ms) | faial-ts process (ms) | Faial v1 (ms, issue 29) | ratio | goal (ms) | goal met |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+    ...rows,
+    '',
+    checked === 0 ? '* Goal 1 not checked: it is stated of whole processes; run with `--process`.' : `* Goal 1 at the reference points: met at ${met} of ${checked}.`,
     '',
   ].join('\n');
 }
 
 /** scaling.html: the report as a page in the experiment report's style, its chart inline. */
 export function scalingHtml(points: readonly ScalingPoint[], run: ScalingRun, twins: readonly ScalingPoint[] = []): string {
-  return htmlPage('faial-ts scaling benchmark', markdownHtml(`${scalingReport(points, run)}\n${racyTwinsReport(twins)}`, { 'scaling.svg': scalingSvg(points) }));
+  return htmlPage('faial-ts scaling benchmark', markdownHtml(`${scalingReport(points, run)}\n${v1Report(points, run)}\n${racyTwinsReport(twins)}`, { 'scaling.svg': scalingSvg(points) }));
 }

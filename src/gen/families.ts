@@ -1,8 +1,10 @@
 /**
- * The five synthetic families of the scalability experiment of Faial (CAV
- * 2021, "Checking Data-Race Freedom of GPU Kernels, Compositionally"), as
- * BabyCUDA source: size n means n accesses, n barriers, n conditionals, n
- * nested loops without barriers, or n nested loops with barriers. Every
+ * The synthetic families of the scalability experiment of Faial (CAV 2021,
+ * "Checking Data-Race Freedom of GPU Kernels, Compositionally") and of the
+ * side-by-side measurement of issue 29, as BabyCUDA source: size n means n
+ * accesses, n barriers, n thread-dependent conditionals, n uniform
+ * conditionals each holding a barrier, n nested loops without barriers, n
+ * nested loops with barriers, or n sequential loops with barriers. Every
  * kernel of a family is data-race free by construction: each thread writes
  * only elements indexed by its own `tid`, and it reads a neighbour's element
  * only in a phase where nobody writes it. The racy variant of a kernel adds a
@@ -11,7 +13,7 @@
  */
 import { assertNever } from '../util/assert.js';
 
-export const FAMILIES = ['accesses', 'barriers', 'conditionals', 'unsync-loops', 'sync-loops'] as const;
+export const FAMILIES = ['accesses', 'barriers', 'conditionals', 'cond-barriers', 'unsync-loops', 'sync-loops', 'seq-sync-loops'] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export function isFamily(name: string): name is Family {
@@ -27,10 +29,14 @@ export function familyDescription(family: Family): string {
       return 'n barriers: each phase reads the neighbour s[k][tid + 1] written in the phase before, and writes s[k + 1][tid]';
     case 'conditionals':
       return 'n conditionals in sequence, if (tid < ck), writing s[k][tid] in one branch and reading it in the other';
+    case 'cond-barriers':
+      return 'n uniform conditionals in sequence, if (ck > 0), the one branch a barrier, a read of the neighbour s[k][tid + 1] and a write of s[k + 1][tid], the other a read of s[k][tid]';
     case 'unsync-loops':
       return 'n nested loops without barriers around a read of s[i1][tid] and a write of s[in][tid]';
     case 'sync-loops':
       return 'n nested loops around a write of s[tid], a barrier, a read of the neighbour s[tid + 1] and a barrier';
+    case 'seq-sync-loops':
+      return 'n loops in sequence, loop k around a write of s[k][tid], a barrier, a read of the neighbour s[k][tid + 1] and a barrier';
     default:
       return assertNever(family);
   }
@@ -42,10 +48,13 @@ export function racyDefect(family: Family): string {
     case 'accesses':
     case 'barriers':
     case 'conditionals':
+    case 'cond-barriers':
     case 'unsync-loops':
       return "a final read of the neighbour's element of a row the last phase writes";
     case 'sync-loops':
       return 'the barrier between the write of s[tid] and the read of s[tid + 1] is missing';
+    case 'seq-sync-loops':
+      return "the last loop's barrier between its write of s[n - 1][tid] and its read of s[n - 1][tid + 1] is missing";
     default:
       return assertNever(family);
   }
@@ -59,7 +68,7 @@ export interface Generated {
 /** The kernel of `family` at `size` (at least 1), or its racy variant, as a .bcu file. */
 export function generatedKernel(family: Family, size: number, racy: boolean): Generated {
   if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`size must be a whole number of at least 1, not ${size}`);
-  const kernel = `${family.replace('-', '_')}_${size}${racy ? '_racy' : ''}`;
+  const kernel = `${family.replaceAll('-', '_')}_${size}${racy ? '_racy' : ''}`;
   const body = bodyOf(family, size, racy);
   const header = [
     `// expect: ${racy ? 'racy confirmed' : 'drf'}`,
@@ -126,6 +135,25 @@ function bodyOf(family: Family, n: number, racy: boolean): Body {
       }));
       return { params, stmts: racy ? [...stmts, neighbourRead(String(n - 1))] : stmts };
     }
+    case 'cond-barriers': {
+      // Uniform conditions: every thread takes the same branch, so a barrier
+      // in one branch only is no divergence. Row k is written before the
+      // k-th conditional (in the one before it, or by the first write) and
+      // read by the neighbour only after the k-th's barrier; the other branch
+      // reads the thread's own element, so the racy twin's final read races
+      // with one write only.
+      const params = range(n).map((k) => `c${k + 1}`);
+      const stmts: Stmt[] = [line('s[0][tid] := tid')];
+      for (const k of range(n)) {
+        stmts.push({
+          kind: 'if',
+          cond: `c${k + 1} > 0`,
+          then: [line('sync'), line(`let v${k + 1} = s[${k}][tid + 1] in s[${k + 1}][tid] := v${k + 1}`)],
+          else: [line(`let w${k + 1} = s[${k}][tid] in skip`)],
+        });
+      }
+      return { params, stmts: racy ? [...stmts, neighbourRead(String(n))] : stmts };
+    }
     case 'unsync-loops': {
       let inner: Stmt[] = [line('let v = s[i1][tid] in skip'), line(`s[i${n}][tid] := v + 1`)];
       for (const k of range(n).reverse()) inner = [{ kind: 'for', head: `for i${k + 1} in 0..m`, body: inner }];
@@ -136,6 +164,13 @@ function bodyOf(family: Family, n: number, racy: boolean): Body {
       let inner: Stmt[] = [line(`s[0][tid] := ${sum}`), ...(racy ? [] : [line('sync')]), line('let v = s[0][tid + 1] in skip'), line('sync')];
       for (const k of range(n).reverse()) inner = [{ kind: 'for', head: `for i${k + 1} in 0..m`, body: inner }];
       return { params: ['m'], stmts: inner };
+    }
+    case 'seq-sync-loops': {
+      const stmts = range(n).map((k): Stmt => {
+        const missing = racy && k === n - 1;
+        return { kind: 'for', head: `for i${k + 1} in 0..m`, body: [line(`s[${k}][tid] := i${k + 1}`), ...(missing ? [] : [line('sync')]), line(`let v = s[${k}][tid + 1] in skip`), line('sync')] };
+      });
+      return { params: ['m'], stmts };
     }
     default:
       return assertNever(family);

@@ -8,7 +8,7 @@
 import type { Launch } from '../core/launch.js';
 import { AXES, type Expr } from '../core/ast.js';
 import { bexprBuiltins, bexprVars, exprVars } from '../core/exprs.js';
-import { hasSyncwarp, isDataDependent, protoSome, type Access, type KernelMap, type SyncSite } from '../map/map.js';
+import { hasSyncwarp, isDataDependent, protoSome, type Access, type KernelMap } from '../map/map.js';
 import { assertNever } from '../util/assert.js';
 import { codeOf, splitPhases, warpLevel, type PhaseSplit } from '../phases/split.js';
 import type { Code } from '../phases/code.js';
@@ -17,7 +17,7 @@ import {
   assumptionsQuery,
   completionQuery,
   decidedUnsat,
-  divergenceQuery,
+  divergenceQueriesOf,
   evaluationsOf,
   scopeQuery,
   valuesDifferQuery,
@@ -90,11 +90,7 @@ function hasManyBlocks(map: KernelMap, launch: Launch): boolean {
 }
 
 export function divergenceQueries(map: KernelMap, launch: Launch): Query[] {
-  const code = codeOf(map.body, 'mark');
-  return map.syncs.flatMap((sync: SyncSite) => {
-    const q = divergenceQuery({ map, launch, code, sync });
-    return q ? [q] : [];
-  });
+  return divergenceQueriesOf(map, launch, codeOf(map.body, 'mark'), map.syncs);
 }
 
 /**

@@ -33,19 +33,31 @@ describe('the synthetic families', () => {
     }
   }
 
-  it('sizes count what the family says: accesses, barriers, conditionals, nested loops', () => {
+  it('sizes count what the family says: accesses, barriers, conditionals, nested or sequential loops', () => {
     const count = (text: string, re: RegExp): number => text.replace(/^\/\/.*$/gm, '').match(re)?.length ?? 0;
     expect(count(generatedKernel('accesses', 7, false).source, /s\[\d+\]\[tid\]/g)).toBe(7);
     expect(count(generatedKernel('barriers', 7, false).source, /^\s*sync\b/gm)).toBe(7);
     expect(count(generatedKernel('conditionals', 7, false).source, /\bif \(/g)).toBe(7);
     for (const f of ['unsync-loops', 'sync-loops'] as const) expect(count(generatedKernel(f, 7, false).source, /\bfor i\d+ in/g)).toBe(7);
     expect(count(generatedKernel('unsync-loops', 7, false).source, /\bsync\b/g)).toBe(0);
+    // uniform conditionals (on parameters, not tid), each holding one barrier
+    const condBarriers = generatedKernel('cond-barriers', 7, false).source;
+    expect(count(condBarriers, /\bif \(c\d+ > 0\)/g)).toBe(7);
+    expect(count(condBarriers, /^\s*sync\b/gm)).toBe(7);
+    expect(condBarriers).not.toMatch(/if \([^)]*tid/);
+    // loops in sequence, not nested: each closes before the next opens, with two barriers each
+    const seq = generatedKernel('seq-sync-loops', 7, false).source;
+    expect(count(seq, /\bfor i\d+ in/g)).toBe(7);
+    expect(count(seq, /^\s*sync\b/gm)).toBe(14);
+    expect(seq).toMatch(/^  for i1 in 0\.\.m \{$/m);
+    expect(seq).toMatch(/^  for i7 in 0\.\.m \{$/m);
   });
 
   it('states the expected outcome on the first line, as the examples do', () => {
     expect(generatedKernel('barriers', 3, false).source.split('\n')[0]).toBe('// expect: drf');
     expect(generatedKernel('barriers', 3, true).source.split('\n')[0]).toBe('// expect: racy confirmed');
     expect(generatedKernel('sync-loops', 3, true).kernel).toBe('sync_loops_3_racy');
+    expect(generatedKernel('seq-sync-loops', 3, true).kernel).toBe('seq_sync_loops_3_racy');
   });
 
   it('refuses sizes below 1', () => {
@@ -80,6 +92,11 @@ describe('faial-ts gen', () => {
     const r = await cliResult(['gen', '--list']);
     expect(r.exitCode).toBe(0);
     for (const f of FAMILIES) expect(r.stdout).toContain(f);
+    // one line per family, the descriptions in one column
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(FAMILIES.length);
+    // (every description starts "n …", after the padded name)
+    expect(new Set(lines.map((l) => l.indexOf(' n '))).size).toBe(1);
   });
 
   it('rejects an unknown family, a missing size and a bad size with exit 2', async () => {

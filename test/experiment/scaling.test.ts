@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { csvField, csvText } from '../../src/experiment/csv.js';
 import { dataDependences, kernelClass } from '../../src/experiment/rows.js';
-import { growthText, medianPoint, racyTwinsReport, outsideSolver, scalingCsv, scalingPoint, scalingReport, scalingSvg, type ScalingPoint } from '../../src/experiment/scaling.js';
+import { growthText, medianPoint, racyTwinsReport, outsideSolver, scalingCsv, scalingPoint, scalingReport, scalingSvg, v1Report, type ScalingPoint } from '../../src/experiment/scaling.js';
+import { V1_REFERENCE, goalMs, v1Reference } from '../../src/experiment/reference.js';
+import { FAMILIES } from '../../src/gen/families.js';
 import { escapedXml, lineChartSvg, ticks } from '../../src/experiment/svg.js';
 import type { TypingViolation, Use } from '../../src/map/map.js';
 import { z3Wasm } from '../../src/solve/z3.js';
@@ -75,6 +77,27 @@ describe('the scaling benchmark', () => {
     expect(racyTwinsReport([])).toBe('');
   });
 
+  it("sets faial-ts beside issue 29's Faial v1 times, with the ratio and goal 1", () => {
+    // every family the issue measured has a family of ours: its six and the CAV experiment's unsync-loops
+    for (const r of V1_REFERENCE) expect(FAMILIES).toContain(r.family);
+    expect(v1Reference('accesses', 50)).toBe(35);
+    expect(v1Reference('seq-sync-loops', 50)).toBe(82);
+    expect(v1Reference('accesses', 7)).toBeNull();
+    expect(goalMs(35, 82)).toBe(167);
+    const sizes = [1, 10, 50];
+    const points = [point('accesses', 1, 40, 0), point('accesses', 10, 60, 0), { ...point('accesses', 50, 100, 0), processMs: 150 }, { ...point('barriers', 50, 90, 0), processMs: 300 }];
+    const inProcess = v1Report(points.map(({ processMs: _p, ...p }) => p), { sizes });
+    expect(inProcess).toContain('| accesses | 50 | 100.0 | — | 35 | 2.9× | — | — |');
+    expect(inProcess).toContain('Goal 1 not checked');
+    const report = v1Report(points, { sizes, nodeStartMs: 82 });
+    // 150 ms ≤ 35 + 82 + 50; 300 ms > 45 + 82 + 50
+    expect(report).toContain('| accesses | 50 | 100.0 | 150 | 35 | 4.3× | 167 | yes |');
+    expect(report).toContain('| barriers | 50 | 90.0 | 300 | 45 | 6.7× | 177 | no |');
+    expect(report).toContain('| accesses | 10 | 60.0 | — | — | — | — | — |');
+    expect(report).toContain('met at 1 of 2');
+    expect(scalingCsv(points).split('\n')[3]).toMatch(/,150,35$/);
+  });
+
   it('keeps the median of repeated measurements', () => {
     const runs = [point('accesses', 1, 30, 20), point('accesses', 1, 10, 5), point('accesses', 1, 20, 15)];
     expect(medianPoint(runs).totalMs).toBe(20);
@@ -85,9 +108,10 @@ describe('the scaling benchmark', () => {
   it('writes one CSV line per point with its share outside the solver', () => {
     const text = scalingCsv([point('accesses', 1, 10, 8), point('accesses', 2, 20, 19)]);
     const lines = text.trim().split('\n');
-    expect(lines[0]).toBe('family,size,verdict,accesses,phases,queries,parse_ms,typing_ms,phases_ms,encoding_ms,solving_ms,witnesses_ms,total_ms,outside_solver');
-    expect(lines[1]).toBe('accesses,1,drf,1,1,1,1,0,0,1,8,0,10,0.2');
-    expect(lines[2]!.endsWith(',20,0.05')).toBe(true);
+    expect(lines[0]).toBe('family,size,verdict,accesses,phases,queries,parse_ms,typing_ms,phases_ms,encoding_ms,solving_ms,witnesses_ms,total_ms,outside_solver,process_ms,v1_ms');
+    // no process time measured; issue 29 gives v1's time at one access
+    expect(lines[1]).toBe('accesses,1,drf,1,1,1,1,0,0,1,8,0,10,0.2,,27');
+    expect(lines[2]!.endsWith(',20,0.05,,')).toBe(true);
   });
 
   it('draws one line per family, with a legend', () => {
