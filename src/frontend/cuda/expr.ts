@@ -40,6 +40,7 @@ import {
   FLOAT,
   INT,
   inRange,
+  integerLiteral,
   isInteger,
   isSigned,
   leavesOf,
@@ -219,16 +220,10 @@ function literalValue(ctx: Ctx, n: Node, written: string, span: Span): Value {
     const what = `the floating-point constant ${n.text}`;
     return exact === null ? { kind: 'unknown', ctype: FLOAT, what, span } : floatConstant(exact, what, span);
   }
-  const m = /^(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)$/.exec(text);
-  if (m === null) return reject(ctx, 'misuse', n, `'${n.text}' is not an integer constant faial-ts reads`);
-  const digits = m[1]!;
-  const value = /^0[bB]/.test(digits) ? BigInt(`0b${digits.slice(2)}`) : /^0[0-7]+$/.test(digits) ? BigInt(`0o${digits.slice(1)}`) : BigInt(digits);
-  const suffix = m[2]!.toLowerCase();
-  const unsigned = suffix.includes('u');
-  const long = suffix.includes('l');
-  const decimal = /^[1-9]/.test(digits) || digits === '0';
-  const candidates: MachineType[] = unsigned ? (long ? ['u64'] : ['u32', 'u64']) : long ? (decimal ? ['i64'] : ['i64', 'u64']) : decimal ? ['i32', 'i64'] : ['i32', 'u32', 'i64', 'u64'];
-  const type = candidates.find((t) => inRange(value, t)) ?? 'u64';
+  const lit = integerLiteral(text);
+  if (lit === null) return reject(ctx, 'misuse', n, `'${n.text}' is not an integer constant faial-ts reads`);
+  const type = machineOf(lit.type);
+  const value = lit.value;
   if (!inRange(value, type)) return reject(ctx, 'misuse', n, `the constant ${n.text} does not fit in 64 bits`);
   return { kind: 'int', expr: constant(value, type, span), type };
 }
