@@ -100,25 +100,39 @@ function commaParts(n: Node): Node[] {
 export function whileLoop(ctx: Ctx, n: Node): void {
   const cond = named(n.childForFieldName('condition')!)[0]!;
   const body = n.childForFieldName('body')!;
+  const exact = whileShape(ctx, cond, body);
+  if (exact !== null) return withScope(ctx, () => exactLoop(ctx, exact.shape, exact.rest, n));
+  approximateLoop(ctx, { cond, body: [body], update: null, first: 'cond' }, n, 'its shape is not one faial-ts makes exact');
+}
+
+/** A `while (cond) body` whose body ends with its variable's canonical step: the shape and the statements before the step; else null. */
+function whileShape(ctx: Ctx, cond: Node, body: Node): { shape: Shape; rest: readonly Node[] } | null {
   const stmts = body.type === 'compound_statement' ? named(body) : [body];
   const last = stmts[stmts.length - 1];
   const update = last?.type === 'expression_statement' ? named(last)[0] : undefined;
   const rest = stmts.slice(0, -1);
-  if (update !== undefined && !rest.some((s) => contains(s, 'continue_statement'))) {
-    const shape = canonical(ctx, cond, update, rest);
-    if (shape !== null) return withScope(ctx, () => exactLoop(ctx, shape, rest, n));
-  }
-  approximateLoop(ctx, { cond, body: [body], update: null, first: 'cond' }, n, 'its shape is not one faial-ts makes exact');
+  if (update === undefined || rest.some((s) => contains(s, 'continue_statement'))) return null;
+  const shape = canonical(ctx, cond, update, rest);
+  return shape === null ? null : { shape, rest };
 }
 
 export function doLoop(ctx: Ctx, n: Node): void {
   const cond = n.childForFieldName('condition')!;
   const body = n.childForFieldName('body')!;
+  const jumps = contains(body, 'break_statement') || contains(body, 'continue_statement');
   // `do { … } while (0)`, the statement-like macro's idiom (`#define SYNC() do { __syncthreads(); } while (0)`), runs
   // its body once: approximated, a barrier in it was a possible divergence; with a break or continue it stays a loop
   const test = bare(named(cond)[0] ?? cond);
   const once = (test.type === 'number_literal' && /^0+[uUlL]*$/.test(test.text)) || test.type === 'false';
-  if (once && !contains(body, 'break_statement') && !contains(body, 'continue_statement')) return withScope(ctx, () => lowerStatement(ctx, body));
+  if (once && !jumps) return withScope(ctx, () => lowerStatement(ctx, body));
+  // `do { …; s >>= 1; } while (s > 0)` is its body once, then `while (s > 0) { …; s >>= 1; }`: exact where that
+  // loop is (a break or continue would have to leave the first copy too, so those stay approximated). The shape
+  // is syntax and bindings of names declared before the loop, which the first copy does not change.
+  const exact = jumps ? null : whileShape(ctx, named(cond)[0] ?? cond, body);
+  if (exact !== null) {
+    withScope(ctx, () => lowerStatement(ctx, body));
+    return withScope(ctx, () => exactLoop(ctx, exact.shape, exact.rest, n));
+  }
   approximateLoop(ctx, { cond: named(cond)[0] ?? cond, body: [n.childForFieldName('body')!], update: null, first: 'body' }, n, 'faial-ts does not make do-while loops exact');
 }
 
