@@ -1799,6 +1799,12 @@ function callThroughPointer(ctx: Ctx, fn: Node, args: readonly Node[], n: Node):
       if (b === undefined && ctx.unit.functions.has(f.text)) return inlineCall(ctx, f.text, ctx.unit.functions.get(f.text)!, [], args, n);
       const v = rvalue(ctx, f);
       if (v.kind === 'unknown' && v.function !== undefined) return inlineCall(ctx, v.function, ctx.unit.functions.get(v.function)!, [], args, n);
+      // `F f` of a kernel template called as `f(x)`: a function object of a type faial-ts keeps opaque, not a pointer
+      const t = staticType(ctx, f);
+      if (t?.kind === 'opaque')
+        return unsupported(ctx, fn, `a call of ${f.text}, an object of type ${t.name}, which faial-ts keeps opaque (its class is not known here)`, [
+          `faial-ts knows a kernel template's type parameter where every explicit instantiation (\`template __global__ void k<Op>(…);\`) or launch with template arguments (\`k<Op><<<…>>>\`) of the file gives it one class; a type deduced from a launch's arguments is not followed`,
+        ]);
     }
   }
   return unknown();
