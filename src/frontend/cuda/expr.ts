@@ -243,6 +243,9 @@ function identifierValue(ctx: Ctx, n: Node): Value {
     // `C::N`, `C<4>::N`: a static constant of a class of the file
     const member = n.type === 'qualified_identifier' ? classConstant(ctx, child(n, 'scope'), child(n, 'name').text) : null;
     if (member !== null) return member;
+    const uncomputed = ctx.unit.uncomputed.get(name);
+    if (uncomputed !== undefined)
+      return unsupported(ctx, n, `the constant ${name}, whose initialiser faial-ts does not compute (${uncomputed})`, ['faial-ts computes a constant from literals, other constants and operators, not through calls; write the value itself']);
     return reject(ctx, 'unknownName', n, `unknown name '${name}'`, ['declare it, or define it with -D NAME=VALUE if it is a macro']);
   }
   switch (binding.kind) {

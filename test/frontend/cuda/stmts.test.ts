@@ -272,3 +272,14 @@ describe('curand', () => {
     expect(await statuses('__global__ void k(curandState *st) {\n  curand_init(1, threadIdx.x, 0, &st[threadIdx.x / 2]);\n}\n')).toEqual(['racy confirmed']);
   });
 });
+
+describe('file-level constants', () => {
+  it('one whose initialiser faial-ts does not compute is rejected where it is used, saying why (not "unknown name")', async () => {
+    const text = `__host__ __device__ constexpr int log2c(int n) { return n <= 1 ? 0 : 1 + log2c(n / 2); }
+constexpr int STEPS = log2c(128);
+__global__ void k(int *a) { a[threadIdx.x] = STEPS; }
+`;
+    expect((await rejection(text)).split('\n')[0]).toBe('error[E0602]: unsupported: the constant STEPS, whose initialiser faial-ts does not compute (recursion (log2c calls itself))');
+    expect(await body('constexpr int N = 3 * 4;\n__global__ void k(int *a) { a[threadIdx.x] = N; }\n')).toBe('a[(u32) threadIdx.x] := 12');
+  });
+});
