@@ -1698,6 +1698,8 @@ function callOf(ctx: Ctx, n: Node): CallResult {
       const zero = constant(0n, x.type, span);
       return { kind: 'int', expr: ite(compare('<', x.expr, zero, span), arith('-', zero, x.expr, x.type, span), x.expr, x.type, span), type: x.type };
     }
+    case 'mul24':
+      return mul24(ctx, name, meaning.signed, args, n);
     case 'requires':
     case 'assume':
       return annotation(ctx, meaning.kind, args, n);
@@ -1760,6 +1762,30 @@ function atomicAt(ctx: Ctx, name: string, op: AtomicOp, values: readonly Value[]
   ctx.b.binder(old, span, (body) => ({ kind: 'atomic', op, local: { text: old, span }, array, index, operands, ...(type === undefined ? {} : { type }), target: at.span, body, span }));
   if (type === undefined) return { kind: 'unknown', ctype: elem, what, span, local: { kind: 'var', name: old, span } };
   return { kind: 'int', expr: { kind: 'var', name: old, type, span }, type };
+}
+
+/**
+ * `__mul24(x, y)` (`__umul24`): the low 32 bits of the product of x's and y's
+ * low 24 bits, as signed (unsigned) 24-bit numbers, exact: where both operands
+ * hold in 24 bits (every launch whose sizes keep them small) C's product
+ * modulo 2^32, computed unsigned so it never overflows; elsewhere the same
+ * product of the low 24 bits (`(x & 0xffffff ^ 0x800000) - 0x800000` sign-
+ * extends them), a case the solver meets only where an operand is wide.
+ */
+function mul24(ctx: Ctx, name: string, signed: boolean, args: readonly Node[], n: Node): Value {
+  const span = spanOf(n);
+  if (args.length !== 2) return reject(ctx, 'misuse', n, `${name} takes two arguments`);
+  const t: MachineType = signed ? 'i32' : 'u32';
+  const [x, y] = args.map((a) => intOf(ctx, convert(ctx, rvalue(ctx, a), signed ? INT : UINT, spanOf(a)), spanOf(a)).expr) as [Expr, Expr];
+  const k = (v: bigint): Expr => constant(v, 'u32', span);
+  const fits = (e: Expr): BExpr =>
+    signed ? and(compare('>=', e, constant(-(1n << 23n), t, span), span), compare('<', e, constant(1n << 23n, t, span), span)) : compare('<', e, constant(1n << 24n, t, span), span);
+  const low24 = (e: Expr): Expr => {
+    const bits = arith('&', castTo(e, 'u32', span), k(0xffffffn), 'u32', span);
+    return signed ? arith('-', arith('^', bits, k(0x800000n), 'u32', span), k(0x800000n), 'u32', span) : bits;
+  };
+  const times = (a: Expr, b: Expr): Expr => castTo(arith('*', castTo(a, 'u32', span), castTo(b, 'u32', span), 'u32', span), t, span);
+  return { kind: 'int', expr: ite(and(fits(x), fits(y)), times(x, y), times(low24(x), low24(y)), t, span), type: t };
 }
 
 const MATH_RESULT = /^the result of/;
