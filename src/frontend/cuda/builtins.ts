@@ -18,6 +18,8 @@ export type BuiltinCall =
   /** a read of the memory its pointer argument names (__ldg) */
   | { readonly kind: 'load' }
   | { readonly kind: 'min' | 'max' | 'abs' }
+  /** `__mul24` / `__umul24`: the low 32 bits of the product of the operands' low 24 bits */
+  | { readonly kind: 'mul24'; readonly signed: boolean }
   /** a GPUVerify annotation we honour */
   | { readonly kind: 'requires' | 'assume' }
   /** a GPUVerify annotation we read and ignore, with a notice */
@@ -54,11 +56,13 @@ set(['tex1Dfetch', 'tex1D', 'tex2D', 'tex3D', 'tex1DLayered', 'tex2DLayered', 't
   what: 'a texture fetch',
 });
 set(['clock', 'clock64', '__clock', 'globaltimer'], { kind: 'unknown', what: 'a clock value' });
-set(['__popc', '__popcll', '__clz', '__clzll', '__ffs', '__ffsll', '__brev', '__brevll', '__byte_perm', '__funnelshift_l', '__funnelshift_r', '__mul24', '__umul24', '__mulhi', '__umulhi', '__mul64hi', '__umul64hi', '__sad', '__usad', '__hadd', '__uhadd', '__rhadd', '__urhadd'], {
+set(['__popc', '__popcll', '__clz', '__clzll', '__ffs', '__ffsll', '__brev', '__brevll', '__byte_perm', '__funnelshift_l', '__funnelshift_r', '__mulhi', '__umulhi', '__mul64hi', '__umul64hi', '__sad', '__usad', '__hadd', '__uhadd', '__rhadd', '__urhadd'], {
   kind: 'unknown',
   what: 'a bit-manipulation intrinsic\'s result',
 });
 set(['__ldg', '__ldca', '__ldcg', '__ldcs', '__ldlu', '__ldcv'], { kind: 'load' });
+set(['__mul24'], { kind: 'mul24', signed: true });
+set(['__umul24'], { kind: 'mul24', signed: false });
 set(['min', 'umin', 'llmin', 'ullmin', 'std::min'], { kind: 'min' });
 set(['max', 'umax', 'llmax', 'ullmax', 'std::max'], { kind: 'max' });
 set(['abs', 'labs', 'llabs', 'std::abs'], { kind: 'abs' });

@@ -16,7 +16,7 @@ import { syntaxErrorIn } from './parse.js';
 import { bindsValues, dynamicShared, lowerStatements, setFlag, unresolvedType } from './stmt.js';
 import { baseType, declared, isUnresolved, typeOfDescriptor } from './types.js';
 import type { FunctionDef } from './unit.js';
-import { FLOAT, INT, LONG, typeName, UINT, VOID, type CType, type StructCType } from './ctypes.js';
+import { FLOAT, INT, integerLiteral, integerTypeKey, typeName, VOID, type CType, type StructCType } from './ctypes.js';
 
 /** The parameters of a function definition: declarations with a name (or none), and default values. */
 export function parametersOf(def: FunctionDef): Node[] {
@@ -155,9 +155,13 @@ function argumentType(ctx: Ctx, a: Node | GivenArg): CType | null {
     return b?.kind === 'array' && !b.scalar ? { kind: 'pointer', to: b.array.elem } : null;
   }
   if (a.type === 'number_literal') {
-    const text = a.text.toLowerCase();
-    if (!text.startsWith('0x') && /[.e]/.test(text)) return text.endsWith('f') ? FLOAT : { kind: 'float', name: 'double' };
-    return /u/.test(text) ? UINT : /l/.test(text) ? LONG : INT;
+    // typed by C's rules, as the literal's value is (`0xFFFFFFFF` is unsigned, `3000000000` long): a
+    // regex on the suffix alone called f(int) for 0xFFFFFFFF where C++ calls f(unsigned)
+    const text = a.text.replace(/^[-+]\s*/, '').replace(/'/g, '');
+    const hex = /^0[xX]/.test(text);
+    if ((!hex && /[.eEfF]/.test(text.replace(/[uUlL]+$/, ''))) || (hex && /[.pP]/.test(text)))
+      return /[fF]$/.test(text) && !hex ? FLOAT : { kind: 'float', name: /[lL]$/.test(text) ? 'long double' : 'double' };
+    return integerLiteral(text)?.type ?? null;
   }
   if (a.type === 'cast_expression') return typeOfDescriptor(ctx, a.childForFieldName('type')!);
   return null;
@@ -197,6 +201,8 @@ function typeFit(want: CType, have: CType): number {
     if (have.to.kind === 'void' || want.to.kind === 'opaque' || have.to.kind === 'opaque') return 0;
     return typeName(want.to) === typeName(have.to) ? 1 : -1;
   }
+  // integer types by what C++ takes as one type (`unsigned` and `unsigned int`, `size_t` and `unsigned long`)
+  if (want.kind === 'int' && have.kind === 'int') return integerTypeKey(want) === integerTypeKey(have) ? 1 : 0;
   return typeName(want) === typeName(have) ? 1 : 0;
 }
 

@@ -251,6 +251,60 @@ export function sizeOf(t: CType): number | null {
   }
 }
 
+/**
+ * An integer literal's value and type (C11 6.4.4.1, C++ [lex.icon], LP64):
+ * the first of its suffix's candidate types that holds the value; a decimal
+ * literal without `u` is never unsigned. `0xFFFFFFFF` is an `unsigned int`,
+ * `3000000000` a `long`, `1ul` an `unsigned long`, `1ll` a `long long`. Null
+ * for text that is not an integer literal; a value beyond every candidate is
+ * an `unsigned long` as GCC makes it ("so large that it is unsigned"), and
+ * beyond that the caller rejects it.
+ */
+export function integerLiteral(written: string): { readonly value: bigint; readonly type: IntCType } | null {
+  const m = /^(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)$/.exec(written.replace(/'/g, ''));
+  if (m === null) return null;
+  const digits = m[1]!;
+  const value = /^0[bB]/.test(digits) ? BigInt(`0b${digits.slice(2)}`) : /^0[0-7]+$/.test(digits) ? BigInt(`0o${digits.slice(1)}`) : BigInt(digits);
+  const suffix = m[2]!.toLowerCase();
+  const candidates = LITERAL_CANDIDATES.get(`${/^[1-9]/.test(digits) || digits === '0' ? 'dec' : 'other'}:${suffix}`);
+  if (candidates === undefined) return null;
+  const type = candidates.find((t) => inRange(value, machineOf(t))) ?? ULONG;
+  return { value, type };
+}
+
+const LONG_LONG = int(64, true, 'long long');
+const ULONG_LONG = int(64, false, 'unsigned long long');
+/** The candidate types of an integer literal by base (decimal or not) and suffix, in order. */
+const LITERAL_CANDIDATES: ReadonlyMap<string, readonly IntCType[]> = new Map(
+  (['dec', 'other'] as const).flatMap((base) => {
+    const dec = base === 'dec';
+    const rows: [string, IntCType[]][] = [
+      ['', dec ? [INT, LONG, LONG_LONG] : [INT, UINT, LONG, ULONG, LONG_LONG, ULONG_LONG]],
+      ['u', [UINT, ULONG, ULONG_LONG]],
+      ['l', dec ? [LONG, LONG_LONG] : [LONG, ULONG, LONG_LONG, ULONG_LONG]],
+      ['ul', [ULONG, ULONG_LONG]],
+      ['ll', dec ? [LONG_LONG] : [LONG_LONG, ULONG_LONG]],
+      ['ull', [ULONG_LONG]],
+    ];
+    // the suffix's letters in any order and case the grammar allows: `lu`, `LLU`, `uLL`
+    const spellings = (s: string): string[] => (s === 'ul' ? ['ul', 'lu'] : s === 'ull' ? ['ull', 'llu'] : [s]);
+    return rows.flatMap(([s, types]) => spellings(s).map((sp): [string, readonly IntCType[]] => [`${base}:${sp}`, types]));
+  }),
+);
+
+/**
+ * A key equal for two integer types C++ takes as one type (LP64 Linux:
+ * `unsigned` is `unsigned int`, `size_t` and `uint64_t` are `unsigned long`,
+ * `int8_t` is `signed char`; `long` and `long long` differ, as do `char`,
+ * `signed char` and `unsigned char`), so overload resolution can see an
+ * exact match whatever the spelling.
+ */
+export function integerTypeKey(t: IntCType): string {
+  const longLong = t.bits === 64 && /long long/.test(t.name);
+  const plainChar = t.bits === 8 && t.name === 'char';
+  return `${t.signed ? 'i' : 'u'}${t.bits}${longLong ? 'll' : ''}${plainChar ? 'c' : ''}`;
+}
+
 export function typeName(t: CType): string {
   switch (t.kind) {
     case 'int':

@@ -40,6 +40,7 @@ import {
   FLOAT,
   INT,
   inRange,
+  integerLiteral,
   isInteger,
   isSigned,
   leafNames,
@@ -220,16 +221,10 @@ function literalValue(ctx: Ctx, n: Node, written: string, span: Span): Value {
     const what = `the floating-point constant ${n.text}`;
     return exact === null ? { kind: 'unknown', ctype: FLOAT, what, span } : floatConstant(exact, what, span);
   }
-  const m = /^(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)([uUlL]*)$/.exec(text);
-  if (m === null) return reject(ctx, 'misuse', n, `'${n.text}' is not an integer constant faial-ts reads`);
-  const digits = m[1]!;
-  const value = /^0[bB]/.test(digits) ? BigInt(`0b${digits.slice(2)}`) : /^0[0-7]+$/.test(digits) ? BigInt(`0o${digits.slice(1)}`) : BigInt(digits);
-  const suffix = m[2]!.toLowerCase();
-  const unsigned = suffix.includes('u');
-  const long = suffix.includes('l');
-  const decimal = /^[1-9]/.test(digits) || digits === '0';
-  const candidates: MachineType[] = unsigned ? (long ? ['u64'] : ['u32', 'u64']) : long ? (decimal ? ['i64'] : ['i64', 'u64']) : decimal ? ['i32', 'i64'] : ['i32', 'u32', 'i64', 'u64'];
-  const type = candidates.find((t) => inRange(value, t)) ?? 'u64';
+  const lit = integerLiteral(text);
+  if (lit === null) return reject(ctx, 'misuse', n, `'${n.text}' is not an integer constant faial-ts reads`);
+  const type = machineOf(lit.type);
+  const value = lit.value;
   if (!inRange(value, type)) return reject(ctx, 'misuse', n, `the constant ${n.text} does not fit in 64 bits`);
   return { kind: 'int', expr: constant(value, type, span), type };
 }
@@ -249,6 +244,9 @@ function identifierValue(ctx: Ctx, n: Node): Value {
     // `C::N`, `C<4>::N`: a static constant of a class of the file
     const member = n.type === 'qualified_identifier' ? classConstant(ctx, child(n, 'scope'), child(n, 'name').text) : null;
     if (member !== null) return member;
+    const uncomputed = ctx.unit.uncomputed.get(name);
+    if (uncomputed !== undefined)
+      return unsupported(ctx, n, `the constant ${name}, whose initialiser faial-ts does not compute (${uncomputed})`, ['faial-ts computes a constant from literals, other constants and operators, not through calls; write the value itself']);
     return reject(ctx, 'unknownName', n, `unknown name '${name}'`, ['declare it, or define it with -D NAME=VALUE if it is a macro']);
   }
   switch (binding.kind) {
@@ -1701,6 +1699,8 @@ function callOf(ctx: Ctx, n: Node): CallResult {
       const zero = constant(0n, x.type, span);
       return { kind: 'int', expr: ite(compare('<', x.expr, zero, span), arith('-', zero, x.expr, x.type, span), x.expr, x.type, span), type: x.type };
     }
+    case 'mul24':
+      return mul24(ctx, name, meaning.signed, args, n);
     case 'requires':
     case 'assume':
       return annotation(ctx, meaning.kind, args, n);
@@ -1765,6 +1765,30 @@ function atomicAt(ctx: Ctx, name: string, op: AtomicOp, values: readonly Value[]
   return { kind: 'int', expr: { kind: 'var', name: old, type, span }, type };
 }
 
+/**
+ * `__mul24(x, y)` (`__umul24`): the low 32 bits of the product of x's and y's
+ * low 24 bits, as signed (unsigned) 24-bit numbers, exact: where both operands
+ * hold in 24 bits (every launch whose sizes keep them small) C's product
+ * modulo 2^32, computed unsigned so it never overflows; elsewhere the same
+ * product of the low 24 bits (`(x & 0xffffff ^ 0x800000) - 0x800000` sign-
+ * extends them), a case the solver meets only where an operand is wide.
+ */
+function mul24(ctx: Ctx, name: string, signed: boolean, args: readonly Node[], n: Node): Value {
+  const span = spanOf(n);
+  if (args.length !== 2) return reject(ctx, 'misuse', n, `${name} takes two arguments`);
+  const t: MachineType = signed ? 'i32' : 'u32';
+  const [x, y] = args.map((a) => intOf(ctx, convert(ctx, rvalue(ctx, a), signed ? INT : UINT, spanOf(a)), spanOf(a)).expr) as [Expr, Expr];
+  const k = (v: bigint): Expr => constant(v, 'u32', span);
+  const fits = (e: Expr): BExpr =>
+    signed ? and(compare('>=', e, constant(-(1n << 23n), t, span), span), compare('<', e, constant(1n << 23n, t, span), span)) : compare('<', e, constant(1n << 24n, t, span), span);
+  const low24 = (e: Expr): Expr => {
+    const bits = arith('&', castTo(e, 'u32', span), k(0xffffffn), 'u32', span);
+    return signed ? arith('-', arith('^', bits, k(0x800000n), 'u32', span), k(0x800000n), 'u32', span) : bits;
+  };
+  const times = (a: Expr, b: Expr): Expr => castTo(arith('*', castTo(a, 'u32', span), castTo(b, 'u32', span), 'u32', span), t, span);
+  return { kind: 'int', expr: ite(and(fits(x), fits(y)), times(x, y), times(low24(x), low24(y)), t, span), type: t };
+}
+
 const MATH_RESULT = /^the result of/;
 
 // ---------------------------------------------------------------- function pointers
@@ -1805,6 +1829,12 @@ function callThroughPointer(ctx: Ctx, fn: Node, args: readonly Node[], n: Node):
       if (b === undefined && ctx.unit.functions.has(f.text)) return inlineCall(ctx, f.text, ctx.unit.functions.get(f.text)!, [], args, n);
       const v = rvalue(ctx, f);
       if (v.kind === 'unknown' && v.function !== undefined) return inlineCall(ctx, v.function, ctx.unit.functions.get(v.function)!, [], args, n);
+      // `F f` of a kernel template called as `f(x)`: a function object of a type faial-ts keeps opaque, not a pointer
+      const t = staticType(ctx, f);
+      if (t?.kind === 'opaque')
+        return unsupported(ctx, fn, `a call of ${f.text}, an object of type ${t.name}, which faial-ts keeps opaque (its class is not known here)`, [
+          `faial-ts knows a kernel template's type parameter where every explicit instantiation (\`template __global__ void k<Op>(…);\`) or launch with template arguments (\`k<Op><<<…>>>\`) of the file gives it one class; a type deduced from a launch's arguments is not followed`,
+        ]);
     }
   }
   return unknown();

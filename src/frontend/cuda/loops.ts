@@ -13,11 +13,11 @@
 import type { Node } from './parse.js';
 import type { BExpr, DownStep, Expr, MachineType, Stmt, UpStep } from '../../core/ast.js';
 import { located, positionAt, type Span } from '../../core/source.js';
-import { and, arith, castTo, compare, constant } from './build.js';
+import { and, arith, castTo, compare, constant, ite } from './build.js';
 import { branch, emitIf, FALSE, fresh, havocked, isPointer, mapPointers, slotMachine, spanOf, TRUE, type Ctx, type LoopFrame, type Slot, type Value } from './context.js';
-import { commonType, isInteger, isSigned, leavesOf, partAt, rangeOf, type CType } from './ctypes.js';
+import { commonType, isInteger, isSigned, leavesOf, partAt, rangeOf, widthOf, type CType } from './ctypes.js';
 import { launchMax } from './limits.js';
-import { condition, hasEffects, intOf, named, placeType, rvalue, slotValue } from './expr.js';
+import { binaryValue, condition, convert, hasEffects, intOf, named, placeType, rvalue, slotValue } from './expr.js';
 import { exitCondition, lowerStatement, lowerStatements, setFlag, withScope } from './stmt.js';
 import { fileFunctions, parametersOf } from './calls.js';
 import { baseType, declared } from './types.js';
@@ -100,25 +100,39 @@ function commaParts(n: Node): Node[] {
 export function whileLoop(ctx: Ctx, n: Node): void {
   const cond = named(n.childForFieldName('condition')!)[0]!;
   const body = n.childForFieldName('body')!;
+  const exact = whileShape(ctx, cond, body);
+  if (exact !== null) return withScope(ctx, () => exactLoop(ctx, exact.shape, exact.rest, n));
+  approximateLoop(ctx, { cond, body: [body], update: null, first: 'cond' }, n, 'its shape is not one faial-ts makes exact');
+}
+
+/** A `while (cond) body` whose body ends with its variable's canonical step: the shape and the statements before the step; else null. */
+function whileShape(ctx: Ctx, cond: Node, body: Node): { shape: Shape; rest: readonly Node[] } | null {
   const stmts = body.type === 'compound_statement' ? named(body) : [body];
   const last = stmts[stmts.length - 1];
   const update = last?.type === 'expression_statement' ? named(last)[0] : undefined;
   const rest = stmts.slice(0, -1);
-  if (update !== undefined && !rest.some((s) => contains(s, 'continue_statement'))) {
-    const shape = canonical(ctx, cond, update, rest);
-    if (shape !== null) return withScope(ctx, () => exactLoop(ctx, shape, rest, n));
-  }
-  approximateLoop(ctx, { cond, body: [body], update: null, first: 'cond' }, n, 'its shape is not one faial-ts makes exact');
+  if (update === undefined || rest.some((s) => contains(s, 'continue_statement'))) return null;
+  const shape = canonical(ctx, cond, update, rest);
+  return shape === null ? null : { shape, rest };
 }
 
 export function doLoop(ctx: Ctx, n: Node): void {
   const cond = n.childForFieldName('condition')!;
   const body = n.childForFieldName('body')!;
+  const jumps = contains(body, 'break_statement') || contains(body, 'continue_statement');
   // `do { … } while (0)`, the statement-like macro's idiom (`#define SYNC() do { __syncthreads(); } while (0)`), runs
   // its body once: approximated, a barrier in it was a possible divergence; with a break or continue it stays a loop
   const test = bare(named(cond)[0] ?? cond);
   const once = (test.type === 'number_literal' && /^0+[uUlL]*$/.test(test.text)) || test.type === 'false';
-  if (once && !contains(body, 'break_statement') && !contains(body, 'continue_statement')) return withScope(ctx, () => lowerStatement(ctx, body));
+  if (once && !jumps) return withScope(ctx, () => lowerStatement(ctx, body));
+  // `do { …; s >>= 1; } while (s > 0)` is its body once, then `while (s > 0) { …; s >>= 1; }`: exact where that
+  // loop is (a break or continue would have to leave the first copy too, so those stay approximated). The shape
+  // is syntax and bindings of names declared before the loop, which the first copy does not change.
+  const exact = jumps ? null : whileShape(ctx, named(cond)[0] ?? cond, body);
+  if (exact !== null) {
+    withScope(ctx, () => lowerStatement(ctx, body));
+    return withScope(ctx, () => exactLoop(ctx, exact.shape, exact.rest, n));
+  }
   approximateLoop(ctx, { cond: named(cond)[0] ?? cond, body: [n.childForFieldName('body')!], update: null, first: 'body' }, n, 'faial-ts does not make do-while loops exact');
 }
 
@@ -135,6 +149,7 @@ const containsBelow = new WeakMap<Node, Map<string, boolean>>();
 const assignedBelowOf = new WeakMap<Node, ReadonlySet<string>>();
 const assignmentCountsOf = new WeakMap<Node, ReadonlyMap<string, number>>();
 const aliasSitesOf = new WeakMap<Node, readonly Node[]>();
+const declaredBelowOf = new WeakMap<Node, ReadonlySet<string>>();
 
 const NONE: ReadonlySet<string> = new Set();
 
@@ -191,6 +206,29 @@ function assignedBelow(n: Node): ReadonlySet<string> {
   assignedBelowOf.set(n, names);
   return names;
 }
+
+/**
+ * The names the code below n declares (a superset: every identifier of a
+ * declarator but its initialiser). A body that declares `j` may shadow the
+ * loop's `j`: its `j++` is not the outer one's step, and taking it for one
+ * read `a[i - j]` as `a[0]` in every iteration (a racy kernel found benign).
+ */
+function declaredBelow(n: Node): ReadonlySet<string> {
+  const known = declaredBelowOf.get(n);
+  if (known !== undefined) return known;
+  const own: string[] = [];
+  if (n.type === 'declaration') {
+    for (const d of n.childrenForFieldName('declarator')) {
+      const target = d.type === 'init_declarator' ? d.childForFieldName('declarator') : d;
+      if (target !== null) own.push(...identifiers(target));
+    }
+  }
+  const names = unionOf(own, named(n).map(declaredBelow));
+  declaredBelowOf.set(n, names);
+  return names;
+}
+
+const declaresAny = (nodes: readonly Node[], name: string): boolean => nodes.some((n) => declaredBelow(n).has(name));
 
 /** The names a piece of code assigns (=, op=, ++, --), by their root identifier. */
 function assignedNames(nodes: readonly Node[], out = new Set<string>()): Set<string> {
@@ -402,7 +440,7 @@ function canonical(ctx: Ctx, cond: Node, update: Node, body: readonly Node[]): S
   const binding = ctx.scope.lookup(step.name);
   if (binding?.kind !== 'local' || !isInteger(binding.slot.ctype) || aliasedSlots(ctx, body).has(binding.slot)) return null;
   const assigned = assignedNames(body);
-  if (assigned.has(step.name)) return null;
+  if (assigned.has(step.name) || declaresAny(body, step.name)) return null;
   assigned.add(step.name);
   const changed = changedUnnamed(ctx, body);
   if (!invariant(ctx, bound, assigned, changed) || (step.amount !== null && !invariant(ctx, step.amount, assigned, changed))) return null;
@@ -540,6 +578,7 @@ function emitFor(ctx: Ctx, shape: Shape, body: readonly Node[], plan: ForPlan, n
   const assigned = assignedSlots(ctx, body);
   assigned.delete(shape.slot);
   const inductions = plan.op === '+' || plan.op === '-' ? inductionSteps(ctx, body, assigned) : new Map<Slot, Node>();
+  const toggles = toggleSteps(ctx, body, assigned);
   const before = new Map([...assigned].map((s) => [s, ctx.values.get(s)!] as const));
   const frame: LoopFrame = { broke: { name: 'break', ctype: { kind: 'bool' }, span }, continued: { name: 'continue', ctype: { kind: 'bool' }, span } };
   const savedLoop = ctx.loop;
@@ -560,11 +599,15 @@ function emitFor(ctx: Ctx, shape: Shape, body: readonly Node[], plan: ForPlan, n
       if (inRange.kind !== 'bool') ctx.b.stmt({ kind: 'assume', cond: inRange, span });
     }
     const k = iterationCount(xVar, plan, span);
+    const even = toggles.size > 0 ? evenIteration(xVar, k, plan, span) : null;
     for (const slot of assigned) {
       const step = inductions.get(slot);
+      const toggle = toggles.get(slot);
       const start = before.get(slot)!;
       if (step !== undefined && start.kind === 'int' && k !== null) {
         ctx.values.set(slot, inductionValue(ctx, slot, start, step, k, span));
+      } else if (toggle !== undefined && start.kind === 'int' && even !== null) {
+        ctx.values.set(slot, toggleValue(ctx, slot, start, toggle, even, span));
       } else {
         unknownAtHead(ctx, slot, n, `${slot.name} is updated in the loop in a way faial-ts does not solve`);
       }
@@ -599,20 +642,32 @@ function iterationCount(x: Expr, plan: ForPlan, span: Span): Expr | null {
   return arith('/', distance, plan.amount, plan.type, span);
 }
 
+/**
+ * What tells that a top-level statement of a loop's body runs once per
+ * iteration and is the only assignment of its name: the body's top-level
+ * statements, how often it assigns each name, the locals it reaches through
+ * references. Null when a break, continue or return could skip a statement.
+ */
+function runsOnce(ctx: Ctx, body: readonly Node[]): { stmts: readonly Node[]; counts: ReadonlyMap<string, number>; aliased: ReadonlySet<Slot> } | null {
+  if (body.some((b) => contains(b, 'break_statement') || contains(b, 'continue_statement') || contains(b, 'return_statement'))) return null;
+  const stmts = body.flatMap((b) => (b.type === 'compound_statement' ? named(b) : [b]));
+  const counts = new Map<string, number>();
+  for (const b of body) for (const [name, c] of assignmentCounts(b)) counts.set(name, (counts.get(name) ?? 0) + c);
+  return { stmts, counts, aliased: aliasedSlots(ctx, body) };
+}
+
 /** Locals a loop moves by a constant step once per iteration, unconditionally (`s += k` at the body's top level), and by nothing else. */
 function inductionSteps(ctx: Ctx, body: readonly Node[], assigned: ReadonlySet<Slot>): Map<Slot, Node> {
   const out = new Map<Slot, Node>();
-  const stmts = body.flatMap((b) => (b.type === 'compound_statement' ? named(b) : [b]));
-  if (body.some((b) => contains(b, 'break_statement') || contains(b, 'continue_statement') || contains(b, 'return_statement'))) return out;
-  const counts = new Map<string, number>();
-  for (const b of body) for (const [name, c] of assignmentCounts(b)) counts.set(name, (counts.get(name) ?? 0) + c);
+  const once = runsOnce(ctx, body);
+  if (once === null) return out;
+  const { stmts, counts, aliased } = once;
   const names = new Set([...assigned].map((s) => s.name));
-  const aliased = aliasedSlots(ctx, body);
   for (const s of stmts) {
     // a statement of the body, or a step of a comma update run after it (commaLoop)
     const e = s.type === 'expression_statement' ? named(s)[0] : s.type.endsWith('_expression') ? s : undefined;
     const step = e === undefined ? null : stepOf(bare(e));
-    if (step === null || (step.op !== '+' && step.op !== '-') || counts.get(step.name) !== 1 || !names.has(step.name)) continue;
+    if (step === null || (step.op !== '+' && step.op !== '-') || counts.get(step.name) !== 1 || !names.has(step.name) || declaresAny(body, step.name)) continue;
     const binding = ctx.scope.lookup(step.name);
     if (binding?.kind !== 'local' || !assigned.has(binding.slot) || !isInteger(binding.slot.ctype) || aliased.has(binding.slot)) continue;
     const assignedHere = assignedNames(body);
@@ -640,6 +695,101 @@ function inductionValue(ctx: Ctx, slot: Slot, start: Value & { kind: 'int' }, st
   const value = castTo(arith(negative || (s.type === 'update_expression' && s.childForFieldName('operator')!.type === '--') ? '-' : '+', castTo(start.expr, stepType, span), moved, stepType, span), t, span);
   void slot;
   return { kind: 'int', expr: value, type: t };
+}
+
+/**
+ * The locals the body toggles between two values, one statement of its own
+ * each iteration: `p = c - p` (the double-buffered scan's `pout = 1 - pout`),
+ * `p ^= c`, `p = p ^ c`, `p = c ^ p`, with `c` loop-invariant. Each is an
+ * involution (modulo 2^w, so in every integer type), so at the head of
+ * iteration k the local holds its value before the loop where k is even, the
+ * toggled one where k is odd. The same conditions as an induction's: one
+ * assignment of the name in the body, at its top level, no break, continue or
+ * return, no reference to the local, no declaration of its name. Each maps
+ * to the assignment's right-hand side.
+ */
+function toggleSteps(ctx: Ctx, body: readonly Node[], assigned: ReadonlySet<Slot>): Map<Slot, Node> {
+  const out = new Map<Slot, Node>();
+  const once = runsOnce(ctx, body);
+  if (once === null) return out;
+  const { stmts, counts, aliased } = once;
+  const assignedHere = assignedNames(body);
+  const changed = changedUnnamed(ctx, body);
+  for (const s of stmts) {
+    const e = s.type === 'expression_statement' ? named(s)[0] : undefined;
+    const u = e === undefined ? null : bare(e);
+    if (u === null || u.type !== 'assignment_expression') continue;
+    const target = bare(u.childForFieldName('left')!);
+    if (target.type !== 'identifier' || counts.get(target.text) !== 1 || declaresAny(body, target.text)) continue;
+    const other = toggledBy(u, target.text);
+    if (other === null || !invariant(ctx, other, assignedHere, changed)) continue;
+    const binding = ctx.scope.lookup(target.text);
+    if (binding?.kind !== 'local' || !assigned.has(binding.slot) || binding.slot.ctype.kind !== 'int' || aliased.has(binding.slot)) continue;
+    out.set(binding.slot, u);
+  }
+  return out;
+}
+
+/** In `p = c - p`, `p ^= c`, `p = p ^ c` or `p = c ^ p`, the operand `c`; null for any other assignment. */
+function toggledBy(u: Node, name: string): Node | null {
+  const op = u.childForFieldName('operator')!.type;
+  const right = u.childForFieldName('right')!;
+  if (op === '^=') return right;
+  if (op !== '=') return null;
+  const r = bare(right);
+  if (r.type !== 'binary_expression') return null;
+  const bop = r.childForFieldName('operator')!.type;
+  const a = r.childForFieldName('left')!;
+  const b = r.childForFieldName('right')!;
+  const isName = (x: Node): boolean => bare(x).type === 'identifier' && bare(x).text === name;
+  if (bop === '-' && isName(b) && !isName(a)) return a;
+  if (bop === '^' && isName(a) !== isName(b)) return isName(a) ? b : a;
+  return null;
+}
+
+/**
+ * Whether the loop value x is at an even iteration: `k % 2 == 0` for an
+ * additive loop; for a multiplicative one from a positive constant by a
+ * constant power of two 2^s (`o = 1; o < n; o *= 2`), x = from · 2^(s·k), so
+ * k is even exactly where x / from has a bit at a multiple of 2s; dividing
+ * down from a power of two 2^p, x = 2^(p − s·k) (the loop's last value at
+ * least 1) has a bit at p − 2s·j. Null where faial-ts does not know
+ * (a multiplicative loop from a value or by a step not constant).
+ */
+function evenIteration(x: Expr, k: Expr | null, plan: ForPlan, span: Span): BExpr | null {
+  const t = plan.type;
+  const zero = constant(0n, t, span);
+  if (k !== null) return compare('==', arith('%', k, constant(2n, t, span), t, span), zero, span);
+  const from = plan.from.kind === 'int' ? plan.from.value : null;
+  const amount = plan.amount.kind === 'int' ? plan.amount.value : null;
+  if (from === null || amount === null || from <= 0n || amount < 2n || (amount & (amount - 1n)) !== 0n) return null;
+  const s = BigInt(amount.toString(2).length - 1);
+  const width = BigInt(widthOf(t)) - (isSigned(t) ? 1n : 0n);
+  let mask = 0n;
+  if (plan.op === '*') {
+    for (let bit = 0n; bit < width; bit += 2n * s) mask |= 1n << bit;
+    const scaled = from === 1n ? x : arith('/', x, constant(from, t, span), t, span);
+    return compare('!=', arith('&', scaled, constant(mask, t, span), t, span), zero, span);
+  }
+  // dividing: exact only from a power of two, down to at least 1 (below, x would stay 0)
+  const to = plan.to.kind === 'int' ? plan.to.value : null;
+  if ((from & (from - 1n)) !== 0n || to === null || to < 1n) return null;
+  const p = BigInt(from.toString(2).length - 1);
+  for (let bit = p; bit >= 0n; bit -= 2n * s) mask |= 1n << bit;
+  return compare('!=', arith('&', x, constant(mask, t, span), t, span), zero, span);
+}
+
+/** A toggled local's value at the head of an iteration: its value before the loop where the iteration is even, else the assignment's right-hand side of it. */
+function toggleValue(ctx: Ctx, slot: Slot, start: Value & { kind: 'int' }, assignment: Node, even: BExpr, span: Span): Value {
+  const saved = ctx.values.get(slot);
+  ctx.values.set(slot, start);
+  const op = assignment.childForFieldName('operator')!.type;
+  const right = assignment.childForFieldName('right')!;
+  // `p ^= c` is `p = p ^ c`: the operands promoted and converted as C's compound assignment does
+  const rhs = op === '^=' ? intOf(ctx, binaryValue(ctx, '^', start, rvalue(ctx, right), span), span) : intOf(ctx, rvalue(ctx, right), span);
+  ctx.values.set(slot, saved!);
+  const toggled = intOf(ctx, convert(ctx, { kind: 'int', expr: rhs.expr, type: rhs.type }, slot.ctype, span), span);
+  return { kind: 'int', expr: ite(even, start.expr, toggled.expr, start.type, span), type: start.type };
 }
 
 // ---------------------------------------------------------------- approximated loops

@@ -60,6 +60,8 @@ export interface Unit {
   /** the class types made so far, by name with template arguments (`View<float>`) */
   readonly instances: Map<string, CType>;
   readonly constants: Map<string, Value>;
+  /** file-level integer constants whose initialiser is no constant faial-ts computes, with why: a use names it (not "unknown name") */
+  readonly uncomputed: Map<string, string>;
   readonly globals: GlobalVar[];
   /** template arguments a kernel is instantiated with (explicit instantiations, launches in host code) */
   readonly instantiations: Map<string, Node[]>;
@@ -87,7 +89,7 @@ export interface LoweredUnit {
 
 /** Lowers every kernel of the parsed unit; `file` is the text the tree was parsed from. */
 export function lowerUnit(file: SourceFile, root: Node, observer?: Observer): LoweredUnit {
-  const unit: Unit = { file, functions: new Map(), types: new Map(), classDefs: new Map(), outOfClass: new Map(), instances: new Map(), constants: new Map(), globals: [], instantiations: new Map(), broken: [], ...(observer === undefined ? {} : { observer }) };
+  const unit: Unit = { file, functions: new Map(), types: new Map(), classDefs: new Map(), outOfClass: new Map(), instances: new Map(), constants: new Map(), uncomputed: new Map(), globals: [], instantiations: new Map(), broken: [], ...(observer === undefined ? {} : { observer }) };
   const notices: Diagnostic[] = [];
   collect(unit, root, null, notices, '');
   launchedInstantiations(unit, root);
@@ -197,14 +199,17 @@ function constantContext(unit: Unit, scope: Scope | null): Ctx {
   return { file: unit.file, unit, k, b: new Builder(), scope: root, values: new Map(), fn: { name: '', returned, result: null }, loop: null };
 }
 
-export function constantValue(unit: Unit, n: Node, ctype: CType, scope: Scope | null = null): Value | null {
+export function constantValue(unit: Unit, n: Node, ctype: CType, scope: Scope | null = null, why?: (reason: string) => void): Value | null {
   try {
     const ctx = constantContext(unit, scope);
     const v = convert(ctx, rvalue(ctx, n), ctype, spanOf(n));
-    return ctx.b.items.length === 0 && (v.kind === 'int' ? v.expr.kind === 'int' : v.kind === 'bool' ? v.cond.kind === 'bool' : false) ? v : null;
+    if (ctx.b.items.length === 0 && (v.kind === 'int' ? v.expr.kind === 'int' : v.kind === 'bool' ? v.cond.kind === 'bool' : false)) return v;
+    why?.('it is not made of literals, constants and operators alone');
+    return null;
   } catch (e) {
-    if (e instanceof KernelRejected) return null;
-    throw e;
+    if (!(e instanceof KernelRejected)) throw e;
+    why?.(e.diagnostic.message.replace(/^unsupported: /, ''));
+    return null;
   }
 }
 
@@ -451,7 +456,7 @@ function globalDeclaration(unit: Unit, c: Node): void {
       continue;
     }
     if (isConst && decl.init !== null && decl.dims.length === 0 && isInteger(decl.ctype)) {
-      const value = constantValue(unit, decl.init, decl.ctype);
+      const value = constantValue(unit, decl.init, decl.ctype, null, (why) => unit.uncomputed.set(name, why));
       if (value !== null) unit.constants.set(name, value);
     }
   }

@@ -9,7 +9,7 @@ describe('approximation notices name the file\'s lines', () => {
       `#include "h.cuh"
 __global__ void k(int *A, int n) {
   int i = threadIdx.x;
-  do { i += 2; } while (i < n);
+  do { i += 2; } while (i < A[n]);
   A[i] = 0;
   SPIN
   g(A);

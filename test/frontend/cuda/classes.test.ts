@@ -422,4 +422,14 @@ describe("a kernel template's type parameter", () => {
     expect(await body(kernel)).toMatch(/havoc/);
     expect(await body(`${kernel}void run(int *a) { k<int><<<1, 32>>>(a); k<long><<<1, 32>>>(a); }\n`)).toMatch(/havoc/);
   });
+
+  it('a function object of the parameter\'s type is called where an instantiation gives it one class, else rejected by name (not as a function pointer)', async () => {
+    const map = `struct Sq { __device__ int operator()(int x) const { return x * x; } };
+template <class F> __global__ void map(int *a, F f) { a[threadIdx.x] = f(3); }
+`;
+    expect(await body(`${map}void run(int *a) { map<Sq><<<1, 32>>>(a, Sq()); }\n`)).toBe('a[(u32) threadIdx.x] := 9');
+    expect((await rejection(`${map}void run(int *a) { map<<<1, 32>>>(a, Sq()); }\n`)).split('\n')[0]).toBe(
+      'error[E0602]: unsupported: a call of f, an object of type F, which faial-ts keeps opaque (its class is not known here)',
+    );
+  });
 });

@@ -86,6 +86,56 @@ __global__ void k(float *f, int *n) {
     expect((await body(text)).split('\n').filter((l) => l.includes(':='))).toEqual(['f[0] := 1073741824;', 'f[0] := 1073741824;', 'n[i_2] := 1']);
   });
 
+  it('take an integer literal at the type C gives it, not the one its suffix suggests', async () => {
+    // 0xFFFFFFFF is unsigned int, 3000000000 long, 1ul unsigned long, 1ll long long, 0x8000000000000000
+    // unsigned long and with ll unsigned long long: each once ran put(int) (a
+    // racy kernel proved DRF) or was rejected
+    const text = `__device__ void put(int *p, int v) { p[1] = v; }
+__device__ void put(int *p, unsigned v) { p[2] = 0; }
+__device__ void put(int *p, long v) { p[3] = 0; }
+__device__ void put(int *p, unsigned long v) { p[4] = 0; }
+__device__ void put(int *p, long long v) { p[5] = 0; }
+__device__ void put(int *p, unsigned long long v) { p[6] = 0; }
+__global__ void k(int *a) {
+  put(a, 0x7FFFFFFF);
+  put(a, 0xFFFFFFFF);
+  put(a, 3000000000);
+  put(a, 1ul);
+  put(a, 1LU);
+  put(a, 1ll);
+  put(a, 0x8000000000000000);
+  put(a, 0x8000000000000000ll);
+  put(a, 2u);
+  put(a, -1);
+}
+`;
+    expect((await body(text)).split('\n').filter((l) => l.includes(':='))).toEqual([
+      'a[1] := 2147483647;',
+      'a[2] := 0;',
+      'a[3] := 0;',
+      'a[4] := 0;',
+      'a[4] := 0;',
+      'a[5] := 0;',
+      'a[4] := 0;',
+      'a[6] := 0;',
+      'a[2] := 0;',
+      'a[1] := -1',
+    ]);
+  });
+
+  it('take a parameter type spelt another way as the same type (`unsigned`, `unsigned int`, `uint32_t`)', async () => {
+    const text = `__device__ void put(int *p, unsigned int v) { p[0] = 0; }
+__device__ void put(int *p, int v) { p[1] = 0; }
+__global__ void k(int *a) {
+  unsigned u = threadIdx.x;
+  uint32_t w = threadIdx.x;
+  put(a, u);
+  put(a, w);
+}
+`;
+    expect((await body(text)).split('\n').filter((l) => l.includes(':='))).toEqual(['a[0] := 0;', 'a[0] := 0']);
+  });
+
   it('that faial-ts cannot tell apart are rejected by name', async () => {
     const text = `__device__ void put(int *p, long i) { p[i] = 1; }
 __device__ void put(int *p, double i) { p[0] = 1; }

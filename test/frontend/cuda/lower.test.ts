@@ -254,6 +254,38 @@ havoc off_2: i32 /* approximated: off after the loop at line 4: faial-ts does no
 skip`.slice(1));
   });
 
+  it('a toggled local (`p = 1 - p`, `p ^= 1`) is its start at even iterations, toggled at odd ones', async () => {
+    const cu = `
+__global__ void k(int *a, int n) {
+  int p = 0; unsigned q = 3; int r = 5;
+  for (int i = 0; i < n; i++) { a[p] = 0; a[q] = 1; p ^= 1; q = 7u - q; }
+  for (int o = 1; o < n; o *= 2) { a[r] = o; r = 9 - r; }
+}`;
+    const lines = (await body(cu)).split('\n');
+    expect(lines.filter((l) => l.includes(':='))).toEqual([
+      '  a[i % 2 == 0 ? 0 : 1] := 0;',
+      '  a[i % 2 == 0 ? 3 : 4] := 1;',
+      // o = 2^k: k is even where o has a bit at an even position
+      '  a[o & 1431655765 != 0 ? 5 : 4] := o;',
+    ]);
+    // dividing down from a power of two: 256 = 2^8, so k is even at bits 8, 6, 4, 2, 0
+    const down = '__global__ void k(int *a) { int r = 5; for (int d = 256; d > 0; d >>= 1) { a[r] = d; r = 9 - r; } }';
+    expect(await body(down)).toContain('a[d & 341 != 0 ? 5 : 4] := d;');
+    // toggled only on some paths, or by a step not a constant power of two: unknown at the head, as before
+    for (const loop of ['for (int o = 1; o < n; o *= 2) { a[r] = o; if (o > 4) r = 9 - r; }', 'for (int o = 1; o < n; o *= 3) { a[r] = o; r = 9 - r; }', 'for (int o = 1; o < n; o *= 2) { a[r] = o; r = 9 - r; if (o > 4) r = 1; }'])
+      expect(await body(`__global__ void k(int *a, int n) { int r = 5; ${loop} }`)).toMatch(/havoc r_?\d*: i32 \/\* approximated: r in the loop/);
+  });
+
+  it('a local the body declares again is not the outer one: its step is no induction of the outer local', async () => {
+    // `a[threadIdx.x + i - j]` once read the outer j (always 0) as i, the inner j's `j++` taken for its step
+    const cu = `
+__global__ void k(int *a) {
+  int j = 0;
+  for (int i = 0; i < 2; i++) { a[threadIdx.x + i - j] = i; int j = 0; j++; a[64 + j] = 0; }
+}`;
+    expect(await body(cu)).not.toContain('(u32) i - (u32) i');
+  });
+
   it('a comma update: the loop variable\'s step, the others run after the body (the tiled matrix product\'s `a += aStep, b += bStep`)', async () => {
     const cu = `
 __global__ void k(int *A, int n) {

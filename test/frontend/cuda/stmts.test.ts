@@ -272,3 +272,31 @@ describe('curand', () => {
     expect(await statuses('__global__ void k(curandState *st) {\n  curand_init(1, threadIdx.x, 0, &st[threadIdx.x / 2]);\n}\n')).toEqual(['racy confirmed']);
   });
 });
+
+describe('file-level constants', () => {
+  it('one whose initialiser faial-ts does not compute is rejected where it is used, saying why (not "unknown name")', async () => {
+    const text = `__host__ __device__ constexpr int log2c(int n) { return n <= 1 ? 0 : 1 + log2c(n / 2); }
+constexpr int STEPS = log2c(128);
+__global__ void k(int *a) { a[threadIdx.x] = STEPS; }
+`;
+    expect((await rejection(text)).split('\n')[0]).toBe('error[E0602]: unsupported: the constant STEPS, whose initialiser faial-ts does not compute (recursion (log2c calls itself))');
+    expect(await body('constexpr int N = 3 * 4;\n__global__ void k(int *a) { a[threadIdx.x] = N; }\n')).toBe('a[(u32) threadIdx.x] := 12');
+  });
+});
+
+describe('__mul24 and __umul24', () => {
+  it('are the low 32 bits of the product of the operands\' low 24 bits (signed or unsigned), exactly', async () => {
+    const text = `__global__ void k(int *a, unsigned *b) {
+  a[0] = __mul24(0x1000001, 3);
+  a[1] = __mul24(-1, 5);
+  a[2] = __mul24(0x800000, 2);
+  a[3] = __mul24(0x7FFFFF, 0x7FFFFF);
+  b[0] = __umul24(0xFFFFFFFFu, 2u);
+  b[1] = __umul24(4096u, 4096u);
+}
+`;
+    expect((await body(text)).split('\n')).toEqual(['a[0] := 3;', 'a[1] := -5;', 'a[2] := -16777216;', 'a[3] := -16777215;', 'b[0] := 33554430;', 'b[1] := 16777216']);
+    // a global index: no unknown, so an alarm through it is confirmed
+    expect(await body('__global__ void k(int *a) { a[__mul24(blockIdx.x, blockDim.x) + threadIdx.x] = 1; }\n')).not.toMatch(/havoc/);
+  });
+});

@@ -63,3 +63,33 @@ __global__ void k(int *a) {
     expect(await loop('do { a[0] = 1; } while (0);')).toBe(false);
   });
 });
+
+describe('do { …; step; } while (c)', () => {
+  it('is its body once, then the exact while loop: a halving reduction\'s barrier is no possible divergence', async () => {
+    const text = `__global__ void k(int *s) {
+  unsigned stride = 128;
+  do {
+    if (threadIdx.x < stride) s[threadIdx.x] += s[threadIdx.x + stride];
+    __syncthreads();
+    stride >>= 1;
+  } while (stride > 0);
+}
+`;
+    const lowered = await body(text);
+    expect(lowered).not.toContain('havoc iterations');
+    // the first iteration at 128, then the loop from 64
+    expect(lowered).toMatch(/^if \(\(u32\) threadIdx\.x < 128\)/);
+    expect(lowered).toContain('for stride: u32 in 64 downto 1 step / 2 {');
+    const { rejected, results } = await verified(text, 4);
+    expect(rejected).toEqual([]);
+    expect(results.map((r) => r.status)).toEqual(['drf']);
+  });
+
+  it('with a break or continue, or a condition not on the step\'s variable, stays approximated', async () => {
+    const loop = async (text: string): Promise<boolean> => (await body(`__global__ void k(int *a, int n) {\n  int i = 0;\n  ${text}\n}\n`)).includes('havoc iterations');
+    expect(await loop('do { if (a[i]) break; i++; } while (i < n);')).toBe(true);
+    expect(await loop('do { if (a[i]) continue; i++; } while (i < n);')).toBe(true);
+    expect(await loop('do { a[i] = 1; i++; } while (a[i] < n);')).toBe(true);
+    expect(await loop('do { a[i] = 1; i++; } while (i < n);')).toBe(false);
+  });
+});
