@@ -44,6 +44,12 @@
  *   2^32 − 1` where `bx < 4`. A signed atom the facts keep positive counts as
  *   non-negative in the mixed-radix split.
  *
+ * A variable a top-level fact defines (`x = t`, x not in t) is within t's
+ * interval in the other facts (a named index `s = 16·by + ty` used too often
+ * to be substituted: its casts and wrap splits go); the conjuncts of a
+ * conjunction inside another formula (a case of a disjunction) are
+ * rewritten under its own bounds too.
+ *
  * The bounds are the top-level `≤ < ≥ >` facts and what declarations and
  * operators prove (intervals). Those facts themselves are rewritten under
  * the declarations only, so each round's facts are equivalent to the last's.
