@@ -985,6 +985,9 @@ function boundsOf(facts: readonly Formula[], declared: ReadonlyMap<string, Decla
   return { declared, upper, lower, forms: formBounds(facts) ?? new Map(), intervals: new Map(), settled: new Map(), definitions: new Map() };
 }
 
+/** `¬R` or `¬(R1 ∧ R2 ∧ …)` of range facts: an operation's value out of range (what definedness questions ask). */
+const outOfRange = (f: Formula): boolean => f.k === 'not' && (isRangeFact(f.arg) || (f.arg.k === 'and' && f.arg.args.every(isRangeFact)));
+
 /** The bounds with more facts' bounds: those of both, each linear form within both intervals. */
 function withBounds(outer: Bounds, facts: readonly Formula[]): Bounds {
   const local = boundsOf(facts, outer.declared);
@@ -1435,9 +1438,10 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
       return f.op === '==' ? same : not(same);
     }
     case 'and': {
-      // a conjunction inside another formula (a case of a disjunction): its other conjuncts are rewritten under its
-      // bounds too (`k < 4 ∧ ¬(k + 1 ≤ 2^31 − 1)` is false), its bounds under the outer ones only
-      const inner = f.args.some(isBound) && !f.args.every(isBound) ? withBounds(bounds, f.args.filter(isBound)) : bounds;
+      // a conjunction inside another formula (a case of a disjunction) that says some operation is out of range: that
+      // is rewritten under its bounds too (`k < 4 ∧ ¬(k + 1 ≤ 2^31 − 1)` is false), its bounds under the outer ones only
+      // (only there: new bounds for every case of a race question's disjunction would cost more than they decide)
+      const inner = f.args.some(isBound) && f.args.some(outOfRange) ? withBounds(bounds, f.args.filter(isBound)) : bounds;
       return and(f.args.map((g) => rewrite(g, isBound(g) ? bounds : inner)));
     }
     case 'or':
