@@ -44,6 +44,12 @@
  *   2^32 − 1` where `bx < 4`. A signed atom the facts keep positive counts as
  *   non-negative in the mixed-radix split.
  *
+ * A variable a top-level fact defines (`x = t`, x not in t) is within t's
+ * interval in the other facts (a named index `s = 16·by + ty` used too often
+ * to be substituted: its casts and wrap splits go); the conjuncts of a
+ * conjunction inside another formula (a case of a disjunction) are
+ * rewritten under its own bounds too.
+ *
  * The bounds are the top-level `≤ < ≥ >` facts and what declarations and
  * operators prove (intervals). Those facts themselves are rewritten under
  * the declarations only, so each round's facts are equivalent to the last's.
@@ -133,11 +139,14 @@ export function simplify(declarations: readonly Declaration[], assertions: reado
     // (without an ite anywhere in a bound they settle nothing the declarations do not)
     const plain = facts.some((f) => isBound(f) && mentionsIte(f)) ? boundsOf(facts.filter((f, i) => !iteBounds[i] && !isRangeFact(f)), declared) : declaredOnly;
     const { defined, sources: definitionSources } = smallDefinitions(facts);
+    // the other facts are rewritten knowing each defined variable within its term's interval too (`s = 16·by + ty` with
+    // by < 4, ty < 16: s in [0, 63]); a definition itself only under the bounds, so that none is decided with itself
+    const { bounds: withDefinitions, sources: definingFacts } = definitionBounds(facts, bounds);
     const next = conjuncts(
       joinDefinitions(withQuotients(withXorDefinitions(withResidues(facts, declared), declared), bounds), bounds).map((f, i) => {
         if (isBound(f) && !isRangeFact(f)) return rewrite(f, iteBounds[i] === true ? plain : declaredOnly);
         if (!isRangeFact(f)) {
-          const r = rewrite(f, bounds);
+          const r = rewrite(f, definingFacts.has(facts[i]!) ? bounds : withDefinitions);
           // (a definition is never decided with itself: `x = A ∧ x = B` keeps x = A, and A = B is decided with it)
           return definitionSources.has(facts[i]!) ? r : decidedByDefinitions(r, defined, bounds);
         }
@@ -906,9 +915,11 @@ interface Bounds {
   readonly intervals: Map<string, Interval>;
   /** terms settled under these bounds */
   readonly settled: Map<Term, Term>;
+  /** per variable: the terms top-level facts define it as (`x = t`, x not in t), whose intervals x's is within */
+  readonly definitions: ReadonlyMap<string, readonly Term[]>;
 }
 
-const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ declared, upper: new Map(), lower: new Map(), forms: new Map(), intervals: new Map(), settled: new Map() });
+const noBounds = (declared: ReadonlyMap<string, Declaration>): Bounds => ({ declared, upper: new Map(), lower: new Map(), forms: new Map(), intervals: new Map(), settled: new Map(), definitions: new Map() });
 
 /** Whether the top-level fact is one boundsOf reads. */
 const isBound = (f: Formula): boolean => f.k === 'cmp' && f.op !== '==' && f.op !== '!=';
@@ -971,7 +982,46 @@ function boundsOf(facts: readonly Formula[], declared: ReadonlyMap<string, Decla
     note(lower, big, strict ? add(poly(small), constant(1n), 1n) : poly(small));
   }
   // (contradictory facts decide nothing here: the round's first step returns false for them)
-  return { declared, upper, lower, forms: formBounds(facts) ?? new Map(), intervals: new Map(), settled: new Map() };
+  return { declared, upper, lower, forms: formBounds(facts) ?? new Map(), intervals: new Map(), settled: new Map(), definitions: new Map() };
+}
+
+/** `¬R` or `¬(R1 ∧ R2 ∧ …)` of range facts: an operation's value out of range (what definedness questions ask). */
+const outOfRange = (f: Formula): boolean => f.k === 'not' && (isRangeFact(f.arg) || (f.arg.k === 'and' && f.arg.args.every(isRangeFact)));
+
+/** The bounds with more facts' bounds: those of both, each linear form within both intervals. */
+function withBounds(outer: Bounds, facts: readonly Formula[]): Bounds {
+  const local = boundsOf(facts, outer.declared);
+  const merged = <V>(a: ReadonlyMap<string, readonly V[]>, b: ReadonlyMap<string, readonly V[]>): Map<string, readonly V[]> => {
+    const out = new Map(a);
+    for (const [k, vs] of b) out.set(k, [...(out.get(k) ?? []), ...vs]);
+    return out;
+  };
+  const forms = new Map(outer.forms);
+  for (const [text, i] of local.forms) {
+    const known = forms.get(text) ?? ANY;
+    forms.set(text, { lo: tighter(known.lo, i.lo, true), hi: tighter(known.hi, i.hi, false) });
+  }
+  return { ...outer, upper: merged(outer.upper, local.upper), lower: merged(outer.lower, local.lower), forms, intervals: new Map(), settled: new Map() };
+}
+
+/**
+ * The bounds with the facts' definitions `x = t` (x a variable not in t, t
+ * compound: an atomic t is substituted) added, and those facts: x's
+ * interval is then within t's (a variable the substitution keeps, for it is
+ * used too often, such as a named index `share.0 = 16·by + ty`). The same
+ * bounds when there is none.
+ */
+function definitionBounds(facts: readonly Formula[], bounds: Bounds): { bounds: Bounds; sources: ReadonlySet<Formula> } {
+  const definitions = new Map<string, Term[]>();
+  const sources = new Set<Formula>();
+  for (const f of facts) {
+    const d = definition(f);
+    if (d === null || isAtomic(d.term)) continue;
+    definitions.set(d.name, [...(definitions.get(d.name) ?? []), d.term]);
+    sources.add(f);
+  }
+  if (sources.size === 0) return { bounds, sources };
+  return { bounds: { ...bounds, intervals: new Map(), settled: new Map(), definitions }, sources };
 }
 
 /** Whether p ≥ 0 for every value of its atoms, which are never negative: every coefficient is. */
@@ -993,7 +1043,12 @@ function provablyBelow(b: Poly, n: Poly, bounds: Bounds): boolean {
     const x = atomOf(fs[0]!);
     if (!atomNonNegative(x, bounds)) return false;
     const candidates = [...(bounds.upper.get(fs[0]!) ?? [])];
-    if (x.k === 'var') candidates.push(constant(declaredRange(bounds.declared.get(x.name)!).max));
+    if (x.k === 'var') {
+      candidates.push(constant(declaredRange(bounds.declared.get(x.name)!).max));
+      // what the bounds prove of x (a defined variable: its term's interval)
+      const hi = interval(x, bounds).hi;
+      if (hi !== null) candidates.push(constant(hi));
+    }
     const fit = candidates.map((u) => add(rest, multiplyBy(u, c), -1n)).find((r) => [...r.terms.values()].every((v) => v >= 0n));
     if (fit === undefined) return false;
     rest = fit;
@@ -1128,6 +1183,10 @@ function interval(t: Term, bounds: Bounds): Interval {
   let r = structuralInterval(t, bounds);
   for (const u of bounds.upper.get(k) ?? []) r = { lo: r.lo, hi: tighter(r.hi, polyInterval(u, bounds).hi, false) };
   for (const l of bounds.lower.get(k) ?? []) r = { lo: tighter(r.lo, polyInterval(l, bounds).lo, true), hi: r.hi };
+  for (const d of t.k === 'var' ? (bounds.definitions.get(t.name) ?? []) : []) {
+    const i = interval(d, bounds);
+    r = { lo: tighter(r.lo, i.lo, true), hi: tighter(r.hi, i.hi, false) };
+  }
   bounds.intervals.set(k, r);
   return r;
 }
@@ -1378,8 +1437,13 @@ function rewrite(f: Formula, bounds: Bounds): Formula {
       const same = shorter ? e : compare('==', a, b);
       return f.op === '==' ? same : not(same);
     }
-    case 'and':
-      return and(f.args.map((g) => rewrite(g, bounds)));
+    case 'and': {
+      // a conjunction inside another formula (a case of a disjunction) that says some operation is out of range: that
+      // is rewritten under its bounds too (`k < 4 ∧ ¬(k + 1 ≤ 2^31 − 1)` is false), its bounds under the outer ones only
+      // (only there: new bounds for every case of a race question's disjunction would cost more than they decide)
+      const inner = f.args.some(isBound) && f.args.some(outOfRange) ? withBounds(bounds, f.args.filter(isBound)) : bounds;
+      return and(f.args.map((g) => rewrite(g, isBound(g) ? bounds : inner)));
+    }
     case 'or':
       return factoring ? factored(or(f.args.map((g) => rewrite(g, bounds)))) : or(f.args.map((g) => rewrite(g, bounds)));
     case 'not':

@@ -112,10 +112,17 @@ export async function canonicalModel(
  * `below(k)` (is there a model with offset ≤ k? it updates the last model
  * when there is) for one less than the current offset, and when there is
  * one, for k = 0, 2, 6, 14, … until one is found or the last model
- * meets the bound already, then halves the gap between the greatest bound
- * without a model and the current offset.
+ * meets the bound already. The least is then between the greatest bound
+ * without a model and the current offset, and most often next to one of
+ * them: a solver's model sits on the bound it was given, and the
+ * simplifier decides the bounds without a model up to where its intervals
+ * reach (an overflow's threshold, 2^24 or 2^30 − 31, is found beside one
+ * end of a gap of 2^24 or 2^29). So the gap is narrowed from both ends,
+ * doubling the step on each (one above the greatest bound without a model,
+ * one below the current offset, then 3 and 3, 7 and 7, …), until a
+ * question of one end finds the least beyond it; then halved.
  */
-async function least(current: () => bigint, below: (k: bigint) => Promise<boolean>): Promise<void> {
+export async function least(current: () => bigint, below: (k: bigint) => Promise<boolean>): Promise<void> {
   // the last model's value is often the least (the variables pinned before determine it): one question shows it
   if (current() > 0n && !(await below(current() - 1n))) return;
   // offsets ≤ none are known to have no model (−1: the bottom of the range)
@@ -124,6 +131,18 @@ async function least(current: () => bigint, below: (k: bigint) => Promise<boolea
     const k = none + step;
     if (await below(k)) break;
     none = k;
+  }
+  for (let step = 1n; current() - none > 1n; step *= 2n) {
+    const up = none + step;
+    // a model at most `up`: the least is at most up, and above the last bound without one
+    if (up >= current() || (await below(up))) break;
+    none = up;
+    const down = current() - step;
+    if (down <= none) break;
+    if (!(await below(down))) {
+      none = down;
+      break;
+    }
   }
   while (current() - none > 1n) {
     const k = none + (current() - none) / 2n;

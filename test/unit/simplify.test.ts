@@ -767,4 +767,25 @@ describe('comparisons and ite conditions the bounds decide (enumerated)', () => 
     // a case that is the common part alone makes the rest true: x ∨ (x ∧ A) is x
     expect(simplify([nat('x'), nat('y')], [or([cmp('<', v('x'), num(2)), and([cmp('<', v('x'), num(2)), eq(v('y'), num(1))])])], { factor: true }).assertions).toEqual([cmp('<', v('x'), num(2))]);
   });
+  it("a variable defined by a term is within the term's interval in the other facts: s = 4·b + t (b < 2, t < 4, s used too often to be substituted) settles ite(s ≤ 7, s, s − 8)", () => {
+    const ds = [nat('b', 1), nat('t', 2), nat('s', 5), nat('y', 5)];
+    const w = ite(cmp('<=', v('s'), num(7)), v('s'), op('-', v('s'), num(8)));
+    const defined = eq(v('s'), plus(times(num(4), v('b')), v('t')));
+    const uses = [not(eq(w, num(1))), not(eq(w, num(2))), not(eq(w, v('y')))];
+    // s is 9 only where the ite takes its second branch, which the definition leaves out
+    const r = expectEquivalent(ds, [defined, ...uses, eq(w, num(9))], 0n, 12n);
+    expect(r.decided).toBe(true);
+    // without the definition, w is 9 at s = 17: kept
+    expect(simplify(ds, [...uses, eq(w, num(9)), cmp('<', num(7), v('s'))]).assertions).not.toEqual([FALSE]);
+    // a model is kept where there is one, and the ite is gone from the facts that are not decided (`w = y` is `s = y`)
+    expect(expectEquivalent(ds, [defined, ...uses, eq(w, num(5))], 0n, 12n).count).toBeGreaterThan(0);
+    expect(JSON.stringify(simplify(ds, [defined, ...uses], { factor: false }).assertions, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : x))).not.toContain('"ite"');
+  });
+
+  it("a conjunction inside a disjunction has its other conjuncts rewritten under its own bounds: k < 4 ∧ ¬(k + 1 ≤ 20) is false, k < 4 ∧ ¬(k + 1 ≤ 3) is kept", () => {
+    const ds = [nat('k', 5), nat('j', 5)];
+    const overflow = (c: number): Formula => and([cmp('<', v('k'), num(4)), not(cmp('<=', plus(v('k'), num(1)), num(c)))]);
+    expect(expectEquivalent(ds, [or([overflow(20), and([cmp('<', v('j'), num(2)), not(cmp('<=', plus(v('j'), num(3)), num(20)))])])], 0n, 31n).decided).toBe(true);
+    expect(expectEquivalent(ds, [or([overflow(3), eq(v('j'), num(40))])], 0n, 31n).count).toBeGreaterThan(0);
+  });
 });
