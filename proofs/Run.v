@@ -126,11 +126,14 @@ Definition place := list nat.
 (** ** One thread of a program, to its next barrier *)
 Inductive xframe :=
 | XProg (pl : place) (s : env) (p : prog)
-| XLoop (pl : place) (i : nat) (s : env) (x : var) (vs : list nat) (p : prog).  (** [i]: iterations done *)
+| XLoop (pl : place) (i : nat) (s : env) (x : var) (vs : list nat) (p : prog) (stop : option outside).
+    (** [i]: iterations done; [stop]: the step after the last value leaves
+        the model (a typed counter's, computed after the body, as C and
+        the interpreter compute it) *)
 Definition xkont := list xframe.
 
 Definition erase (f : xframe) : frame :=
-  match f with XProg _ s p => FProg s p | XLoop _ _ s x vs p => FLoop s x vs p end.
+  match f with XProg _ s p => FProg s p | XLoop _ _ s x vs p _ => FLoop s x vs p end.
 
 Definition xcons {A B} (e : A) (r : xres (list A * B)) : xres (list A * B) :=
   match r with XOk (es, b) => XOk (e :: es, b) | XStuck => XStuck | XLimit => XLimit | XOut o => XOut o end.
@@ -170,19 +173,19 @@ Fixpoint xrun (fuel cap : nat) (t : thread) (mem : list event) (k : xkont) : xre
           match check t s [lo; hi; step_exp st] [] [] with Some o => XOut o | None =>
           match iters_cap cap t s lo hi st with
           | Some vs =>
-              if loop_ok cap t s lo hi st then xrun f cap t mem (XLoop pl 0 s x vs p :: k)
-              else XOut OUndefined
+              xrun f cap t mem (XLoop pl 0 s x vs p (if loop_ok cap t s lo hi st then None else Some OUndefined) :: k)
           | None => XLimit
           end end
-      | PLoopVals x vs p => xrun f cap t mem (XLoop pl 0 s x vs p :: k)
+      | PLoopVals x vs p => xrun f cap t mem (XLoop pl 0 s x vs p None :: k)
       | PSync => XOk ([], Some (pl, k))
       | PAssume c =>
           match check t s [] [c] [] with Some o => XOut o | None =>
           if beval t s c then xrun f cap t mem k else XStuck end
       end
-    | XLoop pl i s x [] p :: k => xrun f cap t mem k
-    | XLoop pl i s x (v :: vs) p :: k =>
-        xrun f cap t mem (XProg (pl ++ [i]) (upd s x v) p :: XLoop pl (S i) s x vs p :: k)
+    | XLoop pl i s x [] p None :: k => xrun f cap t mem k
+    | XLoop pl i s x [] p (Some o) :: k => XOut o
+    | XLoop pl i s x (v :: vs) p stop :: k =>
+        xrun f cap t mem (XProg (pl ++ [i]) (upd s x v) p :: XLoop pl (S i) s x vs p stop :: k)
     end
   end.
 
@@ -201,7 +204,7 @@ Theorem xrun_sound : forall fuel cap t mem k evs r,
   xrun fuel cap t mem k = XOk (evs, r) -> krun t mem (map erase k) evs (erase_r r).
 Proof.
   induction fuel; intros cap t mem k evs r H; simpl in H; [discriminate|].
-  destruct k as [|[pl s p | pl i s x vs p] k].
+  destruct k as [|[pl s p | pl i s x vs p stop] k].
   - inversion H; subst; constructor.
   - destruct p; xres_cases;
       repeat match goal with E : xrun fuel _ _ _ _ = XOk _ |- _ => apply IHfuel in E; simpl in E end;
@@ -209,7 +212,7 @@ Proof.
       simpl; try discriminate;
       try (inversion H; subst; constructor; fail);
       first [econstructor; eauto; fail | eapply KIfF; eauto].
-  - destruct vs; apply IHfuel in H; simpl in *; econstructor; eauto.
+  - destruct vs; [destruct stop; [discriminate|]|]; apply IHfuel in H; simpl in *; econstructor; eauto.
 Qed.
 
 (** ** All threads of a block, phase by phase *)
