@@ -245,10 +245,12 @@ Fixpoint tvals (fuel : nat) (t : ity) (o : mop) (k x m : Z) : list nat * bool :=
         end
       else ([], true)
   end.
-(** Enough values for every loop that terminates (a step that stays put is
-    degenerate, as for the natural loops). *)
-Definition tfuel (t : ity) (n m : nat) : nat :=
-  S (Z.to_nat (Z.abs (MachineInt.dec t (Z.of_nat n) - MachineInt.dec t (Z.of_nat m)))).
+(** Enough values for every loop: a counter of type [t] has 2^width values,
+    so a longer list repeats one (a step that stays put, or a cycle through
+    wrap-around, is degenerate, as for the natural loops).  The distance
+    between the bounds is not enough: [for i: i32 in -1..3 step * 4] runs
+    away from its bound until it overflows. *)
+Definition tfuel (t : ity) (n m : nat) : nat := S (Z.to_nat (2 ^ MachineInt.width t)).
 
 Definition step_values (st : step) (t : thread) (s : env) (n m : nat) : list nat :=
   match st with

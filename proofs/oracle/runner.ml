@@ -5,9 +5,15 @@
 
      (job ID KERNEL LAUNCH...)
 
-   where KERNEL is what `faial-ts lower --sexp` prints and each LAUNCH is
+   where KERNEL is what `faial-ts lower --sexp` prints (src/core/sexp.ts
+   gives the grammar; machine integers are (T N), (T X), (T OP E E),
+   (cast T E), (cmp CMP E E) and (for X FROM TO (T OP E) S)) and each
+   LAUNCH is
 
      (launch (params (NAME VALUE)...) (blockDim X Y Z) (gridDim X Y Z))
+
+   (a typed parameter's VALUE may be negative: it is held as its bits,
+   MachineInt.enc)
 
    and prints one JSON object per launch, on its own line:
 
@@ -21,9 +27,12 @@
       "crossRaces":[[ACCESS,ACCESS]...]}
 
    with K one of finished, divergent, infeasible (an assume failed), limit
-   (a bound was reached), excluded (the launch violates a requires or the
-   launch clause); the launch's K is infeasible if a block's is, else limit
-   if a block's is, else divergent if a block's is, else finished.  The
+   (a bound was reached), undefined (an operation outside the scope of
+   machine integers: Run.ROut OUndefined), negative-index (a signed index
+   below 0: ROut ONegIndex), excluded (the launch violates a requires or
+   the launch clause); the launch's K is infeasible if a block's is, else
+   undefined, limit, negative-index, divergent if a block's is, else
+   finished.  The
    blocks and each block's threads are in linear order (x fastest).  A PHASE
    is {"accesses":[ACCESS...],"races":[[ACCESS,ACCESS]...]} with an ACCESS
    ["BX,BY,BZ/TX,TY,TZ","ARRAY",["INDEX"...],"r"|"w"|"a","VALUE"|null] (the

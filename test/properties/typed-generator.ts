@@ -48,10 +48,11 @@ export interface TypedConfig {
   readonly wraps?: boolean;
   /**
    * kernels of the Coq model's fragment (the extracted oracle, P6): no
-   * conditional expressions (a drawn `c ? a : b` is `a`, a geometric loop's
-   * start or bound is kept at 1 or more by `| 1`) and no unknown values (a
-   * drawn one is left out); absent: no, so that the kernels of a seed stay
-   * those it always gave
+   * conditional expressions (a drawn `c ? a : b` is `a`; a geometric loop's
+   * start or bound is made odd by `| 1`, so at least 1 unless negative,
+   * instead of `e < 1 ? 1 : e`) and no unknown values (a drawn one is left
+   * out); absent: no, so that the kernels of a seed stay those it always
+   * gave
    */
   readonly coqFragment?: boolean;
 }
