@@ -145,7 +145,7 @@ export interface OracleCounts {
   mapCompared: number;
   /** kernels the model types whose only violations are inferMap's definedness ones */
   typedButForDefinedness: number;
-  /** launches compared with an access at an index of 2^31 or more (an unsigned index that wrapped around, or `x << 31`) */
+  /** launches compared with an access at an index of 2^31 or more (in a typed kernel, an unsigned index that wrapped around or `x << 31`; in one on naturals, a large value) */
   highIndex: number;
   /** verify at one launch, by its verdict and the oracle's */
   verified: Record<string, number>;
