@@ -44,6 +44,7 @@ Print Assumptions Run.oracle_grid_sound.
 Print Assumptions Run.oracle_grid_map_sound.
 Print Assumptions Run.races_nil_iff.
 Print Assumptions Run.launch_races_nil_iff.
+Print Assumptions Run.iters_cap_sound.
 From BabyCUDA Require Import MachineInt.
 Print Assumptions MachineInt.wrap_range.
 Print Assumptions MachineInt.wrap_id.
@@ -53,6 +54,9 @@ Print Assumptions MachineInt.wrap_dec_enc.
 From BabyCUDA Require Import Scope ScopeExamples.
 Print Assumptions Scope.mapply_guard.
 Print Assumptions Scope.guard_infer.
+Print Assumptions Scope.decode_bits.
+Print Assumptions Scope.embed_teval.
+Print Assumptions Scope.in_scope_embed.
 Print Assumptions Scope.teval_range.
 Print Assumptions Scope.in_scope_guards.
 Print Assumptions Scope.theorem1_scope.

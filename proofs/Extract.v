@@ -11,9 +11,9 @@
     it covers).  These mappings, OCaml and the runner's reading and printing
     are trusted; everything else in the oracle is the Coq definitions. *)
 
-From Coq Require Import Extraction ExtrOcamlBasic ExtrOcamlNatBigInt.
-From Coq Require Import List Arith.
-From BabyCUDA Require Import Syntax Semantics Map Infer Grid Run.
+From Coq Require Import Extraction ExtrOcamlBasic ExtrOcamlNatBigInt ExtrOcamlZBigInt.
+From Coq Require Import List Arith ZArith.
+From BabyCUDA Require Import Syntax Semantics Map Infer Grid Run MachineInt.
 
 Extract Constant Nat.add => "Big_int_Z.add_big_int".
 Extract Constant Nat.mul => "Big_int_Z.mult_big_int".
@@ -41,4 +41,26 @@ Extract Constant Nat.leb => "Big_int_Z.le_big_int".
 Extract Constant Nat.min => "Big_int_Z.min_big_int".
 Extract Constant Nat.eq_dec => "Big_int_Z.eq_big_int".
 
-Extraction "oracle/babycuda.ml" xgrid xmgrid races cross_races infer.
+(* Machine integers (MachineInt.v, the typed expressions of Syntax.v) on
+   Zarith's integers, as the standard library's ExtrOcamlZBigInt does for
+   the functions it covers (Z.add, sub, mul, div, modulo, compare, ...):
+   naturals and integers are both Zarith's, so the conversions are the
+   identity and the truncation at 0; Coq's [Z.quot]/[Z.rem] truncate toward
+   zero with [a / 0 = 0] and [a rem 0 = a] (Zarith's [Z.div]/[Z.rem] truncate
+   toward zero); [Z.pow a b] is 0 for [b < 0]; [land]/[lor]/[lxor] are on
+   two's complement (Coq's on negative integers too). *)
+Extract Constant Z.of_nat => "(fun n -> n)".
+Extract Constant Z.to_nat => "(fun z -> if Big_int_Z.sign_big_int z < 0 then Big_int_Z.zero_big_int else z)".
+Extract Constant Z.pow =>
+  "(fun a b -> if Big_int_Z.sign_big_int b < 0 then Big_int_Z.zero_big_int
+   else if Big_int_Z.gt_big_int b (Big_int_Z.big_int_of_int 16777216) then failwith ""power too large""
+   else Big_int_Z.power_big_int_positive_int a (Big_int_Z.int_of_big_int b))".
+Extract Constant Z.quot => "(fun a b -> if Big_int_Z.sign_big_int b = 0 then Big_int_Z.zero_big_int else Z.div a b)".
+Extract Constant Z.rem => "(fun a b -> if Big_int_Z.sign_big_int b = 0 then a else Z.rem a b)".
+Extract Constant Z.land => "Z.logand".
+Extract Constant Z.lor => "Z.logor".
+Extract Constant Z.lxor => "Z.logxor".
+Extract Constant Z.ltb => "Big_int_Z.lt_big_int".
+Extract Constant Z.leb => "Big_int_Z.le_big_int".
+
+Extraction "oracle/babycuda.ml" xgrid xmgrid races cross_races infer enc.

@@ -23,14 +23,15 @@
     go on whenever every thread waits at some barrier: every finished run
     here is a run of [krun_all] ([xrun_all_sound]). *)
 
-From Coq Require Import List Arith Bool Lia.
+From Coq Require Import List Arith Bool Lia ZArith.
 Import ListNotations.
 From BabyCUDA Require Import Syntax Semantics Map Typing Sync SyncTheorem Grid.
+From BabyCUDA Require MachineInt.
 
 (** ** Loop values, computed with a bound *)
 
 Definition step_fuel (st : step) (n m : nat) : nat :=
-  match st with StepAdd _ => m - n | StepMul _ => m | StepSub _ | StepDiv _ => S n end.
+  match st with StepAdd _ => m - n | StepMul _ => m | StepSub _ | StepDiv _ => S n | StepT ty _ _ => tfuel ty n m end.
 
 Definition step_values_fuel (f : nat) (st : step) (t : thread) (s : env) (n m : nat) : list nat :=
   match st with
@@ -38,6 +39,7 @@ Definition step_values_fuel (f : nat) (st : step) (t : thread) (s : env) (n m : 
   | StepMul k => up_mul f n m (eval t s k)
   | StepSub k => down_sub f n m (eval t s k)
   | StepDiv k => down_div f n m (eval t s k)
+  | StepT ty o k => fst (tvals f ty o (zval t s k) (MachineInt.dec ty (Z.of_nat n)) (MachineInt.dec ty (Z.of_nat m)))
   end.
 
 Lemma step_values_fuel_full : forall st t s n m,
@@ -58,6 +60,15 @@ Lemma down_sub_enough : forall f f' n m k, f <= f' -> length (down_sub f n m k) 
 Proof. induction f as [|f IHf]; [intros; simpl in *; lia | enough_tac IHf]. Qed.
 Lemma down_div_enough : forall f f' n m k, f <= f' -> length (down_div f n m k) < f -> down_div f' n m k = down_div f n m k.
 Proof. induction f as [|f IHf]; [intros; simpl in *; lia | enough_tac IHf]. Qed.
+Lemma tvals_enough : forall f f' ty o k x m, f <= f' -> length (fst (tvals f ty o k x m)) < f ->
+  fst (tvals f' ty o k x m) = fst (tvals f ty o k x m).
+Proof.
+  induction f as [|f IHf]; intros f' ty o k x m Le Len; [simpl in *; lia|].
+  destruct f' as [|f']; [lia|]; simpl in *.
+  destruct (if tup o then (x <? m)%Z else (m <=? x)%Z); auto.
+  destruct (tnext ty o x k); simpl in *; auto.
+  f_equal; apply IHf; lia.
+Qed.
 
 (** The values of a loop, when there are fewer than [cap]. *)
 Definition iters_cap (cap : nat) (t : thread) (s : env) (lo hi : nexp) (st : step) : option (list nat) :=
@@ -76,13 +87,38 @@ Proof.
   rewrite <- step_values_fuel_full.
   destruct (Nat.le_ge_cases cap (step_fuel st n m)) as [Le|Ge].
   - rewrite Nat.min_l in * by auto. symmetry.
-    destruct st; unfold step_values_fuel, step_fuel in *; [apply up_add_enough | apply up_mul_enough | apply down_sub_enough | apply down_div_enough]; auto.
+    destruct st; unfold step_values_fuel, step_fuel in *; [apply up_add_enough | apply up_mul_enough | apply down_sub_enough | apply down_div_enough | apply tvals_enough]; auto.
   - rewrite Nat.min_r by auto; reflexivity.
 Qed.
 
+(** Whether a typed loop's steps, up to [cap] values, stay in the scope
+    (always, for a loop on naturals). *)
+Definition loop_ok (cap : nat) (t : thread) (s : env) (lo hi : nexp) (st : step) : bool :=
+  match st with
+  | StepT ty o k =>
+      let n := eval t s lo in
+      let m := eval t s hi in
+      snd (tvals (Nat.min cap (tfuel ty n m)) ty o (zval t s k) (MachineInt.dec ty (Z.of_nat n)) (MachineInt.dec ty (Z.of_nat m)))
+  | _ => true
+  end.
+
 (** ** Results *)
-Inductive xres (A : Type) := XOk (a : A) | XStuck | XLimit.
-Arguments XOk {A}. Arguments XStuck {A}. Arguments XLimit {A}.
+
+(** Why a run left the model: an operation outside the scope of machine
+    integers (signed overflow, division by zero, a shift count out of
+    range, a typed loop counter leaving its type), or an index whose value
+    is negative (a signed index: the model's memory is indexed by naturals). *)
+Inductive outside := OUndefined | ONegIndex.
+
+Inductive xres (A : Type) := XOk (a : A) | XStuck | XLimit | XOut (o : outside).
+Arguments XOk {A}. Arguments XStuck {A}. Arguments XLimit {A}. Arguments XOut {A}.
+
+(** What a statement evaluates first: the expressions [es] and conditions
+    [cs] must be in the scope, the indices [ix] (also in [es]) non-negative. *)
+Definition check (t : thread) (s : env) (es : list nexp) (cs : list bexp) (ix : list nexp) : option outside :=
+  if forallb (ndef t s) es && forallb (bdef t s) cs then
+    if forallb (fun e => Z.leb 0 (zval t s e)) ix then None else Some ONegIndex
+  else Some OUndefined.
 
 (** A place: the path to a statement from the root of the program. *)
 Definition place := list nat.
@@ -90,14 +126,17 @@ Definition place := list nat.
 (** ** One thread of a program, to its next barrier *)
 Inductive xframe :=
 | XProg (pl : place) (s : env) (p : prog)
-| XLoop (pl : place) (i : nat) (s : env) (x : var) (vs : list nat) (p : prog).  (** [i]: iterations done *)
+| XLoop (pl : place) (i : nat) (s : env) (x : var) (vs : list nat) (p : prog) (stop : option outside).
+    (** [i]: iterations done; [stop]: the step after the last value leaves
+        the model (a typed counter's, computed after the body, as C and
+        the interpreter compute it) *)
 Definition xkont := list xframe.
 
 Definition erase (f : xframe) : frame :=
-  match f with XProg _ s p => FProg s p | XLoop _ _ s x vs p => FLoop s x vs p end.
+  match f with XProg _ s p => FProg s p | XLoop _ _ s x vs p _ => FLoop s x vs p end.
 
 Definition xcons {A B} (e : A) (r : xres (list A * B)) : xres (list A * B) :=
-  match r with XOk (es, b) => XOk (e :: es, b) | XStuck => XStuck | XLimit => XLimit end.
+  match r with XOk (es, b) => XOk (e :: es, b) | XStuck => XStuck | XLimit => XLimit | XOut o => XOut o end.
 
 Fixpoint xrun (fuel cap : nat) (t : thread) (mem : list event) (k : xkont) : xres (list event * option (place * xkont)) :=
   match fuel with
@@ -109,33 +148,44 @@ Fixpoint xrun (fuel cap : nat) (t : thread) (mem : list event) (k : xkont) : xre
       match p with
       | PSkip => xrun f cap t mem k
       | PWrite A ix e =>
+          match check t s (ix ++ [e]) [] ix with Some o => XOut o | None =>
           let ev := mkev (mkacc t A (evals t s ix) Wr) (eval t s e) in
-          xcons ev (xrun f cap t (mem ++ [ev]) k)
+          xcons ev (xrun f cap t (mem ++ [ev]) k) end
       | PRead x A ix p =>
+          match check t s ix [] ix with Some o => XOut o | None =>
           let v := lastwrite mem A (evals t s ix) in
           let ev := mkev (mkacc t A (evals t s ix) Rd) v in
-          xcons ev (xrun f cap t (mem ++ [ev]) (XProg (pl ++ [0]) (upd s x v) p :: k))
+          xcons ev (xrun f cap t (mem ++ [ev]) (XProg (pl ++ [0]) (upd s x v) p :: k)) end
       | PAtomic x A ix op vs p =>
+          match check t s (ix ++ vs) [] ix with Some o => XOut o | None =>
           let v := lastwrite mem A (evals t s ix) in
           let ev := mkev (mkacc t A (evals t s ix) At) (atomic_result op v (evals t s vs)) in
-          xcons ev (xrun f cap t (mem ++ [ev]) (XProg (pl ++ [0]) (upd s x v) p :: k))
-      | PLet x e p => xrun f cap t mem (XProg (pl ++ [0]) (upd s x (eval t s e)) p :: k)
+          xcons ev (xrun f cap t (mem ++ [ev]) (XProg (pl ++ [0]) (upd s x v) p :: k)) end
+      | PLet x e p =>
+          match check t s [e] [] [] with Some o => XOut o | None =>
+          xrun f cap t mem (XProg (pl ++ [0]) (upd s x (eval t s e)) p :: k) end
       | PSeq p q => xrun f cap t mem (XProg (pl ++ [0]) s p :: XProg (pl ++ [1]) s q :: k)
       | PIf c p q =>
+          match check t s [] [c] [] with Some o => XOut o | None =>
           if beval t s c then xrun f cap t mem (XProg (pl ++ [0]) s p :: k)
-          else xrun f cap t mem (XProg (pl ++ [1]) s q :: k)
+          else xrun f cap t mem (XProg (pl ++ [1]) s q :: k) end
       | PFor x lo hi st p =>
+          match check t s [lo; hi; step_exp st] [] [] with Some o => XOut o | None =>
           match iters_cap cap t s lo hi st with
-          | Some vs => xrun f cap t mem (XLoop pl 0 s x vs p :: k)
+          | Some vs =>
+              xrun f cap t mem (XLoop pl 0 s x vs p (if loop_ok cap t s lo hi st then None else Some OUndefined) :: k)
           | None => XLimit
-          end
-      | PLoopVals x vs p => xrun f cap t mem (XLoop pl 0 s x vs p :: k)
+          end end
+      | PLoopVals x vs p => xrun f cap t mem (XLoop pl 0 s x vs p None :: k)
       | PSync => XOk ([], Some (pl, k))
-      | PAssume c => if beval t s c then xrun f cap t mem k else XStuck
+      | PAssume c =>
+          match check t s [] [c] [] with Some o => XOut o | None =>
+          if beval t s c then xrun f cap t mem k else XStuck end
       end
-    | XLoop pl i s x [] p :: k => xrun f cap t mem k
-    | XLoop pl i s x (v :: vs) p :: k =>
-        xrun f cap t mem (XProg (pl ++ [i]) (upd s x v) p :: XLoop pl (S i) s x vs p :: k)
+    | XLoop pl i s x [] p None :: k => xrun f cap t mem k
+    | XLoop pl i s x [] p (Some o) :: k => XOut o
+    | XLoop pl i s x (v :: vs) p stop :: k =>
+        xrun f cap t mem (XProg (pl ++ [i]) (upd s x v) p :: XLoop pl (S i) s x vs p stop :: k)
     end
   end.
 
@@ -145,7 +195,7 @@ Definition erase_r (r : option (place * xkont)) : option kont :=
 Ltac xres_cases :=
   repeat match goal with
   | H : xcons _ ?r = XOk _ |- _ =>
-      destruct r as [[? ?]| |] eqn:?; simpl in H; try discriminate; inversion H; subst; clear H
+      destruct r as [[? ?]| | |] eqn:?; simpl in H; try discriminate; inversion H; subst; clear H
   | H : (if ?b then _ else _) = _ |- _ => destruct b eqn:?
   | H : match ?o with Some _ => _ | None => _ end = _ |- _ => destruct o eqn:?; try discriminate
   end.
@@ -154,7 +204,7 @@ Theorem xrun_sound : forall fuel cap t mem k evs r,
   xrun fuel cap t mem k = XOk (evs, r) -> krun t mem (map erase k) evs (erase_r r).
 Proof.
   induction fuel; intros cap t mem k evs r H; simpl in H; [discriminate|].
-  destruct k as [|[pl s p | pl i s x vs p] k].
+  destruct k as [|[pl s p | pl i s x vs p stop] k].
   - inversion H; subst; constructor.
   - destruct p; xres_cases;
       repeat match goal with E : xrun fuel _ _ _ _ = XOk _ |- _ => apply IHfuel in E; simpl in E end;
@@ -162,7 +212,7 @@ Proof.
       simpl; try discriminate;
       try (inversion H; subst; constructor; fail);
       first [econstructor; eauto; fail | eapply KIfF; eauto].
-  - destruct vs; apply IHfuel in H; simpl in *; econstructor; eauto.
+  - destruct vs; [destruct stop; [discriminate|]|]; apply IHfuel in H; simpl in *; econstructor; eauto.
 Qed.
 
 (** ** All threads of a block, phase by phase *)
@@ -177,9 +227,11 @@ Fixpoint xstep (fuel cap : nat) (mem : list event) (ths : list (thread * xkont))
           | XOk (P, rs) => XOk (e1 ++ P, (t, r) :: rs)
           | XStuck => XStuck
           | XLimit => XLimit
+          | XOut o => XOut o
           end
       | XStuck => XStuck
       | XLimit => XLimit
+      | XOut o => XOut o
       end
   end.
 
@@ -191,8 +243,8 @@ Lemma xstep_sound : forall fuel cap mem ths P rs,
 Proof.
   induction ths as [|[t k] ths IH]; simpl; intros P rs H.
   - inversion H; subst; constructor.
-  - destruct (xrun fuel cap t mem k) as [[e1 r]| |] eqn:E; try discriminate.
-    destruct (xstep fuel cap mem ths) as [[P' rs']| |] eqn:E'; try discriminate.
+  - destruct (xrun fuel cap t mem k) as [[e1 r]| | |] eqn:E; try discriminate.
+    destruct (xstep fuel cap mem ths) as [[P' rs']| | |] eqn:E'; try discriminate.
     inversion H; subst; simpl. constructor; auto. apply xrun_sound with fuel cap; auto.
 Qed.
 
@@ -256,8 +308,9 @@ Inductive outcome (P : Type) :=
 | RFinished (Ps : list P)   (** every thread ran to its end: the phases *)
 | RDivergent (Ps : list P)  (** barrier divergence at the end of the last phase *)
 | RInfeasible               (** a thread failed an [assume]: no execution *)
-| RLimit.                   (** a bound was reached: no claim *)
-Arguments RFinished {P}. Arguments RDivergent {P}. Arguments RInfeasible {P}. Arguments RLimit {P}.
+| RLimit                    (** a bound was reached: no claim *)
+| ROut (o : outside).       (** a thread left the model ([outside]) *)
+Arguments RFinished {P}. Arguments RDivergent {P}. Arguments RInfeasible {P}. Arguments RLimit {P}. Arguments ROut {P}.
 
 Definition ocons {P} (p : P) (o : outcome P) : outcome P :=
   match o with
@@ -273,6 +326,7 @@ Fixpoint xrun_all (rounds fuel cap : nat) (mem : list event) (ths : list (thread
       match xstep fuel cap mem ths with
       | XStuck => RInfeasible
       | XLimit => RLimit
+      | XOut o => ROut o
       | XOk (P, rs) =>
           if all_finished rs then RFinished [P]
           else match aligned rs with
@@ -286,7 +340,7 @@ Theorem xrun_all_sound : forall rounds fuel cap mem ths Ps,
   xrun_all rounds fuel cap mem ths = RFinished Ps -> krun_all mem (map erase_th ths) Ps.
 Proof.
   induction rounds; simpl; intros fuel cap mem ths Ps H; [discriminate|].
-  destruct (xstep fuel cap mem ths) as [[P rs]| |] eqn:E; try discriminate.
+  destruct (xstep fuel cap mem ths) as [[P rs]| | |] eqn:E; try discriminate.
   pose proof (xstep_sound _ _ _ _ _ _ E) as S.
   destruct (all_finished rs) eqn:F.
   - inversion H; subst. econstructor; eauto.
@@ -383,9 +437,11 @@ Fixpoint xmstep (fuel cap : nat) (ths : list (thread * xmkont))
           | XOk (A, rs) => XOk (a1 ++ A, (t, r) :: rs)
           | XStuck => XStuck
           | XLimit => XLimit
+          | XOut o => XOut o
           end
       | XStuck => XStuck
       | XLimit => XLimit
+      | XOut o => XOut o
       end
   end.
 
@@ -397,8 +453,8 @@ Lemma xmstep_sound : forall fuel cap ths A rs,
 Proof.
   induction ths as [|[t k] ths IH]; simpl; intros A rs H.
   - inversion H; subst; constructor.
-  - destruct (xmrun fuel cap t k) as [[a1 r]| |] eqn:E; try discriminate.
-    destruct (xmstep fuel cap ths) as [[A' rs']| |] eqn:E'; try discriminate.
+  - destruct (xmrun fuel cap t k) as [[a1 r]| | |] eqn:E; try discriminate.
+    destruct (xmstep fuel cap ths) as [[A' rs']| | |] eqn:E'; try discriminate.
     inversion H; subst; simpl. constructor; auto. apply xmrun_sound with fuel cap; auto.
 Qed.
 
@@ -413,6 +469,7 @@ Fixpoint xmrun_all (rounds fuel cap : nat) (ths : list (thread * xmkont)) : outc
       match xmstep fuel cap ths with
       | XStuck => RInfeasible
       | XLimit => RLimit
+      | XOut o => ROut o
       | XOk (A, rs) =>
           if all_finished rs then RFinished [A]
           else match aligned rs with
@@ -426,7 +483,7 @@ Theorem xmrun_all_sound : forall rounds fuel cap ths As,
   xmrun_all rounds fuel cap ths = RFinished As -> mrun_all (map merase_th ths) As.
 Proof.
   induction rounds; simpl; intros fuel cap ths As H; [discriminate|].
-  destruct (xmstep fuel cap ths) as [[A rs]| |] eqn:E; try discriminate.
+  destruct (xmstep fuel cap ths) as [[A rs]| | |] eqn:E; try discriminate.
   pose proof (xmstep_sound _ _ _ _ _ E) as S.
   destruct (all_finished rs) eqn:F.
   - inversion H; subst. econstructor; eauto.

@@ -222,3 +222,65 @@ Proof.
   intros req es e He U T s NE _ Sc. destruct T as [|th T]; [congruence|].
   apply (Sc th e); simpl; auto.
 Qed.
+
+(** ** Typed expressions in the program (Syntax.v's [NInt], [NOp], [NCast])
+
+    The program's expressions hold a typed value as its bits and decode it
+    by the expression's type ([zval]); [ndef] says whether every operation
+    is in the scope, and the executable semantics (Run.v) stops with
+    [OUndefined] where it is not.  A typed expression of this file is a
+    program expression ([embed]; a variable of type [t] is [NCast t (NVar
+    x)]), and where its typed evaluation is defined, the program's
+    evaluation is defined and gives the same value: the lowering of a typed
+    kernel to the program the theorems run computes as C. *)
+Fixpoint embed (e : texp) : nexp :=
+  match e with
+  | TNum t z => NInt t z
+  | TVar t x => NCast t (NVar x)
+  | TId k a => NCast U32 (NId k a)
+  | TBin t o a b => NOp t o (embed a) (embed b)
+  | TCast t e => NCast t (embed e)
+  end.
+
+(** Held bits decode to the value converted to the type. *)
+Lemma decode_bits : forall t v, dec t (Z.of_nat (bits t v)) = wrap t v.
+Proof.
+  intros t v; unfold bits; rewrite Z2Nat.id.
+  - symmetry; apply wrap_dec_enc.
+  - unfold enc; apply Z.mod_pos_bound, Z.pow_pos_nonneg; [lia|destruct t; simpl; lia].
+Qed.
+
+Theorem embed_teval : forall th s e v, twt e -> teval th s e = Some v ->
+  ndef th s (embed e) = true /\ zval th s (embed e) = v.
+Proof.
+  intros th s e; induction e as [t z|t x|k a|t o a IHa b IHb|t e IHe]; intros v W; simpl.
+  - unfold fit; destruct (in_rangeb t z) eqn:R; intros H; inversion H; subst.
+    split; auto. unfold zval; simpl. rewrite decode_bits. apply wrap_id, in_rangeb_spec; auto.
+  - unfold fit; destruct (in_rangeb t (zenv s x)) eqn:R; intros H; inversion H; subst.
+    split; auto. unfold zval; simpl. rewrite decode_bits. apply wrap_id, in_rangeb_spec; auto.
+  - unfold fit; destruct (in_rangeb U32 (id_val th k a)) eqn:R; intros H; inversion H; subst.
+    split; auto. unfold zval; simpl. rewrite decode_bits. apply wrap_id, in_rangeb_spec; auto.
+  - destruct W as [T1 [T2 [W1 W2]]].
+    destruct (teval th s a) as [x|] eqn:Ea; [|discriminate].
+    destruct (teval th s b) as [y|] eqn:Eb; [|discriminate].
+    intros H.
+    destruct (IHa x W1 eq_refl) as [Da Za]; destruct (IHb y W2 eq_refl) as [Db Zb].
+    rewrite Da, Db, Za, Zb, H; split; auto.
+    unfold zval in *; simpl. rewrite Za, Zb, H, decode_bits. apply wrap_id.
+    apply (mapply_range t o x y v); auto.
+    + rewrite <- T1; apply (teval_range th s a); auto.
+    + rewrite <- T2; apply (teval_range th s b); auto.
+  - destruct (teval th s e) as [x|] eqn:E; simpl; [|discriminate]. intros H; inversion H; subst.
+    destruct (IHe x W eq_refl) as [D Z]. split; auto.
+    unfold zval in *; simpl. rewrite Z, decode_bits; reflexivity.
+Qed.
+
+(** So at a launch in scope every thread's program evaluates the kernel's
+    typed expressions, defined, to their typed values. *)
+Corollary in_scope_embed : forall T s es, in_scope T s es -> (forall e, In e es -> twt e) ->
+  forall th e, In th T -> In e es -> ndef th s (embed e) = true /\ Some (zval th s (embed e)) = teval th s e.
+Proof.
+  intros T s es Sc W th e Ht He.
+  destruct (teval th s e) as [v|] eqn:E; [|exfalso; exact (Sc th e Ht He E)].
+  destruct (embed_teval th s e v (W e He) E) as [D Z]; rewrite Z; auto.
+Qed.

@@ -68,7 +68,8 @@ Proof.
   intros; unfold iters.
   rewrite (eval_wt V t s s' lo), (eval_wt V t s s' hi); auto.
   destruct st; simpl in *; unfold wt_step in *; simpl in *;
-    rewrite (eval_wt V t s s' k); auto.
+    [rewrite (eval_wt V t s s' k); auto ..|].
+  unfold zval; rewrite (eval_wt V t s s' k); auto.
 Qed.
 
 Lemma agree_vdel : forall V s s' x v, agree V s s' -> agree (vdel V x) (upd s x v) s'.

@@ -249,6 +249,8 @@ function tallyOracle(tally: Tally, c: OracleCounts): void {
   for (const [k, n] of Object.entries(c.launches)) count(tally, `P6 launches compared, run ${k}`, n);
   for (const [k, n] of Object.entries(c.notCompared)) count(tally, `P6 launches not compared: ${k}`, n);
   count(tally, 'P6 launches with the extracted MAP run compared', c.mapCompared);
+  if (c.typedButForDefinedness > 0) count(tally, 'P6 kernels the model types, ill-typed for inferMap only by definedness', c.typedButForDefinedness);
+  if (c.highIndex > 0) count(tally, 'P6 launches compared with an index of 2^31 or more', c.highIndex);
   for (const [k, n] of Object.entries(c.verified)) count(tally, `P6 ${k}`, n);
 }
 

@@ -5,9 +5,15 @@
 
      (job ID KERNEL LAUNCH...)
 
-   where KERNEL is what `faial-ts lower --sexp` prints and each LAUNCH is
+   where KERNEL is what `faial-ts lower --sexp` prints (src/core/sexp.ts
+   gives the grammar; machine integers are (T N), (T X), (T OP E E),
+   (cast T E), (cmp CMP E E) and (for X FROM TO (T OP E) S)) and each
+   LAUNCH is
 
      (launch (params (NAME VALUE)...) (blockDim X Y Z) (gridDim X Y Z))
+
+   (a typed parameter's VALUE may be negative: it is held as its bits,
+   MachineInt.enc)
 
    and prints one JSON object per launch, on its own line:
 
@@ -21,9 +27,12 @@
       "crossRaces":[[ACCESS,ACCESS]...]}
 
    with K one of finished, divergent, infeasible (an assume failed), limit
-   (a bound was reached), excluded (the launch violates a requires or the
-   launch clause); the launch's K is infeasible if a block's is, else limit
-   if a block's is, else divergent if a block's is, else finished.  The
+   (a bound was reached), undefined (an operation outside the scope of
+   machine integers: Run.ROut OUndefined), negative-index (a signed index
+   below 0: ROut ONegIndex), excluded (the launch violates a requires or
+   the launch clause); the launch's K is infeasible if a block's is, else
+   undefined, limit, negative-index, divergent if a block's is, else
+   finished.  The
    blocks and each block's threads are in linear order (x fastest).  A PHASE
    is {"accesses":[ACCESS...],"races":[[ACCESS,ACCESS]...]} with an ACCESS
    ["BX,BY,BZ/TX,TY,TZ","ARRAY",["INDEX"...],"r"|"w"|"a","VALUE"|null] (the
@@ -129,6 +138,19 @@ let cmpop = function
   | "==" -> CEq | "!=" -> CNe | "<" -> CLt | "<=" -> CLe | ">" -> CGt | ">=" -> CGe
   | o -> bad "unknown comparison %s" o
 
+(* machine integers: a type, an operation on it, a constant (possibly negative) *)
+let ity_of = function "u32" -> Some U32 | "i32" -> Some I32 | "u64" -> Some U64 | "i64" -> Some I64 | _ -> None
+let is_ity a = ity_of a <> None
+let the_ity a = match ity_of a with Some t -> t | None -> bad "unknown machine type %s" a
+
+let mop = function
+  | "+" -> MAdd | "-" -> MSub | "*" -> MMul | "/" -> MDiv | "%" -> MMod
+  | "<<" -> MShl | ">>" -> MShr | "&" -> MAnd | "|" -> MOr | "^" -> MXor
+  | o -> bad "unknown operator %s" o
+
+let is_int a = a <> "" && (let digits = if a.[0] = '-' then String.sub a 1 (String.length a - 1) else a in
+  digits <> "" && String.for_all (fun c -> c >= '0' && c <= '9') digits)
+
 let rec nexp (vars : names) (s : sexp) : nexp =
   match s with
   | Atom a when a <> "" && a.[0] >= '0' && a.[0] <= '9' -> NNum (big_of s)
@@ -136,6 +158,11 @@ let rec nexp (vars : names) (s : sexp) : nexp =
   | List [Atom "threadIdx"; Atom axis] -> NId (IThread, axis_of axis)
   | List [Atom "blockIdx"; Atom axis] -> NId (IBlock, axis_of axis)
   | List [Atom ("blockDim" | "gridDim" as b); Atom ("x" | "y" | "z" as axis)] -> NVar (builtin_var vars b axis)
+  (* (T N): a constant of type T; (T X): a variable of type T, held as its bits *)
+  | List [Atom t; Atom a] when is_ity t && is_int a -> NInt (the_ity t, Big_int_Z.big_int_of_string a)
+  | List [Atom t; Atom x] when is_ity t -> NCast (the_ity t, NVar (intern vars x))
+  | List [Atom "cast"; Atom t; e] -> NCast (the_ity t, nexp vars e)
+  | List [Atom t; Atom o; a; b] when is_ity t -> NOp (the_ity t, mop o, nexp vars a, nexp vars b)
   | List [Atom o; a; b] -> NBin (binop o, nexp vars a, nexp vars b)
   | _ -> bad "not an expression: %s" (show s)
 
@@ -146,6 +173,7 @@ let rec bexp (vars : names) (s : sexp) : bexp =
   | List [Atom "and"; c; d] -> BAnd (bexp vars c, bexp vars d)
   | List [Atom "or"; c; d] -> BOr (bexp vars c, bexp vars d)
   | List [Atom "not"; c] -> BNot (bexp vars c)
+  | List [Atom "cmp"; Atom o; a; b] -> BZCmp (cmpop o, nexp vars a, nexp vars b)
   | List [Atom o; a; b] -> BCmp (cmpop o, nexp vars a, nexp vars b)
   | _ -> bad "not a condition: %s" (show s)
 
@@ -167,6 +195,8 @@ let rec prog (vars : names) (arrays : names) (s : sexp) : prog =
       let rec nest = function [] -> PSkip | [s] -> p s | s :: ss -> PSeq (p s, nest ss) in
       nest ss
   | List [Atom "if"; c; t; e] -> PIf (bexp vars c, p t, p e)
+  | List [Atom "for"; Atom x; lo; hi; List [Atom t; Atom k; amount]; body] when is_ity t ->
+      PFor (intern vars x, nexp vars lo, nexp vars hi, StepT (the_ity t, mop k, nexp vars amount), p body)
   | List [Atom "for"; Atom x; lo; hi; List [Atom k; amount]; body] ->
       let a = nexp vars amount in
       let st = match k with "+" -> StepAdd a | "*" -> StepMul a | "-" -> StepSub a | "/" -> StepDiv a | _ -> bad "unknown step %s" k in
@@ -176,6 +206,7 @@ let rec prog (vars : names) (arrays : names) (s : sexp) : prog =
 
 type kernel = {
   params : string list;
+  ptypes : (string * ity) list;  (* the typed parameters' types *)
   shared : string list;
   requires : bexp list;
   clause : (nexp list * nexp list) option;  (* grid, block *)
@@ -190,7 +221,9 @@ let kernel_of (s : sexp) : kernel =
   match s with
   | List (Atom "kernel" :: Atom _ :: items) ->
       let vars = new_names () and arrays = new_names () in
-      let params = match field "params" items with Some ps -> List.map (function Atom p -> p | x -> bad "bad parameter %s" (show x)) ps | None -> [] in
+      let pdecls = match field "params" items with Some ps -> ps | None -> [] in
+      let params = List.map (function Atom p | List [Atom p; Atom _] -> p | x -> bad "bad parameter %s" (show x)) pdecls in
+      let ptypes = List.filter_map (function List [Atom p; Atom t] -> Some (p, the_ity t) | _ -> None) pdecls in
       List.iter (fun p -> ignore (intern vars p)) params;
       List.iter (fun b -> List.iter (fun a -> ignore (builtin_var vars b a)) ["x"; "y"; "z"]) ["blockDim"; "gridDim"];
       let decls = match field "arrays" items with Some ds -> ds | None -> [] in
@@ -211,7 +244,7 @@ let kernel_of (s : sexp) : kernel =
         | None -> None
       in
       let body = match field "body" items with Some [b] -> prog vars arrays b | _ -> bad "a kernel needs one (body ...)" in
-      { params; shared; requires; clause; body; vars; arrays }
+      { params; ptypes; shared; requires; clause; body; vars; arrays }
   | _ -> bad "not a kernel: %s" (show s)
 
 (* ---------- launches ---------- *)
@@ -221,7 +254,8 @@ type launch = { pvals : (string * Big_int_Z.big_int) list; block : Big_int_Z.big
 let launch_of (s : sexp) : launch =
   match s with
   | List (Atom "launch" :: items) ->
-      let pvals = match field "params" items with Some ps -> List.map (function List [Atom n; v] -> (n, big_of v) | x -> bad "bad parameter value %s" (show x)) ps | None -> [] in
+      let value = function Atom a when is_int a -> Big_int_Z.big_int_of_string a | x -> bad "expected an integer, not %s" (show x) in
+      let pvals = match field "params" items with Some ps -> List.map (function List [Atom n; v] -> (n, value v) | x -> bad "bad parameter value %s" (show x)) ps | None -> [] in
       let dim n = match field n items with Some [x; y; z] -> [big_of x; big_of y; big_of z] | _ -> bad "a launch needs (%s X Y Z)" n in
       { pvals; block = dim "blockDim"; grid = dim "gridDim" }
   | _ -> bad "not a launch: %s" (show s)
@@ -269,12 +303,15 @@ let outcome_kind = function
   | RDivergent ps -> ("divergent", ps)
   | RInfeasible -> ("infeasible", [])
   | RLimit -> ("limit", [])
+  | ROut OUndefined -> ("undefined", [])
+  | ROut ONegIndex -> ("negative-index", [])
 
 (* The launch's result from its blocks' ([blocks] paired with their indices). *)
 let result arrays (sc : arr -> scope) (blocks : (dim3 * string * (access * Big_int_Z.big_int option) list list) list) : string =
   let kinds = List.map (fun (_, k, _) -> k) blocks in
   let kind =
-    if List.mem "infeasible" kinds then "infeasible" else if List.mem "limit" kinds then "limit"
+    if List.mem "infeasible" kinds then "infeasible" else if List.mem "undefined" kinds then "undefined"
+    else if List.mem "limit" kinds then "limit" else if List.mem "negative-index" kinds then "negative-index"
     else if List.mem "divergent" kinds then "divergent" else "finished"
   in
   Buffer.clear buf;
@@ -313,7 +350,13 @@ let coords (dims : Big_int_Z.big_int list) : dim3 list =
 (* The program's result, whether the kernel is well-typed, and its MAP's result (when it is). *)
 let run_launch (k : kernel) (l : launch) : string * bool * string option =
   let values = Hashtbl.create 16 in
-  List.iter (fun p -> match List.assoc_opt p l.pvals with Some v -> Hashtbl.replace values (intern k.vars p) v | None -> bad "no value for parameter %s" p) k.params;
+  (* a typed parameter holds its value's bits (MachineInt.enc, extracted); a natural one its value *)
+  let held p v =
+    match List.assoc_opt p k.ptypes with
+    | Some t -> if in_rangeb t v then enc t v else bad "value %s out of the range of parameter %s" (Big_int_Z.string_of_big_int v) p
+    | None -> if Big_int_Z.sign_big_int v < 0 then bad "parameter %s must be a natural number" p else v
+  in
+  List.iter (fun p -> match List.assoc_opt p l.pvals with Some v -> Hashtbl.replace values (intern k.vars p) (held p v) | None -> bad "no value for parameter %s" p) k.params;
   List.iteri
     (fun i axis ->
       Hashtbl.replace values (builtin_var k.vars "blockDim" axis) (List.nth l.block i);

@@ -73,7 +73,7 @@ function sexpOrRefusal(program: Program, k: Kernel): { readonly kind: 'sexp'; re
   const [first, ...others] = printed.reasons;
   const diagnostic = diagnosticOf('outsideModel', program.file, first!.span, `outside the Coq model's fragment: ${first!.what}`, {
     related: others.map((r) => ({ span: r.span, message: r.what })),
-    hints: ["`lower --sexp` prints only what proofs/ models: BabyCUDA on naturals without syncwarp or unknown values (proofs/README.md)"],
+    hints: ["`lower --sexp` prints only what proofs/ models: BabyCUDA on naturals and machine integers, without syncwarp, unknown values or conditional expressions (proofs/README.md)"],
   });
   return { kind: 'outside', diagnostic };
 }

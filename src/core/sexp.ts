@@ -6,19 +6,29 @@
  * Only the fragment the Coq model covers is printed: BabyCUDA on naturals
  * (parameters, reads, writes, atomics, pure lets, conditionals, loops up and
  * down with their steps, `sync`, `assume`, `requires`, a launch clause,
- * shared and global arrays of any dimension, the builtins). A kernel with
- * anything else (`syncwarp`, unknown values, machine integers) is refused
- * with the construct's span and why, never approximated.
+ * shared and global arrays of any dimension, the builtins) and the core's
+ * machine integers (typed parameters, constants, variables, operations,
+ * casts, comparisons and loop counters: Syntax.v's `NInt`, `NOp`, `NCast`,
+ * `BZCmp`, `StepT`). A kernel with anything else (`syncwarp`, unknown
+ * values, conditional expressions, atomics on a machine type, a typed loop
+ * whose bounds have another type, floating parameters) is refused with the
+ * construct's span and why, never approximated.
  *
  * The form (what proofs/oracle/runner.ml reads):
  *
  *   (kernel NAME (params P…) (arrays (A shared|global)…) (requires C…)
  *     (launch (GRID…) (BLOCK…)) (body S))
+ *   P := X | (X T)                     (a parameter of machine type T)
  *   S := skip | sync | (write A (I…) E) | (read X A (I…) S) | (let X E S)
  *      | (atomic OP A (I…) (E…) X S)  (X `_` when the old value is not bound)
  *      | (seq S…) | (if C S S) | (for X FROM TO (+|*|-|/ E) S) | (assume C)
+ *      | (for X FROM TO (T +|*|-|/ E) S)   (a loop whose counter has type T)
  *   E := NAT | X | (threadIdx|blockIdx|blockDim|gridDim x|y|z) | (OP E E)
- *   C := true | false | (CMP E E) | (and C C) | (or C C) | (not C)
+ *      | (T INT) | (T X) | (T OP E E) | (cast T E)   (T: i32|u32|i64|u64)
+ *   C := true | false | (CMP E E) | (cmp CMP E E) | (and C C) | (or C C) | (not C)
+ *
+ * `(cmp CMP E E)` compares the operands' values as integers (a typed
+ * operand's value, not its bits); it is printed where an operand is typed.
  *
  * A binder scopes over the rest of its block (BabyCUDA's `let … in`), so
  * the printer nests the rest of the block in the binder's body (the
@@ -28,6 +38,7 @@
  */
 import type { BExpr, Dim3, Expr, Kernel, Stmt } from './ast.js';
 import type { Span } from './source.js';
+import { typeOf } from './types.js';
 import { assertNever } from '../util/assert.js';
 
 /** A construct outside the fragment, and why. */
@@ -58,16 +69,15 @@ class Printer {
       case 'nat':
         return `${e.value}`;
       case 'var':
-        return e.type === undefined ? this.name(e.name, e.span) : this.outside(e.span, `a variable of machine type ${e.type} (the model computes on naturals)`);
+        return e.type === undefined ? this.name(e.name, e.span) : `(${e.type} ${this.name(e.name, e.span)})`;
       case 'builtin':
         return `(${e.name} ${e.axis})`;
       case 'binary':
-        if (e.type !== undefined) return this.outside(e.span, `an operation on machine type ${e.type} (the model computes on naturals)`);
-        return `(${e.op} ${this.expr(e.left)} ${this.expr(e.right)})`;
+        return e.type === undefined ? `(${e.op} ${this.expr(e.left)} ${this.expr(e.right)})` : `(${e.type} ${e.op} ${this.expr(e.left)} ${this.expr(e.right)})`;
       case 'int':
-        return this.outside(e.span, `a constant of machine type ${e.type} (the model computes on naturals)`);
+        return `(${e.type} ${e.value})`;
       case 'cast':
-        return this.outside(e.span, `a conversion to ${e.type} (the model computes on naturals)`);
+        return `(cast ${e.type} ${this.expr(e.operand)})`;
       case 'ite':
         return this.outside(e.span, 'a conditional expression (not in the model)');
       default:
@@ -79,8 +89,11 @@ class Printer {
     switch (c.kind) {
       case 'bool':
         return c.value ? 'true' : 'false';
-      case 'cmp':
-        return `(${c.op} ${this.expr(c.left)} ${this.expr(c.right)})`;
+      case 'cmp': {
+        // naturals compare as before; a typed operand's value is decoded from its bits
+        const typed = typeOf(c.left) !== 'nat' || typeOf(c.right) !== 'nat';
+        return `(${typed ? 'cmp ' : ''}${c.op} ${this.expr(c.left)} ${this.expr(c.right)})`;
+      }
       case 'and':
       case 'or':
         return `(${c.kind} ${this.cond(c.left)} ${this.cond(c.right)})`;
@@ -143,9 +156,17 @@ class Printer {
       case 'if':
         return `(if ${this.cond(s.cond)} ${this.block(s.then)} ${s.else === null ? 'skip' : this.block(s.else)})`;
       case 'for': {
-        if (s.type !== undefined) return this.outside(s.span, `a loop over machine type ${s.type} (the model computes on naturals)`);
-        const step = s.step ?? { op: s.direction === 'up' ? '+' : '-', amount: { kind: 'nat', value: 1n, span: s.span } };
-        return `(for ${this.name(s.var.text, s.var.span)} ${this.expr(s.from)} ${this.expr(s.to)} (${step.op} ${this.expr(step.amount)}) ${this.block(s.body)})`;
+        const type = s.type;
+        if (type === undefined) {
+          const step = s.step ?? { op: s.direction === 'up' ? '+' : '-', amount: { kind: 'nat', value: 1n, span: s.span } };
+          return `(for ${this.name(s.var.text, s.var.span)} ${this.expr(s.from)} ${this.expr(s.to)} (${step.op} ${this.expr(step.amount)}) ${this.block(s.body)})`;
+        }
+        // StepT decodes the bounds' bits in the counter's type
+        for (const bound of [s.from, s.to]) {
+          if (typeOf(bound) !== type) this.outside(bound.span, `a bound of type ${typeOf(bound)} for a loop counter of type ${type} (the model reads the bounds in the counter's type)`);
+        }
+        const step = s.step ?? { op: s.direction === 'up' ? '+' : '-', amount: { kind: 'int', value: 1n, type, span: s.span } };
+        return `(for ${this.name(s.var.text, s.var.span)} ${this.expr(s.from)} ${this.expr(s.to)} (${type} ${step.op} ${this.expr(step.amount)}) ${this.block(s.body)})`;
       }
       case 'assume':
         return `(assume ${this.cond(s.cond)})`;
@@ -168,7 +189,11 @@ export function kernelSexp(kernel: Kernel): KernelSexp {
   const p = new Printer();
   const name = p.name(kernel.name.text, kernel.name.span);
   const params = kernel.params.map((q) =>
-    q.type === undefined && q.ieee === undefined ? p.name(q.text, q.span) : p.outside(q.span, `a parameter of type ${q.ieee ?? q.type} (the model's parameters are naturals)`),
+    q.ieee !== undefined
+      ? p.outside(q.span, `a parameter of type ${q.ieee} (the model's parameters are integers)`)
+      : q.type === undefined
+        ? p.name(q.text, q.span)
+        : `(${p.name(q.text, q.span)} ${q.type})`,
   );
   const arrays = kernel.arrays.map((a) => `(${p.name(a.name.text, a.name.span)} ${a.scope})`);
   const requires = kernel.requires.map((c) => p.cond(c));

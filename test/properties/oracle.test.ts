@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { kernelArbitrary, type GenConfig } from './generator.js';
 import { load } from './harness.js';
-import { builtOracle, checkOracle, oracleCounts } from './oracle.js';
+import { builtOracle, checkOracle, oracleCounts, TYPED_ORACLE_CONFIG } from './oracle.js';
+import { loadTyped, typedKernelArbitrary } from './typed-generator.js';
 
 /** The .bcu files under a folder, recursively. */
 function bcuFiles(dir: string): string[] {
@@ -74,6 +75,21 @@ describe.skipIf('missing' in oracle)('P6: the extracted Coq semantics, the inter
     // the examples with syncwarp are outside; the others are compared
     expect(counts.kernels).toBeGreaterThan(30);
     expect(counts.outside).toBeGreaterThan(0);
+  }, 600_000);
+
+  it('on machine integers: the extracted run (C\'s operations, wrap-around, undefined operations) and the interpreter agree at every launch, and verify at one', async () => {
+    const counts = oracleCounts();
+    await fc.assert(
+      fc.asyncProperty(typedKernelArbitrary(TYPED_ORACLE_CONFIG), async (g) => void (await checkOracle(g, loadTyped(g), binary, counts, true))),
+      { seed: 20270103, numRuns: 60 },
+    );
+    expect(counts.outside).toBe(0);
+    expect(counts.wellTyped).toBeGreaterThan(10);
+    expect(counts.mapCompared).toBeGreaterThan(50);
+    // indices that wrapped around were compared, and launches that stop at an undefined operation
+    expect(counts.highIndex).toBeGreaterThan(10);
+    for (const kind of ['finished', 'undefined']) expect(counts.launches[kind] ?? 0, kind).toBeGreaterThan(0);
+    expect(Object.keys(counts.verified).some((k) => k.startsWith('well-typed: verify racy'))).toBe(true);
   }, 600_000);
 
   it('verify with the launch fixed agrees with the extracted run there (exactly, for a well-typed kernel)', async () => {

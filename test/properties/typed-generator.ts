@@ -46,6 +46,15 @@ export interface TypedConfig {
    * always gave)
    */
   readonly wraps?: boolean;
+  /**
+   * kernels of the Coq model's fragment (the extracted oracle, P6): no
+   * conditional expressions (a drawn `c ? a : b` is `a`; a geometric loop's
+   * start or bound is made odd by `| 1`, so at least 1 unless negative,
+   * instead of `e < 1 ? 1 : e`) and no unknown values (a drawn one is left
+   * out); absent: no, so that the kernels of a seed stay those it always
+   * gave
+   */
+  readonly coqFragment?: boolean;
 }
 
 type TExpr =
@@ -352,6 +361,7 @@ function buildExpr(e: TExpr, t: Ty, ctx: Ctx, place: Place): Built<Expr> {
       return { value: b.bin(e.op, a.value, r.value), uniform: a.uniform && r.uniform };
     }
     case 'ite': {
+      if (ctx.config.coqFragment === true) return buildExpr(e.a, t, ctx, place);
       const c = buildCond(e.c, ctx, place);
       const a = buildExpr(e.a, t, ctx, place);
       const r = buildExpr(e.b, t, ctx, place);
@@ -421,6 +431,7 @@ function buildFrom(body: readonly TStmt[], i: number, ctx: Ctx): Stmt[] {
       return binder((next) => b.let_(name, value.value, next));
     }
     case 'havoc': {
+      if (ctx.config.coqFragment === true) return buildFrom(body, i + 1, ctx);
       const name = fresh('h');
       ctx.vars.push({ name, ty: s.ty, uniform: false, data: true });
       const origin = s.approximated ? b.approximation('a value updated in a loop', 'its update is not a step the front end solves') : b.unknownValue('a texture fetch');
@@ -492,7 +503,7 @@ function buildStmt(s: Exclude<TStmt, { k: 'read' | 'atomic' | 'let' | 'havoc' | 
       const k = b.int(s.step, type);
       const one = b.int(1, type);
       // geometric loops start (or stop) at 1 or more, else they never move: a conditional keeps them there
-      const atLeastOne = (e: Expr): Expr => b.ite(b.cmp('<', e, one), one, e);
+      const atLeastOne = (e: Expr): Expr => (ctx.config.coqFragment === true ? b.bin('|', e, one) : b.ite(b.cmp('<', e, one), one, e));
       const spec: b.LoopSpec = ((): b.LoopSpec => {
         switch (s.form) {
           case 'up':

@@ -4,6 +4,7 @@ import { parseProgram } from '../../src/frontend/bcu/parse.js';
 import { kernelSexp } from '../../src/core/sexp.js';
 import { spanText } from '../../src/core/source.js';
 import { cliResult } from '../cli/helpers.js';
+import * as b from '../support/core.js';
 
 const sexpOf = (source: string): ReturnType<typeof kernelSexp> => kernelSexp(parseProgram('k.bcu', source).kernels[0]!);
 
@@ -46,6 +47,38 @@ describe('kernelSexp', () => {
     });
   });
 
+  it('prints machine integers: typed parameters, constants, variables, operations, casts, comparisons and loop counters', () => {
+    const k = b.kernel(
+      'k',
+      { params: [b.param('n', 'i32')], arrays: [b.shared('A')] },
+      [
+        b.let_('x', b.bin('-', b.tidAs('u32'), b.u32(1)), b.write('A', [b.v('x', 'u32')], b.i32(-1))),
+        b.forLoop('i', { type: 'i32', from: b.v('n', 'i32'), to: b.i32(0), down: true }, [b.if_(b.cmp('<', b.v('i', 'i32'), b.bin('<<', b.i32(1), b.u32(3))), [b.sync])]),
+      ],
+    );
+    expect(kernelSexp(k)).toEqual({
+      kind: 'sexp',
+      text: `(kernel k
+  (params (n i32))
+  (arrays (A shared))
+  (requires)
+  (body (let x (u32 - (cast u32 (threadIdx x)) (u32 1)) (seq (write A ((u32 x)) (i32 -1)) (for i (i32 n) (i32 0) (i32 - (i32 1)) (if (cmp < (i32 i) (i32 << (i32 1) (u32 3))) sync skip))))))`,
+    });
+  });
+
+  it('refuses a conditional expression, and a typed loop whose bounds have another type', () => {
+    const k = b.kernel('k', { arrays: [b.shared('A')] }, [
+      b.write('A', [b.i32(0)], b.ite(b.cmp('<', b.tidAs('i32'), b.i32(1)), b.i32(1), b.i32(2))),
+      b.forLoop('i', { type: 'i32', from: b.u32(0), to: b.i32(2) }, [b.skip]),
+    ]);
+    const printed = kernelSexp(k);
+    if (printed.kind !== 'outside') throw new Error('printed a conditional expression');
+    expect(printed.reasons.map((r) => r.what)).toEqual([
+      'a conditional expression (not in the model)',
+      "a bound of type u32 for a loop counter of type i32 (the model reads the bounds in the counter's type)",
+    ]);
+  });
+
   it('refuses syncwarp at each one, printing nothing', () => {
     const source = `kernel k(n) {
   global G;
@@ -77,9 +110,15 @@ describe('faial-ts lower --sexp', () => {
     expect(r.stderr).toMatch(/^kernel \w+ is not printed:\nerror\[E0701\]: outside the Coq model's fragment: a syncwarp/m);
   });
 
-  it('refuses a CUDA kernel on machine integers', async () => {
+  it('refuses a CUDA kernel with a float value at it', async () => {
     const r = await cliResult(['lower', '--sexp', 'examples/cuda/elementwise/adjacent-diff-in-place.cu']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('error[E0701]: outside the Coq model\'s fragment: a parameter of type');
+    expect(r.stderr).toContain("error[E0701]: outside the Coq model's fragment: an unknown value (a float value)");
+  });
+
+  it('prints a CUDA kernel on machine integers with its typed operations', async () => {
+    const r = await cliResult(['lower', '--sexp', 'examples/cuda/benign/float-double-one.cu']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('(if (cmp == (cast u32 (threadIdx x)) (u32 0)) (write flag ((i32 0)) (u32 1065353216))');
   });
 });
