@@ -16,7 +16,7 @@ import { syntaxErrorIn } from './parse.js';
 import { bindsValues, dynamicShared, lowerStatements, setFlag, unresolvedType } from './stmt.js';
 import { baseType, declared, isUnresolved, typeOfDescriptor } from './types.js';
 import type { FunctionDef } from './unit.js';
-import { FLOAT, INT, integerLiteral, integerTypeKey, typeName, VOID, type CType, type StructCType } from './ctypes.js';
+import { FLOAT, INT, integerLiteral, integerTypeKey, isFloatingLiteral, typeName, VOID, type CType, type StructCType } from './ctypes.js';
 
 /** The parameters of a function definition: declarations with a name (or none), and default values. */
 export function parametersOf(def: FunctionDef): Node[] {
@@ -159,7 +159,7 @@ function argumentType(ctx: Ctx, a: Node | GivenArg): CType | null {
     // regex on the suffix alone called f(int) for 0xFFFFFFFF where C++ calls f(unsigned)
     const text = a.text.replace(/^[-+]\s*/, '').replace(/'/g, '');
     const hex = /^0[xX]/.test(text);
-    if ((!hex && /[.eEfF]/.test(text.replace(/[uUlL]+$/, ''))) || (hex && /[.pP]/.test(text)))
+    if (isFloatingLiteral(text))
       return /[fF]$/.test(text) && !hex ? FLOAT : { kind: 'float', name: /[lL]$/.test(text) ? 'long double' : 'double' };
     return integerLiteral(text)?.type ?? null;
   }

@@ -251,6 +251,11 @@ export function sizeOf(t: CType): number | null {
   }
 }
 
+/** Whether a literal's text (digit separators removed) is a floating constant: a decimal with `.`, an exponent or `f`, a hexadecimal with `.` or `p`. */
+export function isFloatingLiteral(text: string): boolean {
+  return /^0[xX]/.test(text) ? /[.pP]/.test(text) : /[.eEfF]/.test(text.replace(/[uUlL]+$/, ''));
+}
+
 /**
  * An integer literal's value and type (C11 6.4.4.1, C++ [lex.icon], LP64):
  * the first of its suffix's candidate types that holds the value; a decimal

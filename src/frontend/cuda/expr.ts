@@ -41,6 +41,7 @@ import {
   INT,
   inRange,
   integerLiteral,
+  isFloatingLiteral,
   isInteger,
   isSigned,
   leafNames,
@@ -215,9 +216,8 @@ function literal(ctx: Ctx, n: Node): Value {
 
 function literalValue(ctx: Ctx, n: Node, written: string, span: Span): Value {
   const text = written.replace(/'/g, '');
-  const hex = /^0[xX]/.test(text);
-  if ((!hex && /[.eEfF]/.test(text.replace(/[uUlL]+$/, ''))) || (hex && /[.pP]/.test(text))) {
-    const exact = hex ? null : floatLiteral(text);
+  if (isFloatingLiteral(text)) {
+    const exact = /^0[xX]/.test(text) ? null : floatLiteral(text);
     const what = `the floating-point constant ${n.text}`;
     return exact === null ? { kind: 'unknown', ctype: FLOAT, what, span } : floatConstant(exact, what, span);
   }
